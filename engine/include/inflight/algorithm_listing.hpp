@@ -1,0 +1,69 @@
+// The active collector as short pseudo-code in our own words (kernel function names kept), and
+// the ids of its lines: every collector event carries the line it executes, so a player can
+// highlight it.
+#pragma once
+
+#include "inflight/gc_era.hpp"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace inflight {
+
+enum class AlgoLine : std::uint16_t {
+    none = 0,
+    // classic and async
+    classic_begin,
+    classic_select_loop,
+    classic_select_check,
+    classic_select_move,
+    classic_dec_loop,
+    classic_dec_scan,
+    classic_dec_inflight,
+    classic_restore_loop,
+    classic_restore_check,
+    classic_restore_move,
+    classic_restore_scan,
+    classic_restore_inc,
+    classic_restore_move_tail,
+    classic_hitlist_loop,
+    classic_hitlist_scan,
+    classic_hitlist_inc,
+    classic_hitlist_move,
+    classic_not_cycle_restore,
+    classic_purge,
+    classic_end,
+    // graph
+    graph_begin,
+    graph_skip,
+    graph_fast_or_full,
+    graph_walk_loop,
+    graph_enter,
+    graph_edge_loop,
+    graph_tree_edge,
+    graph_backtrack,
+    graph_back_edge,
+    graph_root_check,
+    graph_scc_cut,
+    graph_unify,
+    graph_vertex_dead,
+    graph_collect,
+    graph_cyclic,
+    graph_swap_marks,
+    graph_fast_loop,
+    graph_fast_dead,
+    graph_purge,
+    graph_end,
+};
+
+struct ListingLine {
+    AlgoLine id;
+    int indent;
+    std::string_view text;
+};
+
+// The listing of the collector of `era` (classic and async share one, with async's queue line).
+const std::vector<ListingLine> &algorithm_listing(GcEra era);
+
+} // namespace inflight

@@ -1,0 +1,21 @@
+// struct file: the object a file descriptor points at. Its refcount (file_count()) counts every
+// holder: fd table entries, SCM_RIGHTS lists in flight, send-time cookies, peeked copies.
+#pragma once
+
+#include "inflight/unix_sock.hpp"
+
+#include <cstdint>
+
+namespace inflight {
+
+struct UnixSock;
+
+struct File {
+    std::uint32_t id = 0;        // equal to the socket's id: one file per socket in this model
+    long count = 0;              // file_count()
+    UnixSock *sock = nullptr;    // the AF_UNIX socket behind it (unix_get_socket())
+    bool released = false;       // __fput() has run
+    FreedBy cause = FreedBy::none; // who dropped the last reference (for the report)
+};
+
+} // namespace inflight

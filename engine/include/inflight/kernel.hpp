@@ -1,0 +1,218 @@
+// The modelled kernel: every object (sockets, files, skbs, users, processes), the GC globals of
+// the era, the syscalls with their errno behaviour, file release with its deferred __fput, and
+// the workqueue that runs queued collections. Deterministic: no clocks, no host randomness.
+#pragma once
+
+#include "inflight/collector.hpp"
+#include "inflight/errno_code.hpp"
+#include "inflight/event.hpp"
+#include "inflight/file.hpp"
+#include "inflight/gc_era.hpp"
+#include "inflight/process.hpp"
+#include "inflight/proc.hpp"
+#include "inflight/sk_buff.hpp"
+#include "inflight/unix_graph.hpp"
+#include "inflight/unix_sock.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace inflight {
+
+inline constexpr unsigned long UNIX_INFLIGHT_TRIGGER_GC = 16000;
+inline constexpr unsigned long UNIX_INFLIGHT_SANE_USER = SCM_MAX_FD * 8; // 2024
+inline constexpr std::uint32_t SOMAXCONN = 4096;
+
+struct KernelConfig {
+    GcEra era = GcEra::async;
+    bool fix_unify_scc_index = false;
+    std::uint64_t nofile = 1024;
+    std::uint64_t seed = 1;
+};
+
+struct SysResult {
+    Errno err = Errno::none;
+    long value = 0;
+};
+
+// A kernel BUG_ON/WARN_ON condition or a model invariant that did not hold.
+struct Finding {
+    std::uint64_t step = 0;
+    std::string invariant;   // e.g. "classic: total_refs < inflight_refs (BUG_ON in unix_gc)"
+    std::string message;
+};
+
+// One collection, as the report and the timeline show it.
+struct GcRun {
+    std::uint32_t number = 0;
+    std::string trigger;              // "close", "sendmsg", "gc statement", ...
+    bool skipped = false;             // graph: not cyclic; classic: already in progress
+    std::uint32_t inflight_sockets = 0; // size of gc_inflight_list / vertices at the start
+    std::uint32_t candidates = 0;     // classic: candidates selected
+    std::uint32_t sccs = 0;           // graph: SCCs finalised (fast path: rings checked)
+    std::uint32_t garbage = 0;        // sockets found garbage
+    std::uint32_t hitlist = 0;        // skbs purged
+    bool fast_path = false;
+    std::uint64_t micro_steps = 0;
+    std::uint64_t first_step = 0, last_step = 0;
+};
+
+class Kernel {
+public:
+    explicit Kernel(const KernelConfig &config);
+    ~Kernel();
+    Kernel(const Kernel &) = delete;
+    Kernel &operator=(const Kernel &) = delete;
+
+    const KernelConfig &config() const { return config_; }
+    GcEra era() const { return config_.era; }
+    Collector &collector() { return *collector_; }
+    const Collector &collector() const { return *collector_; }
+
+    // ---- users and processes -------------------------------------------------------------
+    User &root() { return users.front(); }
+    User &add_user(const std::string &name);
+    Process &add_process(const std::string &name, User &user);
+    User *find_user(const std::string &name);
+    Process *find_process(const std::string &name);
+
+    // ---- syscalls (names are the scene's fd names in process p) ---------------------------
+    Proc sys_socket(Process &p, SockType type, std::string name, SysResult &r);
+    Proc sys_socketpair(Process &p, SockType type, std::string n0, std::string n1, SysResult &r);
+    Proc sys_bind(Process &p, std::string name, std::optional<std::string> address, SysResult &r);
+    Proc sys_listen(Process &p, std::string name, SysResult &r);
+    // address: "@name" form; target_fd: the "connect c s" form.
+    Proc sys_connect(Process &p, std::string name, std::optional<std::string> address,
+                     std::string target_fd, SysResult &r);
+    Proc sys_accept(Process &p, std::string listener, std::string new_name, SysResult &r);
+    Proc sys_sendmsg(Process &p, std::string name, std::vector<std::string> fds,
+                     std::uint64_t bytes, bool oob, std::optional<std::string> to, SysResult &r);
+    Proc sys_recvmsg(Process &p, std::string name, std::vector<std::string> fd_names, bool peek,
+                     bool oob, SysResult &r);
+    Proc sys_dup(Process &p, std::string old_name, std::string new_name, SysResult &r);
+    Proc sys_close(Process &p, std::string name, SysResult &r);
+    Proc sys_setsockopt(Process &p, std::string name, SockOpt opt, bool value, SysResult &r);
+    // The scene's `gc`: start a collection and wait for it to finish.
+    Proc force_gc(std::string trigger);
+    // Runs queued kernel work (collections, delayed fput) until none is left.
+    Proc run_workqueue();
+    // Runs the __fput()s a task queued (task_work_run() on the way back to user space).
+    Proc run_task_work(Process &p);
+    bool work_pending() const { return !workqueue_.empty(); }
+
+    // ---- lookups for scenes, views and reports --------------------------------------------
+    UnixSock *find_label(const std::string &label);
+    const std::string &label_of(const UnixSock &u) const { return labels[u.label]; }
+    std::string label_of_id(std::uint32_t sock_id) const;
+    const std::string &address_of(const UnixSock &u) const;
+    std::uint32_t fd_refs(const File &f) const;      // fd table entries pointing at f
+    std::uint32_t fp_refs(const File &f) const;      // live SCM_RIGHTS list entries holding f
+
+    // ---- shared kernel paths used by the collectors ----------------------------------------
+    // Drops one reference; at 0, __fput is deferred. close() passes its fd so that removing the
+    // fd and dropping its reference are one micro-step (an fd_close event).
+    Proc fput(File &f, std::uint32_t closing_process = npos, std::uint32_t closing_fd = npos);
+    Proc kfree_skb(SkBuff &skb, KFn why);// run the destructor (detach fds, drop their refs)
+    Proc unix_gc(std::string trigger);   // era-specific entry: run now (classic) or queue
+    Proc gc_run(std::string trigger);    // one collection, with its GcRun record
+    Event ev(EventKind kind, KFn fn, std::uint32_t a = npos, std::uint32_t b = npos,
+             std::uint32_t c = npos, std::int64_t before = 0, std::int64_t after = 0) const
+    {
+        Event e;
+        e.kind = kind;
+        e.fn = fn;
+        e.a = a;
+        e.b = b;
+        e.c = c;
+        e.before = before;
+        e.after = after;
+        return e;
+    }
+    void finding(std::string invariant, std::string message);
+    SkBuff &alloc_skb(std::uint64_t len);
+    void free_skb_storage(SkBuff &skb);
+    void gc_list_move(UnixSock &u, GcList &to, ListId to_id, bool tail = true);
+    void gc_list_del(UnixSock &u);
+    GcList &gc_list(ListId id);
+
+    // ---- state (public so that views and invariant checks can read it) ---------------------
+    std::deque<UnixSock> socks;       // by id, never shrinks: released sockets stay for the views
+    std::deque<File> files;           // by id (= socket id)
+    std::deque<User> users;           // users[0] is root
+    std::deque<Process> processes;    // processes[0] is main
+    std::vector<std::string> labels;
+    std::unordered_map<std::string, std::uint32_t> label_index; // label or alias -> sock id
+    std::vector<std::string> addresses;
+    std::unordered_map<std::string, UnixSock *> abstract_names[3]; // per socket type
+
+    // classic and async
+    GcList gc_inflight_list, gc_candidates, not_cycle_list;
+    GcLink cursor;                    // the restore walk's dummy list node
+    SkbQueue hitlist;
+    unsigned long unix_tot_inflight = 0;
+    bool gc_in_progress = false;
+    // graph
+    VertexList unvisited_vertices, visited_vertices;
+    std::deque<UnixVertex> vertex_pool;
+    std::vector<UnixVertex *> free_vertices;
+    bool graph_maybe_cyclic = false;
+    bool graph_grouped = false;
+    unsigned long unvisited_index = 0;  // UNIX_VERTEX_INDEX_MARK1
+    unsigned long grouped_index = 1;    // UNIX_VERTEX_INDEX_MARK2
+    unsigned long max_scc_index = 2;    // unix_vertex_max_scc_index (CVE-2025-40214 fix)
+    // the walk's stacks, kept here so the views can show them mid-walk
+    std::vector<UnixVertex *> vertex_stack_view;
+    std::vector<UnixEdge *> edge_stack_view;
+
+    bi::list<ScmFpList, bi::member_hook<ScmFpList, SafeHook, &ScmFpList::registry_hook>,
+             bi::constant_time_size<true>> live_fp_lists;
+    std::vector<GcRun> gc_runs;
+    std::vector<Finding> findings;
+    Process *current = nullptr;       // the task running kernel code; nullptr = a kworker
+    std::uint64_t step_hint = 0;      // the Simulation's step counter, for findings
+    std::uint32_t skbs_allocated = 0;
+    std::uint32_t skbs_live = 0;
+    FreedBy release_cause = FreedBy::close; // recorded on a file whose last reference goes
+
+private:
+    friend class ClassicCollector;
+    friend class GraphCollector;
+
+    enum class Work : std::uint8_t { unix_gc, delayed_fput };
+    UnixSock &create_sock(SockType type, User *owner, const std::string &label);
+    File &create_file(UnixSock &u);
+    Errno install_fd(Process &p, File &f, const std::string &name, int &fd);
+    Errno resolve(Process &p, const std::string &name, UnixSock *&u);
+    Proc release_file(File &f);       // __fput -> sock_close -> unix_release_sock
+    Proc unix_release_sock(UnixSock &u, bool embryo);
+    Proc run_delayed_fput();
+    void queue_work(Work w);
+    Proc wait_for_unix_gc(ScmFpList *fpl);
+    Proc flush_gc_work();
+    Proc purge_queue(UnixSock &u);
+    Proc send_skb(UnixSock &receiver, SkBuff &skb);
+    Errno autobind(UnixSock &u);
+    Errno bind_name(UnixSock &u, const std::string &name);
+    std::string autobind_name(std::uint32_t n) const;
+    Proc dgram_disconnected(UnixSock &u);
+
+    KernelConfig config_;
+    std::unique_ptr<Collector> collector_;
+    std::deque<std::unique_ptr<SkBuff>> skb_slots_;
+    std::vector<SkBuff *> free_skbs_;
+    std::deque<Work> workqueue_;
+    bool gc_work_pending_ = false;
+    bool fput_work_pending_ = false;
+    std::vector<File *> delayed_fput_list_;
+    std::mt19937_64 rng_;
+    std::uint32_t autobind_ordernum_ = 1;
+    std::string pending_trigger_;
+};
+
+} // namespace inflight

@@ -1,0 +1,137 @@
+// Proc: a resumable kernel code path. Every modelled syscall, release and collector is written
+// as a C++20 coroutine that `co_yield`s an Event at each micro-step and `co_yield`s a nested Proc
+// to call a sub-path (fput -> unix_release_sock -> unix_gc ...). The caller drives the outermost
+// Proc with next(): one call = one micro-step, whatever depth the step happens at. That is what
+// lets the player stop anywhere inside a collection and resume exactly there.
+#pragma once
+
+#include "inflight/event.hpp"
+
+#include <coroutine>
+#include <exception>
+#include <utility>
+
+namespace inflight {
+
+class [[nodiscard]] Proc {
+public:
+    struct promise_type;
+    using Handle = std::coroutine_handle<promise_type>;
+
+    struct promise_type {
+        // The outermost promise tracks the innermost running coroutine and the last event.
+        promise_type *root = this;
+        Handle leaf;                 // only meaningful in the root
+        Handle parent;               // the coroutine that co_yield-ed us (none for the root)
+        const Event *event = nullptr;// only meaningful in the root
+        std::exception_ptr error;    // only meaningful in the root
+
+        Proc get_return_object() { return Proc{Handle::from_promise(*this)}; }
+        std::suspend_always initial_suspend() noexcept { return {}; }
+
+        struct FinalAwaiter {
+            bool await_ready() noexcept { return false; }
+            std::coroutine_handle<> await_suspend(Handle h) noexcept
+            {
+                promise_type &p = h.promise();
+                if (p.parent) {
+                    p.root->leaf = p.parent;
+                    return p.parent;
+                }
+                return std::noop_coroutine();
+            }
+            void await_resume() noexcept {}
+        };
+        FinalAwaiter final_suspend() noexcept { return {}; }
+
+        std::suspend_always yield_value(const Event &e) noexcept
+        {
+            root->event = &e;
+            return {};
+        }
+
+        struct CallAwaiter;
+        CallAwaiter yield_value(Proc &&child) noexcept;
+
+        void return_void() noexcept {}
+        void unhandled_exception() noexcept { error = std::current_exception(); }
+    };
+
+    Proc() = default;
+    Proc(Proc &&o) noexcept : handle_(std::exchange(o.handle_, {})) {}
+    Proc &operator=(Proc &&o) noexcept
+    {
+        if (this != &o) {
+            destroy();
+            handle_ = std::exchange(o.handle_, {});
+        }
+        return *this;
+    }
+    Proc(const Proc &) = delete;
+    Proc &operator=(const Proc &) = delete;
+    ~Proc() { destroy(); }
+
+    // Runs to the next micro-step. Returns the event, or nullptr when the path has finished.
+    // The event stays valid until the next call.
+    const Event *next()
+    {
+        if (!handle_ || handle_.done())
+            return nullptr;
+        promise_type &root = handle_.promise();
+        if (!root.leaf)
+            root.leaf = handle_;
+        root.event = nullptr;
+        root.leaf.resume();
+        // A failing nested path hands its exception up, frame by frame, to the root.
+        if (root.error)
+            std::rethrow_exception(std::exchange(root.error, nullptr));
+        return handle_.done() ? nullptr : root.event;
+    }
+
+    bool done() const { return !handle_ || handle_.done(); }
+    explicit operator bool() const { return static_cast<bool>(handle_); }
+
+private:
+    explicit Proc(Handle h) : handle_(h) {}
+    void destroy()
+    {
+        if (handle_)
+            handle_.destroy();
+        handle_ = {};
+    }
+    Handle handle_;
+};
+
+// Calling a nested path: the child runs at once (symmetric transfer) and hands control back
+// to the parent when it finishes, so the driver's next() always resumes the innermost path.
+struct Proc::promise_type::CallAwaiter {
+    Proc child;
+    bool await_ready() noexcept { return !child.handle_ || child.handle_.done(); }
+    std::coroutine_handle<> await_suspend(Handle parent) noexcept
+    {
+        promise_type &c = child.handle_.promise();
+        c.parent = parent;
+        c.root = parent.promise().root;
+        c.root->leaf = child.handle_;
+        return child.handle_;
+    }
+    void await_resume()
+    {
+        if (child.handle_ && child.handle_.promise().error)
+            std::rethrow_exception(child.handle_.promise().error);
+    }
+};
+
+inline Proc::promise_type::CallAwaiter Proc::promise_type::yield_value(Proc &&child) noexcept
+{
+    return CallAwaiter{std::move(child)};
+}
+
+// Runs a path to its end, discarding its events (used where only the final state matters).
+inline void run_to_end(Proc p)
+{
+    while (p.next()) {
+    }
+}
+
+} // namespace inflight

@@ -1,0 +1,40 @@
+// Users (struct user_struct) and processes with their fd tables.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace inflight {
+
+struct File;
+
+struct User {
+    std::uint32_t id = 0;
+    std::string name;
+    std::uint32_t uid = 0;
+    unsigned long unix_inflight = 0;  // user->unix_inflight: every fd in flight sent by this user
+    bool privileged() const { return uid == 0; } // CAP_SYS_RESOURCE / CAP_SYS_ADMIN
+};
+
+struct Process {
+    std::uint32_t id = 0;
+    std::string name;
+    User *user = nullptr;
+    std::uint64_t nofile = 1024;                 // RLIMIT_NOFILE
+    std::vector<File *> fds;                     // the fd table; index = fd number
+    std::unordered_map<std::string, int> names;  // scene name -> fd
+    std::vector<File *> task_work;               // files whose __fput runs on return to user mode
+    std::uint32_t open_count = 0;
+
+    File *lookup(const std::string &name) const
+    {
+        auto it = names.find(name);
+        if (it == names.end() || it->second < 0 || static_cast<size_t>(it->second) >= fds.size())
+            return nullptr;
+        return fds[static_cast<size_t>(it->second)];
+    }
+};
+
+} // namespace inflight

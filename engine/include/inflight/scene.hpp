@@ -1,0 +1,100 @@
+// The parsed form of a scene file (scenes/LANGUAGE.md). Produced by parse_scene(), checked by
+// check_scene(), executed statement by statement by Simulation.
+#pragma once
+
+#include "inflight/diagnostic.hpp"
+#include "inflight/errno_code.hpp"
+#include "inflight/gc_era.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace inflight {
+
+enum class SockType : unsigned char { stream, dgram, seqpacket };
+
+// A name as written: may contain $var or ${expr} parts that expand inside repeat blocks.
+struct NameTemplate {
+    std::string text;
+    SourceLoc loc;
+    bool has_vars = false;
+};
+
+enum class Op : unsigned char {
+    user_decl,      // user alice
+    process_decl,   // process p user=alice
+    note,           // note "text"
+    socketpair,     // socketpair a b [type]
+    socket,         // socket s [type]
+    bind,           // bind s [@name]
+    listen,         // listen s
+    connect,        // connect c @name | connect c s
+    accept,         // accept l s2
+    send,           // send a [fds=..] [bytes=N] [oob] [to=@name]
+    recv,           // recv a [fds=..] [peek] [oob]
+    dup,            // dup a a2
+    close,          // close a [b ...]
+    setsockopt,     // setsockopt a passrights=on|off | passcred=on|off
+    gc,             // gc
+    expect_freed,   // expect freed a [b ...]
+    expect_alive,   // expect alive a [b ...]
+    expect_inflight,// expect inflight a N
+    expect_queue,   // expect queue a N
+    expect_error,   // expect error ENAME
+    repeat,         // repeat N [as k] { ... }
+};
+
+enum class SockOpt : unsigned char { passrights, passcred };
+
+struct Statement {
+    Op op = Op::note;
+    SourceLoc loc;                 // the statement keyword (after any "p:" prefix)
+    std::string process;           // "p" of "p: stmt"; empty = the default process "main"
+    SourceLoc process_loc;
+
+    // Operand names, by op:
+    //   user_decl/process_decl: [0] the declared name
+    //   socketpair: [0],[1]   socket/bind/listen/send/recv/setsockopt: [0]
+    //   connect: [0] client, [1] target fd name (when no address is given)
+    //   accept: [0] listener, [1] new fd   dup: [0] old, [1] new   close: all closed names
+    //   expect_freed/expect_alive/expect_inflight/expect_queue: socket labels (may be embryo(c))
+    std::vector<NameTemplate> names;
+
+    SockType type = SockType::stream;     // socketpair/socket
+    std::optional<NameTemplate> address;  // bind/connect address, send to=; text without the '@'
+    std::vector<NameTemplate> fds;        // send fds= (fds passed) / recv fds= (names for received fds)
+    bool has_fds = false;                 // fds= was given (even if it names zero fds)
+    std::uint64_t bytes = 1;              // send bytes=
+    bool oob = false;                     // send/recv oob
+    bool peek = false;                    // recv peek
+    std::string text;                     // note text; process_decl: user name
+    SourceLoc text_loc;
+    std::int64_t count = 0;               // expect inflight/queue N; repeat N
+    Errno error = Errno::none;            // expect error
+    SockOpt option = SockOpt::passrights; // setsockopt
+    bool option_value = true;
+
+    std::string loop_var = "i";           // repeat ... as k
+    std::vector<Statement> body;          // repeat body
+};
+
+struct SceneSettings {
+    GcEra gc = GcEra::async;
+    bool fix_unify_scc_index = false;     // set fix unify-scc-index (graph only)
+    std::uint64_t nofile = 1024;          // RLIMIT_NOFILE of every process
+    std::uint64_t seed = 1;               // set seed N (autobind start numbers)
+    std::uint64_t object_limit = 2'000'000; // set limit N: sockets a scene may create
+    bool checked = false;                 // set check on: verify invariants after every micro-step
+};
+
+struct Scene {
+    std::string file;                     // as given to the parser; used in diagnostics
+    std::string title;                    // scene "Title"; defaults to the file's base name
+    SceneSettings settings;
+    std::vector<Statement> statements;
+    std::vector<std::string> lines;       // the source text, line by line, for the views
+};
+
+} // namespace inflight

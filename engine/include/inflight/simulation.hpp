@@ -1,0 +1,108 @@
+// Runs a scene against the kernel model one micro-step at a time. This is the API the player,
+// the CLI and the tests share: step() is "step into", step_over() finishes a statement,
+// step_out() finishes the running collection, run() goes to the end. The run is deterministic,
+// so any earlier step is reached again exactly by replaying (see Player).
+#pragma once
+
+#include "inflight/event.hpp"
+#include "inflight/gc_era.hpp"
+#include "inflight/kernel.hpp"
+#include "inflight/proc.hpp"
+#include "inflight/scene.hpp"
+#include "inflight/scene_cursor.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace inflight {
+
+struct SimulationOptions {
+    std::optional<GcEra> era;            // overrides `set gc`
+    std::optional<std::uint64_t> seed;   // overrides `set seed`
+    std::optional<bool> checked;         // overrides `set check`
+    bool record = true;                  // keep every event (for the trace and the player)
+};
+
+struct SceneWarning {
+    std::uint32_t line = 0;
+    std::string message;
+};
+
+struct ExpectationOutcome {
+    std::uint32_t line = 0;
+    bool passed = false;
+    std::string message;                 // what was expected and what was found
+};
+
+class Simulation {
+public:
+    explicit Simulation(std::shared_ptr<const Scene> scene, SimulationOptions options = {});
+    Simulation(const Simulation &) = delete;
+    Simulation &operator=(const Simulation &) = delete;
+
+    // One micro-step. Returns the event, or nullptr once the scene (and all pending kernel
+    // work) has finished or a finding stopped the run. Valid until the next call.
+    const Event *step();
+    // Runs to the end of the current statement (or through the next one when between
+    // statements). Returns false when nothing was left to run.
+    bool step_over();
+    // Runs to the end of the collection in progress; when none runs, behaves as step_over().
+    bool step_out();
+    // Runs to the end.
+    void run();
+
+    bool finished() const { return finished_; }
+    bool stopped_by_finding() const { return stopped_by_finding_; }
+    std::uint64_t steps() const { return steps_; }
+    std::uint64_t statements_executed() const { return statements_; }
+    std::uint32_t current_line() const { return line_; }
+    bool gc_in_progress() const;
+    bool checked() const { return checked_; }
+
+    const Scene &scene() const { return *scene_; }
+    const Kernel &kernel() const { return kernel_; }
+    GcEra era() const { return kernel_.era(); }
+    const std::vector<Event> &events() const { return events_; }
+    const Event *last_event() const { return steps_ ? &last_ : nullptr; }
+    const std::vector<SceneWarning> &warnings() const { return warnings_; }
+    const std::vector<ExpectationOutcome> &expectations() const { return expectations_; }
+    std::size_t expectations_failed() const;
+
+private:
+    Proc script();
+    Proc execute(const Statement &s, Process &p, SysResult &r, bool &is_syscall);
+    void expect(const Statement &s, const Bindings &b);
+    void flush_failure();
+
+    std::shared_ptr<const Scene> scene_;
+    Kernel kernel_;
+    bool checked_ = false;
+    bool record_ = true;
+    SceneCursor cursor_;
+    Proc script_;
+    Event last_;
+    std::vector<Event> events_;
+    std::uint64_t steps_ = 0;
+    std::uint64_t statements_ = 0;
+    std::uint32_t line_ = 0;
+    bool finished_ = false;
+    bool stopped_by_finding_ = false;
+    std::size_t findings_seen_ = 0;
+    std::vector<SceneWarning> warnings_;
+    std::vector<ExpectationOutcome> expectations_;
+    struct Failure {
+        std::uint32_t line;
+        std::string what;
+        Errno err;
+    };
+    std::optional<Failure> pending_failure_; // a failed statement not yet matched by `expect error`
+    std::optional<Errno> last_result_;       // errno of the last syscall statement
+    std::uint32_t last_result_line_ = 0;
+};
+
+KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &options);
+
+} // namespace inflight

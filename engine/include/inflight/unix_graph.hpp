@@ -1,0 +1,42 @@
+// The graph collector's vertices and edges (6.10+): one vertex per in-flight AF_UNIX socket, one
+// edge per in-flight copy of its file, pointing at the socket whose queue holds that copy.
+#pragma once
+
+#include "inflight/intrusive.hpp"
+
+#include <cstdint>
+
+namespace inflight {
+
+struct UnixSock;
+
+struct UnixEdge {
+    UnixSock *predecessor = nullptr; // the socket whose file is carried
+    UnixSock *successor = nullptr;   // the socket whose receive queue holds the skb
+    SafeHook vertex_entry;           // in predecessor->vertex->edges
+    SafeHook stack_entry;            // in the walk's edge stack
+};
+
+using EdgeList = bi::list<UnixEdge, bi::member_hook<UnixEdge, SafeHook, &UnixEdge::vertex_entry>,
+                          bi::constant_time_size<false>>;
+using EdgeStack = bi::list<UnixEdge, bi::member_hook<UnixEdge, SafeHook, &UnixEdge::stack_entry>,
+                           bi::constant_time_size<false>>;
+
+struct UnixVertex {
+    EdgeList edges;
+    SafeHook entry;                 // unix_unvisited_vertices or unix_visited_vertices
+    // scc_entry: a head-less ring like the kernel's list_head, holding the SCC the last walk
+    // grouped this vertex into; the fast path walks it. A new vertex is a ring of itself.
+    UnixVertex *scc_prev = this;
+    UnixVertex *scc_next = this;
+    bool visited_list = false;      // on unix_visited_vertices rather than unvisited
+    unsigned long out_degree = 0;
+    unsigned long index = 0;
+    unsigned long scc_index = 0;
+    UnixSock *sock = nullptr;       // back pointer, for the views and the SCC lists
+};
+
+using VertexList = bi::list<UnixVertex, bi::member_hook<UnixVertex, SafeHook, &UnixVertex::entry>,
+                            bi::constant_time_size<false>>;
+
+} // namespace inflight

@@ -1,0 +1,67 @@
+// struct unix_sock with the fields the collectors of every era read.
+#pragma once
+
+#include "inflight/intrusive.hpp"
+#include "inflight/event.hpp"
+#include "inflight/scene.hpp"
+#include "inflight/sk_buff.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace inflight {
+
+struct File;
+struct User;
+struct UnixVertex;
+
+enum class SockState : std::uint8_t { unconnected, listening, connected, embryo, closed };
+std::string_view sock_state_name(SockState s);
+std::string_view sock_type_name(SockType t);
+
+enum class FreedBy : std::uint8_t { none, close, gc, cascade };
+std::string_view freed_by_name(FreedBy f);
+
+inline constexpr unsigned UNIX_GC_CANDIDATE = 1u << 0;
+inline constexpr unsigned UNIX_GC_MAYBE_CYCLE = 1u << 1;
+
+// u->link, shared by gc_inflight_list, gc_candidates and not_cycle_list as in the kernel. The
+// restore walk's cursor is a GcLink that is not a socket, exactly like the kernel's dummy node.
+struct GcLink {
+    SafeHook link;
+    ListId on = ListId::none;  // which list the hook is on (the kernel finds out by walking)
+    bool is_cursor = false;
+};
+using GcList = bi::list<GcLink, bi::member_hook<GcLink, SafeHook, &GcLink::link>,
+                        bi::constant_time_size<true>>;
+
+struct UnixSock : GcLink {
+    std::uint32_t id = 0;
+    SockType type = SockType::stream;
+    SockState state = SockState::unconnected;
+    bool released = false;            // unix_release_sock() has run
+    FreedBy freed_by = FreedBy::none;
+    bool shutdown = false;            // sk_shutdown == SHUTDOWN_MASK
+    bool passcred = false;            // SO_PASSCRED
+    bool passrights = true;           // SO_PASSRIGHTS (6.16+)
+    std::uint8_t gc_flags = 0;        // UNIX_GC_CANDIDATE | UNIX_GC_MAYBE_CYCLE (classic)
+    std::uint32_t label = 0;          // index into Kernel::labels
+    std::uint32_t address = npos;     // index into Kernel::addresses (abstract name), npos = none
+    std::uint32_t backlog = 0;        // listen() backlog
+
+    UnixSock *peer = nullptr;         // unix_peer(sk)
+    UnixSock *listener = nullptr;     // graph era: set on an unaccepted embryo
+    UnixSock *connector = nullptr;    // an embryo's client (for labels and the views)
+    File *file = nullptr;             // sk->sk_socket->file; nullptr for an embryo
+    User *owner = nullptr;            // the user that created it
+    UnixVertex *vertex = nullptr;     // graph era: non-null while in flight
+    SkBuff *oob_skb = nullptr;        // u->oob_skb
+    SkBuff *embryo_skb = nullptr;     // an embryo's connect skb on the listener's queue
+
+    SkbQueue receive_queue;           // sk->sk_receive_queue
+    long inflight = 0;                // classic: u->inflight
+    std::uint32_t nr_fds = 0;         // scm_stat.nr_fds
+    std::uint32_t nr_unix_fds = 0;    // scm_stat.nr_unix_fds (graph era)
+};
+
+} // namespace inflight

@@ -1,0 +1,278 @@
+#include "classic_gc.hpp"
+
+#include "inflight/algorithm_listing.hpp"
+
+namespace inflight {
+
+namespace {
+UnixSock &sock_of(GcLink &l) { return static_cast<UnixSock &>(l); }
+} // namespace
+
+Proc ClassicCollector::attach(ScmFpList &fpl)
+{
+    // unix_attach_fds() walks the list from the last entry to the first.
+    for (int i = fpl.count() - 1; i >= 0; --i)
+        if (File *f = fpl.fp[static_cast<size_t>(i)])
+            co_yield unix_inflight(*fpl.user, *f);
+}
+
+Proc ClassicCollector::detach(ScmFpList &fpl)
+{
+    for (int i = fpl.count() - 1; i >= 0; --i)
+        if (File *f = fpl.fp[static_cast<size_t>(i)])
+            co_yield unix_notinflight(*fpl.user, *f);
+}
+
+Proc ClassicCollector::unix_inflight(User &user, File &f)
+{
+    if (UnixSock *u = f.sock) {
+        const long before = u->inflight++;
+        if (before == 0) {
+            if (u->link.is_linked())
+                k_.finding("BUG_ON(!list_empty(&u->link)) in unix_inflight()",
+                           k_.label_of(*u) + " goes in flight while already on " +
+                               std::string(list_name(u->on)));
+            k_.gc_list_move(*u, k_.gc_inflight_list, ListId::gc_inflight_list);
+        } else if (!u->link.is_linked()) {
+            k_.finding("BUG_ON(list_empty(&u->link)) in unix_inflight()",
+                       k_.label_of(*u) + " is in flight but on no list");
+        }
+        ++k_.unix_tot_inflight;
+        ++user.unix_inflight;
+        Event e = k_.ev(EventKind::inflight_change, KFn::unix_inflight, u->id, npos, npos, before, u->inflight);
+        if (before == 0)
+            e.to = ListId::gc_inflight_list;
+        co_yield e;
+    } else {
+        ++user.unix_inflight;
+    }
+}
+
+Proc ClassicCollector::unix_notinflight(User &user, File &f)
+{
+    if (UnixSock *u = f.sock) {
+        if (u->inflight <= 0)
+            k_.finding("BUG_ON(!u->inflight) in unix_notinflight()",
+                       k_.label_of(*u) + " leaves flight with inflight " + std::to_string(u->inflight));
+        if (!u->link.is_linked())
+            k_.finding("BUG_ON(list_empty(&u->link)) in unix_notinflight()",
+                       k_.label_of(*u) + " is in flight but on no list");
+        const long before = u->inflight--;
+        const ListId from = u->on;
+        if (u->inflight == 0)
+            k_.gc_list_del(*u);
+        --k_.unix_tot_inflight;
+        --user.unix_inflight;
+        Event e = k_.ev(EventKind::inflight_change, KFn::unix_notinflight, u->id, npos, npos, before, u->inflight);
+        if (u->inflight == 0)
+            e.from = from;
+        co_yield e;
+    } else {
+        --user.unix_inflight;
+    }
+}
+
+Proc ClassicCollector::apply(Func func, UnixSock &child)
+{
+    const long before = child.inflight;
+    KFn fn = KFn::dec_inflight;
+    AlgoLine line = AlgoLine::classic_dec_inflight;
+    switch (func) {
+    case Func::dec_inflight:
+        --child.inflight;
+        break;
+    case Func::inc_inflight:
+        ++child.inflight;
+        fn = KFn::inc_inflight;
+        line = AlgoLine::classic_hitlist_inc;
+        break;
+    case Func::inc_inflight_move_tail:
+        ++child.inflight;
+        fn = KFn::inc_inflight_move_tail;
+        line = AlgoLine::classic_restore_inc;
+        break;
+    }
+    Event e = k_.ev(EventKind::inflight_change, fn, child.id, npos, npos, before, child.inflight);
+    e.algo_line = static_cast<std::uint16_t>(line);
+    co_yield e;
+    // Still possibly part of a cycle: move it to the tail so the cursor reaches it again.
+    if (func == Func::inc_inflight_move_tail && (child.gc_flags & UNIX_GC_MAYBE_CYCLE)) {
+        k_.gc_list_move(child, k_.gc_candidates, ListId::gc_candidates);
+        Event m = k_.ev(EventKind::list_move, KFn::inc_inflight_move_tail, child.id);
+        m.from = m.to = ListId::gc_candidates;
+        m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_restore_move_tail);
+        co_yield m;
+    }
+}
+
+Proc ClassicCollector::scan_inflight(UnixSock &x, UnixSock &queue, Func func, bool to_hitlist)
+{
+    Event s = k_.ev(EventKind::scan, KFn::scan_inflight, x.id, &queue == &x ? npos : queue.id);
+    s.algo_line = static_cast<std::uint16_t>(func == Func::dec_inflight ? AlgoLine::classic_dec_scan
+                                              : func == Func::inc_inflight ? AlgoLine::classic_hitlist_scan
+                                                                           : AlgoLine::classic_restore_scan);
+    co_yield s;
+    for (auto it = queue.receive_queue.begin(); it != queue.receive_queue.end();) {
+        SkBuff &skb = *it++;
+        if (!skb.fp)
+            continue;
+        bool hit = false;
+        for (File *f : skb.fp->fp) {
+            UnixSock *child = f ? f->sock : nullptr;
+            // Non-candidates are left alone: they may have been queued after the GC started.
+            if (child && (child->gc_flags & UNIX_GC_CANDIDATE)) {
+                hit = true;
+                co_yield apply(func, *child);
+            }
+        }
+        if (hit && to_hitlist) {
+            queue.receive_queue.erase(queue.receive_queue.iterator_to(skb));
+            skb.queue_owner = nullptr;
+            if (skb.fp)
+                queue.nr_fds -= static_cast<std::uint32_t>(skb.fp->count());
+            k_.hitlist.push_back(skb);
+            Event h = k_.ev(EventKind::skb_hitlist, KFn::scan_inflight, skb.id, queue.id);
+            h.from = ListId::receive_queue;
+            h.to = ListId::hitlist;
+            h.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_hitlist_move);
+            co_yield h;
+        }
+    }
+}
+
+Proc ClassicCollector::scan_children(UnixSock &x, Func func, bool to_hitlist)
+{
+    if (x.state != SockState::listening) {
+        co_yield scan_inflight(x, x, func, to_hitlist);
+        co_return;
+    }
+    // A listener's in-flight fds sit in its embryos' queues: scan those instead.
+    std::vector<UnixSock *> embryos;
+    for (SkBuff &skb : x.receive_queue)
+        if (skb.sk && skb.sk->state == SockState::embryo) {
+            if (skb.sk->link.is_linked())
+                k_.finding("BUG_ON(!list_empty(&u->link)) in scan_children()",
+                           "embryo " + k_.label_of(*skb.sk) + " is on a GC list");
+            embryos.push_back(skb.sk);
+        }
+    for (UnixSock *e : embryos)
+        co_yield scan_inflight(x, *e, func, to_hitlist);
+}
+
+Proc ClassicCollector::collect()
+{
+    Kernel &k = k_;
+    GcRun &run = k.gc_runs.back();
+    run.inflight_sockets = static_cast<std::uint32_t>(k.gc_inflight_list.size());
+
+    // 1. Candidates: sockets whose every file reference is an in-flight copy.
+    for (auto it = k.gc_inflight_list.begin(); it != k.gc_inflight_list.end();) {
+        UnixSock &u = sock_of(*it++);
+        const long total = u.file ? u.file->count : 0;
+        const long inflight = u.inflight;
+        if (inflight < 1)
+            k.finding("BUG_ON(inflight_refs < 1) in unix_gc()",
+                      k.label_of(u) + " is on gc_inflight_list with inflight " + std::to_string(inflight));
+        if (total < inflight)
+            k.finding("BUG_ON(total_refs < inflight_refs) in unix_gc()",
+                      k.label_of(u) + ": file_count " + std::to_string(total) + " < inflight " +
+                          std::to_string(inflight));
+        const bool candidate = total == inflight;
+        Event c = k.ev(EventKind::candidate_check, KFn::select_candidates, u.id, npos, candidate ? 1 : 0,
+                       total, inflight);
+        c.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_select_check);
+        co_yield c;
+        if (candidate) {
+            k.gc_list_move(u, k.gc_candidates, ListId::gc_candidates);
+            const std::uint8_t before = u.gc_flags;
+            u.gc_flags |= UNIX_GC_CANDIDATE | UNIX_GC_MAYBE_CYCLE;
+            Event m = k.ev(EventKind::list_move, KFn::select_candidates, u.id, npos, npos, before, u.gc_flags);
+            m.from = ListId::gc_inflight_list;
+            m.to = ListId::gc_candidates;
+            m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_select_move);
+            co_yield m;
+            ++run.candidates;
+        }
+    }
+
+    // 2. Remove the references candidates hold on each other.
+    for (GcLink &l : k.gc_candidates)
+        co_yield scan_children(sock_of(l), Func::dec_inflight, false);
+
+    // 3. Whatever still has inflight > 0 is referenced from outside the candidate set: it and
+    //    everything it holds are restored, transitively, by the cursor walk.
+    k.cursor.on = ListId::gc_candidates;
+    k.gc_candidates.push_front(k.cursor);
+    for (;;) {
+        auto after = std::next(k.gc_candidates.iterator_to(k.cursor));
+        if (after == k.gc_candidates.end())
+            break;
+        UnixSock &u = sock_of(*after);
+        k.gc_candidates.erase(k.gc_candidates.iterator_to(k.cursor));
+        k.gc_candidates.insert(std::next(k.gc_candidates.iterator_to(u)), k.cursor);
+        Event c = k.ev(EventKind::cursor_move, KFn::restore_candidates, u.id, npos, npos, u.inflight, u.inflight);
+        c.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_restore_check);
+        co_yield c;
+        if (u.inflight > 0) {
+            k.gc_list_move(u, k.not_cycle_list, ListId::not_cycle_list);
+            const std::uint8_t before = u.gc_flags;
+            u.gc_flags &= static_cast<std::uint8_t>(~UNIX_GC_MAYBE_CYCLE);
+            Event m = k.ev(EventKind::list_move, KFn::restore_candidates, u.id, npos, npos, before, u.gc_flags);
+            m.from = ListId::gc_candidates;
+            m.to = ListId::not_cycle_list;
+            m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_restore_move);
+            co_yield m;
+            co_yield scan_children(u, Func::inc_inflight_move_tail, false);
+        }
+    }
+    k.gc_candidates.erase(k.gc_candidates.iterator_to(k.cursor));
+    k.cursor.on = ListId::none;
+
+    // 4. What is left is garbage: give back the counts and take the skbs that carry it.
+    run.garbage = static_cast<std::uint32_t>(k.gc_candidates.size());
+    for (GcLink &l : k.gc_candidates) {
+        UnixSock &u = sock_of(l);
+        co_yield scan_children(u, Func::inc_inflight, true);
+        u.oob_skb = nullptr; // the 2024 OOB fixes: a garbage socket's oob_skb must not survive
+    }
+    run.hitlist = static_cast<std::uint32_t>(k.hitlist.size());
+
+    // 5. Restore the reachable ones to gc_inflight_list.
+    while (!k.not_cycle_list.empty()) {
+        UnixSock &u = sock_of(k.not_cycle_list.front());
+        const std::uint8_t before = u.gc_flags;
+        u.gc_flags &= static_cast<std::uint8_t>(~UNIX_GC_CANDIDATE);
+        k.gc_list_move(u, k.gc_inflight_list, ListId::gc_inflight_list);
+        Event m = k.ev(EventKind::list_move, KFn::restore_not_cycle, u.id, npos, npos, before, u.gc_flags);
+        m.from = ListId::not_cycle_list;
+        m.to = ListId::gc_inflight_list;
+        m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_not_cycle_restore);
+        co_yield m;
+    }
+
+    // 6. unix_gc_lock is dropped; purging the hitlist drops the garbage's last references.
+    const FreedBy saved = k.release_cause;
+    k.release_cause = FreedBy::gc;
+    while (!k.hitlist.empty()) {
+        SkBuff &skb = k.hitlist.front();
+        k.hitlist.pop_front();
+        co_yield k.kfree_skb(skb, KFn::skb_queue_purge);
+    }
+    k.release_cause = saved;
+
+    // 7. Every garbage socket left gc_candidates when its inflight reached 0.
+    if (!k.gc_candidates.empty()) {
+        if (era() == GcEra::async)
+            k.finding("WARN_ON_ONCE(!list_empty(&gc_candidates)) in __unix_gc()",
+                      std::to_string(k.gc_candidates.size()) + " candidates survived the purge");
+        // Up to 6.8 the io_uring loop put leftovers back on gc_inflight_list (hiding leaks).
+        while (!k.gc_candidates.empty()) {
+            UnixSock &u = sock_of(k.gc_candidates.front());
+            u.gc_flags = 0;
+            k.gc_list_move(u, k.gc_inflight_list, ListId::gc_inflight_list);
+        }
+    }
+    k.gc_in_progress = false;
+}
+
+} // namespace inflight

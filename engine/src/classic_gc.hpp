@@ -1,0 +1,31 @@
+// The 2007 Szeredi collector: candidates, decrement, restore walk, hitlist. Runs in the caller
+// (classic, up to 6.8) or as queued work (async, 6.9); Kernel::unix_gc() makes that difference.
+#pragma once
+
+#include "inflight/collector.hpp"
+#include "inflight/kernel.hpp"
+
+namespace inflight {
+
+class ClassicCollector final : public Collector {
+public:
+    using Collector::Collector;
+    GcEra era() const override { return k_.era(); }
+    Proc attach(ScmFpList &fpl) override;
+    Proc enqueued(SkBuff &, UnixSock &) override { co_return; }
+    Proc dequeued(SkBuff &) override { co_return; }
+    Proc detach(ScmFpList &fpl) override;
+    Proc accepted(UnixSock &) override { co_return; }
+    Proc collect() override;
+    long inflight_of(const UnixSock &u) const override { return u.inflight; }
+
+private:
+    enum class Func : unsigned char { dec_inflight, inc_inflight, inc_inflight_move_tail };
+    Proc unix_inflight(User &user, File &f);
+    Proc unix_notinflight(User &user, File &f);
+    Proc scan_children(UnixSock &x, Func func, bool to_hitlist);
+    Proc scan_inflight(UnixSock &x, UnixSock &queue, Func func, bool to_hitlist);
+    Proc apply(Func func, UnixSock &child);
+};
+
+} // namespace inflight

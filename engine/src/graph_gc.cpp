@@ -1,0 +1,471 @@
+#include "graph_gc.hpp"
+
+#include <algorithm>
+
+namespace inflight {
+
+namespace {
+constexpr unsigned long UNIX_VERTEX_INDEX_START = 2;
+
+std::int64_t graph_bits(const Kernel &k)
+{
+    return (k.graph_maybe_cyclic ? 1 : 0) | (k.graph_grouped ? 2 : 0);
+}
+} // namespace
+
+UnixVertex *GraphCollector::successor(const UnixEdge &e)
+{
+    // unix_edge_successor(): an fd queued to an unaccepted embryo belongs to its listener.
+    if (e.successor->listener)
+        return e.successor->listener->vertex;
+    return e.successor->vertex;
+}
+
+long GraphCollector::inflight_of(const UnixSock &u) const
+{
+    return u.vertex ? static_cast<long>(u.vertex->out_degree) : 0;
+}
+
+UnixVertex *GraphCollector::new_vertex(UnixSock &u)
+{
+    // Vertices are never reused: a freed vertex stays recognisable if a stale SCC ring still
+    // points at it, so the model can report what the kernel would have read after free.
+    UnixVertex &v = k_.vertex_pool.emplace_back();
+    v.index = k_.unvisited_index;
+    v.scc_index = ++k_.max_scc_index; // "af_unix: Initialise scc_index in unix_add_edge()."
+    v.out_degree = 0;
+    v.sock = &u;
+    k_.unvisited_vertices.push_back(v);
+    u.vertex = &v;
+    return &v;
+}
+
+void GraphCollector::free_vertex(UnixVertex *v)
+{
+    VertexList &list = v->visited_list ? k_.visited_vertices : k_.unvisited_vertices;
+    if (v->entry.is_linked())
+        list.erase(list.iterator_to(*v));
+    v->visited_list = false;
+    v->sock->vertex = nullptr;
+    v->sock = nullptr;
+}
+
+Proc GraphCollector::update_graph(UnixVertex *v, KFn fn)
+{
+    // The receiver is itself in flight: a cycle may have formed and the grouping is stale.
+    if (!v)
+        co_return;
+    const std::int64_t before = graph_bits(k_);
+    k_.graph_maybe_cyclic = true;
+    k_.graph_grouped = false;
+    if (before != graph_bits(k_))
+        co_yield k_.ev(EventKind::graph_state, fn, v->sock ? v->sock->id : npos, npos, npos, before,
+                       graph_bits(k_));
+}
+
+Proc GraphCollector::unix_add_edges(ScmFpList &fpl, UnixSock &receiver)
+{
+    if (fpl.count_unix) {
+        fpl.edges = std::make_unique<UnixEdge[]>(static_cast<std::size_t>(fpl.count_unix));
+        int j = 0;
+        for (File *f : fpl.fp) {
+            UnixSock *pred = f ? f->sock : nullptr;
+            if (!pred)
+                continue;
+            UnixEdge &edge = fpl.edges[static_cast<std::size_t>(j++)];
+            edge.predecessor = pred;
+            edge.successor = &receiver;
+            UnixVertex *v = pred->vertex;
+            if (!v) {
+                v = new_vertex(*pred);
+                Event e = k_.ev(EventKind::vertex_new, KFn::unix_add_edges, pred->id, npos, npos, 0,
+                                static_cast<std::int64_t>(v->scc_index));
+                e.to = ListId::unvisited_vertices;
+                co_yield e;
+            }
+            const auto before = static_cast<std::int64_t>(v->out_degree++);
+            v->edges.push_back(edge);
+            UnixVertex *w = successor(edge);
+            co_yield k_.ev(EventKind::edge_add, KFn::unix_add_edges, pred->id, receiver.id,
+                           w ? w->sock->id : npos, before, static_cast<std::int64_t>(v->out_degree));
+            co_yield update_graph(w, KFn::unix_update_graph);
+        }
+        receiver.nr_unix_fds += static_cast<std::uint32_t>(fpl.count_unix);
+        k_.unix_tot_inflight += static_cast<unsigned long>(fpl.count_unix);
+    }
+    fpl.user->unix_inflight += static_cast<unsigned long>(fpl.count());
+    fpl.inflight = true;
+}
+
+Proc GraphCollector::unix_del_edges(ScmFpList &fpl)
+{
+    if (fpl.count_unix) {
+        for (int i = 0; i < fpl.count_unix; ++i) {
+            UnixEdge &edge = fpl.edges[static_cast<std::size_t>(i)];
+            UnixVertex *v = edge.predecessor->vertex;
+            // During a collection (fpl->dead) the successor may already be gone: not touched.
+            if (!fpl.dead)
+                co_yield update_graph(successor(edge), KFn::unix_update_graph);
+            if (!v || !edge.vertex_entry.is_linked()) {
+                k_.finding("edge without its vertex in unix_del_edges()",
+                           k_.label_of(*edge.predecessor) + " has no vertex for an in-flight edge");
+                continue;
+            }
+            v->edges.erase(v->edges.iterator_to(edge));
+            const auto before = static_cast<std::int64_t>(v->out_degree--);
+            co_yield k_.ev(EventKind::edge_del, KFn::unix_del_edges, edge.predecessor->id,
+                           edge.successor->id, npos, before, static_cast<std::int64_t>(v->out_degree));
+            if (v->out_degree == 0) {
+                UnixSock &u = *edge.predecessor;
+                Event e = k_.ev(EventKind::vertex_free, KFn::unix_del_edges, u.id);
+                e.from = v->visited_list ? ListId::visited_vertices : ListId::unvisited_vertices;
+                free_vertex(v);
+                co_yield e;
+            }
+        }
+        if (!fpl.dead)
+            fpl.edges[0].successor->nr_unix_fds -= static_cast<std::uint32_t>(fpl.count_unix);
+        k_.unix_tot_inflight -= static_cast<unsigned long>(fpl.count_unix);
+    }
+    fpl.user->unix_inflight -= static_cast<unsigned long>(fpl.count());
+    fpl.inflight = false;
+}
+
+Proc GraphCollector::enqueued(SkBuff &skb, UnixSock &receiver)
+{
+    if (skb.fp && skb.fp->count())
+        co_yield unix_add_edges(*skb.fp, receiver);
+}
+
+Proc GraphCollector::dequeued(SkBuff &skb)
+{
+    if (skb.fp && skb.fp->count() && skb.fp->inflight)
+        co_yield unix_del_edges(*skb.fp);
+}
+
+Proc GraphCollector::detach(ScmFpList &fpl)
+{
+    // unix_destroy_fpl(): still in the graph only if it never went through recvmsg().
+    if (fpl.inflight)
+        co_yield unix_del_edges(fpl);
+}
+
+Proc GraphCollector::accepted(UnixSock &embryo)
+{
+    // unix_update_edges(): fds queued to the embryo stop belonging to the listener.
+    UnixSock *listener = embryo.listener;
+    if (!listener)
+        co_return;
+    if (embryo.nr_unix_fds)
+        co_yield update_graph(listener->vertex, KFn::unix_update_edges);
+    embryo.listener = nullptr;
+    co_yield k_.ev(EventKind::note, KFn::unix_update_edges, embryo.id, listener->id);
+}
+
+bool GraphCollector::scc_cyclic(const std::vector<UnixVertex *> &scc) const
+{
+    if (scc.size() > 1)
+        return true;
+    for (const UnixEdge &e : scc.front()->edges)
+        if (successor(e) == scc.front())
+            return true; // a self-reference, or an embryo of its own listener
+    return false;
+}
+
+Proc GraphCollector::vertex_dead(UnixVertex *v, bool &dead)
+{
+    // Reasons: 0 dead, 1 a copy sits with a receiver not in flight, 2 a copy sits in another
+    // SCC, 3 a reference outside flight (an fd, a cookie, a peeked copy).
+    int reason = 0;
+    std::uint32_t where = npos;
+    for (const UnixEdge &e : v->edges) {
+        UnixVertex *w = successor(e);
+        if (!w) {
+            reason = 1;
+            where = e.successor->id;
+            break;
+        }
+        if (w->scc_index != v->scc_index) {
+            reason = 2;
+            where = w->sock ? w->sock->id : npos;
+            break;
+        }
+    }
+    const long total = v->sock->file ? v->sock->file->count : 0;
+    if (reason == 0 && total != static_cast<long>(v->out_degree))
+        reason = 3;
+    dead = reason == 0;
+    co_yield line(k_.ev(EventKind::vertex_dead, KFn::unix_vertex_dead, v->sock->id, where,
+                        static_cast<std::uint32_t>(total), dead ? 1 : 0, reason),
+                  AlgoLine::graph_vertex_dead);
+}
+
+Proc GraphCollector::collect_skb(const std::vector<UnixVertex *> &scc)
+{
+    // unix_collect_skb(): whole receive queues move to the head of the hitlist; a listener's
+    // own queue holds embryos, so it is their queues that go.
+    auto splice = [this](UnixSock &from, UnixSock &owner, bool embryo) -> Proc {
+        const auto n = static_cast<std::int64_t>(from.receive_queue.size());
+        for (SkBuff &skb : from.receive_queue) {
+            skb.queue_owner = nullptr;
+            if (skb.fp)
+                from.nr_fds -= static_cast<std::uint32_t>(skb.fp->count());
+        }
+        k_.hitlist.splice(k_.hitlist.begin(), from.receive_queue);
+        Event e = k_.ev(EventKind::queue_splice, KFn::unix_collect_skb, owner.id, embryo ? from.id : npos,
+                        npos, n);
+        e.from = ListId::receive_queue;
+        e.to = ListId::hitlist;
+        co_yield line(e, AlgoLine::graph_collect);
+    };
+    for (UnixVertex *v : scc) {
+        UnixSock &u = *v->sock;
+        if (u.state == SockState::listening) {
+            for (SkBuff &skb : u.receive_queue)
+                if (skb.sk && skb.sk->state == SockState::embryo)
+                    co_yield splice(*skb.sk, u, true);
+        } else {
+            co_yield splice(u, u, false);
+        }
+    }
+}
+
+Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
+{
+    GcRun &run = k_.gc_runs.back();
+    co_yield line(k_.ev(EventKind::scc_found, KFn::__unix_walk_scc, root->sock->id, npos, npos,
+                        static_cast<std::int64_t>(scc.size())),
+                  AlgoLine::graph_scc_cut);
+    for (UnixVertex *v : scc) {
+        k_.unvisited_vertices.erase(k_.unvisited_vertices.iterator_to(*v));
+        k_.visited_vertices.push_back(*v);
+        v->visited_list = true;
+        v->index = k_.grouped_index;
+    }
+    if (k_.config().fix_unify_scc_index) {
+        // The fix of "Unify scc_index when finalising SCC": every member carries the root's
+        // low-link, so unix_vertex_dead() compares like with like.
+        for (UnixVertex *v : scc)
+            if (v->scc_index != root->scc_index) {
+                const auto before = static_cast<std::int64_t>(v->scc_index);
+                v->scc_index = root->scc_index;
+                co_yield line(k_.ev(EventKind::scc_index_update, KFn::__unix_walk_scc, v->sock->id,
+                                    root->sock->id, npos, before, static_cast<std::int64_t>(v->scc_index)),
+                              AlgoLine::graph_unify);
+            }
+    }
+    // The SCC ring the fast path will walk next time (prev runs in push order).
+    const std::size_t n = scc.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        scc[i]->scc_prev = scc[(i + 1) % n];
+        scc[i]->scc_next = scc[(i + n - 1) % n];
+    }
+    bool dead = true;
+    for (UnixVertex *v : scc) {
+        co_yield vertex_dead(v, dead);
+        if (!dead)
+            break;
+    }
+    bool cyclic = false;
+    ++run.sccs;
+    if (dead) {
+        run.garbage += static_cast<std::uint32_t>(n);
+        co_yield collect_skb(scc);
+    } else {
+        k_.max_scc_index = std::max(k_.max_scc_index, root->scc_index);
+        cyclic = scc_cyclic(scc);
+        if (!k_.graph_maybe_cyclic && cyclic) {
+            k_.graph_maybe_cyclic = true;
+            co_yield line(k_.ev(EventKind::graph_state, KFn::unix_scc_cyclic, root->sock->id, npos, npos,
+                                graph_bits(k_) & ~1, graph_bits(k_)),
+                          AlgoLine::graph_cyclic);
+        }
+    }
+    co_yield line(k_.ev(EventKind::scc_verdict, KFn::__unix_walk_scc, root->sock->id, npos, npos,
+                        dead ? 1 : 0, cyclic ? 1 : 0),
+                  dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic);
+}
+
+Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
+{
+    // Iterative Tarjan as __unix_walk_scc() does it: a vertex stack, an edge stack for
+    // backtracking, and scc_index (the low-link) propagated from the successor's scc_index.
+    std::vector<UnixVertex *> &vertex_stack = k_.vertex_stack_view;
+    std::vector<UnixEdge *> &edge_stack = k_.edge_stack_view;
+    vertex_stack.clear();
+    edge_stack.clear();
+    EdgeList::iterator it;
+    bool enter = true;
+    for (;;) {
+        if (enter) {
+            vertex_stack.push_back(vertex);
+            vertex->index = last_index;
+            vertex->scc_index = last_index;
+            ++last_index;
+            Event e = k_.ev(EventKind::vertex_visit, KFn::__unix_walk_scc, vertex->sock->id, npos, npos, 0,
+                            static_cast<std::int64_t>(vertex->index));
+            e.to = ListId::vertex_stack;
+            co_yield line(e, AlgoLine::graph_enter);
+            it = vertex->edges.begin();
+            enter = false;
+        }
+        for (; it != vertex->edges.end(); ++it) {
+            UnixEdge &edge = *it;
+            UnixVertex *next = successor(edge);
+            if (!next)
+                continue; // the receiver is not in flight
+            if (next->index == k_.unvisited_index) {
+                edge_stack.push_back(&edge);
+                Event e = k_.ev(EventKind::edge_push, KFn::__unix_walk_scc, edge.predecessor->id,
+                                next->sock->id);
+                e.to = ListId::edge_stack;
+                co_yield line(e, AlgoLine::graph_tree_edge);
+                vertex = next;
+                enter = true;
+                break;
+            }
+            if (next->index != k_.grouped_index) {
+                // A back or cross edge to a vertex still on the stack: same SCC.
+                const auto before = static_cast<std::int64_t>(vertex->scc_index);
+                vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
+                co_yield line(k_.ev(EventKind::scc_index_update, KFn::__unix_walk_scc, vertex->sock->id,
+                                    next->sock->id, npos, before, static_cast<std::int64_t>(vertex->scc_index)),
+                              AlgoLine::graph_back_edge);
+            }
+        }
+        if (enter)
+            continue;
+        if (vertex->index == vertex->scc_index) {
+            auto pos = std::find(vertex_stack.begin(), vertex_stack.end(), vertex);
+            std::vector<UnixVertex *> scc(pos, vertex_stack.end());
+            vertex_stack.erase(pos, vertex_stack.end());
+            co_yield finish_scc(std::move(scc), vertex);
+        }
+        if (edge_stack.empty())
+            break;
+        UnixEdge *edge = edge_stack.back();
+        edge_stack.pop_back();
+        UnixVertex *next = vertex;
+        vertex = edge->predecessor->vertex;
+        const auto before = static_cast<std::int64_t>(vertex->scc_index);
+        vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
+        Event e = k_.ev(EventKind::edge_pop, KFn::__unix_walk_scc, vertex->sock->id, next->sock->id, npos,
+                        before, static_cast<std::int64_t>(vertex->scc_index));
+        e.from = ListId::edge_stack;
+        co_yield line(e, AlgoLine::graph_backtrack);
+        it = std::next(vertex->edges.iterator_to(*edge));
+    }
+    vertex_stack.clear();
+}
+
+Proc GraphCollector::walk_scc()
+{
+    unsigned long last_index = UNIX_VERTEX_INDEX_START;
+    k_.max_scc_index = UNIX_VERTEX_INDEX_START;
+    const std::int64_t before = graph_bits(k_);
+    k_.graph_maybe_cyclic = false;
+    co_yield line(k_.ev(EventKind::graph_state, KFn::unix_walk_scc, npos, npos, npos, before, graph_bits(k_)),
+                  AlgoLine::graph_walk_loop);
+    while (!k_.unvisited_vertices.empty())
+        co_yield walk_from(&k_.unvisited_vertices.front(), last_index);
+    // The visited list becomes the unvisited one and the marks swap: no O(n) reset next time.
+    k_.unvisited_vertices.splice(k_.unvisited_vertices.end(), k_.visited_vertices);
+    for (UnixVertex &v : k_.unvisited_vertices)
+        v.visited_list = false;
+    std::swap(k_.unvisited_index, k_.grouped_index);
+    const std::int64_t b2 = graph_bits(k_);
+    k_.graph_grouped = true;
+    co_yield line(k_.ev(EventKind::graph_state, KFn::unix_walk_scc, npos, npos, npos, b2, graph_bits(k_)),
+                  AlgoLine::graph_swap_marks);
+}
+
+Proc GraphCollector::walk_scc_fast()
+{
+    GcRun &run = k_.gc_runs.back();
+    const std::int64_t before = graph_bits(k_);
+    k_.graph_maybe_cyclic = false;
+    co_yield line(k_.ev(EventKind::graph_state, KFn::unix_walk_scc_fast, npos, npos, npos, before,
+                        graph_bits(k_)),
+                  AlgoLine::graph_fast_loop);
+    const std::size_t limit = k_.vertex_pool.size();
+    while (!k_.unvisited_vertices.empty()) {
+        UnixVertex *first = &k_.unvisited_vertices.front();
+        std::vector<UnixVertex *> scc{first};
+        for (UnixVertex *w = first->scc_prev; w != first; w = w->scc_prev) {
+            if (!w->sock || scc.size() > limit) {
+                k_.finding("SCC ring intact in unix_walk_scc_fast()",
+                           "the ring of " + k_.label_of(*first->sock) + " reaches a freed vertex");
+                break;
+            }
+            scc.push_back(w);
+        }
+        co_yield line(k_.ev(EventKind::scc_found, KFn::unix_walk_scc_fast, first->sock->id, npos, npos,
+                            static_cast<std::int64_t>(scc.size())),
+                      AlgoLine::graph_fast_loop);
+        for (UnixVertex *v : scc) {
+            if (v->entry.is_linked()) {
+                VertexList &from = v->visited_list ? k_.visited_vertices : k_.unvisited_vertices;
+                from.erase(from.iterator_to(*v));
+            }
+            k_.visited_vertices.push_back(*v);
+            v->visited_list = true;
+        }
+        bool dead = true;
+        for (UnixVertex *v : scc) {
+            co_yield vertex_dead(v, dead);
+            if (!dead)
+                break;
+        }
+        ++run.sccs;
+        bool cyclic = false;
+        if (dead) {
+            run.garbage += static_cast<std::uint32_t>(scc.size());
+            co_yield collect_skb(scc);
+        } else {
+            cyclic = scc_cyclic(scc);
+            if (!k_.graph_maybe_cyclic && cyclic)
+                k_.graph_maybe_cyclic = true;
+        }
+        co_yield line(k_.ev(EventKind::scc_verdict, KFn::unix_walk_scc_fast, first->sock->id, npos, npos,
+                            dead ? 1 : 0, cyclic ? 1 : 0),
+                      dead ? AlgoLine::graph_fast_dead : AlgoLine::graph_cyclic);
+    }
+    k_.unvisited_vertices.splice(k_.unvisited_vertices.end(), k_.visited_vertices);
+    for (UnixVertex &v : k_.unvisited_vertices)
+        v.visited_list = false;
+}
+
+Proc GraphCollector::collect()
+{
+    Kernel &k = k_;
+    GcRun &run = k.gc_runs.back();
+    run.inflight_sockets = static_cast<std::uint32_t>(k.unvisited_vertices.size());
+    if (!k.graph_maybe_cyclic) {
+        run.skipped = true;
+        co_yield line(k.ev(EventKind::gc_skip, KFn::unix_gc_work, run.number, npos, npos, 1),
+                      AlgoLine::graph_skip);
+        k.gc_in_progress = false;
+        co_return;
+    }
+    if (k.graph_grouped) {
+        run.fast_path = true;
+        co_yield walk_scc_fast();
+    } else {
+        co_yield walk_scc();
+    }
+    for (SkBuff &skb : k.hitlist)
+        if (skb.fp)
+            skb.fp->dead = true;
+    run.hitlist = static_cast<std::uint32_t>(k.hitlist.size());
+    const FreedBy saved = k.release_cause;
+    k.release_cause = FreedBy::gc;
+    while (!k.hitlist.empty()) {
+        SkBuff &skb = k.hitlist.front();
+        k.hitlist.pop_front();
+        co_yield k.kfree_skb(skb, KFn::skb_queue_purge);
+    }
+    k.release_cause = saved;
+    k.gc_in_progress = false;
+}
+
+} // namespace inflight

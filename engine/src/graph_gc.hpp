@@ -1,0 +1,47 @@
+// The 6.10+ collector: a graph kept up to date at enqueue/dequeue, Tarjan's SCC walk with the
+// kernel's index marks and scc_index propagation, the dead-SCC rule and the fast path.
+#pragma once
+
+#include "inflight/algorithm_listing.hpp"
+#include "inflight/collector.hpp"
+#include "inflight/kernel.hpp"
+
+#include <vector>
+
+namespace inflight {
+
+class GraphCollector final : public Collector {
+public:
+    using Collector::Collector;
+    GcEra era() const override { return GcEra::graph; }
+    Proc attach(ScmFpList &) override { co_return; }
+    Proc enqueued(SkBuff &skb, UnixSock &receiver) override;
+    Proc dequeued(SkBuff &skb) override;
+    Proc detach(ScmFpList &fpl) override;
+    Proc accepted(UnixSock &embryo) override;
+    Proc collect() override;
+    long inflight_of(const UnixSock &u) const override;
+
+    static UnixVertex *successor(const UnixEdge &e);
+
+private:
+    Proc unix_add_edges(ScmFpList &fpl, UnixSock &receiver);
+    Proc unix_del_edges(ScmFpList &fpl);
+    Proc update_graph(UnixVertex *v, KFn fn);
+    Proc walk_scc();
+    Proc walk_scc_fast();
+    Proc walk_from(UnixVertex *vertex, unsigned long &last_index);
+    Proc finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root);
+    Proc vertex_dead(UnixVertex *v, bool &dead);
+    Proc collect_skb(const std::vector<UnixVertex *> &scc);
+    bool scc_cyclic(const std::vector<UnixVertex *> &scc) const;
+    UnixVertex *new_vertex(UnixSock &u);
+    void free_vertex(UnixVertex *v);
+    Event line(Event e, AlgoLine l) const
+    {
+        e.algo_line = static_cast<std::uint16_t>(l);
+        return e;
+    }
+};
+
+} // namespace inflight

@@ -1,0 +1,460 @@
+// Object lifetime, file release and kernel work: the parts of the model every era shares.
+#include "inflight/kernel.hpp"
+
+#include "classic_gc.hpp"
+#include "graph_gc.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace inflight {
+
+Kernel::Kernel(const KernelConfig &config) : config_(config), rng_(config.seed)
+{
+    cursor.is_cursor = true;
+    users.emplace_back();
+    users.back().name = "root";
+    users.back().uid = 0;
+    add_process("main", users.front());
+    if (config_.era == GcEra::graph)
+        collector_ = std::make_unique<GraphCollector>(*this);
+    else
+        collector_ = std::make_unique<ClassicCollector>(*this);
+}
+
+Kernel::~Kernel()
+{
+    // Unlink every intrusive hook before the containers go, so safe-mode hooks stay quiet.
+    gc_inflight_list.clear();
+    gc_candidates.clear();
+    not_cycle_list.clear();
+    hitlist.clear();
+    for (auto &u : socks)
+        u.receive_queue.clear();
+    for (auto &v : vertex_pool) {
+        v.edges.clear();
+    }
+    unvisited_vertices.clear();
+    visited_vertices.clear();
+    live_fp_lists.clear();
+}
+
+User &Kernel::add_user(const std::string &name)
+{
+    User &u = users.emplace_back();
+    u.id = static_cast<std::uint32_t>(users.size() - 1);
+    u.name = name;
+    u.uid = 1000 + u.id - 1;
+    return u;
+}
+
+Process &Kernel::add_process(const std::string &name, User &user)
+{
+    Process &p = processes.emplace_back();
+    p.id = static_cast<std::uint32_t>(processes.size() - 1);
+    p.name = name;
+    p.user = &user;
+    p.nofile = config_.nofile;
+    p.fds.assign(3, nullptr); // 0, 1, 2: stdin, stdout, stderr (not modelled)
+    return p;
+}
+
+User *Kernel::find_user(const std::string &name)
+{
+    for (auto &u : users)
+        if (u.name == name)
+            return &u;
+    return nullptr;
+}
+
+Process *Kernel::find_process(const std::string &name)
+{
+    for (auto &p : processes)
+        if (p.name == name)
+            return &p;
+    return nullptr;
+}
+
+UnixSock *Kernel::find_label(const std::string &label)
+{
+    auto it = label_index.find(label);
+    return it == label_index.end() ? nullptr : &socks[it->second];
+}
+
+std::string Kernel::label_of_id(std::uint32_t sock_id) const
+{
+    if (sock_id >= socks.size())
+        return "?";
+    return labels[socks[sock_id].label];
+}
+
+const std::string &Kernel::address_of(const UnixSock &u) const
+{
+    static const std::string none;
+    return u.address == npos ? none : addresses[u.address];
+}
+
+std::uint32_t Kernel::fd_refs(const File &f) const
+{
+    std::uint32_t n = 0;
+    for (const auto &p : processes)
+        for (const File *g : p.fds)
+            n += (g == &f);
+    return n;
+}
+
+std::uint32_t Kernel::fp_refs(const File &f) const
+{
+    std::uint32_t n = 0;
+    for (const auto &fpl : live_fp_lists)
+        for (const File *g : fpl.fp)
+            n += (g == &f);
+    return n;
+}
+
+UnixSock &Kernel::create_sock(SockType type, User *owner, const std::string &label)
+{
+    UnixSock &u = socks.emplace_back();
+    u.id = static_cast<std::uint32_t>(socks.size() - 1);
+    u.type = type;
+    u.owner = owner;
+    u.label = static_cast<std::uint32_t>(labels.size());
+    labels.push_back(label);
+    label_index.emplace(label, u.id);
+    return u;
+}
+
+File &Kernel::create_file(UnixSock &u)
+{
+    // Files are indexed like sockets; an embryo gets its file only at accept().
+    while (files.size() <= u.id) {
+        const auto id = static_cast<std::uint32_t>(files.size());
+        files.emplace_back().id = id;
+    }
+    File &f = files[u.id];
+    f.sock = &u;
+    f.count = 0;
+    u.file = &f;
+    return f;
+}
+
+Errno Kernel::install_fd(Process &p, File &f, const std::string &name, int &fd)
+{
+    auto slot = std::find(p.fds.begin() + 3, p.fds.end(), nullptr);
+    fd = static_cast<int>(slot - p.fds.begin());
+    if (static_cast<std::uint64_t>(fd) >= p.nofile)
+        return Errno::mfile;
+    if (slot == p.fds.end())
+        p.fds.push_back(&f);
+    else
+        *slot = &f;
+    ++f.count;
+    ++p.open_count;
+    // Reusing a name that is still open leaves the old fd open but unnamed, as overwriting a
+    // variable holding an fd does in C.
+    p.names[name] = fd;
+    return Errno::none;
+}
+
+Errno Kernel::resolve(Process &p, const std::string &name, UnixSock *&u)
+{
+    File *f = p.lookup(name);
+    if (!f)
+        return Errno::badf;
+    u = f->sock;
+    return u ? Errno::none : Errno::notsock;
+}
+
+void Kernel::finding(std::string invariant, std::string message)
+{
+    findings.push_back(Finding{step_hint + 1, std::move(invariant), std::move(message)});
+}
+
+SkBuff &Kernel::alloc_skb(std::uint64_t len)
+{
+    SkBuff *skb;
+    if (!free_skbs_.empty()) {
+        skb = free_skbs_.back();
+        free_skbs_.pop_back();
+    } else {
+        skb_slots_.push_back(std::make_unique<SkBuff>());
+        skb = skb_slots_.back().get();
+    }
+    skb->id = ++skbs_allocated;
+    skb->len = len;
+    skb->oob = false;
+    skb->consumed = false;
+    skb->sk = nullptr;
+    skb->sender = nullptr;
+    skb->queue_owner = nullptr;
+    skb->fp.reset();
+    ++skbs_live;
+    return *skb;
+}
+
+void Kernel::free_skb_storage(SkBuff &skb)
+{
+    skb.fp.reset();
+    --skbs_live;
+    free_skbs_.push_back(&skb);
+}
+
+GcList &Kernel::gc_list(ListId id)
+{
+    switch (id) {
+    case ListId::gc_candidates: return gc_candidates;
+    case ListId::not_cycle_list: return not_cycle_list;
+    default: return gc_inflight_list;
+    }
+}
+
+void Kernel::gc_list_del(UnixSock &u)
+{
+    if (u.on != ListId::none && u.link.is_linked())
+        gc_list(u.on).erase(gc_list(u.on).iterator_to(u));
+    u.on = ListId::none;
+}
+
+void Kernel::gc_list_move(UnixSock &u, GcList &to, ListId to_id, bool tail)
+{
+    gc_list_del(u);
+    if (tail)
+        to.push_back(u);
+    else
+        to.push_front(u);
+    u.on = to_id;
+}
+
+// ---- file references and release -----------------------------------------------------------
+
+Proc Kernel::fput(File &f, std::uint32_t closing_process, std::uint32_t closing_fd)
+{
+    const long before = f.count;
+    --f.count;
+    if (f.count < 0)
+        finding("file_count(file) >= 0", "fput() on a file with no references left: " + label_of_id(f.id));
+    if (closing_process != npos)
+        co_yield ev(EventKind::fd_close, KFn::close_fd, f.id, closing_process, closing_fd, before, f.count);
+    else
+        co_yield ev(EventKind::file_put, KFn::fput, f.id, npos, npos, before, f.count);
+    if (f.count == 0) {
+        f.cause = release_cause;
+        // __fput() does not run here: from a task it is queued as task_work (run on the way
+        // back to user space), from a kworker it goes on delayed_fput_list.
+        if (current) {
+            current->task_work.push_back(&f);
+            co_yield ev(EventKind::fput_deferred, KFn::fput, f.id, current->id, 0);
+        } else {
+            delayed_fput_list_.push_back(&f);
+            queue_work(Work::delayed_fput);
+            co_yield ev(EventKind::fput_deferred, KFn::delayed_fput, f.id, npos, 1);
+        }
+    }
+}
+
+Proc Kernel::run_task_work(Process &p)
+{
+    // task_work_run() takes the whole list, newest first; work added meanwhile is the next batch.
+    while (!p.task_work.empty()) {
+        std::vector<File *> batch;
+        batch.swap(p.task_work);
+        for (auto it = batch.rbegin(); it != batch.rend(); ++it)
+            co_yield release_file(**it);
+    }
+}
+
+Proc Kernel::run_delayed_fput()
+{
+    while (!delayed_fput_list_.empty()) {
+        std::vector<File *> batch;
+        batch.swap(delayed_fput_list_);
+        for (auto it = batch.rbegin(); it != batch.rend(); ++it)
+            co_yield release_file(**it);
+    }
+}
+
+Proc Kernel::release_file(File &f)
+{
+    f.released = true;
+    if (f.sock)
+        co_yield unix_release_sock(*f.sock, false);
+}
+
+Proc Kernel::purge_queue(UnixSock &u)
+{
+    const bool listener = u.state == SockState::listening;
+    while (!u.receive_queue.empty()) {
+        SkBuff &skb = u.receive_queue.front();
+        u.receive_queue.pop_front();
+        skb.queue_owner = nullptr;
+        if (listener && skb.sk && skb.sk->state == SockState::embryo)
+            co_yield unix_release_sock(*skb.sk, true);
+        co_yield kfree_skb(skb, KFn::unix_release_sock);
+    }
+}
+
+Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
+{
+    if (u.released) {
+        finding("unix_release_sock() runs once", label_of(u) + " released twice");
+        co_return;
+    }
+    co_yield ev(EventKind::sock_release, KFn::unix_release_sock, u.id, npos, embryo ? 1 : 0);
+    // The cause is decided by who dropped the last reference (see FreedBy).
+    if (u.address != npos) {
+        auto &space = abstract_names[static_cast<int>(u.type)];
+        auto it = space.find(addresses[u.address]);
+        if (it != space.end() && it->second == &u)
+            space.erase(it);
+    }
+    const SockState old = u.state;
+    u.released = true;
+    u.freed_by = embryo ? FreedBy::cascade : (u.file ? u.file->cause : FreedBy::close);
+    u.state = SockState::closed;
+    u.shutdown = true;
+    UnixSock *skpair = u.peer;
+    u.peer = nullptr;
+    u.oob_skb = nullptr;
+    if (skpair && u.type != SockType::dgram && !skpair->released) {
+        skpair->shutdown = true;
+        const bool reset = !u.receive_queue.empty() || embryo;
+        co_yield ev(EventKind::peer_shutdown, KFn::unix_release_sock, u.id, skpair->id, npos, 0,
+                    reset ? 1 : 0);
+    }
+    u.state = old; // purge_queue needs to know it was a listener
+    const FreedBy saved = release_cause;
+    release_cause = FreedBy::cascade;
+    co_yield purge_queue(u);
+    release_cause = saved;
+    u.state = SockState::closed;
+    if (unix_tot_inflight)
+        co_yield unix_gc("close");
+}
+
+Proc Kernel::kfree_skb(SkBuff &skb, KFn why)
+{
+    co_yield ev(EventKind::skb_free, why, skb.id, skb.sender ? skb.sender->id : npos, npos,
+                skb.fp ? skb.fp->count() : 0);
+    if (skb.fp) {
+        ScmFpList &fpl = *skb.fp;
+        co_yield collector_->detach(fpl);
+        // scm_destroy(): the list's references go, last entry first.
+        for (int i = fpl.count() - 1; i >= 0; --i) {
+            File *f = fpl.fp[static_cast<size_t>(i)];
+            if (!f)
+                continue;
+            fpl.fp[static_cast<size_t>(i)] = nullptr;
+            co_yield fput(*f);
+        }
+        live_fp_lists.erase(live_fp_lists.iterator_to(fpl));
+    }
+    free_skb_storage(skb);
+}
+
+// ---- collections -----------------------------------------------------------------------------
+
+void Kernel::queue_work(Work w)
+{
+    bool &pending = w == Work::unix_gc ? gc_work_pending_ : fput_work_pending_;
+    if (pending)
+        return;
+    pending = true;
+    workqueue_.push_back(w);
+}
+
+Proc Kernel::unix_gc(std::string trigger)
+{
+    co_yield ev(EventKind::gc_call, KFn::unix_gc, npos, npos, npos,
+                static_cast<std::int64_t>(unix_tot_inflight));
+    if (config_.era == GcEra::classic) {
+        // Up to 6.8 the caller runs the whole collection itself, unless one is running.
+        if (gc_in_progress) {
+            co_yield ev(EventKind::gc_skip, KFn::unix_gc, npos, npos, npos, 0);
+            co_return;
+        }
+        gc_in_progress = true;
+        co_yield gc_run(std::move(trigger));
+        co_return;
+    }
+    // 6.9+: the flag is set before queue_work() so that a sender testing it cannot miss a
+    // collection that is about to start ("af_unix: Run GC on only one CPU.").
+    gc_in_progress = true;
+    const bool was_pending = gc_work_pending_;
+    if (!was_pending)
+        pending_trigger_ = trigger;
+    queue_work(Work::unix_gc);
+    co_yield ev(EventKind::gc_queued, KFn::queue_work, npos, npos, npos, 0, was_pending ? 1 : 0);
+}
+
+Proc Kernel::gc_run(std::string trigger)
+{
+    GcRun &run = gc_runs.emplace_back();
+    run.number = static_cast<std::uint32_t>(gc_runs.size());
+    run.trigger = std::move(trigger);
+    run.first_step = step_hint + 1;
+    const std::size_t index = gc_runs.size() - 1;
+    co_yield ev(EventKind::gc_begin, config_.era == GcEra::classic ? KFn::unix_gc : KFn::unix_gc_work,
+                run.number);
+    co_yield collector_->collect();
+    GcRun &done = gc_runs[index];
+    co_yield ev(EventKind::gc_end, KFn::unix_gc, done.number, npos, npos, done.garbage, done.hitlist);
+    done.last_step = step_hint;
+    done.micro_steps = done.last_step - done.first_step + 1;
+}
+
+Proc Kernel::flush_gc_work()
+{
+    if (!gc_work_pending_)
+        co_return;
+    workqueue_.erase(std::find(workqueue_.begin(), workqueue_.end(), Work::unix_gc));
+    gc_work_pending_ = false;
+    Process *saved = current;
+    current = nullptr; // the collection runs in a kworker while the caller waits
+    co_yield gc_run(pending_trigger_);
+    current = saved;
+}
+
+Proc Kernel::run_workqueue()
+{
+    while (!workqueue_.empty()) {
+        const Work w = workqueue_.front();
+        workqueue_.pop_front();
+        Process *saved = current;
+        current = nullptr;
+        if (w == Work::unix_gc) {
+            gc_work_pending_ = false;
+            co_yield gc_run(pending_trigger_);
+        } else {
+            fput_work_pending_ = false;
+            co_yield run_delayed_fput();
+        }
+        current = saved;
+    }
+}
+
+Proc Kernel::force_gc(std::string trigger)
+{
+    co_yield unix_gc(trigger);
+    if (config_.era != GcEra::classic) {
+        co_yield ev(EventKind::gc_wait, KFn::flush_work);
+        co_yield flush_gc_work();
+    }
+}
+
+Proc Kernel::wait_for_unix_gc(ScmFpList *fpl)
+{
+    if (unix_tot_inflight > UNIX_INFLIGHT_TRIGGER_GC && !gc_in_progress)
+        co_yield unix_gc("sendmsg: unix_tot_inflight > 16000");
+    if (config_.era == GcEra::classic)
+        co_return; // wait_event(unix_gc_wait, !gc_in_progress): a synchronous run has ended
+    // 6.9+: only a sender of AF_UNIX fds whose user has UNIX_INFLIGHT_SANE_USER in flight waits.
+    if (!fpl || !fpl->count_unix || fpl->user->unix_inflight < UNIX_INFLIGHT_SANE_USER)
+        co_return;
+    if (gc_in_progress) {
+        co_yield ev(EventKind::gc_wait, KFn::wait_for_unix_gc, npos, npos, npos,
+                    static_cast<std::int64_t>(fpl->user->unix_inflight));
+        co_yield flush_gc_work();
+    }
+}
+
+} // namespace inflight

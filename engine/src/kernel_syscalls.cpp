@@ -1,0 +1,580 @@
+// The syscalls a scene can make, with the kernel's checks in the kernel's order, so that the
+// errno a scene sees is the one a real program would see.
+#include "inflight/kernel.hpp"
+
+#include <cstdio>
+
+namespace inflight {
+
+namespace {
+bool connection_oriented(SockType t) { return t != SockType::dgram; }
+} // namespace
+
+Proc Kernel::sys_socket(Process &p, SockType type, std::string name, SysResult &r)
+{
+    UnixSock &u = create_sock(type, p.user, name);
+    co_yield ev(EventKind::sock_create, KFn::unix_create1, u.id);
+    File &f = create_file(u);
+    int fd = -1;
+    if ((r.err = install_fd(p, f, name, fd)) != Errno::none) {
+        // sock_map_fd() failed: the new socket is released at once.
+        f.count = 1;
+        co_yield fput(f);
+        co_return;
+    }
+    co_yield ev(EventKind::fd_install, KFn::fd_install, u.id, p.id, static_cast<std::uint32_t>(fd), 0, 1);
+    r.value = fd;
+}
+
+Proc Kernel::sys_socketpair(Process &p, SockType type, std::string n0, std::string n1, SysResult &r)
+{
+    // Both fds are reserved before either socket exists: EMFILE leaves nothing behind.
+    std::uint64_t free_slots = 0;
+    for (std::size_t fd = 3; fd < p.nofile && free_slots < 2; ++fd)
+        if (fd >= p.fds.size() || !p.fds[fd])
+            ++free_slots;
+    if (free_slots < 2) {
+        r.err = Errno::mfile;
+        co_return;
+    }
+    UnixSock &a = create_sock(type, p.user, n0);
+    co_yield ev(EventKind::sock_create, KFn::unix_create1, a.id);
+    UnixSock &b = create_sock(type, p.user, n1);
+    co_yield ev(EventKind::sock_create, KFn::unix_create1, b.id);
+    a.peer = &b;
+    b.peer = &a;
+    a.state = b.state = SockState::connected;
+    int fd0 = -1, fd1 = -1;
+    install_fd(p, create_file(a), n0, fd0);
+    co_yield ev(EventKind::fd_install, KFn::fd_install, a.id, p.id, static_cast<std::uint32_t>(fd0), 0, 1);
+    install_fd(p, create_file(b), n1, fd1);
+    co_yield ev(EventKind::fd_install, KFn::fd_install, b.id, p.id, static_cast<std::uint32_t>(fd1), 0, 1);
+    r.value = fd0;
+}
+
+std::string Kernel::autobind_name(std::uint32_t n) const
+{
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "%05x", n & 0xFFFFFu);
+    return buf;
+}
+
+Errno Kernel::bind_name(UnixSock &u, const std::string &name)
+{
+    auto &space = abstract_names[static_cast<int>(u.type)];
+    if (space.count(name))
+        return Errno::addrinuse;
+    space.emplace(name, &u);
+    u.address = static_cast<std::uint32_t>(addresses.size());
+    addresses.push_back(name);
+    return Errno::none;
+}
+
+Errno Kernel::autobind(UnixSock &u)
+{
+    // The merged form of "af_unix: Relax race in unix_autobind()": a random start, advance then
+    // try, and ENOSPC once all 2^20 names of this socket type were tried.
+    std::uint32_t ordernum = static_cast<std::uint32_t>(rng_());
+    const std::uint32_t lastnum = ordernum & 0xFFFFFu;
+    auto &space = abstract_names[static_cast<int>(u.type)];
+    for (;;) {
+        ordernum = (ordernum + 1) & 0xFFFFFu;
+        std::string name = autobind_name(ordernum);
+        if (!space.count(name))
+            return bind_name(u, name);
+        if (ordernum == lastnum)
+            return Errno::nospc;
+    }
+}
+
+Proc Kernel::sys_bind(Process &p, std::string name, std::optional<std::string> address, SysResult &r)
+{
+    UnixSock *u = nullptr;
+    if ((r.err = resolve(p, name, u)) != Errno::none)
+        co_return;
+    if (u->address != npos) {
+        // An autobind request on a bound socket succeeds and changes nothing; a named bind fails.
+        if (address)
+            r.err = Errno::inval;
+        co_return;
+    }
+    r.err = address ? bind_name(*u, *address) : autobind(*u);
+    if (r.err == Errno::none)
+        co_yield ev(EventKind::note, address ? KFn::sys_bind : KFn::unix_autobind, u->id, npos, u->address);
+}
+
+Proc Kernel::sys_listen(Process &p, std::string name, SysResult &r)
+{
+    UnixSock *u = nullptr;
+    if ((r.err = resolve(p, name, u)) != Errno::none)
+        co_return;
+    if (!connection_oriented(u->type)) {
+        r.err = Errno::opnotsupp;
+        co_return;
+    }
+    if (u->address == npos || (u->state != SockState::unconnected && u->state != SockState::listening)) {
+        r.err = Errno::inval; // no listen() on an unbound or connected socket
+        co_return;
+    }
+    u->state = SockState::listening;
+    u->backlog = SOMAXCONN;
+    co_yield ev(EventKind::note, KFn::sys_listen, u->id);
+}
+
+Proc Kernel::dgram_disconnected(UnixSock &u)
+{
+    // unix_dgram_disconnected(): leaving a peer drops what is queued on our side.
+    const FreedBy saved = release_cause;
+    release_cause = FreedBy::cascade;
+    while (!u.receive_queue.empty()) {
+        SkBuff &skb = u.receive_queue.front();
+        u.receive_queue.pop_front();
+        skb.queue_owner = nullptr;
+        co_yield kfree_skb(skb, KFn::unix_dgram_disconnected);
+    }
+    release_cause = saved;
+}
+
+Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string> address,
+                         std::string target_fd, SysResult &r)
+{
+    UnixSock *u = nullptr;
+    if ((r.err = resolve(p, name, u)) != Errno::none)
+        co_return;
+    std::string addr;
+    if (address) {
+        addr = *address;
+    } else {
+        UnixSock *t = nullptr;
+        if ((r.err = resolve(p, target_fd, t)) != Errno::none)
+            co_return;
+        if (t->address == npos) {
+            r.err = Errno::inval; // nothing to connect to: the target has no address
+            co_return;
+        }
+        addr = addresses[t->address];
+    }
+    if (u->passcred && u->address == npos)
+        autobind(*u);
+
+    auto &space = abstract_names[static_cast<int>(u->type)];
+    auto found = space.find(addr);
+    UnixSock *other = found == space.end() ? nullptr : found->second;
+
+    if (u->type == SockType::dgram) {
+        if (!other) {
+            r.err = Errno::connrefused;
+            co_return;
+        }
+        if (u->peer && u->peer != other)
+            co_yield dgram_disconnected(*u);
+        u->peer = other;
+        u->state = SockState::connected;
+        co_yield ev(EventKind::note, KFn::sys_connect, u->id, other->id);
+        co_return;
+    }
+
+    if (u->state == SockState::connected) {
+        r.err = Errno::isconn;
+        co_return;
+    }
+    if (u->state == SockState::listening) {
+        r.err = Errno::inval;
+        co_return;
+    }
+    if (!other || other->state != SockState::listening) {
+        r.err = Errno::connrefused;
+        co_return;
+    }
+    if (other->receive_queue.size() > other->backlog) {
+        r.err = Errno::again; // backlog full; a blocking connect() would wait here
+        co_return;
+    }
+    // unix_stream_connect(): the embryo is created and becomes our peer before its skb is
+    // queued on the listener (the window of CVE-2024-26923).
+    UnixSock &embryo = create_sock(u->type, other->owner, "embryo(" + labels[u->label] + ")");
+    embryo.state = SockState::embryo;
+    embryo.connector = u;
+    embryo.peer = u;
+    embryo.address = other->address;
+    if (config_.era == GcEra::graph) {
+        embryo.listener = other;
+        embryo.passrights = other->passrights; // connect() copies the listener's flags (6.16)
+    }
+    embryo.passcred = other->passcred;
+    co_yield ev(EventKind::sock_create, KFn::unix_create1, embryo.id, u->id);
+    u->peer = &embryo;
+    u->state = SockState::connected;
+    SkBuff &skb = alloc_skb(1);
+    skb.sk = &embryo;
+    skb.sender = u;
+    skb.queue_owner = other;
+    embryo.embryo_skb = &skb;
+    other->receive_queue.push_back(skb);
+    co_yield ev(EventKind::skb_queue, KFn::sys_connect, skb.id, other->id, u->id, 0);
+}
+
+Proc Kernel::sys_accept(Process &p, std::string listener, std::string new_name, SysResult &r)
+{
+    UnixSock *l = nullptr;
+    if ((r.err = resolve(p, listener, l)) != Errno::none)
+        co_return;
+    if (l->state != SockState::listening) {
+        r.err = Errno::inval;
+        co_return;
+    }
+    if (l->receive_queue.empty()) {
+        r.err = Errno::again; // nothing to accept; a blocking accept() would wait here
+        co_return;
+    }
+    std::size_t free_fd = 3;
+    while (free_fd < p.fds.size() && p.fds[free_fd])
+        ++free_fd;
+    if (free_fd >= p.nofile) {
+        r.err = Errno::mfile;
+        co_return;
+    }
+    SkBuff &skb = l->receive_queue.front();
+    l->receive_queue.pop_front();
+    skb.queue_owner = nullptr;
+    UnixSock &embryo = *skb.sk;
+    co_yield ev(EventKind::skb_dequeue, KFn::sys_accept, skb.id, l->id);
+    embryo.embryo_skb = nullptr;
+    co_yield kfree_skb(skb, KFn::sys_accept);
+    embryo.state = SockState::connected;
+    label_index.emplace(new_name, embryo.id);
+    int fd = -1;
+    install_fd(p, create_file(embryo), new_name, fd);
+    co_yield ev(EventKind::fd_install, KFn::fd_install, embryo.id, p.id, static_cast<std::uint32_t>(fd), 0, 1);
+    co_yield collector_->accepted(embryo);
+    r.value = fd;
+}
+
+Proc Kernel::send_skb(UnixSock &receiver, SkBuff &skb)
+{
+    skb.queue_owner = &receiver;
+    receiver.receive_queue.push_back(skb);
+    if (skb.fp)
+        receiver.nr_fds += static_cast<std::uint32_t>(skb.fp->count());
+    if (skb.oob)
+        receiver.oob_skb = &skb;
+    co_yield ev(EventKind::skb_queue, KFn::skb_queue_tail, skb.id, receiver.id,
+                skb.sender ? skb.sender->id : npos, skb.fp ? skb.fp->count() : 0);
+    if (skb.fp)
+        co_yield collector_->enqueued(skb, receiver);
+}
+
+Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> fds,
+                         std::uint64_t bytes, bool oob, std::optional<std::string> to, SysResult &r)
+{
+    UnixSock *u = nullptr;
+    if ((r.err = resolve(p, name, u)) != Errno::none)
+        co_return;
+    if (config_.era == GcEra::classic)
+        co_yield wait_for_unix_gc(nullptr); // up to 6.8: first thing in sendmsg
+
+    // scm_send() -> scm_fp_copy(): one reference per listed fd, held by the cookie.
+    std::unique_ptr<ScmFpList> cookie;
+    auto drop_cookie = [this](std::unique_ptr<ScmFpList> &c) -> Proc {
+        if (!c)
+            co_return;
+        for (int i = c->count() - 1; i >= 0; --i) {
+            File *f = c->fp[static_cast<size_t>(i)];
+            if (!f)
+                continue;
+            c->fp[static_cast<size_t>(i)] = nullptr;
+            co_yield fput(*f);
+        }
+        live_fp_lists.erase(live_fp_lists.iterator_to(*c));
+        c.reset();
+    };
+    if (!fds.empty()) {
+        if (fds.size() > static_cast<std::size_t>(SCM_MAX_FD)) {
+            r.err = Errno::inval;
+            co_return;
+        }
+        cookie = std::make_unique<ScmFpList>();
+        cookie->user = p.user;
+        live_fp_lists.push_back(*cookie);
+        for (const auto &n : fds) {
+            File *f = p.lookup(n);
+            if (!f) {
+                r.err = Errno::badf;
+                co_yield drop_cookie(cookie);
+                co_return;
+            }
+            cookie->fp.push_back(f);
+            if (f->sock)
+                ++cookie->count_unix;
+            const long before = f->count++;
+            co_yield ev(EventKind::file_get, KFn::scm_fp_copy, f->id, npos, npos, before, f->count);
+        }
+    }
+    if (config_.era != GcEra::classic)
+        co_yield wait_for_unix_gc(cookie.get()); // 6.9+: after scm_send(), to see fpl->count_unix
+
+    // Find the receiver, with the checks of unix_{dgram,stream,seqpacket}_sendmsg().
+    UnixSock *other = nullptr;
+    Errno err = Errno::none;
+    if (oob && u->type != SockType::stream)
+        err = Errno::opnotsupp;
+    else if (oob && bytes == 0)
+        err = Errno::opnotsupp;
+    else if (u->type == SockType::stream) {
+        if (to)
+            err = u->state == SockState::connected ? Errno::isconn : Errno::opnotsupp;
+        else if (!u->peer)
+            err = Errno::notconn;
+        else
+            other = u->peer;
+    } else if (u->type == SockType::seqpacket) {
+        if (u->state != SockState::connected || !u->peer)
+            err = Errno::notconn;
+        else
+            other = u->peer; // to= is ignored on a connected seqpacket socket
+    } else {
+        if (u->passcred && u->address == npos)
+            autobind(*u);
+        if (to) {
+            auto &space = abstract_names[static_cast<int>(SockType::dgram)];
+            auto it = space.find(*to);
+            if (it == space.end())
+                err = Errno::connrefused;
+            else
+                other = it->second;
+        } else if (!u->peer) {
+            err = Errno::notconn;
+        } else {
+            other = u->peer;
+        }
+        if (other && other->released) {
+            // Our connected peer is dead: disconnect, dropping what was queued to us.
+            err = Errno::connrefused;
+            if (u->peer == other) {
+                u->peer = nullptr;
+                co_yield dgram_disconnected(*u);
+            }
+            other = nullptr;
+        } else if (other && other->peer && other->peer != u) {
+            err = Errno::perm; // unix_may_send(): the receiver is connected to someone else
+        }
+    }
+    if (err == Errno::none && u->type != SockType::dgram && (other->released || other->shutdown))
+        err = Errno::pipe;
+    if (err == Errno::none && cookie && config_.era == GcEra::graph && !other->passrights)
+        err = Errno::perm; // SO_PASSRIGHTS off on the receiver (6.16+)
+    if (err != Errno::none) {
+        r.err = err;
+        co_yield drop_cookie(cookie);
+        co_return;
+    }
+    if (u->type == SockType::stream && bytes == 0) {
+        co_yield drop_cookie(cookie); // nothing to send: no skb, so the fds go nowhere
+        co_return;
+    }
+
+    // Build the skbs: with MSG_OOB the last byte travels alone; the fds ride the first skb.
+    const std::uint64_t normal = oob ? bytes - 1 : bytes;
+    bool fds_sent = false;
+    for (int part = 0; part < 2; ++part) {
+        const bool is_oob = part == 1;
+        if (is_oob ? !oob : (normal == 0 && oob))
+            continue;
+        SkBuff &skb = alloc_skb(is_oob ? 1 : normal);
+        skb.sender = u;
+        skb.oob = is_oob;
+        if (cookie && !fds_sent) {
+            // unix_attach_fds()
+            if (p.user->unix_inflight > p.nofile && !p.user->privileged()) {
+                r.err = Errno::toomanyrefs;
+                free_skb_storage(skb);
+                co_yield drop_cookie(cookie);
+                co_return;
+            }
+            if (config_.era == GcEra::graph) {
+                // 6.10+: the skb takes over the cookie's list and its references.
+                skb.fp = std::move(cookie);
+                co_yield ev(EventKind::fds_attach, KFn::unix_attach_fds, skb.id, npos, npos, skb.fp->count(), 0);
+            } else {
+                // Up to 6.9: scm_fp_dup() gives the skb its own list and references; the
+                // socket counts as in flight before it is queued, and the cookie's references
+                // keep file_count above inflight meanwhile.
+                skb.fp = std::make_unique<ScmFpList>();
+                skb.fp->user = cookie->user;
+                skb.fp->count_unix = cookie->count_unix;
+                live_fp_lists.push_back(*skb.fp);
+                co_yield ev(EventKind::fds_attach, KFn::scm_fp_dup, skb.id, npos, npos, cookie->count(), 1);
+                for (File *f : cookie->fp) {
+                    skb.fp->fp.push_back(f);
+                    const long before = f->count++;
+                    co_yield ev(EventKind::file_get, KFn::scm_fp_dup, f->id, npos, npos, before, f->count);
+                }
+                co_yield collector_->attach(*skb.fp);
+            }
+            fds_sent = true;
+        }
+        co_yield send_skb(*other, skb);
+    }
+    co_yield drop_cookie(cookie); // scm_destroy(): up to 6.9 the cookie's own references go
+    r.value = static_cast<long>(bytes);
+}
+
+Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> fd_names, bool peek,
+                         bool oob, SysResult &r)
+{
+    UnixSock *u = nullptr;
+    if ((r.err = resolve(p, name, u)) != Errno::none)
+        co_return;
+    if (oob) {
+        if (u->type != SockType::stream) {
+            r.err = Errno::opnotsupp;
+            co_return;
+        }
+        if (!u->oob_skb) {
+            r.err = Errno::inval;
+            co_return;
+        }
+        // unix_stream_recv_urg(): the byte is read, its fds are never delivered; the skb stays
+        // queued, consumed, until a normal read or a purge frees it (and the fds with it).
+        if (!peek) {
+            u->oob_skb->consumed = true;
+            u->oob_skb = nullptr;
+        }
+        r.value = 1;
+        co_yield ev(EventKind::note, KFn::sys_recvmsg, u->id);
+        co_return;
+    }
+    if (u->type != SockType::dgram && u->state != SockState::connected && u->state != SockState::embryo) {
+        r.err = Errno::inval;
+        co_return;
+    }
+    SkBuff *skb = nullptr;
+    for (auto it = u->receive_queue.begin(); it != u->receive_queue.end();) {
+        SkBuff &s = *it++;
+        const bool dead_oob = s.consumed || (u->oob_skb == &s && u->type == SockType::stream);
+        if (!dead_oob) {
+            skb = &s;
+            break;
+        }
+        if (peek)
+            continue;
+        // A consumed OOB skb is freed when the reader passes it; an unread OOB byte at the
+        // head is dropped (not SO_OOBINLINE).
+        u->receive_queue.erase(u->receive_queue.iterator_to(s));
+        s.queue_owner = nullptr;
+        if (u->oob_skb == &s)
+            u->oob_skb = nullptr;
+        if (s.fp)
+            u->nr_fds -= static_cast<std::uint32_t>(s.fp->count());
+        co_yield ev(EventKind::skb_dequeue, KFn::sys_recvmsg, s.id, u->id);
+        if (s.fp)
+            co_yield collector_->dequeued(s);
+        co_yield kfree_skb(s, KFn::sys_recvmsg);
+    }
+    if (!skb) {
+        r.err = Errno::again; // empty queue; a blocking recvmsg() would wait here
+        co_return;
+    }
+    r.value = static_cast<long>(skb->len);
+
+    auto install = [&](File &f, std::size_t index, KFn fn) -> Proc {
+        std::string n = index < fd_names.size() ? fd_names[index] : std::string();
+        std::size_t free_fd = 3;
+        while (free_fd < p.fds.size() && p.fds[free_fd])
+            ++free_fd;
+        if (free_fd >= p.nofile)
+            co_return; // MSG_CTRUNC: the fd does not fit and is not installed
+        if (n.empty())
+            n = "fd" + std::to_string(free_fd);
+        const long before = f.count;
+        int fd = -1;
+        install_fd(p, f, n, fd);
+        co_yield ev(EventKind::fd_install, fn, f.id, p.id, static_cast<std::uint32_t>(fd), before, f.count);
+    };
+
+    if (peek) {
+        // unix_peek_fds(): new references and new fds, but nothing leaves flight.
+        if (skb->fp)
+            for (std::size_t i = 0; i < skb->fp->fp.size(); ++i)
+                if (File *f = skb->fp->fp[i])
+                    co_yield install(*f, i, KFn::unix_peek_fds);
+        co_return;
+    }
+
+    u->receive_queue.erase(u->receive_queue.iterator_to(*skb));
+    skb->queue_owner = nullptr;
+    co_yield ev(EventKind::skb_dequeue, KFn::skb_dequeue, skb->id, u->id);
+    if (skb->fp) {
+        u->nr_fds -= static_cast<std::uint32_t>(skb->fp->count());
+        co_yield collector_->dequeued(*skb);
+        // unix_detach_fds(): the list moves to the scm cookie...
+        std::unique_ptr<ScmFpList> scm = std::move(skb->fp);
+        co_yield ev(EventKind::fds_detach, KFn::unix_detach_fds, skb->id, npos, npos, scm->count());
+        co_yield collector_->detach(*scm);
+        // ...scm_detach_fds() installs what fits...
+        for (std::size_t i = 0; i < scm->fp.size(); ++i)
+            if (File *f = scm->fp[i])
+                co_yield install(*f, i, KFn::scm_detach_fds);
+        // ...and scm_destroy() drops the list's own references.
+        for (int i = scm->count() - 1; i >= 0; --i) {
+            File *f = scm->fp[static_cast<size_t>(i)];
+            scm->fp[static_cast<size_t>(i)] = nullptr;
+            if (f)
+                co_yield fput(*f);
+        }
+        live_fp_lists.erase(live_fp_lists.iterator_to(*scm));
+    }
+    co_yield kfree_skb(*skb, KFn::sys_recvmsg);
+}
+
+Proc Kernel::sys_dup(Process &p, std::string old_name, std::string new_name, SysResult &r)
+{
+    File *f = p.lookup(old_name);
+    if (!f) {
+        r.err = Errno::badf;
+        co_return;
+    }
+    const long before = f->count;
+    int fd = -1;
+    if ((r.err = install_fd(p, *f, new_name, fd)) != Errno::none)
+        co_return;
+    co_yield ev(EventKind::fd_install, KFn::sys_dup, f->id, p.id, static_cast<std::uint32_t>(fd), before, f->count);
+    r.value = fd;
+}
+
+Proc Kernel::sys_close(Process &p, std::string name, SysResult &r)
+{
+    auto it = p.names.find(name);
+    File *f = it == p.names.end() ? nullptr : p.lookup(name);
+    if (!f) {
+        r.err = Errno::badf;
+        co_return;
+    }
+    const int fd = it->second;
+    p.fds[static_cast<std::size_t>(fd)] = nullptr;
+    p.names.erase(it);
+    --p.open_count;
+    const FreedBy saved = release_cause;
+    release_cause = FreedBy::close;
+    co_yield fput(*f, p.id, static_cast<std::uint32_t>(fd));
+    release_cause = saved;
+}
+
+Proc Kernel::sys_setsockopt(Process &p, std::string name, SockOpt opt, bool value, SysResult &r)
+{
+    UnixSock *u = nullptr;
+    if ((r.err = resolve(p, name, u)) != Errno::none)
+        co_return;
+    if (opt == SockOpt::passrights) {
+        if (config_.era != GcEra::graph) {
+            r.err = Errno::noprotoopt; // SO_PASSRIGHTS exists from 6.16 on
+            co_return;
+        }
+        u->passrights = value;
+    } else {
+        u->passcred = value;
+    }
+    co_yield ev(EventKind::note, KFn::sys_setsockopt, u->id, npos, npos, 0, value ? 1 : 0);
+}
+
+} // namespace inflight

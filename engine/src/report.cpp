@@ -1,0 +1,169 @@
+#include "inflight/report.hpp"
+
+#include "inflight/narrate.hpp"
+#include "inflight/simulation.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace inflight {
+
+std::string json_escape(const std::string &s)
+{
+    std::string out;
+    out.reserve(s.size() + 2);
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        case '\r': out += "\\r"; break;
+        default:
+            if (c < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+    }
+    return out;
+}
+
+namespace {
+
+std::string q(const std::string &s) { return "\"" + json_escape(s) + "\""; }
+
+std::string state_word(const UnixSock &u) { return u.released ? "freed" : "alive"; }
+
+} // namespace
+
+std::string trace_line(const Event &e, const Kernel &k)
+{
+    char head[64];
+    std::snprintf(head, sizeof head, "%8llu  L%-4u ", static_cast<unsigned long long>(e.step), e.scene_line);
+    std::string fn(kfn_name(e.fn));
+    std::string kind(event_kind_name(e.kind));
+    fn.resize(std::max<std::size_t>(fn.size(), 24), ' ');
+    kind.resize(std::max<std::size_t>(kind.size(), 17), ' ');
+    return head + fn + " " + kind + " " + describe(e, k);
+}
+
+std::string report_text(const Simulation &sim)
+{
+    const Kernel &k = sim.kernel();
+    std::ostringstream o;
+    o << "scene: " << sim.scene().title << "\n";
+    o << "collector: " << era_name(k.era()) << " (Linux " << era_kernel_label(k.era()) << ")\n";
+    o << "statements: " << sim.statements_executed() << ", micro-steps: " << sim.steps() << "\n\n";
+    o << "sockets:\n";
+    for (const UnixSock &u : k.socks) {
+        char line[256];
+        std::snprintf(line, sizeof line, "  %-18s %-9s %-5s refs %-3ld %s %-3ld queue %-3zu %s\n", k.label_of(u).c_str(),
+                      std::string(sock_type_name(u.type)).c_str(), state_word(u).c_str(), u.file ? u.file->count : 0L,
+                      k.era() == GcEra::graph ? "out_degree" : "inflight", k.collector().inflight_of(u),
+                      u.receive_queue.size(),
+                      u.released ? ("freed by " + std::string(freed_by_name(u.freed_by))).c_str() : "");
+        o << line;
+    }
+    o << "\ncollections: " << k.gc_runs.size() << "\n";
+    for (const GcRun &r : k.gc_runs) {
+        o << "  #" << r.number << " (" << r.trigger << ")";
+        if (r.skipped)
+            o << " skipped: graph not cyclic";
+        else if (k.era() == GcEra::graph)
+            o << (r.fast_path ? " fast path" : " Tarjan") << ", " << r.sccs << " SCCs";
+        else
+            o << " " << r.candidates << " candidates";
+        o << ", " << r.garbage << " garbage, hitlist " << r.hitlist << ", " << r.micro_steps << " micro-steps\n";
+    }
+    if (!sim.warnings().empty()) {
+        o << "\nwarnings:\n";
+        for (const auto &w : sim.warnings())
+            o << "  " << sim.scene().file << ":" << w.line << ": warning: " << w.message << "\n";
+    }
+    if (!k.findings.empty()) {
+        o << "\nfindings (the run stopped at the first):\n";
+        for (const auto &f : k.findings)
+            o << "  step " << f.step << ": " << f.invariant << ": " << f.message << "\n";
+    }
+    const auto failed = sim.expectations_failed();
+    o << "\nexpectations: " << sim.expectations().size() - failed << " passed, " << failed << " failed\n";
+    for (const auto &e : sim.expectations())
+        if (!e.passed)
+            o << "  " << sim.scene().file << ":" << e.line << ": FAILED: " << e.message << "\n";
+    return o.str();
+}
+
+std::string report_json(const Simulation &sim)
+{
+    const Kernel &k = sim.kernel();
+    std::ostringstream o;
+    o << "{\n";
+    o << "  \"scene\": " << q(sim.scene().title) << ",\n";
+    o << "  \"file\": " << q(sim.scene().file) << ",\n";
+    o << "  \"gc\": " << q(std::string(era_name(k.era()))) << ",\n";
+    o << "  \"kernel\": " << q(std::string(era_kernel_label(k.era()))) << ",\n";
+    o << "  \"statements\": " << sim.statements_executed() << ",\n";
+    o << "  \"steps\": " << sim.steps() << ",\n";
+    o << "  \"sockets\": [";
+    bool first = true;
+    for (const UnixSock &u : k.socks) {
+        o << (first ? "\n" : ",\n");
+        first = false;
+        o << "    {\"label\": " << q(k.label_of(u)) << ", \"type\": " << q(std::string(sock_type_name(u.type)))
+          << ", \"state\": " << q(state_word(u)) << ", \"file_refs\": " << (u.file ? u.file->count : 0)
+          << ", \"inflight\": " << k.collector().inflight_of(u) << ", \"queue\": " << u.receive_queue.size()
+          << ", \"freed_by\": " << (u.released ? q(std::string(freed_by_name(u.freed_by))) : "null") << "}";
+    }
+    o << (first ? "],\n" : "\n  ],\n");
+    o << "  \"gc_runs\": [";
+    first = true;
+    for (const GcRun &r : k.gc_runs) {
+        o << (first ? "\n" : ",\n");
+        first = false;
+        o << "    {\"run\": " << r.number << ", \"trigger\": " << q(r.trigger)
+          << ", \"skipped\": " << (r.skipped ? "true" : "false");
+        if (k.era() == GcEra::graph)
+            o << ", \"fast_path\": " << (r.fast_path ? "true" : "false") << ", \"sccs\": " << r.sccs;
+        else
+            o << ", \"candidates\": " << r.candidates;
+        o << ", \"inflight_sockets\": " << r.inflight_sockets << ", \"garbage\": " << r.garbage
+          << ", \"hitlist\": " << r.hitlist << ", \"micro_steps\": " << r.micro_steps
+          << ", \"first_step\": " << r.first_step << ", \"last_step\": " << r.last_step << "}";
+    }
+    o << (first ? "],\n" : "\n  ],\n");
+    o << "  \"warnings\": [";
+    first = true;
+    for (const auto &w : sim.warnings()) {
+        o << (first ? "\n" : ",\n");
+        first = false;
+        o << "    {\"line\": " << w.line << ", \"message\": " << q(w.message) << "}";
+    }
+    o << (first ? "],\n" : "\n  ],\n");
+    o << "  \"findings\": [";
+    first = true;
+    for (const auto &f : k.findings) {
+        o << (first ? "\n" : ",\n");
+        first = false;
+        o << "    {\"step\": " << f.step << ", \"invariant\": " << q(f.invariant) << ", \"message\": " << q(f.message)
+          << "}";
+    }
+    o << (first ? "],\n" : "\n  ],\n");
+    const auto failed = sim.expectations_failed();
+    o << "  \"expectations\": {\"passed\": " << sim.expectations().size() - failed << ", \"failed\": " << failed
+      << ", \"failures\": [";
+    first = true;
+    for (const auto &e : sim.expectations())
+        if (!e.passed) {
+            o << (first ? "" : ", ");
+            first = false;
+            o << "{\"line\": " << e.line << ", \"message\": " << q(e.message) << "}";
+        }
+    o << "]}\n}\n";
+    return o.str();
+}
+
+} // namespace inflight
