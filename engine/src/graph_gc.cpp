@@ -76,15 +76,18 @@ Proc GraphCollector::unix_add_edges(ScmFpList &fpl, UnixSock &receiver)
             edge.predecessor = pred;
             edge.successor = &receiver;
             UnixVertex *v = pred->vertex;
-            if (!v) {
+            const bool created = !v;
+            if (created)
                 v = new_vertex(*pred);
+            const auto before = static_cast<std::int64_t>(v->out_degree++);
+            v->edges.push_back(edge);
+            if (created) {
+                // The vertex and its first edge appear together: a vertex never has no edge.
                 Event e = k_.ev(EventKind::vertex_new, KFn::unix_add_edges, pred->id, npos, npos, 0,
                                 static_cast<std::int64_t>(v->scc_index));
                 e.to = ListId::unvisited_vertices;
                 co_yield e;
             }
-            const auto before = static_cast<std::int64_t>(v->out_degree++);
-            v->edges.push_back(edge);
             UnixVertex *w = successor(edge);
             co_yield k_.ev(EventKind::edge_add, KFn::unix_add_edges, pred->id, receiver.id,
                            w ? w->sock->id : npos, before, static_cast<std::int64_t>(v->out_degree));
@@ -113,13 +116,16 @@ Proc GraphCollector::unix_del_edges(ScmFpList &fpl)
             }
             v->edges.erase(v->edges.iterator_to(edge));
             const auto before = static_cast<std::int64_t>(v->out_degree--);
-            co_yield k_.ev(EventKind::edge_del, KFn::unix_del_edges, edge.predecessor->id,
-                           edge.successor->id, npos, before, static_cast<std::int64_t>(v->out_degree));
-            if (v->out_degree == 0) {
-                UnixSock &u = *edge.predecessor;
+            UnixSock &u = *edge.predecessor;
+            const ListId was_on = v->visited_list ? ListId::visited_vertices : ListId::unvisited_vertices;
+            const bool freed = v->out_degree == 0;
+            if (freed)
+                free_vertex(v); // its last edge went: the socket is no longer in flight
+            co_yield k_.ev(EventKind::edge_del, KFn::unix_del_edges, u.id, edge.successor->id, npos, before,
+                           before - 1);
+            if (freed) {
                 Event e = k_.ev(EventKind::vertex_free, KFn::unix_del_edges, u.id);
-                e.from = v->visited_list ? ListId::visited_vertices : ListId::unvisited_vertices;
-                free_vertex(v);
+                e.from = was_on;
                 co_yield e;
             }
         }
