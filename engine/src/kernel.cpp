@@ -140,14 +140,14 @@ File &Kernel::create_file(UnixSock &u)
 
 Errno Kernel::install_fd(Process &p, File &f, const std::string &name, int &fd)
 {
-    auto slot = std::find(p.fds.begin() + 3, p.fds.end(), nullptr);
-    fd = static_cast<int>(slot - p.fds.begin());
-    if (static_cast<std::uint64_t>(fd) >= p.nofile)
+    const std::size_t slot = p.lowest_free_fd();
+    fd = static_cast<int>(slot);
+    if (slot >= p.nofile)
         return Errno::mfile;
-    if (slot == p.fds.end())
+    if (slot == p.fds.size())
         p.fds.push_back(&f);
     else
-        *slot = &f;
+        p.fds[slot] = &f;
     ++f.count;
     ++p.open_count;
     // Reusing a name that is still open leaves the old fd open but unnamed, as overwriting a
@@ -364,6 +364,8 @@ void Kernel::queue_work(Work w)
 
 Proc Kernel::unix_gc(std::string trigger)
 {
+    if (collections_suppressed)
+        co_return;
     co_yield ev(EventKind::gc_call, KFn::unix_gc, npos, npos, npos,
                 static_cast<std::int64_t>(unix_tot_inflight));
     if (config_.era == GcEra::classic) {
@@ -397,9 +399,10 @@ Proc Kernel::gc_run(std::string trigger)
                 run.number);
     co_yield collector_->collect();
     GcRun &done = gc_runs[index];
-    co_yield ev(EventKind::gc_end, KFn::unix_gc, done.number, npos, npos, done.garbage, done.hitlist);
-    done.last_step = step_hint;
+    // The gc_end event is the run's last step: its number is the next one.
+    done.last_step = step_hint + 1;
     done.micro_steps = done.last_step - done.first_step + 1;
+    co_yield ev(EventKind::gc_end, KFn::unix_gc, done.number, npos, npos, done.garbage, done.hitlist);
 }
 
 Proc Kernel::flush_gc_work()

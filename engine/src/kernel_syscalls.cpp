@@ -29,11 +29,10 @@ Proc Kernel::sys_socket(Process &p, SockType type, std::string name, SysResult &
 Proc Kernel::sys_socketpair(Process &p, SockType type, std::string n0, std::string n1, SysResult &r)
 {
     // Both fds are reserved before either socket exists: EMFILE leaves nothing behind.
-    std::uint64_t free_slots = 0;
-    for (std::size_t fd = 3; fd < p.nofile && free_slots < 2; ++fd)
-        if (fd >= p.fds.size() || !p.fds[fd])
-            ++free_slots;
-    if (free_slots < 2) {
+    std::size_t second = p.lowest_free_fd() + 1;
+    while (second < p.fds.size() && p.fds[second])
+        ++second;
+    if (second >= p.nofile) {
         r.err = Errno::mfile;
         co_return;
     }
@@ -227,10 +226,7 @@ Proc Kernel::sys_accept(Process &p, std::string listener, std::string new_name, 
         r.err = Errno::again; // nothing to accept; a blocking accept() would wait here
         co_return;
     }
-    std::size_t free_fd = 3;
-    while (free_fd < p.fds.size() && p.fds[free_fd])
-        ++free_fd;
-    if (free_fd >= p.nofile) {
+    if (p.lowest_free_fd() >= p.nofile) {
         r.err = Errno::mfile;
         co_return;
     }
@@ -479,9 +475,7 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
 
     auto install = [&](File &f, std::size_t index, KFn fn) -> Proc {
         std::string n = index < fd_names.size() ? fd_names[index] : std::string();
-        std::size_t free_fd = 3;
-        while (free_fd < p.fds.size() && p.fds[free_fd])
-            ++free_fd;
+        const std::size_t free_fd = p.lowest_free_fd();
         if (free_fd >= p.nofile)
             co_return; // MSG_CTRUNC: the fd does not fit and is not installed
         if (n.empty())
@@ -551,7 +545,7 @@ Proc Kernel::sys_close(Process &p, std::string name, SysResult &r)
         co_return;
     }
     const int fd = it->second;
-    p.fds[static_cast<std::size_t>(fd)] = nullptr;
+    p.release_fd(static_cast<std::size_t>(fd));
     p.names.erase(it);
     --p.open_count;
     const FreedBy saved = release_cause;

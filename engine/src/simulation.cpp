@@ -190,43 +190,43 @@ void Simulation::expect(const Statement &s, const Bindings &b)
 
 Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_syscall)
 {
+    // Operands are expanded into locals first: GCC 12 mishandles temporaries (notably from
+    // ?:) inside a co_yield expression, so no call below builds its arguments in place.
     const Bindings &b = cursor_.bindings();
+    const std::string n0 = s.names.empty() ? std::string() : expand(s.names[0], b);
+    const std::string n1 = s.names.size() > 1 ? expand(s.names[1], b) : std::string();
+    const std::optional<std::string> address = expand_address(s, b);
     is_syscall = true;
     switch (s.op) {
-    case Op::socketpair:
-        co_yield kernel_.sys_socketpair(p, s.type, expand(s.names[0], b), expand(s.names[1], b), r);
+    case Op::socketpair: co_yield kernel_.sys_socketpair(p, s.type, n0, n1, r); break;
+    case Op::socket: co_yield kernel_.sys_socket(p, s.type, n0, r); break;
+    case Op::bind: co_yield kernel_.sys_bind(p, n0, address, r); break;
+    case Op::listen: co_yield kernel_.sys_listen(p, n0, r); break;
+    case Op::connect: co_yield kernel_.sys_connect(p, n0, address, n1, r); break;
+    case Op::accept: co_yield kernel_.sys_accept(p, n0, n1, r); break;
+    case Op::send: {
+        std::vector<std::string> fds = expand_all(s.fds, b);
+        co_yield kernel_.sys_sendmsg(p, n0, std::move(fds), s.bytes, s.oob, address, r);
         break;
-    case Op::socket: co_yield kernel_.sys_socket(p, s.type, expand(s.names[0], b), r); break;
-    case Op::bind: co_yield kernel_.sys_bind(p, expand(s.names[0], b), expand_address(s, b), r); break;
-    case Op::listen: co_yield kernel_.sys_listen(p, expand(s.names[0], b), r); break;
-    case Op::connect:
-        co_yield kernel_.sys_connect(p, expand(s.names[0], b), expand_address(s, b),
-                                     s.names.size() > 1 ? expand(s.names[1], b) : std::string(), r);
+    }
+    case Op::recv: {
+        std::vector<std::string> fds = expand_all(s.fds, b);
+        co_yield kernel_.sys_recvmsg(p, n0, std::move(fds), s.peek, s.oob, r);
         break;
-    case Op::accept: co_yield kernel_.sys_accept(p, expand(s.names[0], b), expand(s.names[1], b), r); break;
-    case Op::send:
-        co_yield kernel_.sys_sendmsg(p, expand(s.names[0], b), expand_all(s.fds, b), s.bytes, s.oob,
-                                     expand_address(s, b), r);
-        break;
-    case Op::recv:
-        co_yield kernel_.sys_recvmsg(p, expand(s.names[0], b), expand_all(s.fds, b), s.peek, s.oob, r);
-        break;
-    case Op::dup: co_yield kernel_.sys_dup(p, expand(s.names[0], b), expand(s.names[1], b), r); break;
+    }
+    case Op::dup: co_yield kernel_.sys_dup(p, n0, n1, r); break;
     case Op::close:
         // close a b c: one close() per name; the statement fails with the first error.
         for (const auto &n : s.names) {
             SysResult one;
-            co_yield kernel_.sys_close(p, expand(n, b), one);
+            const std::string name = expand(n, b);
+            co_yield kernel_.sys_close(p, name, one);
             if (one.err != Errno::none && r.err == Errno::none)
                 r.err = one.err;
         }
         break;
-    case Op::setsockopt:
-        co_yield kernel_.sys_setsockopt(p, expand(s.names[0], b), s.option, s.option_value, r);
-        break;
-    case Op::gc:
-        co_yield kernel_.force_gc("gc statement");
-        break;
+    case Op::setsockopt: co_yield kernel_.sys_setsockopt(p, n0, s.option, s.option_value, r); break;
+    case Op::gc: co_yield kernel_.force_gc("gc statement"); break;
     case Op::user_decl:
         is_syscall = false;
         kernel_.add_user(s.names[0].text);
@@ -239,15 +239,18 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
     }
     case Op::note: {
         is_syscall = false;
-        co_yield kernel_.ev(EventKind::note, KFn::scene);
+        const Event e = kernel_.ev(EventKind::note, KFn::scene);
+        co_yield e;
         break;
     }
-    default:
+    default: {
         is_syscall = false;
         expect(s, b);
-        co_yield kernel_.ev(EventKind::expect_result, KFn::scene, npos, npos, npos,
-                            expectations_.empty() ? 0 : expectations_.back().passed);
+        const Event e = kernel_.ev(EventKind::expect_result, KFn::scene, npos, npos, npos,
+                                   expectations_.empty() ? 0 : expectations_.back().passed);
+        co_yield e;
         break;
+    }
     }
 }
 

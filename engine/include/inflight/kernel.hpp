@@ -77,9 +77,14 @@ public:
 
     // ---- users and processes -------------------------------------------------------------
     User &root() { return users.front(); }
+    const User &root() const { return users.front(); }
     User &add_user(const std::string &name);
     Process &add_process(const std::string &name, User &user);
     User *find_user(const std::string &name);
+    const User *find_user(const std::string &name) const
+    {
+        return const_cast<Kernel *>(this)->find_user(name);
+    }
     Process *find_process(const std::string &name);
 
     // ---- syscalls (names are the scene's fd names in process p) ---------------------------
@@ -179,6 +184,9 @@ public:
     std::uint32_t skbs_allocated = 0;
     std::uint32_t skbs_live = 0;
     FreedBy release_cause = FreedBy::close; // recorded on a file whose last reference goes
+    // Setup only (benchmarks, tests that build a large state): unix_gc() does nothing, so a
+    // graph of 32,000 sockets can be built without the collections its sends would trigger.
+    bool collections_suppressed = false;
 
 private:
     friend class ClassicCollector;

@@ -27,6 +27,21 @@ struct Process {
     std::unordered_map<std::string, int> names;  // scene name -> fd
     std::vector<File *> task_work;               // files whose __fput runs on return to user mode
     std::uint32_t open_count = 0;
+    std::size_t next_fd = 3;                     // no free slot below this (files_struct next_fd)
+
+    // The lowest free fd (may be fds.size(), i.e. a new slot).
+    std::size_t lowest_free_fd()
+    {
+        while (next_fd < fds.size() && fds[next_fd])
+            ++next_fd;
+        return next_fd;
+    }
+    void release_fd(std::size_t fd)
+    {
+        fds[fd] = nullptr;
+        if (fd < next_fd)
+            next_fd = fd;
+    }
 
     File *lookup(const std::string &name) const
     {

@@ -1,0 +1,57 @@
+// Shared by the test suites: parse scene text and run it, failing the test on a bad scene.
+#pragma once
+
+#include "inflight/parser.hpp"
+#include "inflight/simulation.hpp"
+
+#include <QTest>
+
+#include <memory>
+#include <string>
+
+namespace inflight::test {
+
+inline std::shared_ptr<const Scene> scene_of(const std::string &text)
+{
+    ParseResult r = parse_scene(text, "test.scn");
+    std::string all;
+    for (const auto &d : r.diagnostics)
+        all += d.format() + "\n";
+    if (!r.ok())
+        qWarning("%s", all.c_str());
+    return r.ok() ? std::make_shared<const Scene>(std::move(r.scene)) : nullptr;
+}
+
+// Runs the scene to the end, by default with invariants checked after every micro-step.
+inline std::unique_ptr<Simulation> run_scene(const std::string &text, std::optional<GcEra> era = std::nullopt,
+                                            bool record = false, bool checked = true)
+{
+    auto scene = scene_of(text);
+    if (!scene)
+        return nullptr;
+    SimulationOptions o;
+    o.era = era;
+    o.checked = checked;
+    o.record = record;
+    auto sim = std::make_unique<Simulation>(scene, o);
+    sim->run();
+    return sim;
+}
+
+inline const UnixSock &sock(const Simulation &sim, const std::string &label)
+{
+    auto *u = const_cast<Kernel &>(sim.kernel()).find_label(label);
+    if (!u)
+        qFatal("no socket labelled %s", label.c_str());
+    return *u;
+}
+
+inline std::string findings_of(const Simulation &sim)
+{
+    std::string s;
+    for (const auto &f : sim.kernel().findings)
+        s += f.invariant + ": " + f.message + "\n";
+    return s;
+}
+
+} // namespace inflight::test

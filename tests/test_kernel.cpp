@@ -1,0 +1,262 @@
+// The socket model: references, errno behaviour, release and its cascade, per-era triggers.
+#include "scene_runner.hpp"
+
+#include <QTest>
+
+using namespace inflight;
+using namespace inflight::test;
+
+class TestKernel : public QObject {
+    Q_OBJECT
+private slots:
+    void sendHoldsOneReferencePerCopy()
+    {
+        for (GcEra era : {GcEra::classic, GcEra::async, GcEra::graph}) {
+            auto sim = run_scene("socketpair a b\nsocketpair c d\nsend a fds=c,c,d\n", era);
+            QVERIFY(sim);
+            QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
+            // fd + two copies in flight; the send-time cookie's references are gone again.
+            QCOMPARE(sock(*sim, "c").file->count, 3L);
+            QCOMPARE(sock(*sim, "d").file->count, 2L);
+            QCOMPARE(sim->kernel().collector().inflight_of(sock(*sim, "c")), 2L);
+            QCOMPARE(sim->kernel().unix_tot_inflight, 3UL);
+            QCOMPARE(sim->kernel().root().unix_inflight, 3UL);
+            QCOMPARE(sock(*sim, "b").receive_queue.size(), std::size_t(1));
+        }
+    }
+
+    void classicCountsInflightBeforeQueueing()
+    {
+        // Up to 6.9 the socket is in flight at attach time, before the skb is queued, while
+        // the cookie's references keep file_count above inflight.
+        auto scene = scene_of("set gc classic\nsocketpair a b\nsocketpair c d\nsend a fds=c\n");
+        SimulationOptions o;
+        o.checked = true;
+        Simulation sim(scene, o);
+        bool saw_inflight = false, queued_after = false;
+        while (const Event *e = sim.step()) {
+            if (e->kind == EventKind::inflight_change && e->fn == KFn::unix_inflight) {
+                saw_inflight = true;
+                QCOMPARE(sim.kernel().files[e->a].count, 3L); // fd + cookie + skb list
+            }
+            if (e->kind == EventKind::skb_queue && saw_inflight)
+                queued_after = true;
+        }
+        QVERIFY(saw_inflight && queued_after);
+    }
+
+    void graphAddsEdgesAtEnqueue()
+    {
+        auto scene = scene_of("set gc graph\nsocketpair a b\nsocketpair c d\nsend a fds=c\n");
+        Simulation sim(scene);
+        bool queued = false;
+        while (const Event *e = sim.step()) {
+            if (e->kind == EventKind::skb_queue && e->b == sock(sim, "b").id)
+                queued = true;
+            if (e->kind == EventKind::edge_add)
+                QVERIFY2(queued, "the edge must be added when the skb is queued, not before");
+        }
+        QCOMPARE(sim.kernel().collector().inflight_of(sock(sim, "c")), 1L);
+    }
+
+    void errnoTable_data()
+    {
+        QTest::addColumn<QString>("scene");
+        QTest::addColumn<QString>("err");
+        QTest::newRow("EBADF closed fd") << "socketpair a b\nclose a\nsend a\n" << "EBADF";
+        QTest::newRow("EBADF carried fd") << "socketpair a b\nsocketpair c d\nclose c\nsend a fds=c\n" << "EBADF";
+        QTest::newRow("EINVAL 254 fds") << "socketpair a b\nsend a fds=" + QString("b,").repeated(253) + "b\n" << "EINVAL";
+        QTest::newRow("EOPNOTSUPP oob dgram") << "socketpair a b dgram\nsend a oob\n" << "EOPNOTSUPP";
+        QTest::newRow("EOPNOTSUPP oob seqpacket") << "socketpair a b seqpacket\nsend a oob\n" << "EOPNOTSUPP";
+        QTest::newRow("ENOTCONN stream") << "socket s\nsend s\n" << "ENOTCONN";
+        QTest::newRow("ENOTCONN dgram") << "socket s dgram\nsend s\n" << "ENOTCONN";
+        QTest::newRow("ECONNREFUSED no name") << "socket s\nconnect s @nobody\n" << "ECONNREFUSED";
+        QTest::newRow("ECONNREFUSED not listening") << "socket l\nbind l @srv\nsocket s\nconnect s @srv\n" << "ECONNREFUSED";
+        QTest::newRow("ECONNREFUSED dgram to") << "socket s dgram\nsend s to=@nobody\n" << "ECONNREFUSED";
+        QTest::newRow("ECONNREFUSED type space") << "socket l\nbind l @srv\nlisten l\nsocket s dgram\nconnect s @srv\n" << "ECONNREFUSED";
+        QTest::newRow("EISCONN") << "socket l\nbind l @srv\nlisten l\nsocket s\nconnect s @srv\nconnect s @srv\n" << "EISCONN";
+        QTest::newRow("EISCONN to= on stream") << "socketpair a b\nsend a to=@x\n" << "EISCONN";
+        QTest::newRow("EADDRINUSE") << "socket a\nbind a @x\nsocket b\nbind b @x\n" << "EADDRINUSE";
+        QTest::newRow("EINVAL listen unbound") << "socket a\nlisten a\n" << "EINVAL";
+        QTest::newRow("EOPNOTSUPP listen dgram") << "socket a dgram\nbind a @x\nlisten a\n" << "EOPNOTSUPP";
+        QTest::newRow("EINVAL accept not listening") << "socketpair a b\naccept a c\n" << "EINVAL";
+        QTest::newRow("EAGAIN accept empty") << "socket l\nbind l @srv\nlisten l\naccept l c\n" << "EAGAIN";
+        QTest::newRow("EAGAIN recv empty") << "socketpair a b\nrecv a\n" << "EAGAIN";
+        QTest::newRow("EPIPE peer gone") << "socketpair a b\nclose b\nsend a\n" << "EPIPE";
+        QTest::newRow("ECONNREFUSED dgram peer gone") << "socketpair a b dgram\nclose b\nsend a\n" << "ECONNREFUSED";
+        QTest::newRow("EPERM dgram peer connected elsewhere")
+            << "socket x dgram\nbind x @x\nsocket y dgram\nbind y @y\nconnect x @y\nsocket s dgram\nsend s to=@x\n" << "EPERM";
+        QTest::newRow("EINVAL recv oob without oob") << "socketpair a b\nrecv a oob\n" << "EINVAL";
+        QTest::newRow("EOPNOTSUPP recv oob dgram") << "socketpair a b dgram\nrecv a oob\n" << "EOPNOTSUPP";
+        QTest::newRow("ENOPROTOOPT passrights before 6.16") << "set gc async\nsocketpair a b\nsetsockopt a passrights=off\n" << "ENOPROTOOPT";
+        QTest::newRow("EPERM passrights off") << "set gc graph\nsocketpair a b\nsetsockopt b passrights=off\nsend a fds=a\n" << "EPERM";
+        QTest::newRow("EMFILE") << "set nofile 6\nsocketpair a b\nsocketpair c d\n" << "EMFILE";
+    }
+
+    void errnoTable()
+    {
+        QFETCH(QString, scene);
+        QFETCH(QString, err);
+        auto sim = run_scene(scene.toStdString() + "expect error " + err.toStdString() + "\n");
+        QVERIFY(sim);
+        QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
+        QCOMPARE(sim->expectations().size(), std::size_t(1));
+        QVERIFY2(sim->expectations().front().passed, sim->expectations().front().message.c_str());
+        QVERIFY(sim->warnings().empty());
+    }
+
+    void failureWithoutExpectIsAWarning()
+    {
+        auto sim = run_scene("socketpair a b\nclose a\nsend a\nnote \"x\"\nsocketpair c d\n");
+        QVERIFY(sim);
+        QCOMPARE(sim->warnings().size(), std::size_t(1));
+        QCOMPARE(sim->warnings().front().line, 3u);
+        QVERIFY(sim->warnings().front().message.find("EBADF") != std::string::npos);
+    }
+
+    void expectErrorFailsOnSuccess()
+    {
+        auto sim = run_scene("socketpair a b\nsend a\nexpect error EPIPE\n");
+        QVERIFY(sim);
+        QCOMPARE(sim->expectations_failed(), std::size_t(1));
+        QVERIFY(sim->expectations().front().message.find("succeeded") != std::string::npos);
+    }
+
+    void tooManyRefsAtNofilePlusOne()
+    {
+        // A user may have RLIMIT_NOFILE + 1 fds in flight: the check is "greater than".
+        std::string s = "set gc graph\nset nofile 64\nuser alice\nprocess p user=alice\n"
+                        "p: socketpair a b\nrepeat 65 {\n  p: send a fds=a\n}\np: send a fds=a\nexpect error ETOOMANYREFS\n"
+                        "p: send a\n"            // no fds: no check
+                        "socketpair c d\nrepeat 70 {\n  send c fds=c\n}\n"; // root is exempt
+        auto sim = run_scene(s);
+        QVERIFY(sim);
+        QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
+        QCOMPARE(sim->expectations_failed(), std::size_t(0));
+        QVERIFY(sim->warnings().empty());
+        QCOMPARE(sim->kernel().find_user("alice") ? sim->kernel().users[1].unix_inflight : 0UL, 65UL);
+        QCOMPARE(sim->kernel().root().unix_inflight, 70UL);
+    }
+
+    void chainIsFreedByCloseWithoutCollection()
+    {
+        for (GcEra era : {GcEra::classic, GcEra::async, GcEra::graph}) {
+            auto sim = run_scene("socketpair a a2\nsocketpair b b2\nsocketpair c c2\n"
+                                 "send b2 fds=a\nsend c2 fds=b\nclose a b\nclose c c2 b2 a2\n",
+                                 era);
+            QVERIFY(sim);
+            QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
+            for (const char *l : {"a", "b", "c", "a2", "b2", "c2"})
+                QVERIFY2(sock(*sim, l).released, l);
+            std::uint32_t garbage = 0;
+            for (const auto &r : sim->kernel().gc_runs)
+                garbage += r.garbage;
+            QCOMPARE(garbage, 0u);
+            QCOMPARE(sock(*sim, "a").freed_by, FreedBy::cascade);
+        }
+    }
+
+    void closeOfADupTriggersNothing()
+    {
+        // The refcount does not reach 0, nothing is released, so no collection is triggered.
+        auto sim = run_scene("set gc classic\nsocketpair a b\nsend b fds=a\nsend a fds=b\ndup a a3\nclose a b\nclose a3\n");
+        QVERIFY(sim);
+        QVERIFY(sim->kernel().gc_runs.empty());
+        QVERIFY(!sock(*sim, "a").released);
+        QVERIFY(!sock(*sim, "b").released);
+    }
+
+    void recvInstallsAndTakesOutOfFlight()
+    {
+        for (GcEra era : {GcEra::classic, GcEra::async, GcEra::graph}) {
+            auto sim = run_scene("socketpair a b\nsocketpair c d\nsend a fds=c\nrecv b fds=c2\nclose c\n"
+                                 "send c2 bytes=3\nexpect queue d 1\nexpect inflight c 0\n",
+                                 era);
+            QVERIFY(sim);
+            QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
+            QCOMPARE(sim->expectations_failed(), std::size_t(0));
+            QCOMPARE(sock(*sim, "c").file->count, 1L);
+            QCOMPARE(sim->kernel().unix_tot_inflight, 0UL);
+        }
+    }
+
+    void peekDupsWithoutLeavingFlight()
+    {
+        auto sim = run_scene("set gc graph\nsocketpair a b\nsocketpair c d\nsend a fds=c\nrecv b fds=x peek\n"
+                             "recv b fds=y peek\nexpect inflight c 1\nexpect queue b 1\n");
+        QVERIFY(sim);
+        QCOMPARE(sim->expectations_failed(), std::size_t(0));
+        QCOMPARE(sock(*sim, "c").file->count, 4L); // c, the copy in flight, x, y
+    }
+
+    void oobRidesItsOwnSkbAndIsNeverDelivered()
+    {
+        auto sim = run_scene("set gc graph\nsocketpair a b\nsocketpair c d\nsend a fds=c oob\nexpect queue b 1\n"
+                             "recv b oob\nexpect inflight c 1\nsend a bytes=2\nrecv b fds=n\nexpect inflight c 0\n"
+                             "expect queue b 0\n");
+        QVERIFY(sim);
+        QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
+        QCOMPARE(sim->expectations_failed(), std::size_t(0));
+        // The OOB skb's fds were dropped when the reader passed it, not installed.
+        QCOMPARE(sock(*sim, "c").file->count, 1L);
+        QVERIFY(!const_cast<Kernel &>(sim->kernel()).processes.front().lookup("n"));
+    }
+
+    void acceptedEmbryoKeepsItsQueue()
+    {
+        auto sim = run_scene("set gc graph\nsocket l\nbind l @srv\nlisten l\nsocket c\nconnect c l\n"
+                             "socketpair x y\nsend c fds=x bytes=4\nexpect queue embryo(c) 1\naccept l s\n"
+                             "expect queue s 1\nrecv s fds=x2\nexpect inflight x 0\n");
+        QVERIFY(sim);
+        QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
+        QCOMPARE(sim->expectations_failed(), std::size_t(0));
+        QCOMPARE(&sock(*sim, "s"), &sock(*sim, "embryo(c)"));
+    }
+
+    void closingAListenerReleasesItsEmbryos()
+    {
+        for (GcEra era : {GcEra::classic, GcEra::async, GcEra::graph}) {
+            auto sim = run_scene("socket l\nbind l\nlisten l\nsocket c\nconnect c l\nsocketpair x y\n"
+                                 "send c fds=x\nclose x\nclose l\nexpect freed l embryo(c) x\nsend c\n"
+                                 "expect error EPIPE\n",
+                                 era);
+            QVERIFY(sim);
+            QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
+            QCOMPARE(sim->expectations_failed(), std::size_t(0));
+        }
+    }
+
+    void autobindNamesAreFiveHexDigits()
+    {
+        auto sim = run_scene("socket a\nbind a\nsocket b\nbind b\n");
+        QVERIFY(sim);
+        const Kernel &k = sim->kernel();
+        const std::string &na = k.address_of(sock(*sim, "a"));
+        QCOMPARE(na.size(), std::size_t(5));
+        QVERIFY(na.find_first_not_of("0123456789abcdef") == std::string::npos);
+        QVERIFY(na != k.address_of(sock(*sim, "b")));
+    }
+
+    void perEraTriggers()
+    {
+        // classic runs the collection inside close(); 6.9+ queue it to a kworker.
+        const std::string s = "socketpair a b\nsend a fds=b\nsend b fds=a\nclose a b\nsocketpair t t2\nclose t\n";
+        auto classic = run_scene("set gc classic\n" + s, std::nullopt, true);
+        auto async = run_scene("set gc async\n" + s, std::nullopt, true);
+        QVERIFY(classic && async);
+        auto has = [](const Simulation &sim, EventKind k) {
+            for (const Event &e : sim.events())
+                if (e.kind == k)
+                    return true;
+            return false;
+        };
+        QVERIFY(!has(*classic, EventKind::gc_queued));
+        QVERIFY(has(*async, EventKind::gc_queued));
+        QCOMPARE(classic->kernel().gc_runs.size(), std::size_t(1));
+        QCOMPARE(classic->kernel().gc_runs.front().garbage, 2u);
+        QCOMPARE(async->kernel().gc_runs.front().garbage, 2u);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKernel)
+#include "test_kernel.moc"
