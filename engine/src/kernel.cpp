@@ -55,6 +55,7 @@ Process &Kernel::add_process(const std::string &name, User &user)
     p.name = name;
     p.user = &user;
     p.nofile = config_.nofile;
+    p.pool = &name_pool;
     p.fds.assign(3, nullptr); // 0, 1, 2: stdin, stdout, stderr (not modelled)
     return p;
 }
@@ -77,15 +78,26 @@ Process *Kernel::find_process(const std::string &name)
 
 UnixSock *Kernel::find_label(const std::string &label)
 {
-    auto it = label_index.find(label);
-    return it == label_index.end() ? nullptr : &socks[it->second];
+    const auto id = name_pool.find(label);
+    if (!id || *id >= label_owner.size() || label_owner[*id] == npos)
+        return nullptr;
+    return &socks[label_owner[*id]];
+}
+
+void Kernel::add_label(const std::string &label, std::uint32_t sock_id)
+{
+    const std::uint32_t id = name_pool.intern(label);
+    if (id >= label_owner.size())
+        label_owner.resize(id + 1, npos);
+    if (label_owner[id] == npos) // the first socket keeps a label (scenes make them unique)
+        label_owner[id] = sock_id;
 }
 
 std::string Kernel::label_of_id(std::uint32_t sock_id) const
 {
     if (sock_id >= socks.size())
         return "?";
-    return labels[socks[sock_id].label];
+    return label_of(socks[sock_id]);
 }
 
 const std::string &Kernel::address_of(const UnixSock &u) const
@@ -112,15 +124,14 @@ std::uint32_t Kernel::fp_refs(const File &f) const
     return n;
 }
 
-UnixSock &Kernel::create_sock(SockType type, User *owner, const std::string &label)
+UnixSock &Kernel::create_sock(SockType type, std::uint32_t owner, const std::string &label)
 {
     UnixSock &u = socks.emplace_back();
     u.id = static_cast<std::uint32_t>(socks.size() - 1);
     u.type = type;
     u.owner = owner;
-    u.label = static_cast<std::uint32_t>(labels.size());
-    labels.push_back(label);
-    label_index.emplace(label, u.id);
+    add_label(label, u.id);
+    u.label = *name_pool.find(label);
     return u;
 }
 
@@ -152,7 +163,7 @@ Errno Kernel::install_fd(Process &p, File &f, const std::string &name, int &fd)
     ++p.open_count;
     // Reusing a name that is still open leaves the old fd open but unnamed, as overwriting a
     // variable holding an fd does in C.
-    p.names[name] = fd;
+    p.names.set(name_pool.intern(name), fd);
     return Errno::none;
 }
 

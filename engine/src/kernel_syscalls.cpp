@@ -12,7 +12,7 @@ bool connection_oriented(SockType t) { return t != SockType::dgram; }
 
 Proc Kernel::sys_socket(Process &p, SockType type, std::string name, SysResult &r)
 {
-    UnixSock &u = create_sock(type, p.user, name);
+    UnixSock &u = create_sock(type, p.user->id, name);
     co_yield ev(EventKind::sock_create, KFn::unix_create1, u.id);
     File &f = create_file(u);
     int fd = -1;
@@ -36,9 +36,9 @@ Proc Kernel::sys_socketpair(Process &p, SockType type, std::string n0, std::stri
         r.err = Errno::mfile;
         co_return;
     }
-    UnixSock &a = create_sock(type, p.user, n0);
+    UnixSock &a = create_sock(type, p.user->id, n0);
     co_yield ev(EventKind::sock_create, KFn::unix_create1, a.id);
-    UnixSock &b = create_sock(type, p.user, n1);
+    UnixSock &b = create_sock(type, p.user->id, n1);
     co_yield ev(EventKind::sock_create, KFn::unix_create1, b.id);
     a.peer = &b;
     b.peer = &a;
@@ -116,7 +116,6 @@ Proc Kernel::sys_listen(Process &p, std::string name, SysResult &r)
         co_return;
     }
     u->state = SockState::listening;
-    u->backlog = SOMAXCONN;
     co_yield ev(EventKind::note, KFn::sys_listen, u->id);
 }
 
@@ -185,15 +184,14 @@ Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string
         r.err = Errno::connrefused;
         co_return;
     }
-    if (other->receive_queue.size() > other->backlog) {
+    if (other->receive_queue.size() > SOMAXCONN) {
         r.err = Errno::again; // backlog full; a blocking connect() would wait here
         co_return;
     }
     // unix_stream_connect(): the embryo is created and becomes our peer before its skb is
     // queued on the listener (the window of CVE-2024-26923).
-    UnixSock &embryo = create_sock(u->type, other->owner, "embryo(" + labels[u->label] + ")");
+    UnixSock &embryo = create_sock(u->type, other->owner, "embryo(" + label_of(*u) + ")");
     embryo.state = SockState::embryo;
-    embryo.connector = u;
     embryo.peer = u;
     embryo.address = other->address;
     if (config_.era == GcEra::graph) {
@@ -208,7 +206,6 @@ Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string
     skb.sk = &embryo;
     skb.sender = u;
     skb.queue_owner = other;
-    embryo.embryo_skb = &skb;
     other->receive_queue.push_back(skb);
     co_yield ev(EventKind::skb_queue, KFn::sys_connect, skb.id, other->id, u->id, 0);
 }
@@ -235,10 +232,9 @@ Proc Kernel::sys_accept(Process &p, std::string listener, std::string new_name, 
     skb.queue_owner = nullptr;
     UnixSock &embryo = *skb.sk;
     co_yield ev(EventKind::skb_dequeue, KFn::sys_accept, skb.id, l->id);
-    embryo.embryo_skb = nullptr;
     co_yield kfree_skb(skb, KFn::sys_accept);
     embryo.state = SockState::connected;
-    label_index.emplace(new_name, embryo.id);
+    add_label(new_name, embryo.id);
     int fd = -1;
     install_fd(p, create_file(embryo), new_name, fd);
     co_yield ev(EventKind::fd_install, KFn::fd_install, embryo.id, p.id, static_cast<std::uint32_t>(fd), 0, 1);
@@ -538,15 +534,14 @@ Proc Kernel::sys_dup(Process &p, std::string old_name, std::string new_name, Sys
 
 Proc Kernel::sys_close(Process &p, std::string name, SysResult &r)
 {
-    auto it = p.names.find(name);
-    File *f = it == p.names.end() ? nullptr : p.lookup(name);
+    const int fd = p.fd_of(name);
+    File *f = p.lookup(name);
     if (!f) {
         r.err = Errno::badf;
         co_return;
     }
-    const int fd = it->second;
     p.release_fd(static_cast<std::size_t>(fd));
-    p.names.erase(it);
+    p.names.erase(*name_pool.find(name));
     --p.open_count;
     const FreedBy saved = release_cause;
     release_cause = FreedBy::close;

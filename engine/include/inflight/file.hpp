@@ -12,10 +12,10 @@ struct UnixSock;
 
 struct File {
     std::uint32_t id = 0;        // equal to the socket's id: one file per socket in this model
-    long count = 0;              // file_count()
-    UnixSock *sock = nullptr;    // the AF_UNIX socket behind it (unix_get_socket())
     bool released = false;       // __fput() has run
     FreedBy cause = FreedBy::none; // who dropped the last reference (for the report)
+    long count = 0;              // file_count()
+    UnixSock *sock = nullptr;    // the AF_UNIX socket behind it (unix_get_socket())
 };
 
 } // namespace inflight

@@ -8,6 +8,7 @@
 #include "inflight/event.hpp"
 #include "inflight/file.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/name_pool.hpp"
 #include "inflight/process.hpp"
 #include "inflight/proc.hpp"
 #include "inflight/sk_buff.hpp"
@@ -113,7 +114,7 @@ public:
 
     // ---- lookups for scenes, views and reports --------------------------------------------
     UnixSock *find_label(const std::string &label);
-    const std::string &label_of(const UnixSock &u) const { return labels[u.label]; }
+    std::string label_of(const UnixSock &u) const { return std::string(name_pool.str(u.label)); }
     std::string label_of_id(std::uint32_t sock_id) const;
     const std::string &address_of(const UnixSock &u) const;
     std::uint32_t fd_refs(const File &f) const;      // fd table entries pointing at f
@@ -151,8 +152,8 @@ public:
     std::deque<File> files;           // by id (= socket id)
     std::deque<User> users;           // users[0] is root
     std::deque<Process> processes;    // processes[0] is main
-    std::vector<std::string> labels;
-    std::unordered_map<std::string, std::uint32_t> label_index; // label or alias -> sock id
+    NamePool name_pool;                // labels and fd names, interned
+    std::vector<std::uint32_t> label_owner; // name id -> sock id it labels (npos: none)
     std::vector<std::string> addresses;
     std::unordered_map<std::string, UnixSock *> abstract_names[3]; // per socket type
 
@@ -193,7 +194,8 @@ private:
     friend class GraphCollector;
 
     enum class Work : std::uint8_t { unix_gc, delayed_fput };
-    UnixSock &create_sock(SockType type, User *owner, const std::string &label);
+    UnixSock &create_sock(SockType type, std::uint32_t owner, const std::string &label);
+    void add_label(const std::string &label, std::uint32_t sock_id);
     File &create_file(UnixSock &u);
     Errno install_fd(Process &p, File &f, const std::string &name, int &fd);
     Errno resolve(Process &p, const std::string &name, UnixSock *&u);

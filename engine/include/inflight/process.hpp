@@ -1,9 +1,10 @@
 // Users (struct user_struct) and processes with their fd tables.
 #pragma once
 
+#include "inflight/name_pool.hpp"
+
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace inflight {
@@ -24,7 +25,8 @@ struct Process {
     User *user = nullptr;
     std::uint64_t nofile = 1024;                 // RLIMIT_NOFILE
     std::vector<File *> fds;                     // the fd table; index = fd number
-    std::unordered_map<std::string, int> names;  // scene name -> fd
+    const NamePool *pool = nullptr;              // the kernel's interned names
+    FdNames names;                               // scene name (interned) -> fd
     std::vector<File *> task_work;               // files whose __fput runs on return to user mode
     std::uint32_t open_count = 0;
     std::size_t next_fd = 3;                     // no free slot below this (files_struct next_fd)
@@ -43,12 +45,18 @@ struct Process {
             next_fd = fd;
     }
 
-    File *lookup(const std::string &name) const
+    // The fd a scene name stands for, or -1.
+    int fd_of(std::string_view name) const
     {
-        auto it = names.find(name);
-        if (it == names.end() || it->second < 0 || static_cast<size_t>(it->second) >= fds.size())
+        const auto id = pool->find(name);
+        return id ? names.get(*id) : -1;
+    }
+    File *lookup(std::string_view name) const
+    {
+        const int fd = fd_of(name);
+        if (fd < 0 || static_cast<std::size_t>(fd) >= fds.size())
             return nullptr;
-        return fds[static_cast<size_t>(it->second)];
+        return fds[static_cast<std::size_t>(fd)];
     }
 };
 
