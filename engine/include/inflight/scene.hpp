@@ -87,6 +87,9 @@ struct SceneSettings {
     std::uint64_t seed = 1;               // set seed N (autobind start numbers)
     std::uint64_t object_limit = 2'000'000; // set limit N: sockets a scene may create
     bool checked = false;                 // set check on: verify invariants after every micro-step
+    // set collectors classic async graph: the eras the scene's expectations hold for (empty:
+    // only `gc`). Tests run the scene under each; the CLI warns when run under another.
+    std::vector<GcEra> collectors;
 };
 
 struct Scene {

@@ -1,0 +1,1419 @@
+// parse_scene(): turns scene text (scenes/LANGUAGE.md) into a Scene. Line-oriented: each line is
+// tokenized and parsed on its own, every problem becomes a Diagnostic, and parsing goes on with
+// the next line, so one run reports every mistake in a file. Only repeat blocks span lines.
+#include "inflight/parser.hpp"
+
+#include "inflight/name_template.hpp"
+#include "parser_detail.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace inflight {
+
+// Defined in name_template.cpp and scene_check.cpp; engine-internal, so not in public headers.
+
+namespace {
+
+constexpr std::int64_t kMaxRepeatCount = 1'000'000'000;
+// Deeper nesting than any scene needs; the bound keeps the recursive walks over Statement
+// (checks, copies, destruction) far from the stack limit whatever the input.
+constexpr std::size_t kMaxRepeatDepth = 100;
+// Tokens quoted in messages are shortened to this many bytes: a 10 MB junk token must not make
+// a 10 MB diagnostic.
+constexpr std::size_t kShowMax = 40;
+
+constexpr std::array<std::string_view, 19> kKeywords{
+    "scene",  "set",  "user", "process", "note", "socketpair", "socket", "bind",  "listen", "connect",
+    "accept", "send", "recv", "dup",     "close", "setsockopt", "gc",    "expect", "repeat"};
+constexpr std::array<std::string_view, 7> kSetKeys{"gc",    "fix",   "nofile",    "seed",
+                                                   "limit", "check", "collectors"};
+constexpr std::array<std::string_view, 5> kExpectKinds{"freed", "alive", "inflight", "queue", "error"};
+constexpr std::array<std::string_view, 3> kSockTypes{"stream", "dgram", "seqpacket"};
+constexpr std::array<std::string_view, 3> kEras{"classic", "async", "graph"};
+constexpr std::array<std::string_view, 1> kFixes{"unify-scc-index"};
+constexpr std::array<std::string_view, 17> kErrnoNames{
+    "EPERM",      "EBADF",      "EAGAIN",       "EINVAL",       "EMFILE",   "ENOSPC",
+    "EPIPE",      "ENOTSOCK",   "EPROTOTYPE",   "ENOPROTOOPT",  "EOPNOTSUPP", "EADDRINUSE",
+    "ECONNRESET", "EISCONN",    "ENOTCONN",     "ETOOMANYREFS", "ECONNREFUSED"};
+
+bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+bool is_ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+bool is_ident_char(char c)
+{
+    return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+bool is_identifier(std::string_view s)
+{
+    return !s.empty() && is_ident_start(s[0]) && std::all_of(s.begin(), s.end(), is_ident_char);
+}
+
+bool starts_with(std::string_view s, std::string_view prefix)
+{
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+std::uint32_t to_u32(std::size_t n)
+{
+    return n > std::numeric_limits<std::uint32_t>::max() ? std::numeric_limits<std::uint32_t>::max()
+                                                         : static_cast<std::uint32_t>(n);
+}
+
+// A token as it may appear inside a message: shortened, with control bytes escaped.
+std::string show(std::string_view s)
+{
+    bool cut = false;
+    if (s.size() > kShowMax) {
+        std::size_t n = kShowMax - 3;
+        while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
+            --n; // do not cut a UTF-8 sequence in half
+        s = s.substr(0, n);
+        cut = true;
+    }
+    std::string out = "'";
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+            static const char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    if (cut)
+        out += "...";
+    return out + "'";
+}
+
+// Edit distance counting a swap of two neighbours as one edit ("sned" is 1 from "send"),
+// giving up (returning max + 1) when it must exceed `max`. Only for short words.
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t max)
+{
+    const std::size_t diff = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+    if (diff > max || a.size() > 64 || b.size() > 64)
+        return max + 1;
+    const std::size_t w = b.size() + 1;
+    std::vector<std::size_t> d((a.size() + 1) * w);
+    for (std::size_t i = 0; i <= a.size(); ++i)
+        d[i * w] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        d[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            std::size_t best = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1,
+                                         d[(i - 1) * w + j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                best = std::min(best, d[(i - 2) * w + j - 2] + 1);
+            d[i * w + j] = best;
+        }
+    }
+    return std::min(d[a.size() * w + b.size()], max + 1);
+}
+
+// "; did you mean 'send'?" when a candidate is within edit distance 2 (or differs only in case).
+template <class Candidates>
+std::string did_you_mean(std::string_view word, const Candidates &candidates)
+{
+    std::string_view best;
+    std::size_t best_distance = 3;
+    for (std::string_view c : candidates) {
+        const bool same_but_case = c.size() == word.size() &&
+                                   std::equal(c.begin(), c.end(), word.begin(), [](char x, char y) {
+                                       return std::tolower(static_cast<unsigned char>(x)) ==
+                                              std::tolower(static_cast<unsigned char>(y));
+                                   });
+        const std::size_t d = same_but_case ? 0 : edit_distance(word, c, 2);
+        // The distance must also be smaller than the word, or "x" would suggest "gc".
+        if (d < best_distance && d < word.size()) {
+            best = c;
+            best_distance = d;
+        }
+    }
+    return best.empty() ? std::string() : "; did you mean '" + std::string(best) + "'?";
+}
+
+template <class Words>
+std::string one_of(const Words &words, std::string_view suffix = {})
+{
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == words.size() ? " or " : ", ";
+        out += std::string(words[i]) + std::string(suffix);
+    }
+    return out;
+}
+
+struct Token {
+    std::string_view text;  // as written; a string keeps its quotes
+    std::uint32_t col = 0;  // 1-based byte column
+    bool quoted = false;
+    std::string value;      // the unescaped content of a quoted string
+};
+
+// key=value, with the column of the value.
+struct Option {
+    const Token *token;
+    std::string_view key;
+    std::string_view value;
+    std::uint32_t value_col;
+};
+
+// The operands after a statement keyword, sorted by shape.
+struct Operands {
+    std::vector<const Token *> words;     // positional operands
+    std::vector<Option> options;          // key=value
+    std::vector<const Token *> flags;     // words this statement knows as flags (oob, dgram, ...)
+    std::vector<const Token *> addresses; // @name
+    std::vector<const Token *> strings;   // "quoted"
+};
+
+enum class NumberStatus { ok, not_a_number, too_large };
+
+struct Number {
+    NumberStatus status = NumberStatus::not_a_number;
+    bool negative = false;
+    std::uint64_t magnitude = 0;
+};
+
+// Decimal digits with an optional '-'; no '+', spaces, separators or other bases.
+Number parse_number(std::string_view s)
+{
+    Number n;
+    if (!s.empty() && s[0] == '-') {
+        n.negative = true;
+        s.remove_prefix(1);
+    }
+    if (s.empty())
+        return n;
+    for (const char c : s) {
+        if (c < '0' || c > '9')
+            return n;
+        if (__builtin_mul_overflow(n.magnitude, 10u, &n.magnitude) ||
+            __builtin_add_overflow(n.magnitude, static_cast<unsigned>(c - '0'), &n.magnitude)) {
+            n.status = NumberStatus::too_large;
+            return n;
+        }
+    }
+    n.status = NumberStatus::ok;
+    return n;
+}
+
+struct Block {
+    Statement repeat;      // the repeat statement being filled
+    bool keep = true;      // false inside a block nested too deeply: its statements are dropped
+    bool awaiting_brace = false; // the repeat line lacked its '{'; a lone '{' line may follow
+};
+
+struct SetRecord {
+    std::uint32_t line = 0;
+    std::string value; // canonical, to tell a harmless repetition from a conflict
+};
+
+class Parser {
+public:
+    Parser(ParseResult &result, std::string file) : r_(result)
+    {
+        r_.scene.file = std::move(file);
+    }
+
+    void parse(std::string_view text)
+    {
+        std::uint32_t line_no = 0;
+        std::size_t pos = 0;
+        while (pos < text.size()) {
+            std::size_t end = text.find('\n', pos);
+            if (end == std::string_view::npos)
+                end = text.size();
+            std::string_view line = text.substr(pos, end - pos);
+            if (!line.empty() && line.back() == '\r')
+                line.remove_suffix(1);
+            pos = end + 1;
+            ++line_no;
+            r_.scene.lines.emplace_back(line);
+            line_ = line_no;
+            parse_line(line);
+        }
+        finish();
+    }
+
+private:
+    // ---- diagnostics ------------------------------------------------------------------------
+
+    void error(std::uint32_t col, std::string message,
+               Diagnostic::Severity severity = Diagnostic::Severity::error)
+    {
+        error_at(SourceLoc{line_, col}, std::move(message), severity);
+    }
+
+    void error_at(SourceLoc loc, std::string message,
+                  Diagnostic::Severity severity = Diagnostic::Severity::error)
+    {
+        Diagnostic d;
+        d.severity = severity;
+        d.file = r_.scene.file;
+        d.loc = loc;
+        d.message = std::move(message);
+        r_.diagnostics.push_back(std::move(d));
+    }
+
+    // The words of a line whose statement was dropped: the checker will not complain about them
+    // as unknown names, labels or processes later (that would only repeat this line's error).
+    void drop_line(const std::vector<Token> &tokens)
+    {
+        for (const Token &t : tokens) {
+            std::string_view s = t.quoted ? std::string_view() : t.text;
+            std::size_t i = 0;
+            while (i < s.size()) {
+                const std::size_t j = s.find_first_of(",=:@()", i);
+                const std::string_view piece = s.substr(i, j == std::string_view::npos ? s.npos : j - i);
+                if (!piece.empty())
+                    unreliable_.emplace(piece);
+                if (j == std::string_view::npos)
+                    break;
+                i = j + 1;
+            }
+        }
+    }
+
+    // ---- tokens -----------------------------------------------------------------------------
+
+    // Splits a line into tokens; returns false (after reporting) for an unterminated string.
+    bool tokenize(std::string_view line, std::vector<Token> &out)
+    {
+        std::size_t p = 0;
+        while (p < line.size()) {
+            while (p < line.size() && is_space(line[p]))
+                ++p;
+            if (p >= line.size() || line[p] == '#')
+                break;
+            const std::size_t start = p;
+            Token t;
+            t.col = to_u32(start + 1);
+            if (line[p] == '"') {
+                t.quoted = true;
+                ++p;
+                bool closed = false;
+                bool bad_escape_reported = false;
+                while (p < line.size()) {
+                    const char c = line[p];
+                    if (c == '"') {
+                        closed = true;
+                        ++p;
+                        break;
+                    }
+                    if (c == '\\' && p + 1 < line.size() && (line[p + 1] == '"' || line[p + 1] == '\\')) {
+                        t.value += line[p + 1];
+                        p += 2;
+                        continue;
+                    }
+                    if (c == '\\' && !bad_escape_reported) {
+                        bad_escape_reported = true;
+                        error(to_u32(p + 1), "unknown escape in string; only \\\" and \\\\ are allowed");
+                    }
+                    t.value += c;
+                    ++p;
+                }
+                if (!closed) {
+                    error(t.col, "unterminated string: missing closing '\"'");
+                    return false;
+                }
+            } else {
+                // A bare token ends at a space, a comment or a quote; ${...} may contain spaces.
+                while (p < line.size() && !is_space(line[p]) && line[p] != '#' && line[p] != '"') {
+                    if (line[p] == '$' && p + 1 < line.size() && line[p + 1] == '{') {
+                        p += 2;
+                        while (p < line.size() && line[p] != '}' && line[p] != '#' && line[p] != '"')
+                            ++p;
+                        if (p < line.size() && line[p] == '}')
+                            ++p;
+                        continue;
+                    }
+                    ++p;
+                }
+            }
+            t.text = line.substr(start, p - start);
+            out.push_back(std::move(t));
+        }
+        return true;
+    }
+
+    // ---- lines ------------------------------------------------------------------------------
+
+    void parse_line(std::string_view line)
+    {
+        std::vector<Token> tokens;
+        if (!tokenize(line, tokens)) {
+            drop_line(tokens);
+            return;
+        }
+        if (tokens.empty())
+            return;
+
+        // "p: stmt" or "p:stmt": the statement runs in process p.
+        std::string prefix;
+        std::uint32_t prefix_col = 0;
+        std::size_t first = 0;
+        Token split_keyword; // the "stmt" of "p:stmt"
+        const Token *keyword = &tokens[0];
+        if (!tokens[0].quoted) {
+            const std::size_t colon = tokens[0].text.find(':');
+            if (colon != std::string_view::npos && colon > 0) {
+                const std::string_view name = tokens[0].text.substr(0, colon);
+                prefix_col = tokens[0].col;
+                if (!is_identifier(name)) {
+                    error(prefix_col, "bad process name " + show(name) +
+                                          ": process names are letters, digits and _, not starting with a digit");
+                    drop_line(tokens);
+                    return;
+                }
+                prefix = std::string(name);
+                if (colon + 1 < tokens[0].text.size()) {
+                    split_keyword.text = tokens[0].text.substr(colon + 1);
+                    split_keyword.col = to_u32(tokens[0].col + colon + 1);
+                    keyword = &split_keyword;
+                    first = 1;
+                } else if (tokens.size() > 1) {
+                    keyword = &tokens[1];
+                    first = 2;
+                } else {
+                    error(prefix_col, "missing statement after '" + prefix + ":'");
+                    return;
+                }
+            }
+        }
+        if (prefix.empty())
+            first = 1;
+        const std::vector<Token> rest(tokens.begin() + static_cast<std::ptrdiff_t>(first), tokens.end());
+
+        Line l{tokens, *keyword, rest, prefix, prefix_col};
+        const std::string_view kw = keyword->quoted ? std::string_view() : keyword->text;
+
+        if (!kw.empty() && kw.find_first_not_of('}') == std::string_view::npos) {
+            close_blocks(l);
+            return;
+        }
+        if (kw == "{") {
+            open_brace(l);
+            return;
+        }
+        if (kw == "repeat") {
+            no_prefix(l);
+            parse_repeat(l);
+            return;
+        }
+        // A '{' line may only follow a repeat line that lacked it.
+        if (!blocks_.empty())
+            blocks_.back().awaiting_brace = false;
+
+        if (kw == "set" || kw == "scene" || kw == "user" || kw == "process") {
+            no_prefix(l);
+            if (!blocks_.empty()) {
+                error(keyword->col, std::string(kw) + " cannot be used inside a repeat");
+                drop_line(tokens);
+                return;
+            }
+            if (kw == "set")
+                parse_set(l);
+            else if (kw == "scene")
+                parse_title(l);
+            else
+                parse_declaration(l, kw == "user" ? Op::user_decl : Op::process_decl);
+            return;
+        }
+        if (!blocks_.empty() && !blocks_.back().keep) {
+            drop_line(tokens); // inside a block nested too deeply: already reported
+            return;
+        }
+
+        Statement s;
+        s.loc = SourceLoc{line_, keyword->col};
+        s.process = prefix;
+        if (!prefix.empty())
+            s.process_loc = SourceLoc{line_, prefix_col};
+        bool ok = false;
+        if (kw == "note")
+            ok = parse_note(l, s);
+        else if (kw == "socketpair")
+            ok = parse_socket(l, s, Op::socketpair, 2);
+        else if (kw == "socket")
+            ok = parse_socket(l, s, Op::socket, 1);
+        else if (kw == "bind")
+            ok = parse_bind(l, s);
+        else if (kw == "listen")
+            ok = parse_simple(l, s, Op::listen, 1, 1);
+        else if (kw == "connect")
+            ok = parse_connect(l, s);
+        else if (kw == "accept")
+            ok = parse_simple(l, s, Op::accept, 2, 2);
+        else if (kw == "send")
+            ok = parse_send(l, s);
+        else if (kw == "recv")
+            ok = parse_recv(l, s);
+        else if (kw == "dup")
+            ok = parse_simple(l, s, Op::dup, 2, 2);
+        else if (kw == "close")
+            ok = parse_simple(l, s, Op::close, 1, std::numeric_limits<std::size_t>::max());
+        else if (kw == "setsockopt")
+            ok = parse_setsockopt(l, s);
+        else if (kw == "gc")
+            ok = parse_simple(l, s, Op::gc, 0, 0);
+        else if (kw == "expect")
+            ok = parse_expect(l, s);
+        else
+            error(keyword->col, "unknown statement " + show(keyword->text) + did_you_mean(kw, kKeywords));
+
+        if (ok)
+            emit(std::move(s));
+        else
+            drop_line(tokens);
+    }
+
+    struct Line {
+        const std::vector<Token> &all;
+        const Token &keyword;
+        const std::vector<Token> &rest; // the operands after the keyword
+        const std::string &prefix;
+        std::uint32_t prefix_col;
+    };
+
+    void no_prefix(const Line &l)
+    {
+        if (!l.prefix.empty())
+            error(l.prefix_col, "a process prefix cannot be used on '" + std::string(l.keyword.text) +
+                                    "' lines; it applies to socket statements");
+    }
+
+    void emit(Statement &&s)
+    {
+        if (blocks_.empty())
+            r_.scene.statements.push_back(std::move(s));
+        else if (blocks_.back().keep)
+            blocks_.back().repeat.body.push_back(std::move(s));
+    }
+
+    // ---- repeat blocks ----------------------------------------------------------------------
+
+    // The loop variables of the open repeats, outermost first: what $var may name here.
+    const std::vector<std::string> &bound_vars() const { return bound_; }
+
+    void parse_repeat(const Line &l)
+    {
+        Statement s;
+        s.op = Op::repeat;
+        s.loc = SourceLoc{line_, l.keyword.col};
+        std::vector<const Token *> ops;
+        for (const Token &t : l.rest)
+            ops.push_back(&t);
+
+        // "repeat 3 { gc }" on one line: say where the body goes. With its '}' on the same line
+        // no block is opened, so the mistake costs one error, not a second "never closed".
+        for (std::size_t i = 0; i + 1 < ops.size(); ++i) {
+            if (ops[i]->quoted || ops[i]->text != "{")
+                continue;
+            error(ops[i]->col, "'{' must end the repeat line: put the body on the following lines "
+                               "and '}' alone on its own line");
+            if (!ops.back()->quoted && ops.back()->text == "}") {
+                drop_line(l.all);
+                return;
+            }
+            ops.resize(i + 1); // parse the rest as if the line ended at this '{'
+            break;
+        }
+
+        // The '{' ends the line; "repeat 3{" is accepted too.
+        bool brace = false;
+        Token trimmed;
+        if (!ops.empty() && !ops.back()->quoted) {
+            const Token &last = *ops.back();
+            if (last.text == "{") {
+                brace = true;
+                ops.pop_back();
+            } else if (last.text.size() > 1 && last.text.back() == '{' &&
+                       last.text.find("${") == std::string_view::npos) {
+                brace = true;
+                trimmed.text = last.text.substr(0, last.text.size() - 1);
+                trimmed.col = last.col;
+                ops.back() = &trimmed;
+            }
+        }
+
+        bool count_ok = false;
+        if (ops.empty()) {
+            error(l.keyword.col, "repeat needs a count, e.g. 'repeat 3 {'");
+        } else {
+            const Token &count = *ops[0];
+            const Number n = parse_number(count.quoted ? std::string_view("x") : count.text);
+            if (n.status == NumberStatus::not_a_number)
+                error(count.col, "bad number " + show(count.text) + " for the repeat count");
+            else if (n.status == NumberStatus::too_large)
+                error(count.col, "bad number " + show(count.text) + ": too large");
+            else if (n.negative || n.magnitude > static_cast<std::uint64_t>(kMaxRepeatCount))
+                error(count.col, "repeat count must be between 0 and " + std::to_string(kMaxRepeatCount) +
+                                     ", got " + std::string(count.text));
+            else {
+                s.count = static_cast<std::int64_t>(n.magnitude);
+                count_ok = true;
+            }
+        }
+        // A broken count still opens the block (so its '}' balances and its body is checked);
+        // one pass over the body is the most useful guess for the checks that follow.
+        if (!count_ok)
+            s.count = 1;
+
+        if (ops.size() >= 2) {
+            if (ops[1]->text != "as") {
+                error(ops[1]->col, "unexpected " + show(ops[1]->text) + " in repeat; expected 'as NAME' or '{'");
+            } else if (ops.size() < 3) {
+                error(ops[1]->col, "missing loop variable name after 'as'");
+            } else {
+                const Token &var = *ops[2];
+                if (!var.quoted && is_identifier(var.text))
+                    s.loop_var = std::string(var.text);
+                else
+                    error(var.col, "bad loop variable name " + show(var.text) +
+                                       ": use letters, digits and _, not starting with a digit");
+                if (ops.size() > 3)
+                    error(ops[3]->col, "unexpected " + show(ops[3]->text) + " in repeat; expected '{'");
+            }
+        }
+        if (!brace) {
+            const Token &last = l.all.back();
+            error(to_u32(last.col + last.text.size()), "repeat line must end with '{'");
+        }
+
+        for (const auto &b : blocks_) {
+            if (b.repeat.loop_var == s.loop_var) {
+                error(s.loc.col,
+                      "loop variable '" + s.loop_var + "' hides the one of the repeat at line " +
+                          std::to_string(b.repeat.loc.line) + "; name this one with 'as NAME'",
+                      Diagnostic::Severity::warning);
+                break;
+            }
+        }
+
+        Block block;
+        block.keep = blocks_.empty() || blocks_.back().keep;
+        if (block.keep && blocks_.size() >= kMaxRepeatDepth) {
+            error(l.keyword.col, "repeat blocks are nested too deeply (at most " +
+                                     std::to_string(kMaxRepeatDepth) + " levels)");
+            block.keep = false;
+        }
+        block.awaiting_brace = !brace;
+        bound_.push_back(s.loop_var);
+        block.repeat = std::move(s);
+        blocks_.push_back(std::move(block));
+    }
+
+    void open_brace(const Line &l)
+    {
+        if (!blocks_.empty() && blocks_.back().awaiting_brace && l.prefix.empty() && l.rest.empty()) {
+            blocks_.back().awaiting_brace = false; // already reported on the repeat line
+            return;
+        }
+        error(l.keyword.col, "unexpected '{': a '{' may only end a repeat line");
+    }
+
+    void close_blocks(const Line &l)
+    {
+        if (!l.prefix.empty())
+            error(l.prefix_col, "a process prefix cannot be used on '}'");
+        if (l.keyword.text.size() > 1)
+            error(l.keyword.col, "each '}' must be alone on its line");
+        else if (!l.rest.empty())
+            error(l.rest[0].col, "unexpected " + show(l.rest[0].text) + " after '}'");
+        for (std::size_t i = 0; i < l.keyword.text.size(); ++i) {
+            if (blocks_.empty()) {
+                error(to_u32(l.keyword.col + i), "'}' without a matching repeat");
+                return;
+            }
+            close_innermost();
+        }
+    }
+
+    void close_innermost()
+    {
+        Block b = std::move(blocks_.back());
+        blocks_.pop_back();
+        bound_.pop_back();
+        if (b.keep)
+            emit(std::move(b.repeat));
+    }
+
+    void finish()
+    {
+        while (!blocks_.empty()) {
+            error_at(blocks_.back().repeat.loc, "repeat is never closed: missing '}'");
+            close_innermost();
+        }
+        Scene &scene = r_.scene;
+        if (!title_seen_)
+            scene.title = std::filesystem::path(scene.file).stem().string();
+        if (scene.settings.fix_unify_scc_index && scene.settings.gc != GcEra::graph)
+            error_at(fix_loc_,
+                     "fix 'unify-scc-index' only applies to 'set gc graph' (this scene uses " +
+                         std::string(era_name(scene.settings.gc)) + "); it has no effect",
+                     Diagnostic::Severity::warning);
+
+        detail::check_scene_after_parse(scene, r_.diagnostics, &unreliable_);
+
+        std::stable_sort(r_.diagnostics.begin(), r_.diagnostics.end(),
+                         [](const Diagnostic &a, const Diagnostic &b) {
+                             return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+                         });
+    }
+
+    // ---- scene-wide lines -------------------------------------------------------------------
+
+    // Records `set key value`; returns false (after reporting) when an earlier line set the same
+    // key to something else.
+    bool record_setting(std::string_view key, std::string value, std::uint32_t col)
+    {
+        auto [it, inserted] = settings_seen_.try_emplace(std::string(key), SetRecord{line_, value});
+        if (inserted || it->second.value == value)
+            return true;
+        error(col, "'set " + std::string(key) + "' conflicts with line " + std::to_string(it->second.line) +
+                       ", which set it to " + it->second.value);
+        return false;
+    }
+
+    void parse_set(const Line &l)
+    {
+        const auto &ops = l.rest;
+        if (ops.empty()) {
+            error(l.keyword.col, "set needs a setting and a value, e.g. 'set gc graph'");
+            return;
+        }
+        const Token &key = ops[0];
+        const std::string_view k = key.quoted ? std::string_view() : key.text;
+        if (std::find(kSetKeys.begin(), kSetKeys.end(), k) == kSetKeys.end()) {
+            std::string message = "unknown setting " + show(key.text) + " (expected " + one_of(kSetKeys) + ")";
+            if (k.find('=') != std::string_view::npos)
+                message += "; write 'set KEY VALUE' without '='";
+            else
+                message += did_you_mean(k, kSetKeys);
+            error(key.col, message);
+            return;
+        }
+        if (ops.size() < 2) {
+            error(key.col, "set " + std::string(k) + " needs a value");
+            return;
+        }
+        if (k == "collectors") {
+            parse_collectors(ops);
+            return;
+        }
+        if (ops.size() > 2)
+            error(ops[2].col, "unexpected " + show(ops[2].text) + " after the value of set " + std::string(k));
+        const Token &value = ops[1];
+        const std::string_view v = value.quoted ? std::string_view() : value.text;
+        SceneSettings &settings = r_.scene.settings;
+
+        if (k == "gc") {
+            const auto era = parse_era(v);
+            if (!era) {
+                error(value.col, "unknown gc era " + show(value.text) + " (expected " + one_of(kEras) + ")" +
+                                     did_you_mean(v, kEras));
+                return;
+            }
+            if (record_setting(k, std::string(v), value.col))
+                settings.gc = *era;
+        } else if (k == "fix") {
+            if (std::find(kFixes.begin(), kFixes.end(), v) == kFixes.end()) {
+                error(value.col, "unknown fix " + show(value.text) + " (known fixes: " + one_of(kFixes) + ")" +
+                                     did_you_mean(v, kFixes));
+                return;
+            }
+            if (record_setting(k, std::string(v), value.col)) {
+                settings.fix_unify_scc_index = true;
+                if (fix_loc_.line == 0)
+                    fix_loc_ = SourceLoc{line_, l.keyword.col};
+            }
+        } else if (k == "check") {
+            const auto on = parse_on_off(value, "set check");
+            if (on && record_setting(k, *on ? "on" : "off", value.col))
+                settings.checked = *on;
+        } else {
+            const auto n = parse_unsigned(value, "set " + std::string(k));
+            if (!n || !record_setting(k, std::to_string(*n), value.col))
+                return;
+            if (k == "nofile")
+                settings.nofile = *n;
+            else if (k == "seed")
+                settings.seed = *n;
+            else
+                settings.object_limit = *n;
+        }
+    }
+
+    // set collectors ERA...: the eras the scene's expectations hold for (scene test runners run
+    // the scene under each).
+    void parse_collectors(const std::vector<Token> &ops)
+    {
+        std::vector<GcEra> eras;
+        std::string canonical;
+        bool ok = true;
+        for (std::size_t i = 1; i < ops.size(); ++i) {
+            const std::string_view v = ops[i].quoted ? std::string_view() : ops[i].text;
+            const auto era = parse_era(v);
+            if (!era) {
+                error(ops[i].col, "unknown gc era " + show(ops[i].text) + " (expected " + one_of(kEras) + ")" +
+                                      did_you_mean(v, kEras));
+                ok = false;
+            } else if (std::find(eras.begin(), eras.end(), *era) == eras.end()) {
+                eras.push_back(*era);
+            }
+        }
+        if (!ok)
+            return;
+        std::sort(eras.begin(), eras.end());
+        for (GcEra e : eras)
+            canonical += (canonical.empty() ? "" : " ") + std::string(era_name(e));
+        if (record_setting("collectors", canonical, ops[1].col))
+            r_.scene.settings.collectors = eras;
+    }
+
+
+    void parse_title(const Line &l)
+    {
+        if (l.rest.size() != 1 || !l.rest[0].quoted) {
+            const std::uint32_t col = l.rest.empty() ? l.keyword.col : l.rest[l.rest.size() == 1 ? 0 : 1].col;
+            error(col, "scene needs one quoted title, e.g. scene \"Triangle\"");
+            return;
+        }
+        const std::string &title = l.rest[0].value;
+        if (title_seen_ && title != r_.scene.title) {
+            error(l.rest[0].col, "a second scene title conflicts with line " + std::to_string(title_line_));
+            return;
+        }
+        title_seen_ = true;
+        title_line_ = line_;
+        r_.scene.title = title;
+    }
+
+    void parse_declaration(const Line &l, Op op)
+    {
+        const bool is_user = op == Op::user_decl;
+        const std::string_view kw = is_user ? "user" : "process";
+        Operands ops = classify(l.rest, {});
+        reject_strings_and_addresses(ops, kw);
+        if (is_user)
+            reject_options(ops, kw, {});
+        else
+            reject_options(ops, kw, {"user"});
+
+        if (ops.words.size() != 1) {
+            count_error(l, ops, kw, 1, 1, "name");
+            drop_line(l.all);
+            return;
+        }
+        const Token &name = *ops.words[0];
+        if (!is_identifier(name.text)) {
+            error(name.col, "bad " + std::string(kw) + " name " + show(name.text) +
+                                ": use letters, digits and _, not starting with a digit");
+            drop_line(l.all);
+            return;
+        }
+        Statement s;
+        s.op = op;
+        s.loc = SourceLoc{line_, l.keyword.col};
+        s.names.push_back(NameTemplate{std::string(name.text), SourceLoc{line_, name.col}, false});
+        if (!is_user) {
+            s.text = "root";
+            s.text_loc = s.names[0].loc;
+            for (const Option &o : ops.options) {
+                if (o.key != "user")
+                    continue;
+                if (!is_identifier(o.value)) {
+                    error(o.value_col, "bad user name " + show(o.value) +
+                                           ": use letters, digits and _, not starting with a digit");
+                    continue;
+                }
+                s.text = std::string(o.value);
+                s.text_loc = SourceLoc{line_, o.value_col};
+            }
+        }
+        emit(std::move(s));
+    }
+
+    // ---- operands ---------------------------------------------------------------------------
+
+    Operands classify(const std::vector<Token> &tokens, std::initializer_list<std::string_view> flags)
+    {
+        Operands ops;
+        for (const Token &t : tokens) {
+            if (t.quoted) {
+                ops.strings.push_back(&t);
+                continue;
+            }
+            if (t.text[0] == '@') {
+                ops.addresses.push_back(&t);
+                continue;
+            }
+            if (std::find(flags.begin(), flags.end(), t.text) != flags.end()) {
+                ops.flags.push_back(&t);
+                continue;
+            }
+            const std::size_t eq = t.text.find('=');
+            if (eq != std::string_view::npos) {
+                ops.options.push_back(Option{&t, t.text.substr(0, eq), t.text.substr(eq + 1),
+                                             to_u32(t.col + eq + 1)});
+                continue;
+            }
+            ops.words.push_back(&t);
+        }
+        return ops;
+    }
+
+    // Returns false when something was rejected.
+    bool reject_strings_and_addresses(const Operands &ops, std::string_view kw, bool allow_address = false)
+    {
+        bool ok = true;
+        for (const Token *t : ops.strings) {
+            error(t->col, "unexpected string in " + std::string(kw) + "; only note and scene take text");
+            ok = false;
+        }
+        if (!allow_address) {
+            for (const Token *t : ops.addresses) {
+                error(t->col, "unexpected address " + show(t->text) + " in " + std::string(kw));
+                ok = false;
+            }
+        }
+        return ok;
+    }
+
+    // Reports unknown and repeated option keys; the statement survives (the option is ignored).
+    void reject_options(const Operands &ops, std::string_view kw, std::initializer_list<std::string_view> keys,
+                        std::initializer_list<std::string_view> flags = {})
+    {
+        std::vector<std::string_view> seen;
+        for (const Option &o : ops.options) {
+            if (std::find(keys.begin(), keys.end(), o.key) == keys.end()) {
+                std::string message;
+                if (o.key.empty())
+                    message = "missing option name before '='";
+                else
+                    message = "unknown option " + show(o.key) + " for " + std::string(kw);
+                if (keys.size() == 0) {
+                    message += " (" + std::string(kw) + " takes no key=value options)";
+                } else {
+                    std::vector<std::string> known;
+                    for (auto k : keys)
+                        known.push_back(std::string(k) + "=");
+                    for (auto f : flags)
+                        known.push_back(std::string(f));
+                    message += " (expected " + one_of(known) + ")" + did_you_mean(o.key, keys);
+                }
+                error(o.token->col, message);
+                continue;
+            }
+            if (std::find(seen.begin(), seen.end(), o.key) != seen.end())
+                error(o.token->col, "option '" + std::string(o.key) + "=' given twice");
+            seen.push_back(o.key);
+        }
+    }
+
+    // "socketpair needs 2 names, got 1", with a hint when an extra word looks like a flag.
+    void count_error(const Line &l, const Operands &ops, std::string_view kw, std::size_t min,
+                     std::size_t max, std::string_view noun,
+                     std::initializer_list<std::string_view> flags = {})
+    {
+        const std::size_t got = ops.words.size();
+        const auto plural = [noun](std::size_t n) { return std::string(noun) + (n == 1 ? "" : "s"); };
+        std::string need;
+        if (min == max)
+            need = std::to_string(min) + " " + plural(min);
+        else if (max == min + 1)
+            need = std::to_string(min) + " or " + std::to_string(max) + " " + plural(max);
+        else
+            need = "at least " + std::to_string(min) + " " + plural(min);
+        std::string message;
+        if (max == 0)
+            message = std::string(kw) + " takes no operands, got " + std::to_string(got);
+        else
+            message = std::string(kw) + " needs " + need + ", got " + std::to_string(got);
+        std::uint32_t col = l.keyword.col;
+        if (got > max) {
+            const Token &extra = *ops.words[max];
+            col = extra.col;
+            const std::string hint = did_you_mean(extra.text, flags);
+            if (!hint.empty())
+                message = "unknown flag " + show(extra.text) + " for " + std::string(kw) + hint;
+            else if (kw == "send")
+                message += " (to pass file descriptors, write fds=" + std::string(extra.text) + ")";
+        }
+        error(col, message);
+    }
+
+    // Parses an fd name template; reports and returns nullopt when it is malformed.
+    std::optional<NameTemplate> name(std::string_view text, std::uint32_t col, std::string_view what = "name")
+    {
+        if (text.empty()) {
+            error(col, "missing " + std::string(what));
+            return std::nullopt;
+        }
+        std::string why;
+        std::size_t offset = 0;
+        if (!detail::check_name_template(text, bound_vars(), {}, "a name", &why, &offset)) {
+            if (starts_with(text, "embryo("))
+                why += " (embryo(...) labels are only for expect statements)";
+            error(to_u32(col + offset), "bad " + std::string(what) + " " + show(text) + ": " + why);
+            return std::nullopt;
+        }
+        return NameTemplate{std::string(text), SourceLoc{line_, col}, text.find('$') != std::string_view::npos};
+    }
+
+    // A socket label in an expect statement: a name, or embryo(name).
+    std::optional<NameTemplate> label(const Token &t)
+    {
+        const std::string_view text = t.text;
+        constexpr std::string_view embryo = "embryo(";
+        if (!starts_with(text, embryo))
+            return name(text, t.col, "label");
+        if (text.size() < embryo.size() + 2 || text.back() != ')') {
+            error(t.col, "bad label " + show(text) + ": write embryo(NAME)");
+            return std::nullopt;
+        }
+        const std::string_view inner = text.substr(embryo.size(), text.size() - embryo.size() - 1);
+        if (!name(inner, to_u32(t.col + embryo.size()), "label"))
+            return std::nullopt;
+        return NameTemplate{std::string(text), SourceLoc{line_, t.col}, text.find('$') != std::string_view::npos};
+    }
+
+    // @name: returns the template without the '@'; its column is the first character after it.
+    std::optional<NameTemplate> address(std::string_view text, std::uint32_t col)
+    {
+        if (text.empty() || text[0] != '@') {
+            error(col, "an address starts with '@' (an abstract address), got " + show(text));
+            return std::nullopt;
+        }
+        text.remove_prefix(1);
+        ++col;
+        if (text.empty()) {
+            error(col - 1, "missing address name after '@'");
+            return std::nullopt;
+        }
+        std::string why;
+        std::size_t offset = 0;
+        if (!detail::check_name_template(text, bound_vars(), ".-", "an address", &why, &offset)) {
+            error(to_u32(col + offset), "bad address " + show(text) + ": " + why);
+            return std::nullopt;
+        }
+        return NameTemplate{std::string(text), SourceLoc{line_, col}, text.find('$') != std::string_view::npos};
+    }
+
+    // fds=a,b,c (possibly empty). Returns false after reporting a malformed element.
+    bool fd_list(const Option &o, Statement &s)
+    {
+        s.has_fds = true;
+        if (o.value.empty())
+            return true;
+        bool ok = true;
+        std::size_t i = 0;
+        while (i <= o.value.size()) {
+            // Commas separate names; ${...} holds no commas, so a plain search is enough.
+            std::size_t j = o.value.find(',', i);
+            if (j == std::string_view::npos)
+                j = o.value.size();
+            const std::string_view element = o.value.substr(i, j - i);
+            const std::uint32_t col = to_u32(o.value_col + i);
+            if (element.empty()) {
+                error(col, "empty name in fds= list");
+                ok = false;
+            } else if (auto n = name(element, col)) {
+                s.fds.push_back(std::move(*n));
+            } else {
+                ok = false;
+            }
+            i = j + 1;
+        }
+        return ok;
+    }
+
+    std::optional<std::uint64_t> parse_unsigned(const Token &t, std::string_view what)
+    {
+        return parse_unsigned(t.quoted ? std::string_view("\"") : t.text, t.col, what);
+    }
+
+    std::optional<std::uint64_t> parse_unsigned(std::string_view text, std::uint32_t col, std::string_view what)
+    {
+        const Number n = parse_number(text);
+        if (n.status == NumberStatus::not_a_number) {
+            error(col, "bad number " + show(text) + " for " + std::string(what));
+            return std::nullopt;
+        }
+        if (n.status == NumberStatus::too_large) {
+            error(col, "bad number " + show(text) + ": too large");
+            return std::nullopt;
+        }
+        if (n.negative && n.magnitude != 0) {
+            error(col, "bad number " + show(text) + ": " + std::string(what) + " must not be negative");
+            return std::nullopt;
+        }
+        return n.magnitude;
+    }
+
+    std::optional<bool> parse_on_off(const Token &t, std::string_view what)
+    {
+        return parse_on_off(t.quoted ? std::string_view("\"") : t.text, t.col, what);
+    }
+
+    std::optional<bool> parse_on_off(std::string_view text, std::uint32_t col, std::string_view what)
+    {
+        if (text == "on")
+            return true;
+        if (text == "off")
+            return false;
+        error(col, "bad value " + show(text) + " for " + std::string(what) + ": expected on or off");
+        return std::nullopt;
+    }
+
+    // ---- statements -------------------------------------------------------------------------
+
+    bool parse_note(const Line &l, Statement &s)
+    {
+        s.op = Op::note;
+        if (l.rest.size() == 1 && l.rest[0].quoted) {
+            s.text = l.rest[0].value;
+            s.text_loc = SourceLoc{line_, l.rest[0].col};
+            return true;
+        }
+        std::uint32_t col = l.keyword.col;
+        if (!l.rest.empty())
+            col = l.rest[0].quoted ? l.rest[1].col : l.rest[0].col;
+        error(col, "note needs one quoted string, e.g. note \"the cycle is now unreachable\"");
+        return false;
+    }
+
+    // Names for the first `n` words; false when any is malformed.
+    bool names(const Operands &ops, std::size_t n, Statement &s)
+    {
+        bool ok = true;
+        for (std::size_t i = 0; i < n && i < ops.words.size(); ++i) {
+            if (auto t = name(ops.words[i]->text, ops.words[i]->col))
+                s.names.push_back(std::move(*t));
+            else
+                ok = false;
+        }
+        return ok;
+    }
+
+    bool parse_socket(const Line &l, Statement &s, Op op, std::size_t n)
+    {
+        s.op = op;
+        const std::string_view kw = l.keyword.text;
+        Operands ops = classify(l.rest, {"stream", "dgram", "seqpacket"});
+        bool ok = reject_strings_and_addresses(ops, kw);
+        reject_options(ops, kw, {}, {"stream", "dgram", "seqpacket"});
+        for (std::size_t i = 0; i < ops.flags.size(); ++i) {
+            const std::string_view t = ops.flags[i]->text;
+            if (i > 0) {
+                error(ops.flags[i]->col, "socket type given twice");
+                continue;
+            }
+            s.type = t == "stream" ? SockType::stream : t == "dgram" ? SockType::dgram : SockType::seqpacket;
+        }
+        if (ops.words.size() == n + 1 && ops.flags.empty()) {
+            // One word too many where the type goes: most likely a misspelt type.
+            const Token &t = *ops.words[n];
+            error(t.col, "bad socket type " + show(t.text) + " (expected " + one_of(kSockTypes) + ")" +
+                             did_you_mean(t.text, kSockTypes));
+            ops.words.pop_back();
+        } else if (ops.words.size() != n) {
+            count_error(l, ops, kw, n, n, "name");
+            return false;
+        }
+        return names(ops, n, s) && ok;
+    }
+
+    bool parse_simple(const Line &l, Statement &s, Op op, std::size_t min, std::size_t max)
+    {
+        s.op = op;
+        const std::string_view kw = l.keyword.text;
+        Operands ops = classify(l.rest, {});
+        bool ok = reject_strings_and_addresses(ops, kw);
+        reject_options(ops, kw, {});
+        if (ops.words.size() < min || ops.words.size() > max) {
+            count_error(l, ops, kw, min, max, "name");
+            return false;
+        }
+        return names(ops, ops.words.size(), s) && ok;
+    }
+
+    bool parse_bind(const Line &l, Statement &s)
+    {
+        s.op = Op::bind;
+        Operands ops = classify(l.rest, {});
+        bool ok = reject_strings_and_addresses(ops, "bind", true);
+        reject_options(ops, "bind", {});
+        if (ops.words.size() == 2 && ops.addresses.empty()) {
+            error(ops.words[1]->col, "an address starts with '@' (an abstract address), got " +
+                                         show(ops.words[1]->text));
+            return false;
+        }
+        if (ops.words.size() != 1) {
+            count_error(l, ops, "bind", 1, 1, "name");
+            return false;
+        }
+        if (ops.addresses.size() > 1) {
+            error(ops.addresses[1]->col, "bind takes one address");
+            return false;
+        }
+        if (!ops.addresses.empty()) {
+            auto a = address(ops.addresses[0]->text, ops.addresses[0]->col);
+            if (!a)
+                return false;
+            s.address = std::move(*a);
+        }
+        return names(ops, 1, s) && ok;
+    }
+
+    bool parse_connect(const Line &l, Statement &s)
+    {
+        s.op = Op::connect;
+        Operands ops = classify(l.rest, {});
+        bool ok = reject_strings_and_addresses(ops, "connect", true);
+        reject_options(ops, "connect", {});
+        if (ops.words.empty() || ops.words.size() > 2) {
+            count_error(l, ops, "connect", 1, 2, "name");
+            return false;
+        }
+        if (ops.addresses.size() > 1 || (ops.words.size() == 2 && !ops.addresses.empty())) {
+            error(ops.addresses.back()->col,
+                  "connect takes one target: an address (@name) or the name of a bound socket");
+            return false;
+        }
+        if (ops.words.size() == 1 && ops.addresses.empty()) {
+            error(l.keyword.col, "connect needs a target: an address (@name) or the name of a bound socket");
+            return false;
+        }
+        if (!ops.addresses.empty()) {
+            auto a = address(ops.addresses[0]->text, ops.addresses[0]->col);
+            if (!a)
+                return false;
+            s.address = std::move(*a);
+        }
+        return names(ops, ops.words.size(), s) && ok;
+    }
+
+    bool parse_send(const Line &l, Statement &s)
+    {
+        s.op = Op::send;
+        Operands ops = classify(l.rest, {"oob"});
+        bool ok = reject_strings_and_addresses(ops, "send");
+        reject_options(ops, "send", {"fds", "bytes", "to"}, {"oob"});
+        if (ops.words.size() != 1) {
+            count_error(l, ops, "send", 1, 1, "name", {"oob"});
+            return false;
+        }
+        s.oob = !ops.flags.empty();
+        std::vector<std::string_view> seen;
+        for (const Option &o : ops.options) {
+            if (std::find(seen.begin(), seen.end(), o.key) != seen.end())
+                continue; // reported by reject_options
+            seen.push_back(o.key);
+            if (o.key == "fds") {
+                ok = fd_list(o, s) && ok;
+            } else if (o.key == "bytes") {
+                if (auto n = parse_unsigned(o.value, o.value_col, "bytes="))
+                    s.bytes = *n;
+            } else if (o.key == "to") {
+                if (auto a = address(o.value, o.value_col))
+                    s.address = std::move(*a);
+                else
+                    ok = false;
+            }
+        }
+        return names(ops, 1, s) && ok;
+    }
+
+    bool parse_recv(const Line &l, Statement &s)
+    {
+        s.op = Op::recv;
+        Operands ops = classify(l.rest, {"peek", "oob"});
+        bool ok = reject_strings_and_addresses(ops, "recv");
+        reject_options(ops, "recv", {"fds"}, {"peek", "oob"});
+        if (ops.words.size() != 1) {
+            count_error(l, ops, "recv", 1, 1, "name", {"peek", "oob"});
+            return false;
+        }
+        for (const Token *f : ops.flags) {
+            if (f->text == "peek")
+                s.peek = true;
+            else
+                s.oob = true;
+        }
+        bool fds_seen = false;
+        for (const Option &o : ops.options) {
+            if (o.key == "fds" && !fds_seen) {
+                fds_seen = true;
+                ok = fd_list(o, s) && ok;
+            }
+        }
+        return names(ops, 1, s) && ok;
+    }
+
+    bool parse_setsockopt(const Line &l, Statement &s)
+    {
+        s.op = Op::setsockopt;
+        Operands ops = classify(l.rest, {});
+        bool ok = reject_strings_and_addresses(ops, "setsockopt");
+        reject_options(ops, "setsockopt", {"passrights", "passcred"});
+        if (ops.words.size() != 1) {
+            count_error(l, ops, "setsockopt", 1, 1, "name");
+            return false;
+        }
+        std::size_t given = 0;
+        for (const Option &o : ops.options) {
+            if (o.key != "passrights" && o.key != "passcred")
+                continue;
+            if (++given > 1) {
+                error(o.token->col, "setsockopt sets one option per line");
+                continue;
+            }
+            s.option = o.key == "passrights" ? SockOpt::passrights : SockOpt::passcred;
+            if (auto v = parse_on_off(o.value, o.value_col, std::string(o.key) + "="))
+                s.option_value = *v;
+        }
+        if (given == 0) {
+            error(l.keyword.col, "setsockopt needs an option: passrights=on|off or passcred=on|off");
+            return false;
+        }
+        return names(ops, 1, s) && ok;
+    }
+
+    bool parse_expect(const Line &l, Statement &s)
+    {
+        Operands ops = classify(l.rest, {});
+        bool ok = reject_strings_and_addresses(ops, "expect");
+        reject_options(ops, "expect", {});
+        if (ops.words.empty()) {
+            error(l.keyword.col, "expect needs a kind: " + one_of(kExpectKinds));
+            return false;
+        }
+        const Token &kind = *ops.words[0];
+        const std::string_view k = kind.text;
+        const std::vector<const Token *> args(ops.words.begin() + 1, ops.words.end());
+        const std::string kw = "expect " + std::string(k);
+
+        if (k == "error") {
+            s.op = Op::expect_error;
+            if (args.size() != 1) {
+                error(args.empty() ? kind.col : args[1]->col,
+                      "expect error needs one errno name, e.g. 'expect error EPERM', got " +
+                          std::to_string(args.size()));
+                return false;
+            }
+            const auto e = parse_errno(args[0]->text);
+            if (!e) {
+                error(args[0]->col, "unknown errno name " + show(args[0]->text) +
+                                        did_you_mean(args[0]->text, kErrnoNames));
+                return false;
+            }
+            s.error = *e;
+            return ok;
+        }
+        if (k == "freed" || k == "alive") {
+            s.op = k == "freed" ? Op::expect_freed : Op::expect_alive;
+            if (args.empty()) {
+                error(kind.col, kw + " needs at least 1 label, got 0");
+                return false;
+            }
+        } else if (k == "inflight" || k == "queue") {
+            s.op = k == "inflight" ? Op::expect_inflight : Op::expect_queue;
+            if (args.size() != 2) {
+                error(args.size() > 2 ? args[2]->col : kind.col,
+                      kw + " needs a label and a number, got " + std::to_string(args.size()) + " operand" +
+                          (args.size() == 1 ? "" : "s"));
+                return false;
+            }
+            const auto n = parse_unsigned(args[1]->text, args[1]->col, kw);
+            if (!n || *n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+                if (n)
+                    error(args[1]->col, "bad number " + show(args[1]->text) + ": too large");
+                return false;
+            }
+            s.count = static_cast<std::int64_t>(*n);
+        } else {
+            error(kind.col, "unknown expect kind " + show(k) + " (expected " + one_of(kExpectKinds) + ")" +
+                                did_you_mean(k, kExpectKinds));
+            return false;
+        }
+        const std::size_t label_count = s.op == Op::expect_inflight || s.op == Op::expect_queue ? 1 : args.size();
+        for (std::size_t i = 0; i < label_count; ++i) {
+            if (auto t = label(*args[i]))
+                s.names.push_back(std::move(*t));
+            else
+                ok = false;
+        }
+        return ok;
+    }
+
+    ParseResult &r_;
+    std::uint32_t line_ = 0;
+    std::vector<Block> blocks_;
+    std::vector<std::string> bound_;
+    std::unordered_set<std::string> unreliable_;
+    std::unordered_map<std::string, SetRecord> settings_seen_;
+    SourceLoc fix_loc_;
+    bool title_seen_ = false;
+    std::uint32_t title_line_ = 0;
+};
+
+} // namespace
+
+ParseResult parse_scene(std::string_view text, std::string file_name)
+{
+    ParseResult result;
+    Parser(result, std::move(file_name)).parse(text);
+    return result;
+}
+
+ParseResult load_scene_file(const std::string &path)
+{
+    const auto fail = [&path](std::string reason) {
+        ParseResult result;
+        result.scene.file = path;
+        Diagnostic d;
+        d.file = path;
+        d.message = "cannot open scene file: " + reason;
+        result.diagnostics.push_back(std::move(d));
+        return result;
+    };
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return fail("it is a directory"); // opening one "succeeds" and then reads nothing
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return fail(errno != 0 ? std::strerror(errno) : "cannot be read");
+    std::ostringstream content;
+    content << in.rdbuf();
+    if (in.bad())
+        return fail("read error");
+    return parse_scene(content.str(), path);
+}
+
+} // namespace inflight

@@ -1,0 +1,29 @@
+// Engine-internal entry points shared by the parser's translation units (not public API).
+#pragma once
+
+#include "inflight/diagnostic.hpp"
+#include "inflight/scene.hpp"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace inflight::detail {
+
+// Syntax-only check of a name template, for the parser: every $var must be one of
+// `bound_vars`, every ${expr} well formed, and every literal character one of [A-Za-z0-9_] or
+// `extra_literal_chars`. Nothing is evaluated, so a division by zero that depends on a loop
+// variable is not an error here (check_scene reports it when it unrolls the scene).
+bool check_name_template(std::string_view text, const std::vector<std::string> &bound_vars,
+                         std::string_view extra_literal_chars, std::string_view what,
+                         std::string *error, std::size_t *error_offset);
+
+// check_scene() as the parser calls it: `unreliable` holds the words of lines the parser had
+// to drop, so that a broken `socketpair a b` does not also produce "unknown name 'a'" on every
+// later line that uses a. Null means "nothing was dropped".
+void check_scene_after_parse(const Scene &scene, std::vector<Diagnostic> &out,
+                             const std::unordered_set<std::string> *unreliable);
+
+} // namespace inflight::detail

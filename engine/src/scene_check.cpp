@@ -1,0 +1,508 @@
+// check_scene(): the static, whole-scene checks that need the scene unrolled in execution order
+// (which names each process has defined so far, which socket labels exist, how many sockets the
+// scene creates). Syntax problems are the parser's business; see parser.cpp.
+#include "inflight/name_template.hpp"
+#include "parser_detail.hpp"
+#include "inflight/parser.hpp"
+#include "inflight/scene_cursor.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+namespace inflight {
+
+
+namespace {
+
+// Above this many unrolled statements the detailed walk is not worth its time (tens of seconds):
+// only the first kPrefixBudget statements are checked. Everything found in a prefix of the
+// execution is a real error, because names and labels only ever accumulate.
+constexpr std::uint64_t kFullWalkLimit = 50'000'000;
+constexpr std::uint64_t kPrefixBudget = 200'000;
+constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
+
+std::uint64_t sat_add(std::uint64_t a, std::uint64_t b)
+{
+    std::uint64_t r = 0;
+    return __builtin_add_overflow(a, b, &r) ? kSaturated : r;
+}
+
+std::uint64_t sat_mul(std::uint64_t a, std::uint64_t b)
+{
+    std::uint64_t r = 0;
+    return __builtin_mul_overflow(a, b, &r) ? kSaturated : r;
+}
+
+std::string count_text(std::uint64_t n)
+{
+    return n == kSaturated ? "more than " + std::to_string(kSaturated - 1) : std::to_string(n);
+}
+
+struct Cost {
+    std::uint64_t sockets = 0;    // sockets created (an upper bound: every connect counts)
+    std::uint64_t statements = 0; // statements executed, repeats themselves not counted
+    std::uint64_t names = 0;      // fd names defined (to size the hash tables up front)
+};
+
+// Computed multiplicatively, so a billion iterations cost one look at the body.
+Cost cost_of(const Statement &s)
+{
+    Cost c;
+    switch (s.op) {
+    case Op::socketpair:
+        c.sockets = 2;
+        c.names = 2;
+        break;
+    case Op::socket:
+        c.sockets = 1;
+        c.names = 1;
+        break;
+    case Op::connect:
+        c.sockets = 1;
+        break;
+    case Op::accept:
+    case Op::dup:
+        c.names = 1;
+        break;
+    case Op::recv:
+        c.names = s.fds.size();
+        break;
+    default:
+        break;
+    }
+    if (s.op != Op::repeat) {
+        c.statements = 1;
+        return c;
+    }
+    Cost body;
+    for (const auto &inner : s.body) {
+        const Cost ic = cost_of(inner);
+        body.sockets = sat_add(body.sockets, ic.sockets);
+        body.statements = sat_add(body.statements, ic.statements);
+        body.names = sat_add(body.names, ic.names);
+    }
+    const auto n = static_cast<std::uint64_t>(s.count > 0 ? s.count : 0);
+    c.sockets = sat_mul(body.sockets, n);
+    c.statements = sat_mul(body.statements, n);
+    c.names = sat_mul(body.names, n);
+    return c;
+}
+
+const char *op_word(Op op)
+{
+    switch (op) {
+    case Op::socketpair: return "socketpair";
+    case Op::socket: return "socket";
+    case Op::connect: return "connect";
+    case Op::repeat: return "repeat";
+    default: return "statement";
+    }
+}
+
+std::string bindings_text(const Bindings &bindings)
+{
+    std::string out;
+    for (const auto &[name, value] : bindings) {
+        if (!out.empty())
+            out += ", ";
+        out += name + "=" + std::to_string(value);
+    }
+    return out;
+}
+
+class Checker {
+public:
+    Checker(const Scene &scene, std::vector<Diagnostic> &out,
+            const std::unordered_set<std::string> *unreliable)
+        : scene_(scene), out_(out), unreliable_(unreliable)
+    {
+        users_.emplace("root", 0);
+        processes_.emplace("main", 0);
+    }
+
+    void run()
+    {
+        const bool complete = check_limit();
+        // Sizing the tables once saves the rehashing that dominates big scenes otherwise.
+        const std::uint64_t cap = complete ? 4'000'000 : kPrefixBudget;
+        const auto clamp = [cap](std::uint64_t n) { return static_cast<std::size_t>(std::min(n, cap)); };
+        labels_.reserve(clamp(total_.sockets));
+        fds_["main"].reserve(clamp(total_.names));
+        walk(complete ? kSaturated : kPrefixBudget);
+    }
+
+private:
+    // What is statically known about the socket behind an fd name.
+    struct FdInfo {
+        bool type_known = false;
+        SockType type = SockType::stream;
+        std::string label; // empty: unknown (a received descriptor)
+    };
+    using FdTable = std::unordered_map<std::string, FdInfo>;
+
+    struct PendingLabel {
+        std::string label;
+        const NameTemplate *source;
+        SourceLoc loc;
+    };
+
+    // What a diagnostic is about, so each (template or statement, kind) is reported once however
+    // many iterations repeat it.
+    enum Kind { kUnknownName, kUnknownLabel, kDuplicateLabel, kExpand, kProcess, kUser, kOther };
+
+    void report(SourceLoc loc, std::string message,
+                Diagnostic::Severity severity = Diagnostic::Severity::error)
+    {
+        Diagnostic d;
+        d.severity = severity;
+        d.file = scene_.file;
+        d.loc = loc;
+        d.message = std::move(message);
+        out_.push_back(std::move(d));
+    }
+
+    bool first_time(const void *what, Kind kind) { return reported_.emplace(what, kind).second; }
+
+    bool unreliable(std::string_view text) const
+    {
+        return unreliable_ && unreliable_->count(std::string(text)) != 0;
+    }
+
+    bool unreliable_label(const NameTemplate &t, const std::string &expanded) const
+    {
+        if (!unreliable_)
+            return false;
+        if (unreliable(t.text) || unreliable(expanded))
+            return true;
+        // embryo(c): the parser records c, the word that was on the broken line.
+        constexpr std::string_view prefix = "embryo(";
+        if (expanded.size() > prefix.size() + 1 && expanded.compare(0, prefix.size(), prefix) == 0)
+            return unreliable(std::string_view(expanded).substr(
+                prefix.size(), expanded.size() - prefix.size() - 1));
+        return false;
+    }
+
+    // Returns false when the object limit is exceeded or the scene is too long to walk in full.
+    bool check_limit()
+    {
+        const std::uint64_t limit = scene_.settings.object_limit;
+        std::uint64_t total = 0;
+        std::uint64_t statements = 0;
+        bool over = false;
+        for (const auto &s : scene_.statements) {
+            const Cost c = cost_of(s);
+            statements = sat_add(statements, c.statements);
+            total_.names = sat_add(total_.names, c.names);
+            total_.sockets = sat_add(total_.sockets, c.sockets);
+            if (over || c.sockets == 0)
+                continue;
+            const std::uint64_t after = sat_add(total, c.sockets);
+            if (after <= limit) {
+                total = after;
+                continue;
+            }
+            over = true;
+            std::string message;
+            if (s.op == Op::repeat)
+                message = "this repeat would create " + count_text(c.sockets) +
+                          " sockets, bringing the scene to " + count_text(after);
+            else
+                message = std::string("this ") + op_word(s.op) + " would bring the scene to " +
+                          count_text(after) + " sockets";
+            message += ", over the object limit of " + std::to_string(limit) +
+                       " (raise it with 'set limit N')";
+            report(s.loc, std::move(message));
+        }
+        return !over && statements <= kFullWalkLimit;
+    }
+
+    void walk(std::uint64_t budget)
+    {
+        SceneCursor cursor(scene_.statements);
+        std::uint64_t steps = 0;
+        bool syscall_seen = false;
+        while (steps < budget && cursor.next()) {
+            ++steps;
+            const Statement &s = cursor.current();
+            switch (s.op) {
+            case Op::expect_error:
+                // `expect error` checks the last socket operation (or gc) that ran; that
+                // statement failed, so it created nothing and its labels may be used again (a
+                // connect that is refused, then retried). Notes in between do not matter.
+                pending_.clear();
+                if (!syscall_seen && !unreliable_ && first_time(&s, kOther))
+                    report(s.loc, "expect error has no previous socket operation to check");
+                break;
+            case Op::note:
+            case Op::user_decl:
+            case Op::process_decl:
+                break;
+            default:
+                commit_labels();
+                if (s.op != Op::expect_freed && s.op != Op::expect_alive && s.op != Op::expect_inflight &&
+                    s.op != Op::expect_queue)
+                    syscall_seen = true;
+                break;
+            }
+            statement(s, cursor.bindings());
+        }
+        commit_labels();
+    }
+
+    void commit_labels()
+    {
+        for (auto &p : pending_) {
+            auto [it, inserted] = labels_.emplace(p.label, p.loc.line);
+            if (inserted || !first_time(p.source, kDuplicateLabel))
+                continue;
+            report(p.loc, "label '" + p.label + "' is already used by the socket created at line " +
+                              std::to_string(it->second) + "; socket labels must be unique");
+        }
+        pending_.clear();
+    }
+
+    // Expands a template; on failure reports it once and returns null. `scratch` holds the
+    // result when the template has variables (plain names are returned without a copy).
+    const std::string *name_of(const NameTemplate &t, const Bindings &b, std::string &scratch)
+    {
+        if (!t.has_vars)
+            return &t.text;
+        std::string error;
+        std::size_t offset = 0;
+        auto expanded = expand_name(t.text, b, &error, &offset);
+        if (expanded) {
+            scratch = std::move(*expanded);
+            return &scratch;
+        }
+        if (first_time(&t, kExpand))
+            report(SourceLoc{t.loc.line, t.loc.col + static_cast<std::uint32_t>(offset)},
+                   "cannot expand '" + t.text + "': " + error + " (with " + bindings_text(b) + ")");
+        return nullptr;
+    }
+
+    void use(FdTable &fds, const std::string &process, const NameTemplate &t, const Bindings &b)
+    {
+        std::string scratch;
+        const std::string *name = name_of(t, b, scratch);
+        if (!name || fds.count(*name) || unreliable(t.text) || unreliable(*name))
+            return;
+        if (!first_time(&t, kUnknownName))
+            return;
+        std::string message = "unknown name '" + *name + "' in process '" + process + "'";
+        if (t.has_vars)
+            message += " (from '" + t.text + "' with " + bindings_text(b) + ")";
+        for (const auto &[other, table] : fds_) {
+            if (other != process && table.count(*name)) {
+                message += "; it is defined in process '" + other +
+                           "', and each process has its own file descriptors";
+                break;
+            }
+        }
+        report(t.loc, std::move(message));
+    }
+
+    // Returns the defined name (for labels), or null when the template could not be expanded.
+    const std::string *define(FdTable &fds, const NameTemplate &t, const Bindings &b,
+                              std::string &scratch, FdInfo info)
+    {
+        const std::string *name = name_of(t, b, scratch);
+        if (name)
+            fds[*name] = info;
+        return name;
+    }
+
+    FdInfo info_of(const FdTable &fds, const NameTemplate &t, const Bindings &b)
+    {
+        std::string scratch;
+        const std::string *name = name_of(t, b, scratch);
+        if (!name)
+            return {};
+        auto it = fds.find(*name);
+        return it == fds.end() ? FdInfo{} : it->second;
+    }
+
+    void add_label(std::string label, const NameTemplate &source)
+    {
+        pending_.push_back(PendingLabel{std::move(label), &source, source.loc});
+    }
+
+    void expect_label(const NameTemplate &t, const Bindings &b)
+    {
+        std::string scratch;
+        const std::string *label = name_of(t, b, scratch);
+        if (!label || labels_.count(*label) || unreliable_label(t, *label))
+            return;
+        if (embryos_unknown_ && label->compare(0, 7, "embryo(") == 0)
+            return;
+        if (!first_time(&t, kUnknownLabel))
+            return;
+        std::string message = "unknown socket label '" + *label + "'";
+        if (labels_.count("embryo(" + *label + ")"))
+            message += "; did you mean 'embryo(" + *label + ")'?";
+        report(t.loc, std::move(message));
+    }
+
+    void declare_user(const Statement &s)
+    {
+        if (s.names.empty())
+            return;
+        const std::string &name = s.names[0].text;
+        auto [it, inserted] = users_.emplace(name, s.loc.line);
+        if (inserted || !first_time(&s, kUser))
+            return;
+        report(s.names[0].loc, it->second == 0 ? "user '" + name + "' always exists"
+                                               : "user '" + name + "' is already declared at line " +
+                                                     std::to_string(it->second));
+    }
+
+    void declare_process(const Statement &s)
+    {
+        if (s.names.empty())
+            return;
+        const std::string &name = s.names[0].text;
+        const std::string &user = s.text.empty() ? std::string("root") : s.text;
+        if (!users_.count(user) && !unreliable(user) && first_time(&s, kUser))
+            report(s.text_loc, "unknown user '" + user + "'; declare it first with 'user " + user + "'");
+        auto [it, inserted] = processes_.emplace(name, s.loc.line);
+        if (inserted || !first_time(&s, kProcess))
+            return;
+        report(s.names[0].loc,
+               it->second == 0 ? "process '" + name + "' always exists"
+                               : "process '" + name + "' is already declared at line " +
+                                     std::to_string(it->second));
+    }
+
+    void statement(const Statement &s, const Bindings &b)
+    {
+        const std::string process = s.process.empty() ? std::string("main") : s.process;
+        if (!s.process.empty() && !processes_.count(s.process) && !unreliable(s.process) &&
+            first_time(&s, kProcess))
+            report(s.process_loc, "unknown process '" + s.process + "'; declare it first with 'process " +
+                                      s.process + "'");
+        FdTable &fds = fds_[process];
+        std::string scratch;
+        const auto at = [&s](std::size_t i) -> const NameTemplate * {
+            return i < s.names.size() ? &s.names[i] : nullptr;
+        };
+
+        switch (s.op) {
+        case Op::user_decl:
+            declare_user(s);
+            break;
+        case Op::process_decl:
+            declare_process(s);
+            break;
+        case Op::socketpair:
+        case Op::socket:
+            for (const auto &t : s.names) {
+                std::string scratch_name;
+                if (const std::string *name = name_of(t, b, scratch_name)) {
+                    fds[*name] = FdInfo{true, s.type, *name};
+                    add_label(*name, t);
+                }
+            }
+            break;
+        case Op::connect:
+            if (const NameTemplate *client = at(0)) {
+                use(fds, process, *client, b);
+                if (const NameTemplate *target = at(1))
+                    use(fds, process, *target, b);
+                // The embryo is labelled after the connecting socket: embryo(its label). A
+                // datagram connect makes no embryo. For a received descriptor neither is known
+                // here, so from then on embryo labels are not checked.
+                const FdInfo info = info_of(fds, *client, b);
+                if (info.type_known && info.type == SockType::dgram)
+                    break;
+                if (info.label.empty())
+                    embryos_unknown_ = true;
+                else
+                    add_label("embryo(" + info.label + ")", *client);
+            }
+            break;
+        case Op::accept:
+            if (const NameTemplate *listener = at(0)) {
+                use(fds, process, *listener, b);
+                FdInfo info = info_of(fds, *listener, b);
+                if (const NameTemplate *accepted = at(1)) {
+                    if (const std::string *name = name_of(*accepted, b, scratch)) {
+                        info.label = *name; // an alias label of the embryo it returns
+                        fds[*name] = info;
+                        add_label(*name, *accepted);
+                    }
+                }
+            }
+            break;
+        case Op::dup:
+            if (const NameTemplate *old = at(0)) {
+                use(fds, process, *old, b);
+                const FdInfo info = info_of(fds, *old, b);
+                if (const NameTemplate *copy = at(1))
+                    define(fds, *copy, b, scratch, info);
+            }
+            break;
+        case Op::send:
+            for (const auto &t : s.names)
+                use(fds, process, t, b);
+            for (const auto &t : s.fds)
+                use(fds, process, t, b);
+            break;
+        case Op::recv:
+            for (const auto &t : s.names)
+                use(fds, process, t, b);
+            for (const auto &t : s.fds)
+                define(fds, t, b, scratch, FdInfo{});
+            break;
+        case Op::bind:
+        case Op::listen:
+        case Op::close:
+        case Op::setsockopt:
+            for (const auto &t : s.names)
+                use(fds, process, t, b);
+            break;
+        case Op::expect_freed:
+        case Op::expect_alive:
+        case Op::expect_inflight:
+        case Op::expect_queue:
+            for (const auto &t : s.names)
+                expect_label(t, b);
+            break;
+        case Op::note:
+        case Op::gc:
+        case Op::expect_error:
+        case Op::repeat:
+            break;
+        }
+    }
+
+    const Scene &scene_;
+    std::vector<Diagnostic> &out_;
+    const std::unordered_set<std::string> *unreliable_;
+
+    std::unordered_map<std::string, std::uint32_t> users_;     // name -> line (0: built in)
+    std::unordered_map<std::string, std::uint32_t> processes_; // name -> line (0: built in)
+    std::unordered_map<std::string, FdTable> fds_;             // per process
+    std::unordered_map<std::string, std::uint32_t> labels_;    // label -> line that created it
+    std::vector<PendingLabel> pending_;
+    Cost total_; // of the whole scene, computed by check_limit()
+    bool embryos_unknown_ = false; // a connect from a socket whose label is not known here
+    std::set<std::pair<const void *, Kind>> reported_;
+};
+
+} // namespace
+
+void detail::check_scene_after_parse(const Scene &scene, std::vector<Diagnostic> &out,
+                                     const std::unordered_set<std::string> *unreliable)
+{
+    Checker(scene, out, unreliable && !unreliable->empty() ? unreliable : nullptr).run();
+}
+
+void check_scene(const Scene &scene, std::vector<Diagnostic> &out)
+{
+    detail::check_scene_after_parse(scene, out, nullptr);
+}
+
+} // namespace inflight
