@@ -4,6 +4,7 @@
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -108,6 +109,15 @@ int main(int argc, char **argv)
     if (command == "check")
         return 0;
 
+    const auto &written_for = parsed.scene.settings.collectors;
+    if (options.era && !written_for.empty() &&
+        std::find(written_for.begin(), written_for.end(), *options.era) == written_for.end()) {
+        std::string list;
+        for (GcEra e : written_for)
+            list += (list.empty() ? "" : ", ") + std::string(era_name(e));
+        std::cerr << file << ": warning: the scene's expectations were written for " << list
+                  << ", not for " << era_name(*options.era) << "\n";
+    }
     auto scene = std::make_shared<const Scene>(std::move(parsed.scene));
     Simulation sim(scene, options);
     if (trace) {
