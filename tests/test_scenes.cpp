@@ -1,0 +1,265 @@
+// The project's scenes (scenes/*.scn) as tests: every scene is run under every collector its
+// `set collectors` line lists, with the model's invariants checked after every micro-step, and
+// must end with every expectation met, no finding and no unexpected syscall failure. The CLI is
+// checked to report the same through its exit status.
+
+#include "inflight/diagnostic.hpp"
+#include "inflight/gc_era.hpp"
+#include "inflight/parser.hpp"
+#include "inflight/scene.hpp"
+#include "inflight/simulation.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace inflight;
+
+namespace {
+
+constexpr int kMinScenes = 10;
+
+QString scenes_dir()
+{
+    return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes");
+}
+
+// Every scenes/*.scn, sorted by name.
+QStringList scene_files()
+{
+    const QDir dir(scenes_dir());
+    QStringList out;
+    for (const QString &name : dir.entryList({QStringLiteral("*.scn")}, QDir::Files, QDir::Name))
+        out << dir.filePath(name);
+    return out;
+}
+
+std::string read_text(const QString &path)
+{
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string diagnostics_text(const std::vector<Diagnostic> &ds)
+{
+    std::string out;
+    for (const auto &d : ds)
+        out += d.format() + "\n";
+    return out;
+}
+
+// The words of a line, up to a '#' comment.
+std::vector<std::string> words_of(const std::string &line)
+{
+    std::istringstream in(line.substr(0, line.find('#')));
+    std::vector<std::string> w;
+    for (std::string t; in >> t;)
+        w.push_back(t);
+    return w;
+}
+
+
+// One scene file, parsed, with the collectors its expectations hold for.
+struct LoadedScene {
+    std::string text;               // the text that was parsed
+    ParseResult parsed;
+    std::vector<GcEra> collectors;
+    std::string error;              // why the scene cannot be run; empty when it can
+};
+
+
+std::vector<std::string> split_lines(const std::string &text)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        out.push_back(line);
+    }
+    return out;
+}
+
+LoadedScene load(const QString &path)
+{
+    LoadedScene s;
+    s.text = read_text(path);
+    const std::string file = path.toStdString();
+    s.parsed = parse_scene(s.text, file);
+    s.collectors = s.parsed.scene.settings.collectors;
+    if (!s.parsed.ok()) {
+        s.error = "the scene does not parse:\n" + diagnostics_text(s.parsed.diagnostics);
+        return s;
+    }
+    if (!s.parsed.diagnostics.empty()) {
+        s.error = "the scene has warnings:\n" + diagnostics_text(s.parsed.diagnostics);
+        return s;
+    }
+    if (s.collectors.empty()) {
+        s.error = "no 'set collectors' line: every scene must say which collectors its expectations hold for";
+        return s;
+    }
+    const GcEra own = s.parsed.scene.settings.gc;
+    if (std::find(s.collectors.begin(), s.collectors.end(), own) == s.collectors.end())
+        s.error = "'set gc " + std::string(era_name(own)) + "' is not one of the scene's collectors";
+    return s;
+}
+
+QByteArray row_name(const QString &path, const char *what)
+{
+    return (QFileInfo(path).fileName() + "/" + QString::fromLatin1(what)).toUtf8();
+}
+
+} // namespace
+
+class TestScenes : public QObject {
+    Q_OBJECT
+
+private slots:
+    // The scenes directory is found and holds the project's scenes.
+    void sceneCount()
+    {
+        const QStringList files = scene_files();
+        QVERIFY2(files.size() >= kMinScenes,
+                 qPrintable(QString("found %1 scenes under %2, expected at least %3")
+                                .arg(files.size())
+                                .arg(scenes_dir())
+                                .arg(kMinScenes)));
+    }
+
+    // Every scene under every collector it lists.
+    void runScene_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("era");     // a GcEra, or -1 when the scene cannot be run
+        QTest::addColumn<QString>("error");
+        for (const QString &path : scene_files()) {
+            const LoadedScene s = load(path);
+            if (!s.error.empty()) {
+                QTest::newRow(row_name(path, "load").constData()) << path << -1 << QString::fromStdString(s.error);
+                continue;
+            }
+            for (GcEra era : s.collectors)
+                QTest::newRow(row_name(path, std::string(era_name(era)).c_str()).constData())
+                    << path << static_cast<int>(era) << QString();
+        }
+    }
+
+    void runScene()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, era);
+        QFETCH(QString, error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+
+        LoadedScene s = load(path);
+        QVERIFY2(s.parsed.ok(), diagnostics_text(s.parsed.diagnostics).c_str());
+
+        SimulationOptions options{.era = static_cast<GcEra>(era), .seed = std::nullopt, .checked = true};
+        Simulation sim(std::make_shared<const Scene>(s.parsed.scene), options);
+        sim.run();
+
+        std::string findings;
+        for (const auto &f : sim.kernel().findings)
+            findings += f.invariant + ": " + f.message + "\n";
+        QVERIFY2(sim.kernel().findings.empty(), ("invariant findings:\n" + findings).c_str());
+        QVERIFY2(!sim.stopped_by_finding(), "the run stopped at a finding");
+        QVERIFY(sim.finished());
+
+        // A syscall failure must be matched by `expect error`; otherwise it is a warning.
+        std::string warnings;
+        for (const auto &w : sim.warnings())
+            warnings += path.toStdString() + ":" + std::to_string(w.line) + ": " + w.message + "\n";
+        QVERIFY2(sim.warnings().empty(), ("unexpected failures:\n" + warnings).c_str());
+
+        QVERIFY2(!sim.expectations().empty(), "the scene checks nothing: it has no expect line");
+        std::string failed;
+        for (const auto &e : sim.expectations())
+            if (!e.passed)
+                failed += path.toStdString() + ":" + std::to_string(e.line) + ": " + e.message + "\n";
+        QVERIFY2(sim.expectations_failed() == 0, ("failed expectations:\n" + failed).c_str());
+    }
+
+    // The CLI reports the same result through its exit status: 0 when every expectation holds,
+    // 1 when one fails.
+    void cliExitStatus_data()
+    {
+        QTest::addColumn<QString>("path");     // empty: write the failing scene below
+        QTest::addColumn<QString>("era");
+        QTest::addColumn<int>("status");
+        const QStringList picks = {QStringLiteral("selftest-triangle-stream.scn"),
+                                   QStringLiteral("selftest-mixed-lowpoint-stream.scn"),
+                                   QStringLiteral("cycle-kept-alive-by-open-fd.scn")};
+        for (const QString &name : picks) {
+            const QString path = QDir(scenes_dir()).filePath(name);
+            if (!QFile::exists(path)) {
+                QTest::newRow(row_name(path, "missing").constData()) << path << QString() << -1;
+                continue;
+            }
+            const LoadedScene s = load(path);
+            if (!s.error.empty()) {
+                QTest::newRow(row_name(path, "load").constData()) << path << QString() << -1;
+                continue;
+            }
+            for (GcEra era : s.collectors) {
+                const QString e = QString::fromLatin1(era_name(era).data(), era_name(era).size());
+                QTest::newRow(row_name(path, era_name(era).data()).constData()) << path << e << 0;
+            }
+        }
+        for (const char *e : {"classic", "async", "graph"})
+            QTest::newRow((QByteArray("false-expectation/") + e).constData()) << QString() << QString(e) << 1;
+    }
+
+    void cliExitStatus()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, era);
+        QFETCH(int, status);
+        QVERIFY2(status >= 0, qPrintable("cannot use " + path + " (missing or not loadable)"));
+
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        QString file = path;
+        if (path.isEmpty()) {
+            // A cycle that nothing keeps alive, freed by the collection: `expect alive` is false.
+            file = tmp.filePath(QStringLiteral("false-expectation.scn"));
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("scene \"A false expectation\"\n"
+                    "socketpair a b\n"
+                    "socketpair c d\n"
+                    "send b fds=c\n"
+                    "send d fds=a\n"
+                    "close a b c d\n"
+                    "gc\n"
+                    "expect alive a c\n");
+        }
+
+        QProcess cli;
+        cli.start(QStringLiteral(INFLIGHT_CLI), {"run", file, "--check", "--gc", era});
+        QVERIFY2(cli.waitForFinished(60000), "inflight-cli did not finish");
+        const QString out = QString::fromUtf8(cli.readAllStandardOutput() + cli.readAllStandardError());
+        QVERIFY2(cli.exitStatus() == QProcess::NormalExit, qPrintable("inflight-cli crashed:\n" + out));
+        QVERIFY2(cli.exitCode() == status,
+                 qPrintable(QString("inflight-cli exited %1, expected %2:\n%3").arg(cli.exitCode()).arg(status).arg(out)));
+        if (status == 1)
+            QVERIFY2(out.contains(QRegularExpression(QStringLiteral("expectations: \\d+ passed, [1-9]\\d* failed"))),
+                     qPrintable(out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenes)
+#include "test_scenes.moc"
