@@ -205,6 +205,33 @@ private slots:
             }
         }
     }
+
+    void oobSkbReferenceAcrossEras()
+    {
+        // Up to 6.11 u->oob_skb holds its own skb reference. A garbage socket's is dropped by
+        // the 2024 fixes (so a self-referencing OOB pair is freed), an embryo's is not: classic
+        // leaks the listener, 6.9 warns that candidates survived, 6.18 frees everything.
+        const std::string pair = "socketpair a b\nsend b fds=a oob\nclose a\nclose b\nexpect freed a b\n";
+        for (GcEra era : {GcEra::classic, GcEra::async, GcEra::graph}) {
+            auto sim = run_scene(pair, era);
+            QVERIFY(sim);
+            QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
+            QCOMPARE(sim->expectations_failed(), std::size_t(0));
+        }
+        const std::string embryo = "socket l\nbind l\nlisten l\nsocket c\nconnect c l\nsend c fds=l oob\nclose l c\n";
+        auto classic = run_scene(embryo, GcEra::classic);
+        auto async = run_scene(embryo, GcEra::async);
+        auto graph = run_scene(embryo, GcEra::graph);
+        QVERIFY(classic && async && graph);
+        QVERIFY2(classic->kernel().findings.empty(), findings_of(*classic).c_str());
+        QVERIFY(!sock(*classic, "l").released);
+        QVERIFY(async->stopped_by_finding());
+        QVERIFY(async->kernel().findings.front().invariant.find("WARN_ON_ONCE(!list_empty(&gc_candidates))") !=
+                std::string::npos);
+        QVERIFY2(graph->kernel().findings.empty(), findings_of(*graph).c_str());
+        QVERIFY(sock(*graph, "l").released);
+        QVERIFY(sock(*graph, "embryo(c)").released);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCollectors)

@@ -2,6 +2,8 @@
 
 #include "inflight/algorithm_listing.hpp"
 
+#include <utility>
+
 namespace inflight {
 
 namespace {
@@ -233,7 +235,10 @@ Proc ClassicCollector::collect()
     for (GcLink &l : k.gc_candidates) {
         UnixSock &u = sock_of(l);
         co_yield scan_children(u, Func::inc_inflight, true);
-        u.oob_skb = nullptr; // the 2024 OOB fixes: a garbage socket's oob_skb must not survive
+        // The 2024 OOB fixes: a garbage socket's oob_skb reference is dropped before the purge
+        // (an embryo's is not: that is the leak of spec 5.5).
+        if (SkBuff *oob = std::exchange(u.oob_skb, nullptr); oob && k.oob_skb_holds_ref())
+            co_yield k.kfree_skb(*oob, KFn::collect_hitlist);
     }
     run.hitlist = static_cast<std::uint32_t>(k.hitlist.size());
 

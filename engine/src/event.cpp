@@ -41,7 +41,7 @@ std::string_view event_kind_name(EventKind kind)
 {
     static constexpr std::string_view names[] = {
         "stmt_begin", "stmt_end", "note", "sock_create", "fd_install", "fd_close", "file_get", "file_put",
-        "fput_deferred", "sock_release", "peer_shutdown", "skb_queue", "skb_dequeue", "skb_free",
+        "fput_deferred", "sock_release", "peer_shutdown", "skb_queue", "skb_dequeue", "skb_free", "skb_unref",
         "fds_attach", "fds_detach", "inflight_change", "list_move", "flags_change", "gc_call", "gc_queued",
         "gc_wait", "gc_begin", "gc_end", "gc_skip", "candidate_check", "cursor_move", "scan", "skb_hitlist",
         "queue_splice", "vertex_new", "vertex_free", "edge_add", "edge_del", "graph_state", "vertex_visit",

@@ -97,9 +97,19 @@ void check_step_invariants(Kernel &k)
 
 void check_quiescent_invariants(Kernel &k)
 {
+    // At rest every SCM_RIGHTS list belongs to an skb: queued, or leaked (an skb whose last
+    // reference never goes). Both keep their files in flight.
     std::unordered_map<const UnixSock *, long> copies;
     std::unordered_map<const User *, unsigned long> per_user;
     unsigned long total = 0;
+    for (const ScmFpList &fpl : k.live_fp_lists) {
+        per_user[fpl.user] += static_cast<unsigned long>(fpl.count());
+        for (const File *f : fpl.fp)
+            if (f && f->sock) {
+                ++copies[f->sock];
+                ++total;
+            }
+    }
     for (const UnixSock &r : k.socks) {
         std::uint32_t nr_fds = 0, nr_unix = 0;
         for (const SkBuff &skb : r.receive_queue) {
@@ -107,12 +117,6 @@ void check_quiescent_invariants(Kernel &k)
                 continue;
             nr_fds += static_cast<std::uint32_t>(skb.fp->count());
             nr_unix += static_cast<std::uint32_t>(skb.fp->count_unix);
-            per_user[skb.fp->user] += static_cast<unsigned long>(skb.fp->count());
-            for (const File *f : skb.fp->fp)
-                if (f && f->sock) {
-                    ++copies[f->sock];
-                    ++total;
-                }
         }
         if (!r.released && nr_fds != r.nr_fds) // a dying socket's counters are not kept
             k.finding("scm_stat.nr_fds == fds queued", k.label_of(r) + ": nr_fds " + std::to_string(r.nr_fds) +
@@ -130,14 +134,14 @@ void check_quiescent_invariants(Kernel &k)
         auto it = copies.find(&u);
         const long expected = it == copies.end() ? 0 : it->second;
         if (k.collector().inflight_of(u) != expected) {
-            k.finding(k.era() == GcEra::graph ? "out_degree == copies queued" : "u->inflight == copies queued",
+            k.finding(k.era() == GcEra::graph ? "out_degree == copies in flight" : "u->inflight == copies in flight",
                       k.label_of(u) + ": " + std::to_string(k.collector().inflight_of(u)) + " counted, " +
-                          std::to_string(expected) + " queued");
+                          std::to_string(expected) + " in flight");
             return;
         }
     }
     if (total != k.unix_tot_inflight)
-        k.finding("unix_tot_inflight == AF_UNIX fds queued",
+        k.finding("unix_tot_inflight == AF_UNIX fds in flight",
                   std::to_string(k.unix_tot_inflight) + " != " + std::to_string(total));
     for (const User &user : k.users) {
         auto it = per_user.find(&user);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace inflight {
 
@@ -195,6 +196,7 @@ SkBuff &Kernel::alloc_skb(std::uint64_t len)
     skb->len = len;
     skb->oob = false;
     skb->consumed = false;
+    skb->users = 1;
     skb->sk = nullptr;
     skb->sender = nullptr;
     skb->queue_owner = nullptr;
@@ -325,7 +327,8 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
     u.shutdown = true;
     UnixSock *skpair = u.peer;
     u.peer = nullptr;
-    u.oob_skb = nullptr;
+    if (SkBuff *oob = std::exchange(u.oob_skb, nullptr); oob && oob_skb_holds_ref())
+        co_yield kfree_skb(*oob, KFn::unix_release_sock);
     if (skpair && u.type != SockType::dgram && !skpair->released) {
         skpair->shutdown = true;
         const bool reset = !u.receive_queue.empty() || embryo;
@@ -344,6 +347,12 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
 
 Proc Kernel::kfree_skb(SkBuff &skb, KFn why)
 {
+    if (skb.users > 1) {
+        // Someone else still holds it (u->oob_skb up to 6.11): the destructor does not run.
+        --skb.users;
+        co_yield ev(EventKind::skb_unref, why, skb.id, npos, npos, skb.users + 1, skb.users);
+        co_return;
+    }
     co_yield ev(EventKind::skb_free, why, skb.id, skb.sender ? skb.sender->id : npos, npos,
                 skb.fp ? skb.fp->count() : 0);
     if (skb.fp) {

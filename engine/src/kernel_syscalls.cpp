@@ -3,6 +3,7 @@
 #include "inflight/kernel.hpp"
 
 #include <cstdio>
+#include <utility>
 
 namespace inflight {
 
@@ -248,8 +249,16 @@ Proc Kernel::send_skb(UnixSock &receiver, SkBuff &skb)
     receiver.receive_queue.push_back(skb);
     if (skb.fp)
         receiver.nr_fds += static_cast<std::uint32_t>(skb.fp->count());
-    if (skb.oob)
+    if (skb.oob) {
+        // queue_oob(): the newest OOB byte replaces the previous one; up to 6.11 the pointer
+        // holds a reference of its own.
+        if (oob_skb_holds_ref()) {
+            if (SkBuff *old = std::exchange(receiver.oob_skb, nullptr))
+                co_yield kfree_skb(*old, KFn::skb_queue_tail);
+            ++skb.users;
+        }
         receiver.oob_skb = &skb;
+    }
     co_yield ev(EventKind::skb_queue, KFn::skb_queue_tail, skb.id, receiver.id,
                 skb.sender ? skb.sender->id : npos, skb.fp ? skb.fp->count() : 0);
     if (skb.fp)
@@ -429,8 +438,10 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
         // unix_stream_recv_urg(): the byte is read, its fds are never delivered; the skb stays
         // queued, consumed, until a normal read or a purge frees it (and the fds with it).
         if (!peek) {
-            u->oob_skb->consumed = true;
-            u->oob_skb = nullptr;
+            SkBuff *o = std::exchange(u->oob_skb, nullptr);
+            o->consumed = true;
+            if (oob_skb_holds_ref())
+                co_yield kfree_skb(*o, KFn::sys_recvmsg); // the pointer's reference
         }
         r.value = 1;
         co_yield ev(EventKind::note, KFn::sys_recvmsg, u->id);
@@ -454,8 +465,11 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
         // head is dropped (not SO_OOBINLINE).
         u->receive_queue.erase(u->receive_queue.iterator_to(s));
         s.queue_owner = nullptr;
-        if (u->oob_skb == &s)
+        if (u->oob_skb == &s) {
             u->oob_skb = nullptr;
+            if (oob_skb_holds_ref())
+                --s.users; // the pointer's reference goes with it (consume_skb)
+        }
         if (s.fp)
             u->nr_fds -= static_cast<std::uint32_t>(s.fp->count());
         co_yield ev(EventKind::skb_dequeue, KFn::sys_recvmsg, s.id, u->id);

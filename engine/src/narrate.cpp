@@ -59,6 +59,7 @@ std::string describe(const Event &e, const Kernel &k)
     case EventKind::skb_queue: return "skb#" + n(e.a) + " carrying " + n(e.before) + " fds queued to " + s(e.b);
     case EventKind::skb_dequeue: return "skb#" + n(e.a) + " taken off " + s(e.b);
     case EventKind::skb_free: return "skb#" + n(e.a) + " freed, dropping " + n(e.before) + " fds";
+    case EventKind::skb_unref: return "skb#" + n(e.a) + " reference dropped, " + n(e.after) + " left: not freed";
     case EventKind::fds_attach: return n(e.before) + " fds attached to skb#" + n(e.a) + (e.after ? " (duplicated list)" : " (list moved)");
     case EventKind::fds_detach: return n(e.before) + " fds detached from skb#" + n(e.a);
     case EventKind::inflight_change: {

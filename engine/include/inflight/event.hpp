@@ -53,6 +53,7 @@ enum class EventKind : std::uint8_t {
     skb_queue,       // a = skb, b = receiver sock, c = sender sock; before = fds carried
     skb_dequeue,     // a = skb, b = sock
     skb_free,        // a = skb, b = sock whose queue held it (or npos)
+    skb_unref,       // a = skb: one of several references dropped; after = references left
     fds_attach,      // a = skb, before = fds in the message (classic: dup of the cookie)
     fds_detach,      // a = skb
     inflight_change, // a = sock; before/after = u->inflight (classic) / out_degree (graph)

@@ -73,6 +73,9 @@ public:
 
     const KernelConfig &config() const { return config_; }
     GcEra era() const { return config_.era; }
+    // Up to 6.11 u->oob_skb holds its own skb reference (skb_get()); 6.12 dropped it. The
+    // classic and async models (6.8, 6.9) have it, the graph model (6.18) does not.
+    bool oob_skb_holds_ref() const { return config_.era != GcEra::graph; }
     Collector &collector() { return *collector_; }
     const Collector &collector() const { return *collector_; }
 

@@ -35,6 +35,7 @@ struct SkBuff {
     std::uint64_t len = 0;
     bool oob = false;               // the MSG_OOB byte (u->oob_skb of the receiver)
     bool consumed = false;          // an OOB byte already read: skipped and freed by the reader
+    std::uint8_t users = 1;         // skb->users: up to 6.11 u->oob_skb holds a second one
     UnixSock *sk = nullptr;         // skb->sk: for a connect() skb on a listener, the embryo
     UnixSock *sender = nullptr;     // the socket that sent it (for the views)
     UnixSock *queue_owner = nullptr;// whose sk_receive_queue holds it (nullptr on the hitlist)
