@@ -168,6 +168,7 @@ Proc ClassicCollector::collect()
     run.inflight_sockets = static_cast<std::uint32_t>(k.gc_inflight_list.size());
 
     // 1. Candidates: sockets whose every file reference is an in-flight copy.
+    k.gc_phase = GcPhase::select;
     for (auto it = k.gc_inflight_list.begin(); it != k.gc_inflight_list.end();) {
         UnixSock &u = sock_of(*it++);
         const long total = u.file ? u.file->count : 0;
@@ -198,11 +199,13 @@ Proc ClassicCollector::collect()
     }
 
     // 2. Remove the references candidates hold on each other.
+    k.gc_phase = GcPhase::decrement;
     for (GcLink &l : k.gc_candidates)
         co_yield scan_children(sock_of(l), Func::dec_inflight, false);
 
     // 3. Whatever still has inflight > 0 is referenced from outside the candidate set: it and
     //    everything it holds are restored, transitively, by the cursor walk.
+    k.gc_phase = GcPhase::restore;
     k.cursor.on = ListId::gc_candidates;
     k.gc_candidates.push_front(k.cursor);
     for (;;) {
@@ -231,6 +234,7 @@ Proc ClassicCollector::collect()
     k.cursor.on = ListId::none;
 
     // 4. What is left is garbage: give back the counts and take the skbs that carry it.
+    k.gc_phase = GcPhase::hitlist;
     run.garbage = static_cast<std::uint32_t>(k.gc_candidates.size());
     for (GcLink &l : k.gc_candidates) {
         UnixSock &u = sock_of(l);
@@ -256,6 +260,7 @@ Proc ClassicCollector::collect()
     }
 
     // 6. unix_gc_lock is dropped; purging the hitlist drops the garbage's last references.
+    k.gc_phase = GcPhase::purge;
     const FreedBy saved = k.release_cause;
     k.release_cause = FreedBy::gc;
     while (!k.hitlist.empty()) {
@@ -277,6 +282,7 @@ Proc ClassicCollector::collect()
             k.gc_list_move(u, k.gc_inflight_list, ListId::gc_inflight_list);
         }
     }
+    k.gc_phase = GcPhase::none;
     k.gc_in_progress = false;
 }
 

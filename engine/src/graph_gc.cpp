@@ -274,6 +274,8 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
     }
     bool cyclic = false;
     ++run.sccs;
+    for (UnixVertex *v : scc)
+        v->verdict = dead ? 1 : 0;
     if (dead) {
         run.garbage += static_cast<std::uint32_t>(n);
         co_yield collect_skb(scc);
@@ -423,6 +425,8 @@ Proc GraphCollector::walk_scc_fast()
                 break;
         }
         ++run.sccs;
+        for (UnixVertex *v : scc)
+            v->verdict = dead ? 1 : 0;
         bool cyclic = false;
         if (dead) {
             run.garbage += static_cast<std::uint32_t>(scc.size());
@@ -453,12 +457,17 @@ Proc GraphCollector::collect()
         k.gc_in_progress = false;
         co_return;
     }
+    for (UnixVertex &v : k.unvisited_vertices)
+        v.verdict = -1;
     if (k.graph_grouped) {
         run.fast_path = true;
+        k.gc_phase = GcPhase::fast_walk;
         co_yield walk_scc_fast();
     } else {
+        k.gc_phase = GcPhase::walk;
         co_yield walk_scc();
     }
+    k.gc_phase = GcPhase::purge;
     for (SkBuff &skb : k.hitlist)
         if (skb.fp)
             skb.fp->dead = true;
@@ -471,6 +480,9 @@ Proc GraphCollector::collect()
         co_yield k.kfree_skb(skb, KFn::skb_queue_purge);
     }
     k.release_cause = saved;
+    k.gc_phase = GcPhase::none;
+    for (UnixVertex &v : k.unvisited_vertices)
+        v.verdict = -1;
     k.gc_in_progress = false;
 }
 

@@ -200,6 +200,7 @@ SkBuff &Kernel::alloc_skb(std::uint64_t len)
     skb->sk = nullptr;
     skb->sender = nullptr;
     skb->queue_owner = nullptr;
+    skb->receiver = nullptr;
     skb->fp.reset();
     ++skbs_live;
     return *skb;

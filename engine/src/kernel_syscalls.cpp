@@ -129,6 +129,10 @@ Proc Kernel::dgram_disconnected(UnixSock &u)
         SkBuff &skb = u.receive_queue.front();
         u.receive_queue.pop_front();
         skb.queue_owner = nullptr;
+        // (The kernel's purge here leaves scm_stat.nr_fds stale; the model keeps it exact so
+        // the invariant can hold for live sockets. Only fdinfo shows that counter.)
+        if (skb.fp)
+            u.nr_fds -= static_cast<std::uint32_t>(skb.fp->count());
         co_yield kfree_skb(skb, KFn::unix_dgram_disconnected);
     }
     release_cause = saved;
@@ -207,6 +211,7 @@ Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string
     skb.sk = &embryo;
     skb.sender = u;
     skb.queue_owner = other;
+    skb.receiver = other;
     other->receive_queue.push_back(skb);
     co_yield ev(EventKind::skb_queue, KFn::sys_connect, skb.id, other->id, u->id, 0);
 }
@@ -246,6 +251,7 @@ Proc Kernel::sys_accept(Process &p, std::string listener, std::string new_name, 
 Proc Kernel::send_skb(UnixSock &receiver, SkBuff &skb)
 {
     skb.queue_owner = &receiver;
+    skb.receiver = &receiver;
     receiver.receive_queue.push_back(skb);
     if (skb.fp)
         receiver.nr_fds += static_cast<std::uint32_t>(skb.fp->count());

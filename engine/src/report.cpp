@@ -167,3 +167,44 @@ std::string report_json(const Simulation &sim)
 }
 
 } // namespace inflight
+
+namespace inflight {
+
+std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title)
+{
+    std::string o;
+    o.reserve(events.size() * 160 + 128);
+    o += "{\n  \"scene\": " + q(scene_title) + ",\n  \"gc\": " + q(std::string(era_name(k.era()))) +
+         ",\n  \"kernel\": " + q(std::string(era_kernel_label(k.era()))) + ",\n  \"events\": [";
+    auto obj = [&](std::uint32_t id, bool is_sock) {
+        if (id == npos)
+            return std::string("null");
+        return is_sock ? q(k.label_of_id(id)) : std::to_string(id);
+    };
+    bool first = true;
+    for (const Event &e : events) {
+        // a/b/c are sockets except where the event says otherwise (skb ids, fds, processes).
+        const bool a_is_skb = e.kind == EventKind::skb_queue || e.kind == EventKind::skb_dequeue ||
+                              e.kind == EventKind::skb_free || e.kind == EventKind::skb_unref ||
+                              e.kind == EventKind::fds_attach || e.kind == EventKind::fds_detach ||
+                              e.kind == EventKind::skb_hitlist || e.kind == EventKind::stmt_begin ||
+                              e.kind == EventKind::stmt_end || e.kind == EventKind::gc_begin ||
+                              e.kind == EventKind::gc_end || e.kind == EventKind::gc_skip ||
+                              e.kind == EventKind::finding;
+        const bool b_is_process = e.kind == EventKind::fd_install || e.kind == EventKind::fd_close ||
+                                  e.kind == EventKind::fput_deferred;
+        const bool c_is_number = b_is_process || e.kind == EventKind::candidate_check ||
+                                 e.kind == EventKind::vertex_dead || e.kind == EventKind::sock_release;
+        o += first ? "\n    " : ",\n    ";
+        first = false;
+        o += "{\"step\": " + std::to_string(e.step) + ", \"line\": " + std::to_string(e.scene_line) +
+             ", \"fn\": " + q(std::string(kfn_name(e.fn))) + ", \"kind\": " + q(std::string(event_kind_name(e.kind))) +
+             ", \"a\": " + obj(e.a, !a_is_skb) + ", \"b\": " + obj(e.b, !b_is_process) +
+             ", \"c\": " + obj(e.c, !c_is_number) + ", \"before\": " + std::to_string(e.before) +
+             ", \"after\": " + std::to_string(e.after) + ", \"text\": " + q(describe(e, k)) + "}";
+    }
+    o += first ? "]\n}\n" : "\n  ]\n}\n";
+    return o;
+}
+
+} // namespace inflight

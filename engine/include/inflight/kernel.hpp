@@ -37,6 +37,9 @@ struct KernelConfig {
     std::uint64_t seed = 1;
 };
 
+// Where the running collection is, for the views (roles and the lists dock).
+enum class GcPhase : std::uint8_t { none, select, decrement, restore, hitlist, purge, walk, fast_walk };
+
 struct SysResult {
     Errno err = Errno::none;
     long value = 0;
@@ -166,6 +169,7 @@ public:
     SkbQueue hitlist;
     unsigned long unix_tot_inflight = 0;
     bool gc_in_progress = false;
+    GcPhase gc_phase = GcPhase::none;
     // graph
     VertexList unvisited_vertices, visited_vertices;
     std::deque<UnixVertex> vertex_pool;

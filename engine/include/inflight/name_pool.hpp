@@ -39,6 +39,12 @@ public:
     int get(std::uint32_t name) const; // -1 when absent
     bool erase(std::uint32_t name);
     std::size_t size() const { return used_; }
+    template <class F> void for_each(F &&f) const // f(name id, fd), in no particular order
+    {
+        for (const Slot &s : slots_)
+            if (s.name != kEmpty)
+                f(s.name, s.fd);
+    }
 
 private:
     struct Slot {

@@ -39,6 +39,7 @@ struct SkBuff {
     UnixSock *sk = nullptr;         // skb->sk: for a connect() skb on a listener, the embryo
     UnixSock *sender = nullptr;     // the socket that sent it (for the views)
     UnixSock *queue_owner = nullptr;// whose sk_receive_queue holds it (nullptr on the hitlist)
+    UnixSock *receiver = nullptr;   // the queue it was sent to (kept on the hitlist, for the views)
     std::unique_ptr<ScmFpList> fp;  // UNIXCB(skb).fp
     SafeHook hook;                  // receive queue or hitlist
 

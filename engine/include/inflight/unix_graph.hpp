@@ -30,6 +30,7 @@ struct UnixVertex {
     UnixVertex *scc_prev = this;
     UnixVertex *scc_next = this;
     bool visited_list = false;      // on unix_visited_vertices rather than unvisited
+    std::int8_t verdict = -1;       // this run's SCC verdict, for the views: -1 none, 0 alive, 1 dead
     unsigned long out_degree = 0;
     unsigned long index = 0;
     unsigned long scc_index = 0;

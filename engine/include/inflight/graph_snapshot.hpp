@@ -1,0 +1,78 @@
+// What the views draw at one step, extracted from the kernel model in one pass: every socket
+// with its GC role, one edge per in-flight file copy, and the processes with their open fds.
+// Plain values: safe to hand to a layout thread while the model moves on.
+#pragma once
+
+#include "inflight/scene.hpp"
+#include "inflight/unix_sock.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace inflight {
+
+class Kernel;
+
+// The colour a socket gets at this step.
+enum class GcRole : std::uint8_t {
+    idle,        // not in flight
+    inflight,    // in flight (on gc_inflight_list / has a vertex)
+    candidate,   // classic: a candidate before the restore walk; graph: on the walk's stack
+    maybe_cycle, // classic: still MAYBE_CYCLE during the restore walk
+    not_cycle,   // classic: on not_cycle_list; graph: its SCC was judged alive this run
+    garbage,     // found garbage, waiting for the purge
+    released,    // unix_release_sock() has run (drawn faded)
+};
+std::string_view gc_role_name(GcRole r);
+
+struct SnapshotNode {
+    std::uint32_t sock = 0;
+    std::string label;
+    SockType type = SockType::stream;
+    SockState state = SockState::unconnected;
+    GcRole role = GcRole::idle;
+    bool listener = false;
+    bool embryo = false;            // unaccepted
+    std::uint32_t listener_sock;    // for an unaccepted embryo: its listener's sock id (else npos)
+    long file_refs = 0;
+    long inflight = 0;              // u->inflight (classic) or out_degree (graph)
+    std::uint32_t queue = 0;        // skbs in its receive queue
+    std::uint8_t gc_flags = 0;
+    long index = -1, scc_index = -1; // graph: the vertex's Tarjan marks (-1 without a vertex)
+};
+
+struct SnapshotEdge {
+    std::uint64_t id = 0;           // stable while the copy is in flight: skb id and slot
+    std::uint32_t from = 0;         // the socket whose file is carried
+    std::uint32_t to = 0;           // the socket whose receive queue holds it
+    std::uint32_t effective_to = 0; // `to`, or the listener when `to` is an unaccepted embryo
+    std::uint32_t skb = 0;
+    bool on_hitlist = false;        // the skb is on the collector's hitlist
+};
+
+struct SnapshotFd {
+    int fd = 0;
+    std::string name;
+    std::uint32_t sock = 0;
+};
+
+struct SnapshotProcess {
+    std::uint32_t id = 0;
+    std::string name;
+    std::string user;
+    std::vector<SnapshotFd> fds;
+};
+
+struct GraphSnapshot {
+    std::vector<SnapshotNode> nodes;     // by socket id
+    std::vector<SnapshotEdge> edges;
+    std::vector<SnapshotProcess> processes;
+    // Equal keys = the same nodes, edges and fds: no relayout needed (roles may differ).
+    std::uint64_t topology_key = 0;
+};
+
+GraphSnapshot snapshot_graph(const Kernel &k);
+GcRole role_of(const Kernel &k, const UnixSock &u);
+
+} // namespace inflight

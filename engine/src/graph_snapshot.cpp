@@ -1,0 +1,168 @@
+#include "inflight/graph_snapshot.hpp"
+
+#include "inflight/kernel.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace inflight {
+
+std::string_view gc_role_name(GcRole r)
+{
+    switch (r) {
+    case GcRole::idle: return "not in flight";
+    case GcRole::inflight: return "in flight";
+    case GcRole::candidate: return "candidate";
+    case GcRole::maybe_cycle: return "maybe cycle";
+    case GcRole::not_cycle: return "not cycle";
+    case GcRole::garbage: return "garbage";
+    case GcRole::released: return "released";
+    }
+    return "?";
+}
+
+namespace {
+
+GcRole classic_role(const Kernel &k, const UnixSock &u)
+{
+    switch (u.on) {
+    case ListId::gc_candidates:
+        switch (k.gc_phase) {
+        case GcPhase::select:
+        case GcPhase::decrement: return GcRole::candidate;
+        case GcPhase::restore: return (u.gc_flags & UNIX_GC_MAYBE_CYCLE) ? GcRole::maybe_cycle : GcRole::candidate;
+        default: return GcRole::garbage;
+        }
+    case ListId::not_cycle_list: return GcRole::not_cycle;
+    case ListId::gc_inflight_list: return GcRole::inflight;
+    default:
+        // During the purge a garbage socket leaves the lists before its release runs.
+        if (k.gc_phase == GcPhase::purge && (u.gc_flags & UNIX_GC_CANDIDATE))
+            return GcRole::garbage;
+        return GcRole::idle;
+    }
+}
+
+GcRole graph_role(const Kernel &k, const UnixSock &u, const std::unordered_set<const UnixVertex *> &on_stack)
+{
+    if (!u.vertex)
+        return GcRole::idle;
+    if (u.vertex->verdict == 1)
+        return GcRole::garbage;
+    if (u.vertex->verdict == 0)
+        return GcRole::not_cycle;
+    if (on_stack.count(u.vertex))
+        return GcRole::candidate;
+    (void)k;
+    return GcRole::inflight;
+}
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h;
+}
+
+} // namespace
+
+GcRole role_of(const Kernel &k, const UnixSock &u)
+{
+    if (u.released)
+        return GcRole::released;
+    if (k.era() != GcEra::graph)
+        return classic_role(k, u);
+    std::unordered_set<const UnixVertex *> on_stack(k.vertex_stack_view.begin(), k.vertex_stack_view.end());
+    return graph_role(k, u, on_stack);
+}
+
+GraphSnapshot snapshot_graph(const Kernel &k)
+{
+    GraphSnapshot g;
+    const std::unordered_set<const UnixVertex *> on_stack(k.vertex_stack_view.begin(), k.vertex_stack_view.end());
+    // An unaccepted embryo belongs to the listener whose queue holds its connect skb.
+    std::unordered_map<std::uint32_t, std::uint32_t> embryo_listener;
+    for (const UnixSock &u : k.socks)
+        if (u.state == SockState::listening)
+            for (const SkBuff &skb : u.receive_queue)
+                if (skb.sk && skb.sk->state == SockState::embryo)
+                    embryo_listener[skb.sk->id] = u.id;
+
+    g.nodes.reserve(k.socks.size());
+    std::uint64_t key = mix(0, k.socks.size());
+    for (const UnixSock &u : k.socks) {
+        SnapshotNode n;
+        n.sock = u.id;
+        n.label = k.label_of(u);
+        n.type = u.type;
+        n.state = u.state;
+        n.role = u.released ? GcRole::released
+                            : (k.era() == GcEra::graph ? graph_role(k, u, on_stack) : classic_role(k, u));
+        n.listener = u.state == SockState::listening;
+        auto it = embryo_listener.find(u.id);
+        n.embryo = it != embryo_listener.end();
+        n.listener_sock = n.embryo ? it->second : npos;
+        n.file_refs = u.file ? u.file->count : 0;
+        n.inflight = k.collector().inflight_of(u);
+        n.queue = static_cast<std::uint32_t>(u.receive_queue.size());
+        n.gc_flags = u.gc_flags;
+        if (u.vertex) {
+            n.index = static_cast<long>(u.vertex->index);
+            n.scc_index = static_cast<long>(u.vertex->scc_index);
+        }
+        key = mix(key, n.embryo ? n.listener_sock : 0x5151);
+        g.nodes.push_back(std::move(n));
+    }
+
+    auto add_edges = [&](const SkBuff &skb, bool on_hitlist) {
+        if (!skb.fp || !skb.receiver)
+            return;
+        const UnixSock &to = *skb.receiver;
+        const std::uint32_t effective = g.nodes[to.id].embryo ? g.nodes[to.id].listener_sock : to.id;
+        for (std::size_t i = 0; i < skb.fp->fp.size(); ++i) {
+            const File *f = skb.fp->fp[i];
+            if (!f || !f->sock)
+                continue;
+            SnapshotEdge e;
+            e.id = (static_cast<std::uint64_t>(skb.id) << 8) | i;
+            e.from = f->sock->id;
+            e.to = to.id;
+            e.effective_to = effective;
+            e.skb = skb.id;
+            e.on_hitlist = on_hitlist;
+            key = mix(mix(mix(key, e.id), e.from), e.effective_to);
+            g.edges.push_back(e);
+        }
+    };
+    for (const UnixSock &u : k.socks)
+        for (const SkBuff &skb : u.receive_queue)
+            add_edges(skb, false);
+    for (const SkBuff &skb : k.hitlist)
+        add_edges(skb, true);
+
+    for (const Process &p : k.processes) {
+        SnapshotProcess sp;
+        sp.id = p.id;
+        sp.name = p.name;
+        sp.user = p.user ? p.user->name : "root";
+        std::unordered_map<int, std::uint32_t> name_of_fd;
+        p.names.for_each([&](std::uint32_t name, int fd) { name_of_fd[fd] = name; });
+        for (std::size_t fd = 0; fd < p.fds.size(); ++fd) {
+            const File *f = p.fds[fd];
+            if (!f || !f->sock)
+                continue;
+            SnapshotFd sf;
+            sf.fd = static_cast<int>(fd);
+            auto it = name_of_fd.find(sf.fd);
+            sf.name = it != name_of_fd.end() ? std::string(k.name_pool.str(it->second)) : "fd" + std::to_string(fd);
+            sf.sock = f->sock->id;
+            key = mix(mix(mix(key, p.id), fd), sf.sock);
+            sp.fds.push_back(std::move(sf));
+        }
+        g.processes.push_back(std::move(sp));
+    }
+    g.topology_key = key;
+    return g;
+}
+
+} // namespace inflight
