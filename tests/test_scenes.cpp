@@ -259,6 +259,26 @@ private slots:
             QVERIFY2(out.contains(QRegularExpression(QStringLiteral("expectations: \\d+ passed, [1-9]\\d* failed"))),
                      qPrintable(out));
     }
+
+    // The large scene (scenes/large/) is too long for checked mode: run it once, unchecked,
+    // under the classic collector (the fastest; its expectations hold under all three).
+    void largeSceneHoldsItsExpectations()
+    {
+        const QString path = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/large/large-32000-in-flight.scn");
+        ParseResult parsed = load_scene_file(path.toStdString());
+        QVERIFY2(parsed.ok(), diagnostics_text(parsed.diagnostics).c_str());
+        QCOMPARE(parsed.scene.settings.collectors.size(), std::size_t(3));
+        SimulationOptions o;
+        o.era = GcEra::classic;
+        o.record = false;
+        Simulation sim(std::make_shared<const Scene>(std::move(parsed.scene)), o);
+        sim.run();
+        QVERIFY(!sim.stopped_by_finding());
+        QVERIFY(sim.warnings().empty());
+        QCOMPARE(sim.expectations().size(), std::size_t(7));
+        QCOMPARE(sim.expectations_failed(), std::size_t(0));
+        QCOMPARE(sim.kernel().unix_tot_inflight, 0UL);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestScenes)
