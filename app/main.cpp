@@ -1,8 +1,80 @@
-// Placeholder until the application issue: the GUI is not built yet, so point at the CLI.
+// inflight [scene.scn] [--gc classic|async|graph] [--step N] [--screenshot FILE] [--size WxH]
+#include "main_window.h"
+#include "player_controller.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
 #include <cstdio>
 
-int main()
+int main(int argc, char **argv)
 {
-    std::fputs("inflight: the graphical player is not built yet; use inflight-cli run SCENE\n", stderr);
-    return 1;
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Inflight"));
+    QApplication::setOrganizationName(QStringLiteral("Inflight"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1"));
+
+    QCommandLineParser cli;
+    cli.setApplicationDescription(QStringLiteral(
+        "Watch and step through the Linux AF_UNIX garbage collector of three kernel eras."));
+    cli.addHelpOption();
+    cli.addVersionOption();
+    cli.addPositionalArgument(QStringLiteral("scene"), QStringLiteral("A scene file (.scn); default: the welcome scene."));
+    QCommandLineOption gc_opt(QStringLiteral("gc"), QStringLiteral("Collector: classic, async or graph."),
+                              QStringLiteral("era"));
+    QCommandLineOption step_opt(QStringLiteral("step"), QStringLiteral("Open at micro-step N."), QStringLiteral("N"));
+    QCommandLineOption shot_opt(QStringLiteral("screenshot"),
+                                QStringLiteral("Save a PNG of the window to FILE and exit."), QStringLiteral("FILE"));
+    QCommandLineOption size_opt(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1920x1080)."),
+                                QStringLiteral("WxH"), QStringLiteral("1920x1080"));
+    QCommandLineOption present_opt(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode."));
+    cli.addOptions({gc_opt, step_opt, shot_opt, size_opt, present_opt});
+    cli.process(app);
+
+    PlayerController controller;
+    MainWindow window(controller);
+    const QStringList args = cli.positionalArguments();
+    bool ok = args.isEmpty() ? window.openWelcome() : window.openScene(args.first(), false);
+    if (!ok) {
+        // The messages were printed; a missing or broken scene still opens the window on the
+        // welcome scene rather than an empty one.
+        if (!cli.isSet(shot_opt) && !args.isEmpty())
+            window.openWelcome();
+        else if (cli.isSet(shot_opt))
+            return 2;
+    }
+    if (cli.isSet(gc_opt)) {
+        const auto era = inflight::parse_era(cli.value(gc_opt).toStdString());
+        if (!era) {
+            std::fprintf(stderr, "inflight: error: unknown collector '%s' (classic, async or graph)\n",
+                         qPrintable(cli.value(gc_opt)));
+            return 2;
+        }
+        controller.setEra(*era);
+    }
+    if (cli.isSet(step_opt)) {
+        bool num = false;
+        const qulonglong n = cli.value(step_opt).toULongLong(&num);
+        if (!num) {
+            std::fprintf(stderr, "inflight: error: bad step '%s'\n", qPrintable(cli.value(step_opt)));
+            return 2;
+        }
+        controller.seek(n);
+    }
+    if (cli.isSet(present_opt))
+        window.setPresentationMode(true);
+    if (cli.isSet(shot_opt)) {
+        const QStringList wh = cli.value(size_opt).split(QLatin1Char('x'));
+        const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
+        if (w < 200 || h < 200 || w > 10000 || h > 10000) {
+            std::fprintf(stderr, "inflight: error: bad --size '%s' (e.g. 1920x1080)\n", qPrintable(cli.value(size_opt)));
+            return 2;
+        }
+        window.resize(w, h);
+        window.show();
+        return window.saveScreenshot(cli.value(shot_opt)) ? 0 : 1;
+    }
+    window.show();
+    return app.exec();
 }

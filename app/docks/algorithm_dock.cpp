@@ -1,0 +1,326 @@
+#include "algorithm_dock.h"
+
+#include "algorithm_view.h"
+#include "dock_common.h"
+
+#include "../player_controller.h"
+#include "../theme.h"
+
+#include "inflight/algorithm_listing.hpp"
+#include "inflight/kernel.hpp"
+#include "inflight/narrate.hpp"
+#include "inflight/simulation.hpp"
+
+#include <QFrame>
+#include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <limits>
+
+using namespace inflight;
+
+namespace docks {
+
+std::uint16_t listingLineOf(const Event &e, GcEra era)
+{
+    if (e.algo_line)
+        return e.algo_line;
+    const bool graph = era == GcEra::graph;
+    auto id = [](AlgoLine l) { return static_cast<std::uint16_t>(l); };
+    switch (e.kind) {
+    case EventKind::gc_begin: return id(graph ? AlgoLine::graph_begin : AlgoLine::classic_begin);
+    case EventKind::gc_end: return id(graph ? AlgoLine::graph_end : AlgoLine::classic_end);
+    default: break;
+    }
+    if (e.fn == KFn::skb_queue_purge)
+        return id(graph ? AlgoLine::graph_purge : AlgoLine::classic_purge);
+    return 0;
+}
+
+namespace {
+int row_of(GcEra era, std::uint16_t line)
+{
+    if (!line)
+        return -1;
+    const auto &l = algorithm_listing(era);
+    for (std::size_t i = 0; i < l.size(); ++i)
+        if (static_cast<std::uint16_t>(l[i].id) == line)
+            return static_cast<int>(i);
+    return -1;
+}
+
+void collect_notes(const std::vector<Statement> &list, std::map<std::uint32_t, QString> &out)
+{
+    for (const Statement &s : list) {
+        if (s.op == Op::note)
+            out[s.loc.line] = QString::fromStdString(s.text);
+        else if (s.op == Op::repeat)
+            collect_notes(s.body, out);
+    }
+}
+} // namespace
+
+AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
+    : QDockWidget(tr("Algorithm"), parent), controller_(controller)
+{
+    setObjectName(QStringLiteral("algorithmDock"));
+    auto *body = new QWidget(this);
+    auto *layout = new QVBoxLayout(body);
+    layout->setContentsMargins(6, 4, 6, 4);
+    layout->setSpacing(6);
+
+    note_box_ = new QFrame(body);
+    note_box_->setObjectName(QStringLiteral("noteBox"));
+    note_box_->setFrameShape(QFrame::StyledPanel);
+    auto *nl = new QVBoxLayout(note_box_);
+    nl->setContentsMargins(8, 4, 8, 6);
+    nl->setSpacing(2);
+    note_title_ = new QLabel(note_box_);
+    note_title_->setWordWrap(true);
+    note_ = new QLabel(note_box_);
+    note_->setWordWrap(true);
+    note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    note_box_->setToolTip(tr("The scene's own explanation: the text of its latest note statement."));
+    nl->addWidget(note_title_);
+    nl->addWidget(note_);
+    layout->addWidget(note_box_);
+
+    caption_ = new QLabel(body);
+    caption_->setWordWrap(true);
+    caption_->setToolTip(tr("The micro-step shown: its number, the scene line being executed, and the kernel "
+                            "function it happens in."));
+    layout->addWidget(caption_);
+    narration_ = new QLabel(body);
+    narration_->setWordWrap(true);
+    narration_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    narration_->setToolTip(tr("What this micro-step did, and why it matters to the collector."));
+    narration_->setMinimumHeight(QFontMetrics(narration_->font()).height() * 2);
+    layout->addWidget(narration_);
+
+    title_ = new QLabel(body);
+    title_->setWordWrap(true);
+    title_->setToolTip(tr("The collector of the kernel era the scene runs under, as pseudo-code with the "
+                          "kernel's function names."));
+    layout->addWidget(title_);
+    scroll_ = new QScrollArea(body);
+    scroll_->setWidgetResizable(true);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    view_ = new AlgorithmView(scroll_);
+    scroll_->setWidget(view_);
+    // However little room the dock has, a few listing lines stay visible (the dock scrolls).
+    scroll_->setMinimumHeight(QFontMetrics(Theme::instance().monoFont(kCodePoints)).lineSpacing() * 6);
+    layout->addWidget(scroll_, 1);
+    setWidget(scrollable(body, this));
+
+    // Scrolled once the layout has settled (a resize or a font change moves the rows first).
+    connect(view_, &AlgorithmView::currentRectChanged, this, [this] {
+        if (scroll_pending_)
+            return;
+        scroll_pending_ = true;
+        QMetaObject::invokeMethod(this, [this] {
+            scroll_pending_ = false;
+            // A line out of view is centred, so that the lines around it are seen too.
+            const QRect r = view_->rowRect(view_->currentRow());
+            QScrollBar *bar = scroll_->verticalScrollBar();
+            const int h = scroll_->viewport()->height();
+            if (r.isValid() && (r.top() < bar->value() || r.bottom() > bar->value() + h))
+                bar->setValue(r.top() - std::max(0, (h - r.height()) / 2));
+        }, Qt::QueuedConnection);
+    });
+    connect(&controller_, &PlayerController::sceneLoaded, this, &AlgorithmDock::sceneLoaded);
+    connect(&controller_, &PlayerController::positionChanged, this, &AlgorithmDock::refresh);
+    connect(&controller_, &PlayerController::indexReadyChanged, this, &AlgorithmDock::refresh);
+    connect(&Theme::instance(), &Theme::changed, this, &AlgorithmDock::applyTheme);
+    applyTheme();
+    if (controller_.hasScene())
+        sceneLoaded();
+    else
+        refresh();
+}
+
+void AlgorithmDock::sceneLoaded()
+{
+    notes_.clear();
+    if (controller_.hasScene())
+        collect_notes(controller_.scene().statements, notes_);
+    indexed_ = false;
+    followed_pos_ = 0;
+    followed_line_ = 0;
+    refresh();
+}
+
+void AlgorithmDock::indexIfNeeded()
+{
+    const auto &tl = controller_.timeline();
+    const Event *data = controller_.indexReady() ? tl.data() : nullptr;
+    if (indexed_ && data == indexed_data_ && tl.size() == indexed_size_)
+        return;
+    indexed_data_ = data;
+    indexed_size_ = tl.size();
+    lines_.clear();
+    note_steps_.clear();
+    indexed_ = controller_.indexReady();
+    if (!indexed_)
+        return;
+    const GcEra era = controller_.era();
+    for (const Event &e : tl) {
+        if (const std::uint16_t l = listingLineOf(e, era))
+            lines_.emplace_back(e.step, l);
+        // stmt_begin is kept past the index cap too: a note statement is known by its line.
+        if (e.kind == EventKind::stmt_begin && notes_.count(e.scene_line))
+            note_steps_.emplace_back(e.step, e.scene_line);
+    }
+    // Past the cap only landmarks are recorded: the listing line is followed step by step there.
+    complete_to_ = controller_.indexComplete() ? std::numeric_limits<std::uint64_t>::max()
+                                               : static_cast<std::uint64_t>(PlayerController::kIndexCap);
+}
+
+std::uint16_t AlgorithmDock::lastLineBefore(std::uint64_t step) const
+{
+    if (!indexed_ || step > complete_to_)
+        return followed_line_;
+    auto it = std::upper_bound(lines_.begin(), lines_.end(), step,
+                               [](std::uint64_t s, const auto &p) { return s < p.first; });
+    return it == lines_.begin() ? 0 : std::prev(it)->second;
+}
+
+std::uint32_t AlgorithmDock::lastNoteLineBefore(std::uint64_t step) const
+{
+    if (indexed_) {
+        auto it = std::upper_bound(note_steps_.begin(), note_steps_.end(), step,
+                                   [](std::uint64_t s, const auto &p) { return s < p.first; });
+        return it == note_steps_.begin() ? 0 : std::prev(it)->second;
+    }
+    // Until the run is indexed: the last note above the statement being executed.
+    if (!step)
+        return 0;
+    const std::uint32_t line = controller_.sim().current_line();
+    auto it = notes_.upper_bound(line);
+    return it == notes_.begin() ? 0 : std::prev(it)->first;
+}
+
+void AlgorithmDock::refresh()
+{
+    if (!controller_.hasScene()) {
+        view_->setListing(nullptr);
+        narration_->clear();
+        caption_->clear();
+        note_box_->hide();
+        return;
+    }
+    indexIfNeeded();
+    const GcEra era = controller_.era();
+    const auto &listing = algorithm_listing(era);
+    view_->setListing(&listing);
+    title_->setText(era == GcEra::graph ? tr("__unix_gc() — graph collector, %1")
+                                              .arg(qs(era_kernel_label(era)))
+                                        : tr("unix_gc() — %1 collector, %2")
+                                              .arg(qs(era_name(era)),
+                                                   qs(era_kernel_label(era))));
+
+    const Kernel &k = controller_.kernel();
+    const Event *e = controller_.currentEvent();
+    const std::uint64_t pos = controller_.position();
+    const bool running = controller_.sim().gc_in_progress();
+
+    // Followed step by step as well, for when the index cannot say (still being made, or past its
+    // cap); a jump loses it (then the index answers where it can).
+    if (pos == followed_pos_ + 1 && e && listingLineOf(*e, era))
+        followed_line_ = listingLineOf(*e, era);
+    else if (pos != followed_pos_ + 1 && pos != followed_pos_)
+        followed_line_ = indexed_ && pos <= complete_to_ ? lastLineBefore(pos) : 0;
+    followed_pos_ = pos;
+
+    // The line: the current event's; else, inside a collection, the purge or the last line run;
+    // else the last line run, dimmed.
+    std::uint16_t line = e ? listingLineOf(*e, era) : 0;
+    bool dim = false;
+    if (!line && running && k.gc_phase == GcPhase::purge)
+        line = static_cast<std::uint16_t>(era == GcEra::graph ? AlgoLine::graph_purge : AlgoLine::classic_purge);
+    if (!line) {
+        line = lastLineBefore(pos);
+        dim = !running;
+    }
+    view_->setCurrent(row_of(era, line), dim);
+
+    // Narration.
+    if (e) {
+        narration_->setText(QString::fromStdString(narrate(*e, k)));
+        QString cap = tr("Step %1").arg(pos);
+        if (controller_.indexReady())
+            cap += tr(" of %1").arg(controller_.totalSteps());
+        if (e->scene_line)
+            cap += tr(" · line %1").arg(e->scene_line);
+        if (e->fn != KFn::none && e->fn != KFn::scene)
+            cap += QStringLiteral(" · ") + qs(kfn_name(e->fn));
+        caption_->setText(cap);
+    } else {
+        narration_->setText(tr("Nothing has run yet. Step forward to start the scene."));
+        caption_->setText(tr("Step 0"));
+    }
+
+    // The note: the current statement's, else the last one run.
+    const std::uint32_t cur = pos ? controller_.sim().current_line() : 0;
+    std::uint32_t note_line = 0;
+    note_current_ = false;
+    if (cur && notes_.count(cur)) {
+        note_line = cur;
+        note_current_ = true;
+    } else {
+        note_line = lastNoteLineBefore(pos);
+    }
+    if (note_line && notes_.count(note_line)) {
+        note_->setText(notes_[note_line]);
+        note_title_->setText(note_current_ ? tr("Note · line %1").arg(note_line)
+                                           : tr("Last note · line %1").arg(note_line));
+        note_box_->show();
+    } else {
+        note_->clear();
+        note_box_->hide();
+    }
+    if (note_current_ != note_styled_current_)
+        styleNote();
+}
+
+int AlgorithmDock::currentListingRow() const { return view_->currentRow(); }
+bool AlgorithmDock::currentLineDimmed() const { return view_->dimmed(); }
+QString AlgorithmDock::narrationText() const { return narration_->text(); }
+QString AlgorithmDock::noteText() const { return note_box_->isHidden() ? QString() : note_->text(); }
+
+void AlgorithmDock::applyTheme()
+{
+    const Theme &t = Theme::instance();
+    view_->setFont(t.monoFont(kCodePoints));
+    scroll_->setMinimumHeight(QFontMetrics(t.monoFont(kCodePoints)).lineSpacing() * 6);
+    // A dock squeezed to a sliver shows nothing: ask for room for ~16 code characters.
+    if (widget())
+        widget()->setMinimumWidth(QFontMetrics(t.monoFont(kCodePoints)).horizontalAdvance(QLatin1Char('m')) * 16);
+    title_->setFont(t.font(kTitlePoints, true));
+    caption_->setFont(t.font(kRowPoints * 0.9));
+    narration_->setFont(t.font(kNarrationPoints));
+    note_title_->setFont(t.font(kRowPoints * 0.9, true));
+    QPalette p = caption_->palette();
+    p.setColor(QPalette::WindowText, t.highContrast() ? Qt::black : QColor(0x50, 0x50, 0x58));
+    caption_->setPalette(p);
+    styleNote();
+    view_->restyle();
+}
+
+void AlgorithmDock::styleNote()
+{
+    const Theme &t = Theme::instance();
+    note_styled_current_ = note_current_;
+    note_->setFont(t.font(kNotePoints, note_current_));
+    // The note box: tinted like the current line when the note is the statement being run.
+    const QColor bg = note_current_ ? t.highlightLineColor() : t.background();
+    const QColor border = note_current_ ? t.foreground() : QColor(0xb0, 0xb0, 0xb8);
+    note_box_->setStyleSheet(QStringLiteral("#noteBox { background: %1; border: %2px solid %3; border-radius: 4px; }")
+                                 .arg(bg.name())
+                                 .arg(note_current_ ? 2 : 1)
+                                 .arg(border.name()));
+}
+
+} // namespace docks

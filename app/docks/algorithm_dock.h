@@ -1,0 +1,76 @@
+// "Algorithm": the active collector's pseudo-code with the line the current micro-step executes
+// highlighted (the last collector line stays, dimmed, while the scene does something else), a
+// sentence or two narrating the micro-step (inflight::narrate), and the scene's latest note.
+#pragma once
+
+#include "inflight/event.hpp"
+#include "inflight/gc_era.hpp"
+
+#include <QDockWidget>
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+class QLabel;
+class QScrollArea;
+class QFrame;
+class PlayerController;
+
+namespace docks {
+
+class AlgorithmView;
+
+class AlgorithmDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit AlgorithmDock(PlayerController &controller, QWidget *parent = nullptr);
+
+    // For tests: the highlighted listing row (-1: none) and whether it is dimmed; the texts shown.
+    int currentListingRow() const;
+    bool currentLineDimmed() const;
+    QString narrationText() const;
+    QString noteText() const;
+    bool noteIsCurrent() const { return note_current_; }
+    AlgorithmView *listingView() const { return view_; }
+
+private:
+    void sceneLoaded();
+    void refresh();
+    void applyTheme();
+    void styleNote();
+    void indexIfNeeded();
+    std::uint16_t lastLineBefore(std::uint64_t step) const;
+    std::uint32_t lastNoteLineBefore(std::uint64_t step) const;
+
+    PlayerController &controller_;
+    QLabel *title_ = nullptr;
+    QFrame *note_box_ = nullptr;
+    QLabel *note_title_ = nullptr;
+    QLabel *note_ = nullptr;
+    QLabel *caption_ = nullptr;
+    QLabel *narration_ = nullptr;
+    QScrollArea *scroll_ = nullptr;
+    AlgorithmView *view_ = nullptr;
+    bool note_current_ = false;
+    bool note_styled_current_ = false;
+    bool scroll_pending_ = false;
+
+    std::map<std::uint32_t, QString> notes_;                       // scene line -> note text
+    std::vector<std::pair<std::uint64_t, std::uint16_t>> lines_;   // steps that ran a listing line
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> note_steps_; // steps of note statements
+    const inflight::Event *indexed_data_ = nullptr;
+    std::size_t indexed_size_ = 0;
+    bool indexed_ = false;
+    std::uint64_t complete_to_ = 0; // the index has every step up to here
+    // Without the index: followed step by step.
+    std::uint64_t followed_pos_ = 0;
+    std::uint16_t followed_line_ = 0;
+};
+
+// The listing line an event executes: its algo_line, or the one its kind implies (gc_begin,
+// gc_end, the hitlist purge) for the events the engine leaves unmarked.
+std::uint16_t listingLineOf(const inflight::Event &e, inflight::GcEra era);
+
+} // namespace docks

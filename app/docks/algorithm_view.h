@@ -1,0 +1,64 @@
+// The collector's pseudo-code, one listing line a row, indented by its `indent`, wrapped to
+// the width, with the current line highlighted (or dimmed: the last line the collector ran
+// while the scene does something else). Comments after "#" are drawn muted.
+#pragma once
+
+#include "inflight/algorithm_listing.hpp"
+
+#include <QTextLayout>
+#include <QWidget>
+
+#include <memory>
+
+#include <vector>
+
+namespace docks {
+
+class AlgorithmView : public QWidget {
+    Q_OBJECT
+public:
+    explicit AlgorithmView(QWidget *parent = nullptr);
+
+    void setListing(const std::vector<inflight::ListingLine> *listing);
+    // row: index into the listing (-1: none).
+    void setCurrent(int row, bool dimmed);
+    int currentRow() const { return current_; }
+    bool dimmed() const { return dimmed_; }
+    // Theme colours changed: lay out again.
+    void restyle();
+    QRect rowRect(int row) const;
+
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int w) const override;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    void currentRectChanged(QRect rect);
+
+protected:
+    void paintEvent(QPaintEvent *) override;
+    void resizeEvent(QResizeEvent *) override;
+    void changeEvent(QEvent *e) override;
+
+private:
+    struct Laid {
+        int top, height, x;
+        std::shared_ptr<QTextLayout> regular, bold; // laid out for the width they were made for
+    };
+    // Rows laid out for `width`; the result for the widget's own width is kept for painting.
+    const std::vector<Laid> &layoutRows(int width) const;
+    QColor mutedColor() const;
+    int gutter() const;
+    int indentStep() const;
+
+    const std::vector<inflight::ListingLine> *listing_ = nullptr;
+    int current_ = -1;
+    bool dimmed_ = false;
+    mutable std::vector<Laid> laid_;
+    mutable int laid_width_ = -1;
+    mutable std::vector<Laid> measured_; // for heightForWidth() at another width
+    mutable int measured_width_ = -1;
+};
+
+} // namespace docks

@@ -1,0 +1,440 @@
+#include "inspector_dock.h"
+
+#include "dock_common.h"
+
+#include "../player_controller.h"
+#include "../theme.h"
+
+#include "inflight/graph_snapshot.hpp"
+#include "inflight/kernel.hpp"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+using namespace inflight;
+
+namespace docks {
+
+namespace {
+
+QString s(std::string_view v) { return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())); }
+
+QString flags_text(unsigned f)
+{
+    QStringList out;
+    if (f & UNIX_GC_CANDIDATE)
+        out << QStringLiteral("CANDIDATE");
+    if (f & UNIX_GC_MAYBE_CYCLE)
+        out << QStringLiteral("MAYBE_CYCLE");
+    return out.isEmpty() ? QStringLiteral("none") : out.join(QLatin1Char('|'));
+}
+
+// The name a process gives fd `fd`, if any.
+QString fd_name(const Kernel &k, const Process &p, std::size_t fd)
+{
+    QString name;
+    p.names.for_each([&](std::uint32_t id, int f) {
+        if (static_cast<std::size_t>(f) == fd)
+            name = s(k.name_pool.str(id));
+    });
+    return name;
+}
+
+} // namespace
+
+InspectorDock::InspectorDock(PlayerController &controller, QWidget *parent)
+    : QDockWidget(tr("Inspector"), parent), controller_(controller)
+{
+    setObjectName(QStringLiteral("inspectorDock"));
+    auto *body = new QWidget(this);
+    auto *layout = new QVBoxLayout(body);
+    layout->setContentsMargins(6, 4, 6, 4);
+    search_ = new QLineEdit(body);
+    search_->setPlaceholderText(tr("Type a socket label and press Enter…"));
+    search_->setClearButtonEnabled(true);
+    search_->setToolTip(tr("Select a socket by its label (a, s2, embryo(c))."));
+    layout->addWidget(search_);
+    header_ = new QLabel(body);
+    header_->setWordWrap(true);
+    layout->addWidget(header_);
+    tree_ = new QTreeWidget(body);
+    tree_->setColumnCount(2);
+    tree_->setHeaderLabels({tr("Field"), tr("Value")});
+    tree_->setRootIsDecorated(true);
+    tree_->setUniformRowHeights(false);
+    tree_->setWordWrap(true);
+    tree_->setSelectionMode(QAbstractItemView::NoSelection);
+    tree_->header()->setStretchLastSection(true);
+    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    layout->addWidget(tree_, 1);
+    setWidget(body);
+
+    connect(search_, &QLineEdit::returnPressed, this, [this] {
+        if (!controller_.hasScene())
+            return;
+        if (const auto id = findLabel(controller_.kernel(), search_->text()))
+            controller_.selectSocket(*id);
+        else
+            header_->setText(tr("No socket is labelled “%1” at this step.").arg(search_->text().trimmed()));
+    });
+    connect(tree_, &QTreeWidget::itemCollapsed, this,
+            [this](QTreeWidgetItem *i) { collapsed_[i->data(0, Qt::UserRole).toString()] = true; });
+    connect(tree_, &QTreeWidget::itemExpanded, this,
+            [this](QTreeWidgetItem *i) { collapsed_[i->data(0, Qt::UserRole).toString()] = false; });
+    connect(&controller_, &PlayerController::positionChanged, this, &InspectorDock::refresh);
+    connect(&controller_, &PlayerController::selectionChanged, this, &InspectorDock::refresh);
+    connect(&controller_, &PlayerController::sceneLoaded, this, [this] {
+        shown_.reset(); // another run: nothing to compare with
+        refresh();
+    });
+    connect(&Theme::instance(), &Theme::changed, this, &InspectorDock::applyTheme);
+    applyTheme();
+    refresh();
+}
+
+std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
+{
+    const Kernel &k = controller_.kernel();
+    const UnixSock &u = k.socks[id];
+    const bool graph = k.era() == GcEra::graph;
+    std::vector<Field> out;
+
+    // ---- identity
+    Field ident{QStringLiteral("socket"), tr("Socket"), QString(), tr("Who this socket is."), {}, {}};
+    QStringList others;
+    for (std::size_t n = 0; n < k.label_owner.size(); ++n)
+        if (k.label_owner[n] == id && n != u.label)
+            others << s(k.name_pool.str(static_cast<std::uint32_t>(n)));
+    ident.children.push_back({QStringLiteral("label"), tr("label"),
+                              label(k, id) + (others.isEmpty() ? QString() : tr(" (also %1)").arg(others.join(QStringLiteral(", ")))),
+                              tr("The name the scene created it with. It stays with the socket even after its fd is "
+                                 "closed; accept() adds the accepted fd's name as a second label."),
+                              {}, {}});
+    ident.children.push_back({QStringLiteral("type"), tr("type"), s(sock_type_name(u.type)),
+                              tr("SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET."), {}, {}});
+    QString state = s(sock_state_name(u.state));
+    if (u.state == SockState::embryo)
+        state += tr(" (not accepted)");
+    if (u.released)
+        state += tr(" · released (%1)").arg(s(freed_by_name(u.freed_by)));
+    ident.children.push_back({QStringLiteral("state"), tr("state"), state,
+                              tr("Its connection state. “Released” means unix_release_sock() has run: the socket "
+                                 "is gone, and how it went (closed, collected as garbage, or taken along by "
+                                 "another release)."),
+                              {}, {}});
+    ident.children.push_back({QStringLiteral("peer"), tr("peer"), u.peer ? label(k, u.peer->id) : tr("none"),
+                              tr("The socket at the other end (unix_peer()). For an embryo: the client that "
+                                 "connected."),
+                              {}, {}});
+    const std::string &addr = k.address_of(u);
+    ident.children.push_back({QStringLiteral("address"), tr("address"),
+                              addr.empty() ? tr("none") : QStringLiteral("@") + QString::fromStdString(addr),
+                              tr("The abstract name it is bound to (bind or autobind), if any."), {}, {}});
+    ident.children.push_back({QStringLiteral("owner"), tr("owner"),
+                              u.owner < k.users.size() ? QString::fromStdString(k.users[u.owner].name) : tr("?"),
+                              tr("The user that created it. The fds a user has in flight are counted against "
+                                 "that user's limit."),
+                              {}, {}});
+    if (u.state == SockState::embryo) {
+        QString listener = tr("none");
+        for (const UnixSock &l : k.socks)
+            if (l.state == SockState::listening)
+                for (const SkBuff &skb : l.receive_queue)
+                    if (skb.sk == &u)
+                        listener = label(k, l.id);
+        ident.children.push_back({QStringLiteral("listener"), tr("listener"), listener,
+                                  tr("The listening socket whose queue holds this embryo's connection request. "
+                                     "Until accept(), fds sent to the embryo count as the listener's."),
+                                  {}, {}});
+    }
+    QStringList fds;
+    for (const Process &p : k.processes)
+        for (std::size_t fd = 0; fd < p.fds.size(); ++fd)
+            if (p.fds[fd] && p.fds[fd]->sock == &u) {
+                const QString n = fd_name(k, p, fd);
+                fds << tr("%1: fd %2%3").arg(QString::fromStdString(p.name)).arg(fd)
+                           .arg(n.isEmpty() ? QString() : QStringLiteral(" (") + n + QStringLiteral(")"));
+            }
+    ident.children.push_back({QStringLiteral("fds"), tr("open fds"), fds.isEmpty() ? tr("none") : fds.join(QStringLiteral(", ")),
+                              tr("The processes' file descriptors that point at it. With none left, only "
+                                 "in-flight copies can keep it alive."),
+                              {}, {}});
+    out.push_back(std::move(ident));
+
+    // ---- references
+    Field refs{QStringLiteral("refs"), tr("References"), QString(),
+               tr("Who holds the socket's file: the collector compares these counts."), {}, {}};
+    if (u.file) {
+        refs.children.push_back({QStringLiteral("file_refs"), tr("file refs"), QString::number(u.file->count),
+                                 tr("file_count(): every reference to its file — open fds, copies in flight in "
+                                    "receive queues, and short-lived ones (a send in progress, a peeked copy)."),
+                                 {}, {}});
+        refs.children.push_back({QStringLiteral("fd_refs"), tr("· from fds"), QString::number(k.fd_refs(*u.file)),
+                                 tr("How many of those references are fds in some process."), {}, {}});
+        refs.children.push_back({QStringLiteral("inflight_refs"), tr("· in flight"), QString::number(k.fp_refs(*u.file)),
+                                 tr("How many are copies carried by messages (SCM_RIGHTS) not yet received."), {}, {}});
+    } else {
+        refs.children.push_back({QStringLiteral("file_refs"), tr("file refs"), tr("no file"),
+                                 tr("An embryo has no file until accept() gives it one."), {}, {}});
+    }
+    out.push_back(std::move(refs));
+
+    // ---- the collector's view
+    Field gc{QStringLiteral("gc"), tr("Collector"), QString(), tr("What the garbage collector knows about it."), {}, {}};
+    const GcRole role = role_of(k, u);
+    gc.children.push_back({QStringLiteral("role"), tr("role now"), s(gc_role_name(role)),
+                           tr("Its part in the collection at this step; the colour is the one the graph uses."),
+                           Theme::instance().roleColor(role), {}});
+    if (!graph) {
+        gc.children.push_back({QStringLiteral("inflight"), tr("inflight"), QString::number(u.inflight),
+                               tr("u->inflight: copies of its file sitting in receive queues. During a collection "
+                                  "the collector subtracts the copies held by other candidates: what is left "
+                                  "counts references from outside."),
+                               {}, {}});
+        gc.children.push_back({QStringLiteral("gc_flags"), tr("GC flags"), flags_text(u.gc_flags),
+                               tr("CANDIDATE: every reference is in flight, it might be garbage. MAYBE_CYCLE: "
+                                  "not yet shown reachable during the restore walk."),
+                               {}, {}});
+        gc.children.push_back({QStringLiteral("list"), tr("on list"), u.on == ListId::none ? tr("none") : s(list_name(u.on)),
+                               tr("Which of the collector's lists u->link is on."), {}, {}});
+    } else {
+        const UnixVertex *v = u.vertex;
+        gc.children.push_back({QStringLiteral("out_degree"), tr("out_degree"),
+                               v ? QString::number(v->out_degree) : tr("0 (no vertex)"),
+                               tr("The vertex's edges: one per copy of its file in flight. A socket has a vertex "
+                                  "only while in flight."),
+                               {}, {}});
+        if (v) {
+            gc.children.push_back({QStringLiteral("index"), tr("index"), QString::number(v->index),
+                                   tr("Tarjan's visit order in the current walk (or the unvisited/grouped mark "
+                                      "between walks)."),
+                                   {}, {}});
+            gc.children.push_back({QStringLiteral("scc_index"), tr("scc_index"), QString::number(v->scc_index),
+                                   tr("The low-link: the smallest index reachable from it through the stack. Members "
+                                      "of one SCC end with the same scc_index."),
+                                   {}, {}});
+            gc.children.push_back({QStringLiteral("vertex_list"), tr("vertex list"),
+                                   v->visited_list ? tr("visited") : tr("unvisited"),
+                                   tr("Which list the walk keeps the vertex on."), {}, {}});
+            if (v->verdict >= 0)
+                gc.children.push_back({QStringLiteral("verdict"), tr("SCC verdict"),
+                                       v->verdict ? tr("dead") : tr("alive"),
+                                       tr("What this collection decided about its SCC."), {}, {}});
+        }
+    }
+    gc.children.push_back({QStringLiteral("nr_fds"), tr("fds queued to it"),
+                           graph ? tr("%1 (AF_UNIX: %2)").arg(u.nr_fds).arg(u.nr_unix_fds) : QString::number(u.nr_fds),
+                           tr("scm_stat: how many fds the messages in its own receive queue carry."), {}, {}});
+    out.push_back(std::move(gc));
+
+    // ---- receive queue
+    Field queue{QStringLiteral("queue"), tr("Receive queue"),
+                u.receive_queue.empty() ? tr("empty")
+                : u.receive_queue.size() == 1 ? tr("1 skb")
+                                              : tr("%1 skbs").arg(u.receive_queue.size()),
+                tr("The messages waiting in its receive queue, first to be read at the top, with the files each "
+                   "carries. A socket whose file sits in this queue is held by this socket."),
+                {}, {}};
+    int i = 0;
+    for (const SkBuff &skb : u.receive_queue) {
+        QStringList marks;
+        if (u.oob_skb == &skb)
+            marks << tr("OOB mark (u->oob_skb)");
+        else if (skb.oob)
+            marks << tr("OOB byte");
+        if (skb.consumed)
+            marks << tr("already read");
+        if (skb.users > 1)
+            marks << tr("%1 references").arg(skb.users);
+        QString v = skbText(k, skb);
+        if (skb.sender && !(skb.sk && skb.sk->state == SockState::embryo && skb.sk != skb.receiver))
+            v += tr("  (from %1)").arg(label(k, skb.sender->id));
+        if (!marks.isEmpty())
+            v += QStringLiteral("  [") + marks.join(QStringLiteral(", ")) + QStringLiteral("]");
+        Field f{QString::number(i), tr("#%1").arg(i + 1), v,
+                tr("skb#%1, %2 byte(s). Its files stay in flight until it is received or freed.")
+                    .arg(skb.id)
+                    .arg(skb.len),
+                {}, {}};
+        // A connection request: the embryo's own queue is where fds sent to it wait, and what
+        // the collector scans for a listener.
+        if (skb.sk && skb.sk->state == SockState::embryo && skb.sk != skb.receiver) {
+            int j = 0;
+            for (const SkBuff &inner : skb.sk->receive_queue) {
+                f.children.push_back({QString::number(j), tr("%1's #%2").arg(label(k, skb.sk->id)).arg(j + 1),
+                                      skbText(k, inner),
+                                      tr("A message waiting in the unaccepted embryo's queue. The collector counts "
+                                         "the files it carries as held by the listener."),
+                                      {}, {}});
+                ++j;
+            }
+        }
+        queue.children.push_back(std::move(f));
+        ++i;
+    }
+    out.push_back(std::move(queue));
+
+    // ---- where its own file is in flight
+    Field where{QStringLiteral("in_flight"), tr("Its file in flight"), QString(),
+                tr("Every message that carries a copy of this socket's file, and whose queue holds it: those "
+                   "sockets (or the hitlist) keep it alive."),
+                {}, {}};
+    int copies = 0;
+    auto scan = [&](const SkBuff &skb, const QString &place) {
+        if (!skb.fp || !u.file)
+            return;
+        int n = 0;
+        for (const File *f : skb.fp->fp)
+            n += f == u.file;
+        if (!n)
+            return;
+        copies += n;
+        where.children.push_back({QStringLiteral("skb%1").arg(skb.id), place,
+                                  tr("skb#%1%2").arg(skb.id).arg(n > 1 ? tr(" (×%1)").arg(n) : QString()),
+                                  tr("A message carrying this socket's file."), {}, {}});
+    };
+    for (const UnixSock &o : k.socks)
+        for (const SkBuff &skb : o.receive_queue)
+            scan(skb, tr("in %1's queue").arg(label(k, o.id)));
+    for (const SkBuff &skb : k.hitlist)
+        scan(skb, tr("on the hitlist"));
+    where.value = copies == 0 ? tr("not in flight") : copies == 1 ? tr("1 copy") : tr("%1 copies").arg(copies);
+    out.push_back(std::move(where));
+    return out;
+}
+
+void InspectorDock::fill(QTreeWidgetItem *item, const Field &f, const QString &key, bool top)
+{
+    auto set = [](QTreeWidgetItem *i, int col, const QString &t) {
+        if (i->text(col) != t)
+            i->setText(col, t);
+    };
+    set(item, 0, f.name);
+    set(item, 1, f.value);
+    QString tip = f.value.isEmpty() ? f.tip : f.value + QStringLiteral("\n\n") + f.tip;
+    auto prev = baseline_.constFind(key);
+    const bool changed = prev != baseline_.cend() && *prev != f.value;
+    if (changed)
+        tip += tr("\nChanged at this step (was: %1).").arg(*prev);
+    item->setToolTip(0, f.tip);
+    item->setToolTip(1, tip);
+    item->setData(0, Qt::UserRole, key);
+    item->setData(1, Qt::DecorationRole, f.swatch.isValid() ? QVariant(f.swatch) : QVariant());
+    const QFont font = rowFont(top);
+    if (item->font(0) != font) {
+        item->setFont(0, font);
+        item->setFont(1, font);
+    }
+    item->setBackground(1, changed ? QBrush(touchedBackground()) : QBrush());
+}
+
+void InspectorDock::addItems(QTreeWidgetItem *parent, const std::vector<Field> &fields, const QString &prefix)
+{
+    for (const Field &f : fields) {
+        const QString key = prefix.isEmpty() ? f.key : prefix + QLatin1Char('/') + f.key;
+        auto *item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(tree_);
+        fill(item, f, key, !parent);
+        items_.insert(key, item);
+        keys_.push_back(key);
+        if (!f.children.empty())
+            addItems(item, f.children, key);
+        if (!f.children.empty())
+            item->setExpanded(!collapsed_.value(key, false));
+    }
+}
+
+void InspectorDock::updateItems(const std::vector<Field> &fields, const QString &prefix, bool top)
+{
+    for (const Field &f : fields) {
+        const QString key = prefix.isEmpty() ? f.key : prefix + QLatin1Char('/') + f.key;
+        fill(items_.value(key), f, key, top);
+        updateItems(f.children, key, false);
+    }
+}
+
+namespace {
+void keys_of(const std::vector<InspectorDock::Field> &fields, const QString &prefix, QStringList &out)
+{
+    for (const auto &f : fields) {
+        const QString key = prefix.isEmpty() ? f.key : prefix + QLatin1Char('/') + f.key;
+        out.push_back(key);
+        keys_of(f.children, key, out);
+    }
+}
+} // namespace
+
+void InspectorDock::refresh()
+{
+    const auto sel = controller_.hasScene() ? controller_.selectedSocket() : std::nullopt;
+    const bool valid = sel && *sel < controller_.kernel().socks.size();
+    if (!valid) {
+        tree_->clear();
+        items_.clear();
+        keys_.clear();
+        header_->setText(sel ? tr("The selected socket does not exist at this step.")
+                             : tr("No socket selected. Click a socket in the graph or in a list, or type its label above."));
+        baseline_.clear();
+        current_.clear();
+        shown_.reset();
+        return;
+    }
+    const std::uint64_t pos = controller_.position();
+    // Changed values are marked against the position shown before this one, for the same socket.
+    if (shown_ != sel) {
+        baseline_.clear();
+        current_.clear();
+    } else if (pos != shown_pos_) {
+        baseline_ = current_;
+    }
+    const std::vector<Field> fields = build(*sel);
+    QStringList keys;
+    keys_of(fields, QString(), keys);
+    if (keys == keys_) {
+        // The same fields (the usual micro-step): values change in place, nothing moves.
+        updateItems(fields, QString(), true);
+    } else {
+        const int scroll = tree_->verticalScrollBar()->value();
+        tree_->setUpdatesEnabled(false);
+        tree_->clear();
+        items_.clear();
+        keys_.clear();
+        addItems(nullptr, fields, QString());
+        tree_->verticalScrollBar()->setValue(scroll);
+        tree_->setUpdatesEnabled(true);
+    }
+    header_->setText(tr("%1 at step %2").arg(label(controller_.kernel(), *sel)).arg(pos));
+    current_.clear();
+    for (auto it = items_.cbegin(); it != items_.cend(); ++it)
+        current_.insert(it.key(), it.value()->text(1));
+    shown_ = sel;
+    shown_pos_ = pos;
+}
+
+QTreeWidgetItem *InspectorDock::field(const QString &key) const { return items_.value(key, nullptr); }
+
+QString InspectorDock::value(const QString &key) const
+{
+    const QTreeWidgetItem *i = field(key);
+    return i ? i->text(1) : QString();
+}
+
+void InspectorDock::applyTheme()
+{
+    const Theme &t = Theme::instance();
+    search_->setFont(t.font(kRowPoints));
+    if (widget())
+        widget()->setMinimumWidth(QFontMetrics(rowFont()).averageCharWidth() * 16);
+    header_->setFont(t.font(kTitlePoints, true));
+    tree_->header()->setFont(t.font(kRowPoints * 0.9, true));
+    QPalette p = tree_->palette();
+    p.setColor(QPalette::Base, t.background());
+    p.setColor(QPalette::Text, t.foreground());
+    tree_->setPalette(p);
+    refresh();
+}
+
+} // namespace docks

@@ -1,0 +1,61 @@
+// "Inspector": everything about the selected socket at this step — identity, references,
+// what the collector thinks of it, its receive queue skb by skb, and where copies of its own
+// file are in flight. Values that changed since the previous step are highlighted; every
+// field explains itself in a tooltip.
+#pragma once
+
+#include <QColor>
+#include <QDockWidget>
+#include <QHash>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+class QLabel;
+class QLineEdit;
+class QTreeWidget;
+class QTreeWidgetItem;
+class PlayerController;
+
+namespace docks {
+
+class InspectorDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit InspectorDock(PlayerController &controller, QWidget *parent = nullptr);
+
+    QTreeWidget *tree() const { return tree_; }
+    // For tests: the item of a field by key ("file_refs", "inflight", "queue", "queue/0", ...).
+    QTreeWidgetItem *field(const QString &key) const;
+    QString value(const QString &key) const;
+
+    struct Field {
+        QString key, name, value, tip;
+        QColor swatch;
+        std::vector<Field> children;
+    };
+
+private:
+    void refresh();
+    void applyTheme();
+    std::vector<Field> build(std::uint32_t sock) const;
+    void addItems(QTreeWidgetItem *parent, const std::vector<Field> &fields, const QString &prefix);
+    void updateItems(const std::vector<Field> &fields, const QString &prefix, bool top);
+    void fill(QTreeWidgetItem *item, const Field &f, const QString &key, bool top);
+
+    PlayerController &controller_;
+    QLineEdit *search_ = nullptr;
+    QLabel *header_ = nullptr;
+    QTreeWidget *tree_ = nullptr;
+    QHash<QString, QTreeWidgetItem *> items_;
+    QStringList keys_; // the fields shown, in order
+    QHash<QString, QString> baseline_;   // key -> value at the position shown before
+    QHash<QString, QString> current_;    // key -> value at shown_pos_
+    QHash<QString, bool> collapsed_;     // sections the user collapsed
+    std::optional<std::uint32_t> shown_; // the socket those values are about
+    std::uint64_t shown_pos_ = 0;
+};
+
+} // namespace docks

@@ -1,0 +1,66 @@
+#include "vertex_stack_model.h"
+
+#include "dock_common.h"
+
+#include "../player_controller.h"
+#include "../theme.h"
+
+#include "inflight/graph_snapshot.hpp"
+#include "inflight/kernel.hpp"
+
+using namespace inflight;
+
+namespace docks {
+
+VertexStackModel::VertexStackModel(PlayerController &controller, QObject *parent)
+    : DockListModel(controller, parent)
+{
+    refresh();
+}
+
+std::vector<DockListModel::Row> VertexStackModel::collect() const
+{
+    std::vector<Row> rows;
+    const Kernel &k = controller_.kernel();
+    const Event *e = controller_.currentEvent();
+    const std::uint32_t touched = e ? eventSockA(*e) : npos;
+    const auto sel = controller_.selectedSocket();
+    rows.reserve(k.vertex_stack_view.size());
+    for (const UnixVertex *v : k.vertex_stack_view) {
+        Row r;
+        r.kind = RowKind::vertex;
+        r.id = v->sock ? v->sock->id : npos;
+        r.v1 = static_cast<std::int64_t>(v->index);
+        r.v2 = static_cast<std::int64_t>(v->scc_index);
+        r.v3 = static_cast<std::int64_t>(v->out_degree);
+        r.touched = r.id != npos && r.id == touched;
+        r.selected = sel && *sel == r.id;
+        rows.push_back(std::move(r));
+    }
+    return rows;
+}
+
+QString VertexStackModel::text(const Row &r) const
+{
+    return tr("%1    index %2 · scc_index %3").arg(label(controller_.kernel(), r.id)).arg(r.v1).arg(r.v2);
+}
+
+QString VertexStackModel::toolTip(const Row &r) const
+{
+    return tr("%1 is on the walk's vertex stack: visited, its SCC not finished yet. index = when it was "
+              "visited; scc_index = the lowest index reachable from it through vertices still on the stack "
+              "(Tarjan's low-link). When a vertex's index equals its scc_index it is the root of an SCC: "
+              "the stack is cut there. out_degree %2.")
+        .arg(label(controller_.kernel(), r.id))
+        .arg(r.v3);
+}
+
+QColor VertexStackModel::swatch(const Row &r) const
+{
+    const Kernel &k = controller_.kernel();
+    if (r.id >= k.socks.size())
+        return {};
+    return Theme::instance().roleColor(role_of(k, k.socks[r.id]));
+}
+
+} // namespace docks

@@ -1,0 +1,17 @@
+// Saving the graph as drawn: PNG (the scene rendered into a QImage), SVG (QSvgGenerator) and
+// DOT (our own writer: the current snapshot with the positions on screen, one edge per
+// in-flight copy; `neato -n2 -Tsvg` redraws it).
+#pragma once
+
+#include <QString>
+
+class GraphScene;
+
+namespace graph_export {
+
+bool writePng(GraphScene &scene, const QString &path, double scale = 2.0);
+bool writeSvg(GraphScene &scene, const QString &path);
+QString dotText(const GraphScene &scene);
+bool writeDot(const GraphScene &scene, const QString &path);
+
+} // namespace graph_export

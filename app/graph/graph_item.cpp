@@ -1,0 +1,9 @@
+#include "graph/graph_item.h"
+
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+double GraphItem::lod(const QStyleOptionGraphicsItem *option, const QPainter *painter)
+{
+    return option ? option->levelOfDetailFromTransform(painter->worldTransform()) : 1.0;
+}

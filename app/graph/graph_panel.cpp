@@ -1,0 +1,196 @@
+#include "graph/graph_panel.h"
+
+#include "graph/graph_export.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+#include "graph/legend_bar.h"
+#include "graph/node_item.h"
+#include "graph/socket_item.h"
+#include "inflight/scene.hpp"
+#include "inflight/simulation.hpp"
+#include "player_controller.h"
+#include "theme.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+GraphPanel::GraphPanel(PlayerController &controller, QWidget *parent)
+    : QWidget(parent), controller_(controller), scene_(new GraphScene(this))
+{
+    view_ = new GraphView(scene_, this);
+    legend_ = new LegendBar(this);
+    search_ = new QLineEdit(this);
+    search_->setPlaceholderText(tr("Find socket by name (Enter: next)"));
+    search_->setClearButtonEnabled(true);
+    search_->setMaximumWidth(360);
+    status_ = new QLabel(this);
+    auto *fit = new QPushButton(tr("Fit (F)"), this);
+    fit->setToolTip(tr("Show the whole graph, and keep showing it as it grows"));
+    auto *tidy = new QPushButton(tr("Tidy layout"), this);
+    tidy->setToolTip(tr("Lay the whole graph out afresh. Sockets keep their places otherwise, so that nothing jumps "
+                        "while you step."));
+    auto *top = new QHBoxLayout;
+    top->setContentsMargins(6, 4, 6, 4);
+    top->addWidget(search_);
+    top->addWidget(status_);
+    top->addStretch(1);
+    top->addWidget(tidy);
+    top->addWidget(fit);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(top);
+    layout->addWidget(view_, 1);
+    layout->addWidget(legend_);
+
+    connect(search_, &QLineEdit::returnPressed, this, [this] { findNext(search_->text()); });
+    connect(search_, &QLineEdit::textChanged, this, [this] {
+        last_match_.reset();
+        status_->clear();
+    });
+    connect(fit, &QPushButton::clicked, this, &GraphPanel::fitAll);
+    connect(tidy, &QPushButton::clicked, this, &GraphPanel::tidyLayout);
+    auto shortcut = [this](const QKeySequence &keys, auto fn) {
+        auto *s = new QShortcut(keys, this);
+        s->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(s, &QShortcut::activated, this, fn);
+    };
+    shortcut(QKeySequence::ZoomIn, [this] { view_->zoomBy(1.25); });
+    shortcut(QKeySequence(Qt::CTRL | Qt::Key_Equal), [this] { view_->zoomBy(1.25); });
+    shortcut(QKeySequence::ZoomOut, [this] { view_->zoomBy(1 / 1.25); });
+    shortcut(QKeySequence::Find, [this] {
+        search_->setFocus();
+        search_->selectAll();
+    });
+
+    connect(&controller_, &PlayerController::sceneLoaded, this, &GraphPanel::onSceneLoaded);
+    connect(&controller_, &PlayerController::positionChanged, this, &GraphPanel::refresh);
+    connect(&controller_, &PlayerController::selectionChanged, this, &GraphPanel::onSelectionChanged);
+    connect(scene_, &GraphScene::socketClicked, this, [this](std::uint32_t sock) { controller_.selectSocket(sock); });
+    connect(view_, &GraphView::backgroundClicked, this, [this] { controller_.selectSocket(std::nullopt); });
+    connect(&Theme::instance(), &Theme::changed, this, [this] {
+        scene_->setBackgroundBrush(Theme::instance().background());
+        scene_->restyle();
+    });
+    scene_->setBackgroundBrush(Theme::instance().background());
+    if (controller_.hasScene())
+        onSceneLoaded();
+}
+
+GraphPanel::~GraphPanel() = default;
+
+OverviewView *GraphPanel::overview() const { return view_->overview(); }
+int GraphPanel::socketItemCount() const { return scene_->socketItemCount(); }
+int GraphPanel::edgeItemCount() const { return scene_->edgeItemCount(); }
+int GraphPanel::fdEdgeItemCount() const { return scene_->fdEdgeItemCount(); }
+int GraphPanel::processItemCount() const { return scene_->processItemCount(); }
+int GraphPanel::aggregateItemCount() const { return scene_->aggregateItemCount(); }
+
+void GraphPanel::refresh()
+{
+    if (!controller_.hasScene())
+        return;
+    const inflight::Kernel &k = controller_.kernel();
+    scene_->setSnapshot(inflight::snapshot_graph(k), k.era() == inflight::GcEra::graph);
+    scene_->setSelectedSocket(controller_.selectedSocket());
+}
+
+void GraphPanel::onSceneLoaded()
+{
+    scene_->clearGraph();
+    // The worker replays the run once (time-boxed) so every socket gets its place before it
+    // exists; until then the scene waits with its first layout.
+    if (controller_.hasScene()) {
+        inflight::SimulationOptions options;
+        options.era = controller_.era();
+        scene_->planRun(std::make_shared<const inflight::Scene>(controller_.scene()), options);
+    }
+    last_match_.reset();
+    status_->clear();
+    view_->setFollowsGraph(true);
+    refresh();
+}
+
+void GraphPanel::onSelectionChanged() { scene_->setSelectedSocket(controller_.selectedSocket()); }
+
+void GraphPanel::fitAll() { view_->fitAll(); }
+
+void GraphPanel::tidyLayout()
+{
+    scene_->tidy();
+    view_->setFollowsGraph(true);
+}
+
+bool GraphPanel::findNext(const QString &text)
+{
+    const QString needle = text.trimmed();
+    if (needle.isEmpty())
+        return false;
+    std::vector<std::uint32_t> matches;
+    for (const auto &n : scene_->snapshot().nodes)
+        if (QString::fromStdString(n.label).contains(needle, Qt::CaseInsensitive))
+            matches.push_back(n.sock);
+    if (matches.empty()) {
+        status_->setText(tr("no socket matches"));
+        return false;
+    }
+    std::sort(matches.begin(), matches.end());
+    const std::optional<std::uint32_t> after = last_match_ ? last_match_ : controller_.selectedSocket();
+    auto it = after ? std::upper_bound(matches.begin(), matches.end(), *after) : matches.begin();
+    if (it == matches.end())
+        it = matches.begin(); // wrap around
+    const std::uint32_t sock = *it;
+    last_match_ = sock;
+    status_->setText(tr("%1 of %2").arg(it - matches.begin() + 1).arg(matches.size()));
+    const bool expanded = scene_->expandToShow(sock);
+    controller_.selectSocket(sock);
+    scene_->setSelectedSocket(sock);
+    if (expanded)
+        centreWhenShown(sock);
+    else
+        view_->centerOnItem(scene_->itemShowing(sock));
+    return true;
+}
+
+void GraphPanel::centreWhenShown(std::uint32_t sock)
+{
+    // The socket was inside an aggregate: centre it once the layout has placed it.
+    auto *conn = new QMetaObject::Connection;
+    *conn = connect(scene_, &GraphScene::layoutApplied, this, [this, sock, conn] {
+        disconnect(*conn);
+        delete conn;
+        scene_->finishAnimations();
+        view_->centerOnItem(scene_->itemShowing(sock));
+    });
+}
+
+bool GraphPanel::exportPng(const QString &path) { return graph_export::writePng(*scene_, path); }
+bool GraphPanel::exportSvg(const QString &path) { return graph_export::writeSvg(*scene_, path); }
+bool GraphPanel::exportDot(const QString &path) { return graph_export::writeDot(*scene_, path); }
+
+bool GraphPanel::waitForLayout(int ms)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (scene_->layoutPending()) {
+        const int left = ms - static_cast<int>(timer.elapsed());
+        if (left <= 0)
+            return false;
+        QEventLoop loop;
+        QTimer::singleShot(left, &loop, &QEventLoop::quit);
+        connect(scene_, &GraphScene::layoutApplied, &loop, &QEventLoop::quit);
+        connect(scene_, &GraphScene::planReady, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    scene_->finishAnimations();
+    return true;
+}

@@ -1,0 +1,67 @@
+// The central graph panel: a search box and buttons over the graph view (with its bird's-eye
+// overview), the legend under it. It follows the PlayerController: a new step is a new
+// snapshot, the shared selection is highlighted, a click on a socket selects it.
+#pragma once
+
+#include <QWidget>
+
+#include <cstdint>
+#include <optional>
+
+class GraphScene;
+class GraphView;
+class LegendBar;
+class OverviewView;
+class PlayerController;
+class QLabel;
+class QLineEdit;
+
+class GraphPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit GraphPanel(PlayerController &controller, QWidget *parent = nullptr);
+    ~GraphPanel() override;
+
+    GraphScene *scene() const { return scene_; }
+    GraphView *view() const { return view_; }
+    OverviewView *overview() const;
+    QLineEdit *searchBox() const { return search_; }
+    LegendBar *legend() const { return legend_; }
+
+    int socketItemCount() const;
+    int edgeItemCount() const;
+    int fdEdgeItemCount() const;
+    int processItemCount() const;
+    int aggregateItemCount() const;
+
+    // Selects and centres the next socket whose label contains `text` (case-insensitive),
+    // wrapping around; draws it out of an aggregate if needed. False when nothing matches.
+    bool findNext(const QString &text);
+
+    // Exports of what is drawn (for the main window's File menu).
+    bool exportPng(const QString &path);
+    bool exportSvg(const QString &path);
+    bool exportDot(const QString &path);
+
+    // Tests and benchmarks only: spins an event loop until the newest layout is applied (and
+    // its animation finished). False on timeout.
+    bool waitForLayout(int ms = 10000);
+
+public slots:
+    void refresh();     // a snapshot of the controller's current step
+    void fitAll();      // F
+    void tidyLayout();  // a fresh layout of everything (nothing pinned)
+
+private:
+    void onSceneLoaded();
+    void onSelectionChanged();
+    void centreWhenShown(std::uint32_t sock);
+
+    PlayerController &controller_;
+    GraphScene *scene_;
+    GraphView *view_;
+    LegendBar *legend_;
+    QLineEdit *search_;
+    QLabel *status_;
+    std::optional<std::uint32_t> last_match_;
+};

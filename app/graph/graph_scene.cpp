@@ -1,0 +1,1086 @@
+#include "graph/graph_scene.h"
+
+#include "graph/aggregate_item.h"
+#include "graph/edge_item.h"
+#include "graph/fd_edge_item.h"
+#include "graph/graph_style.h"
+#include "graph/layout_engine.h"
+#include "graph/process_item.h"
+#include "graph/socket_item.h"
+
+#include <QGraphicsSceneMouseEvent>
+#include <QVariantAnimation>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+using graph::NodeKey;
+
+namespace {
+
+constexpr std::uint32_t kNoNode = 0xffffffffu;
+constexpr double kGap = 30;             // least space between two boxes in a layout
+constexpr int kAnimationMs = 250;
+constexpr std::size_t kMaxAnimated = 2500; // more moving items: jump
+constexpr std::size_t kObstacleRoutingMax = 1000; // nodes; above, edges are not bent around boxes
+constexpr std::size_t kFaintFdsAbove = 40;
+
+template <typename Map> void deleteAll(Map &m)
+{
+    for (auto &[k, item] : m)
+        delete item;
+    m.clear();
+}
+
+} // namespace
+
+GraphScene::GraphScene(QObject *parent) : QGraphicsScene(parent), engine_(std::make_unique<LayoutEngine>())
+{
+    connect(engine_.get(), &LayoutEngine::finished, this, &GraphScene::onLayoutFinished);
+    connect(engine_.get(), &LayoutEngine::planFinished, this, &GraphScene::onPlanFinished);
+    connect(engine_.get(), &LayoutEngine::runCollected, this, &GraphScene::onRunCollected);
+    animation_ = new QVariantAnimation(this);
+    animation_->setDuration(kAnimationMs);
+    animation_->setStartValue(0.0);
+    animation_->setEndValue(1.0);
+    animation_->setEasingCurve(QEasingCurve::OutCubic);
+    connect(animation_, &QVariantAnimation::valueChanged, this, [this](const QVariant &v) { animate(v.toDouble()); });
+    connect(animation_, &QVariantAnimation::finished, this, [this] { finishAnimations(); });
+    setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+}
+
+GraphScene::~GraphScene()
+{
+    animation_->stop();
+    moves_.clear();
+    engine_.reset(); // joins the worker before the items go
+}
+
+// ---- content ------------------------------------------------------------------------------------
+
+void GraphScene::setAggregateThreshold(std::size_t sockets)
+{
+    options_.aggregate_above = sockets;
+    has_structure_ = false; // re-decide on the next snapshot
+}
+
+void GraphScene::clearGraph()
+{
+    finishAnimations();
+    highlighted_ = nullptr;
+    // Children (embryos) go with their listeners: delete top-level sockets only via clear().
+    clear();
+    sockets_.clear();
+    processes_.clear();
+    aggregates_.clear();
+    edges_.clear();
+    fd_edges_.clear();
+    placed_.clear();
+    expanded_.clear();
+    expand_origin_.clear();
+    snapshot_ = {};
+    node_index_.clear();
+    display_ = {};
+    has_structure_ = false;
+    // Any layout still running belongs to the old graph: make it stale.
+    applied_ = ++requested_;
+    request_keys_.clear();
+    plan_.clear();
+    plan_keys_.clear();
+    ++plan_generation_;
+    if (run_cancel_)
+        run_cancel_->store(true);
+    run_cancel_.reset();
+    plan_pending_ = plan_dropped_ = layout_deferred_ = false;
+    setSceneRect(QRectF(0, 0, 1, 1));
+    emit contentChanged();
+}
+
+void GraphScene::setSnapshot(inflight::GraphSnapshot snapshot, bool graph_era)
+{
+    const std::uint64_t key = graph::structureKey(snapshot);
+    const bool era_changed = graph_era != graph_era_;
+    snapshot_ = std::move(snapshot);
+    graph_era_ = graph_era;
+    node_index_ = graph::nodeIndexById(snapshot_);
+    if (!has_structure_ || key != structure_key_ || era_changed) {
+        structure_key_ = key;
+        has_structure_ = true;
+        rebuild();
+    } else {
+        updateState();
+    }
+}
+
+QString GraphScene::labelOf(std::uint32_t sock) const
+{
+    if (sock < node_index_.size() && node_index_[sock] != kNoNode)
+        return QString::fromStdString(snapshot_.nodes[node_index_[sock]].label);
+    return QStringLiteral("socket %1").arg(sock);
+}
+
+void GraphScene::syncSockets(bool &sizes_changed)
+{
+    // Where each drawn socket belongs: top level, or inside its listener (unaccepted embryo).
+    std::unordered_map<std::uint32_t, std::uint32_t> parent_of; // sock -> listener sock or kNoNode
+    for (const auto &n : snapshot_.nodes) {
+        if (!display_.individual(n.sock))
+            continue;
+        std::uint32_t parent = kNoNode;
+        if (n.embryo && n.listener_sock < node_index_.size() && node_index_[n.listener_sock] != kNoNode
+            && display_.individual(n.listener_sock))
+            parent = n.listener_sock;
+        parent_of[n.sock] = parent;
+    }
+    auto keeps = [&](std::uint32_t sock, SocketItem *item) {
+        auto it = parent_of.find(sock);
+        if (it == parent_of.end())
+            return false;
+        if (it->second == kNoNode)
+            return item->parentItem() == nullptr;
+        auto *p = static_cast<SocketItem *>(item->parentItem());
+        return p && p->sock() == it->second && parent_of.count(it->second) && parent_of[it->second] == kNoNode;
+    };
+    for (auto &[sock, item] : sockets_)
+        item->forgetEmbryos(); // re-set below, after embryo items come and go
+    // Remove: children first, so deleting a listener never deletes an item we still track.
+    for (int pass = 0; pass < 2; ++pass)
+        for (auto it = sockets_.begin(); it != sockets_.end();) {
+            SocketItem *item = it->second;
+            if ((pass == 0) == (item->parentItem() != nullptr) && !keeps(it->first, item)) {
+                if (item == highlighted_)
+                    highlighted_ = nullptr;
+                for (QGraphicsItem *child : item->childItems())
+                    child->setParentItem(nullptr); // tracked children were removed in pass 0
+                placed_.erase(item->key());
+                delete item;
+                it = sockets_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    // Create and update: top level first, then embryos inside their listeners.
+    for (int pass = 0; pass < 2; ++pass)
+        for (const auto &n : snapshot_.nodes) {
+            auto pit = parent_of.find(n.sock);
+            if (pit == parent_of.end() || (pass == 0) != (pit->second == kNoNode))
+                continue;
+            auto it = sockets_.find(n.sock);
+            if (it == sockets_.end()) {
+                SocketItem *parent = pit->second == kNoNode ? nullptr : sockets_.at(pit->second);
+                auto *item = new SocketItem(n, graph_era_, parent);
+                if (!parent) {
+                    item->setVisible(false); // until the layout places it
+                    addItem(item);
+                }
+                sockets_.emplace(n.sock, item);
+            } else if (it->second->setNode(n, graph_era_) && !it->second->parentItem()) {
+                sizes_changed = true;
+            }
+        }
+    // Listeners hold their embryos.
+    std::map<std::uint32_t, std::vector<SocketItem *>> embryos;
+    for (auto &[sock, item] : sockets_)
+        if (item->parentItem())
+            embryos[static_cast<SocketItem *>(item->parentItem())->sock()].push_back(item);
+    for (auto &[sock, item] : sockets_) {
+        if (item->parentItem() || !item->node().listener)
+            continue;
+        auto &list = embryos[sock];
+        std::sort(list.begin(), list.end(), [](SocketItem *a, SocketItem *b) { return a->sock() < b->sock(); });
+        if (item->setEmbryos(list))
+            sizes_changed = true;
+    }
+}
+
+void GraphScene::syncProcesses(bool &sizes_changed)
+{
+    std::unordered_set<std::uint32_t> present;
+    for (const auto &p : snapshot_.processes) {
+        present.insert(p.id);
+        auto it = processes_.find(p.id);
+        if (it == processes_.end()) {
+            auto *item = new ProcessItem(p);
+            item->setVisible(false);
+            addItem(item);
+            processes_.emplace(p.id, item);
+        } else if (it->second->setProcess(p)) {
+            sizes_changed = true;
+        }
+    }
+    for (auto it = processes_.begin(); it != processes_.end();) {
+        if (!present.count(it->first)) {
+            if (it->second == highlighted_)
+                highlighted_ = nullptr;
+            placed_.erase(it->second->key());
+            delete it->second;
+            it = processes_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void GraphScene::syncAggregates(bool &sizes_changed)
+{
+    std::unordered_set<NodeKey> present;
+    for (const auto &g : display_.aggregates) {
+        present.insert(g.key);
+        auto it = aggregates_.find(g.key);
+        if (it == aggregates_.end()) {
+            auto *item = new AggregateItem(g);
+            item->setVisible(false);
+            addItem(item);
+            aggregates_.emplace(g.key, item);
+        } else if (it->second->setGroup(g)) {
+            sizes_changed = true;
+        }
+    }
+    for (auto it = aggregates_.begin(); it != aggregates_.end();) {
+        if (!present.count(it->first)) {
+            if (it->second == highlighted_)
+                highlighted_ = nullptr;
+            placed_.erase(it->first);
+            delete it->second;
+            it = aggregates_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void GraphScene::syncEdges()
+{
+    std::unordered_set<std::uint64_t> present;
+    // One item per in-flight copy between two sockets drawn on their own.
+    for (const auto &e : snapshot_.edges) {
+        if (!display_.individual(e.from) || !display_.individual(e.to))
+            continue;
+        SocketItem *from = socketItem(e.from), *to = socketItem(e.to);
+        if (!from || !to)
+            continue;
+        present.insert(e.id);
+        EdgeItem *&item = edges_[e.id];
+        if (!item) {
+            item = new EdgeItem(e.id);
+            addItem(item);
+        }
+        item->setEnds(from, to);
+        const QString listener = to->parentItem() ? labelOf(static_cast<SocketItem *>(to->parentItem())->sock()) : QString();
+        item->setCopy(e, labelOf(e.from), labelOf(e.to), listener);
+    }
+    auto nodeText = [this](NodeKey k) {
+        if (graph::kindOf(k) == graph::NodeKind::aggregate) {
+            AggregateItem *a = aggregateItem(k);
+            return a ? a->title() : QStringLiteral("a group");
+        }
+        if (graph::kindOf(k) == graph::NodeKind::process) {
+            ProcessItem *p = processItem(static_cast<std::uint32_t>(graph::payloadOf(k)));
+            return p ? QString::fromStdString(p->process().name) : QString();
+        }
+        return labelOf(static_cast<std::uint32_t>(k));
+    };
+    for (const auto &b : display_.bundles) {
+        if (b.fd)
+            continue;
+        NodeItem *from = nodeItem(b.from), *to = nodeItem(b.to);
+        if (!from || !to)
+            continue;
+        present.insert(b.key);
+        EdgeItem *&item = edges_[b.key];
+        if (!item) {
+            item = new EdgeItem(b.key);
+            addItem(item);
+        }
+        item->setEnds(from, to);
+        item->setBundle(b, nodeText(b.from), nodeText(b.to));
+    }
+    for (auto it = edges_.begin(); it != edges_.end();) {
+        if (!present.count(it->first)) {
+            delete it->second;
+            it = edges_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+
+    // Fds: one dashed edge per fd into a drawn socket, one per process and aggregate otherwise.
+    present.clear();
+    for (const auto &p : snapshot_.processes) {
+        ProcessItem *proc = processItem(p.id);
+        if (!proc)
+            continue;
+        const bool faint = p.fds.size() > kFaintFdsAbove;
+        for (const auto &fd : p.fds) {
+            if (!display_.individual(fd.sock))
+                continue;
+            SocketItem *to = socketItem(fd.sock);
+            if (!to)
+                continue;
+            const std::uint64_t key = graph::mix(graph::mix(0xfd0, p.id), static_cast<std::uint64_t>(fd.fd));
+            present.insert(key);
+            FdEdgeItem *&item = fd_edges_[key];
+            if (!item) {
+                item = new FdEdgeItem(key);
+                addItem(item);
+            }
+            item->setEnds(proc, to, fd.fd, QString::fromStdString(fd.name), labelOf(fd.sock), 1);
+            item->setFaint(faint);
+        }
+    }
+    for (const auto &b : display_.bundles) {
+        if (!b.fd)
+            continue;
+        ProcessItem *proc = processItem(static_cast<std::uint32_t>(graph::payloadOf(b.from)));
+        NodeItem *to = nodeItem(b.to);
+        if (!proc || !to)
+            continue;
+        present.insert(b.key);
+        FdEdgeItem *&item = fd_edges_[b.key];
+        if (!item) {
+            item = new FdEdgeItem(b.key);
+            addItem(item);
+        }
+        item->setEnds(proc, to, b.first_fd, QString(), nodeText(b.to), b.count);
+    }
+    for (auto it = fd_edges_.begin(); it != fd_edges_.end();) {
+        if (!present.count(it->first)) {
+            delete it->second;
+            it = fd_edges_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    assignLanes();
+}
+
+void GraphScene::assignLanes()
+{
+    // Parallel edges between the same two drawn nodes (either direction) get distinct bends.
+    std::map<std::pair<NodeKey, NodeKey>, std::vector<EdgeItem *>> groups;
+    for (auto &[key, item] : edges_) {
+        const NodeKey a = item->from()->key(), b = item->to()->key();
+        groups[{std::min(a, b), std::max(a, b)}].push_back(item);
+    }
+    for (auto &[pair, list] : groups) {
+        std::sort(list.begin(), list.end(), [](EdgeItem *x, EdgeItem *y) { return x->key() < y->key(); });
+        for (std::size_t i = 0; i < list.size(); ++i)
+            list[i]->setLane(static_cast<int>(i), static_cast<int>(list.size()), list[i]->from()->key() > list[i]->to()->key());
+    }
+}
+
+void GraphScene::updateRoleCounts()
+{
+    for (std::size_t i = 0; i < display_.aggregates.size(); ++i) {
+        const auto &g = display_.aggregates[i];
+        AggregateItem *item = aggregateItem(g.key);
+        if (!item)
+            continue;
+        std::array<std::uint32_t, AggregateItem::kRoles> counts{};
+        for (std::uint32_t sock : g.sockets)
+            if (sock < node_index_.size() && node_index_[sock] != kNoNode)
+                ++counts[static_cast<std::size_t>(snapshot_.nodes[node_index_[sock]].role)];
+        item->setRoleCounts(counts);
+    }
+}
+
+void GraphScene::rebuild()
+{
+    finishAnimations();
+    display_ = graph::buildDisplayGraph(snapshot_, expanded_, options_);
+    bool sizes_changed = false;
+    syncSockets(sizes_changed);
+    syncProcesses(sizes_changed);
+    syncAggregates(sizes_changed);
+    syncEdges();
+    updateRoleCounts();
+    setSelectedSocket(selected_);
+
+    std::size_t fresh = 0, survivors = 0;
+    auto check = [&](NodeItem *item) { ++(placed_.count(item->key()) ? survivors : fresh); };
+    for (auto &[s, item] : sockets_)
+        if (!item->parentItem())
+            check(item);
+    for (auto &[p, item] : processes_)
+        check(item);
+    for (auto &[k, item] : aggregates_)
+        check(item);
+    // A jump to a very different step (many new nodes, few survivors) gets a fresh layout;
+    // otherwise survivors are pinned and only the new nodes are placed.
+    const bool full = survivors == 0 || (!expanding_ && fresh >= 8 && fresh > 2 * survivors);
+    expanding_ = false;
+    if (fresh || sizes_changed)
+        requestLayout(full);
+    updateVisibility();
+    routeEdges();
+    emit contentChanged();
+}
+
+void GraphScene::updateState()
+{
+    bool sizes_changed = false;
+    for (const auto &n : snapshot_.nodes) {
+        auto it = sockets_.find(n.sock);
+        if (it != sockets_.end() && it->second->setNode(n, graph_era_)) {
+            SocketItem *item = it->second;
+            if (item->parentItem()) {
+                // An embryo grew: its listener re-arranges the accept queue.
+                auto *listener = static_cast<SocketItem *>(item->parentItem());
+                std::vector<SocketItem *> list;
+                for (QGraphicsItem *c : listener->childItems())
+                    if (c->type() == SocketItem::Type)
+                        list.push_back(static_cast<SocketItem *>(c));
+                std::sort(list.begin(), list.end(), [](SocketItem *a, SocketItem *b) { return a->sock() < b->sock(); });
+                sizes_changed |= listener->setEmbryos(list);
+            } else {
+                sizes_changed = true;
+            }
+        }
+    }
+    for (const auto &p : snapshot_.processes)
+        if (ProcessItem *item = processItem(p.id))
+            sizes_changed |= item->setProcess(p);
+    // Which copies are on the hitlist changes without a new topology.
+    std::unordered_map<std::uint64_t, std::uint32_t> bundle_hits;
+    for (const auto &e : snapshot_.edges) {
+        auto it = edges_.find(e.id);
+        if (it != edges_.end() && !it->second->isBundle()) {
+            it->second->updateCopy(e);
+            continue;
+        }
+        NodeKey a, b;
+        if (e.on_hitlist && graph::bundleEnds(display_, e, a, b))
+            ++bundle_hits[graph::bundleKey(a, b, false)];
+    }
+    if (display_.aggregated)
+        for (const auto &bundle : display_.bundles)
+            if (!bundle.fd)
+                if (EdgeItem *item = edgeItem(bundle.key)) {
+                    auto it = bundle_hits.find(bundle.key);
+                    item->setHitlist(it == bundle_hits.end() ? 0 : it->second);
+                }
+    updateRoleCounts();
+    if (sizes_changed) {
+        requestLayout(false);
+        routeEdges();
+    }
+}
+
+// ---- layout -------------------------------------------------------------------------------------
+
+NodeItem *GraphScene::topLevel(NodeItem *item) const
+{
+    while (item && item->parentItem())
+        item = static_cast<NodeItem *>(item->parentItem());
+    return item;
+}
+
+bool GraphScene::seedFor(NodeItem *item, QPointF &seed, const SeedHints &hints) const
+{
+    const double gap = kGap;
+    if (item->type() == SocketItem::Type) {
+        const auto sock = static_cast<SocketItem *>(item)->sock();
+        // Drawn out of an aggregate: start where the aggregate was.
+        if (!display_.instance_of.empty() && sock < display_.instance_of.size()) {
+            auto it = expand_origin_.find(display_.instance_of[sock]);
+            if (it != expand_origin_.end()) {
+                seed = it->second + QPointF((sock % 7) * 20.0, (sock % 5) * 20.0);
+                return true;
+            }
+        }
+        // To the right of the process row holding it: sockets line up with their fds.
+        auto fd = hints.fd_of.find(item);
+        if (fd != hints.fd_of.end()) {
+            ProcessItem *proc = fd->second->process();
+            const QPointF p = placed_.at(proc->key());
+            const QPointF anchor = proc->fdAnchor(fd->second->fd()) - proc->pos();
+            seed = QPointF(p.x() + proc->box().width() / 2 + 3 * gap + item->box().width() / 2, p.y() + anchor.y());
+            return true;
+        }
+        // Next to a placed socket it shares an in-flight copy with (receivers to the right).
+        auto nb = hints.neighbour_of.find(item);
+        if (nb != hints.neighbour_of.end()) {
+            NodeItem *other = nb->second.first;
+            const double dir = nb->second.second;
+            const QPointF p = placed_.at(other->key());
+            seed = QPointF(p.x() + dir * (other->box().width() / 2 + item->box().width() / 2 + 3 * gap), p.y());
+            return true;
+        }
+        // A socket is placed the moment it is created, before its fd exists: put it under the
+        // socket created just before it (its socketpair partner, or the previous one)...
+        // Columns wrap at a height that grows with √N, so thousands of sockets stay roughly square.
+        auto before = hints.placed_sockets.lower_bound(sock);
+        if (before != hints.placed_sockets.begin()) {
+            --before;
+            const QPointF p = placed_.at(before->second->key());
+            const QRectF b = before->second->box();
+            seed = QPointF(p.x(), p.y() + b.height() / 2 + gap + item->box().height() / 2);
+            if (seed.y() + item->box().height() / 2 > hints.column_top + hints.column_height)
+                seed = QPointF(p.x() + b.width() / 2 + 3 * gap + item->box().width() / 2, hints.column_top + item->box().height() / 2);
+            return true;
+        }
+        // ... or, the first one, right of the first process.
+        if (hints.first_process) {
+            const QPointF p = placed_.at(hints.first_process->key());
+            const QRectF b = hints.first_process->box();
+            seed = QPointF(p.x() + b.width() / 2 + 3 * gap + item->box().width() / 2, p.y() + b.top() + item->box().height() / 2);
+            return true;
+        }
+    }
+    if (item->type() == ProcessItem::Type && !placed_.empty()) {
+        double left = 1e300, top = 1e300;
+        for (const auto &[k, p] : placed_) {
+            left = std::min(left, p.x());
+            top = std::min(top, p.y());
+        }
+        seed = QPointF(left - 4 * gap - item->box().width(), top + item->box().height() / 2);
+        return true;
+    }
+    return false;
+}
+
+void GraphScene::planRun(std::shared_ptr<const inflight::Scene> scene, const inflight::SimulationOptions &options)
+{
+    if (!plan_enabled_ || plan_dropped_ || !scene)
+        return;
+    if (run_cancel_)
+        run_cancel_->store(true);
+    run_cancel_ = std::make_shared<std::atomic<bool>>(false);
+    LayoutEngine::RunJob job;
+    job.generation = ++plan_generation_;
+    job.scene = std::move(scene);
+    job.options = options;
+    job.cancel = run_cancel_;
+    plan_pending_ = true; // layouts wait for the plan
+    engine_->collectRun(std::move(job));
+}
+
+void GraphScene::onRunCollected(quint64 generation, std::shared_ptr<const graph::RunGraph> run)
+{
+    if (generation != plan_generation_ || !plan_pending_)
+        return;
+    if (!run) {
+        planFailed(); // too large or too long to replay: lay out incrementally
+        return;
+    }
+    setRunGraph(*run);
+}
+
+void GraphScene::planFailed()
+{
+    plan_pending_ = false;
+    if (layout_deferred_) {
+        layout_deferred_ = false;
+        requestLayout(placed_.empty());
+    }
+    emit planReady();
+}
+
+void GraphScene::setRunGraph(const graph::RunGraph &run)
+{
+    if (!plan_enabled_ || plan_dropped_)
+        return;
+    // Boxes measured by the real items (built off-scene and thrown away).
+    graph::LayoutRequest req;
+    req.generation = ++plan_generation_;
+    req.full = true;
+    req.gap = kGap;
+    req.dot_max_nodes = dot_max_nodes_;
+    plan_keys_.clear();
+    for (const auto &p : run.processes) {
+        ProcessItem item(p);
+        graph::LayoutNode n;
+        n.key = item.key();
+        n.width = item.box().width();
+        n.height = item.box().height();
+        n.process = true;
+        req.nodes.push_back(n);
+        plan_keys_.push_back(n.key);
+    }
+    for (const auto &node : run.nodes) {
+        SocketItem item(node, run.graph_era);
+        std::vector<std::unique_ptr<SocketItem>> embryos;
+        if (auto it = run.embryos.find(node.sock); it != run.embryos.end() && node.listener) {
+            std::vector<SocketItem *> list;
+            for (const auto &e : it->second) {
+                embryos.push_back(std::make_unique<SocketItem>(e, run.graph_era, &item));
+                list.push_back(embryos.back().get());
+            }
+            item.setEmbryos(list);
+        }
+        graph::LayoutNode n;
+        n.key = item.key();
+        n.width = item.box().width();
+        n.height = item.box().height();
+        req.nodes.push_back(n);
+        plan_keys_.push_back(n.key);
+        for (auto &e : embryos)
+            e->setParentItem(nullptr); // the unique_ptr deletes it, not the parent
+    }
+    for (const auto &[pair, count] : run.edges)
+        for (std::uint32_t i = 0; i < std::min<std::uint32_t>(count, 3); ++i)
+            req.edges.push_back({graph::socketKey(pair.first), graph::socketKey(pair.second)});
+    for (const auto &[process, sock] : run.fds)
+        req.edges.push_back({graph::processKey(process), graph::socketKey(sock)});
+    plan_pending_ = true;
+    engine_->submitPlan(std::move(req));
+}
+
+void GraphScene::onPlanFinished(std::shared_ptr<const graph::LayoutResult> result)
+{
+    if (result->generation != plan_generation_ || !plan_pending_)
+        return;
+    if (!result->ok) {
+        planFailed();
+        return;
+    }
+    plan_pending_ = false;
+    if (result->ok && result->positions.size() == plan_keys_.size())
+        for (std::size_t i = 0; i < plan_keys_.size(); ++i)
+            plan_[plan_keys_[i]] = QPointF(result->positions[i].x, result->positions[i].y);
+    // Adopt it: everything goes to its planned place.
+    if (layout_deferred_ || !placed_.empty()) {
+        layout_deferred_ = false;
+        requestLayout(true);
+    }
+    emit planReady();
+}
+
+void GraphScene::tidy()
+{
+    plan_.clear();
+    plan_dropped_ = true;
+    if (plan_pending_) {
+        plan_pending_ = false;
+        ++plan_generation_;
+    }
+    requestLayout(true);
+}
+
+std::uint64_t GraphScene::requestLayout(bool full)
+{
+    if (plan_pending_) {
+        // The plan will place these nodes; ask once it is here.
+        layout_deferred_ = true;
+        return requested_;
+    }
+    const bool use_plan = plan_enabled_ && !plan_.empty();
+    graph::LayoutRequest req;
+    req.generation = ++requested_;
+    req.full = full && !use_plan;
+    req.gap = kGap;
+    req.dot_max_nodes = dot_max_nodes_;
+    request_keys_.clear();
+    SeedHints hints;
+    if (!full) {
+        for (auto &[k, fd] : fd_edges_)
+            if (placed_.count(fd->process()->key()) && !hints.fd_of.count(fd->to()))
+                hints.fd_of.emplace(fd->to(), fd);
+        hints.column_top = 1e300;
+        for (auto &[sock, item] : sockets_)
+            if (!item->parentItem() && placed_.count(item->key())) {
+                hints.placed_sockets.emplace(sock, item);
+                hints.column_top = std::min(hints.column_top, placed_.at(item->key()).y() - item->box().height() / 2);
+            }
+        if (hints.placed_sockets.empty())
+            hints.column_top = 0;
+        hints.column_height = std::max(12.0, 2.5 * std::sqrt(double(sockets_.size()))) * (graphStyle().labelMetrics.height() * 2.6 + kGap);
+        for (auto &[id, proc] : processes_)
+            if (placed_.count(proc->key()) && (!hints.first_process || proc->processId() < static_cast<ProcessItem *>(hints.first_process)->processId()))
+                hints.first_process = proc;
+        for (auto &[k, e] : edges_) {
+            NodeItem *a = topLevel(e->from()), *b = topLevel(e->to());
+            if (a == b)
+                continue;
+            if (placed_.count(a->key()) && !hints.neighbour_of.count(b))
+                hints.neighbour_of.emplace(b, std::make_pair(a, 1.0));
+            if (placed_.count(b->key()) && !hints.neighbour_of.count(a))
+                hints.neighbour_of.emplace(a, std::make_pair(b, -1.0));
+        }
+    }
+    auto add = [&](NodeItem *item, bool process) {
+        graph::LayoutNode n;
+        n.key = item->key();
+        n.width = item->box().width();
+        n.height = item->box().height();
+        n.process = process;
+        auto it = placed_.find(n.key);
+        auto planned = use_plan ? plan_.find(n.key) : plan_.end();
+        if (!full && it != placed_.end()) {
+            n.pinned = true;
+            n.x = it->second.x();
+            n.y = it->second.y();
+        } else if (planned != plan_.end()) {
+            n.pinned = true;
+            n.x = planned->second.x();
+            n.y = planned->second.y();
+        } else if (!req.full) {
+            QPointF seed;
+            if (seedFor(item, seed, hints)) {
+                n.seeded = true;
+                n.x = seed.x();
+                n.y = seed.y();
+            }
+        }
+        req.nodes.push_back(n);
+        request_keys_.push_back(n.key);
+    };
+    // Processes first (leftmost in dot's ranks), then sockets and aggregates in id order.
+    std::vector<ProcessItem *> procs;
+    for (auto &[id, item] : processes_)
+        procs.push_back(item);
+    std::sort(procs.begin(), procs.end(), [](ProcessItem *a, ProcessItem *b) { return a->processId() < b->processId(); });
+    for (ProcessItem *p : procs)
+        add(p, true);
+    std::vector<NodeItem *> others;
+    for (auto &[s, item] : sockets_)
+        if (!item->parentItem())
+            others.push_back(item);
+    for (auto &[k, item] : aggregates_)
+        others.push_back(item);
+    std::sort(others.begin(), others.end(), [](NodeItem *a, NodeItem *b) { return a->key() < b->key(); });
+    for (NodeItem *n : others)
+        add(n, false);
+    for (auto &[k, e] : edges_) {
+        const NodeKey a = topLevel(e->from())->key(), b = topLevel(e->to())->key();
+        for (std::uint32_t i = 0; i < std::min<std::uint32_t>(e->count(), 3); ++i)
+            req.edges.push_back({a, b});
+    }
+    for (auto &[k, e] : fd_edges_)
+        req.edges.push_back({e->process()->key(), topLevel(e->to())->key()});
+    engine_->submit(std::move(req));
+    return requested_;
+}
+
+void GraphScene::onLayoutFinished(std::shared_ptr<const graph::LayoutResult> result)
+{
+    if (applyLayout(*result))
+        last_layout_ = std::move(result);
+}
+
+bool GraphScene::applyLayout(const graph::LayoutResult &result)
+{
+    if (result.generation != requested_ || result.positions.size() != request_keys_.size()) {
+        ++stale_;
+        return false;
+    }
+    finishAnimations();
+    applied_ = result.generation;
+    if (!result.ok)
+        qWarning("graph layout failed (%s); placing nodes in a grid", result.error.c_str());
+    moves_.clear();
+    double grid_x = 0, grid_y = 0;
+    for (std::size_t i = 0; i < request_keys_.size(); ++i) {
+        NodeItem *item = nodeItem(request_keys_[i]);
+        if (!item)
+            continue;
+        QPointF p(result.positions[i].x, result.positions[i].y);
+        if (!result.ok || !std::isfinite(p.x()) || !std::isfinite(p.y())) {
+            p = QPointF(grid_x, grid_y);
+            grid_x += 220;
+            if (grid_x > 2200) {
+                grid_x = 0;
+                grid_y += 120;
+            }
+        }
+        const bool was_placed = placed_.count(item->key()) && item->isVisible();
+        placed_[item->key()] = p;
+        item->setTarget(p);
+        if (was_placed) {
+            if (item->pos() != p)
+                moves_.push_back({item, item->pos(), p, -1});
+        } else {
+            // A new node appears in place and fades in.
+            const double opacity = item->opacity();
+            item->setPos(p);
+            item->setVisible(true);
+            moves_.push_back({item, p, p, opacity});
+        }
+    }
+    updateVisibility();
+    if (animated_ && !moves_.empty() && moves_.size() <= kMaxAnimated) {
+        for (const Move &m : moves_)
+            if (m.fade_to >= 0)
+                m.item->setOpacity(0);
+        animation_->start();
+    } else {
+        finishAnimations();
+    }
+    routeEdges();
+    updateSceneRect();
+    emit layoutApplied(result.generation);
+    emit contentChanged();
+    return true;
+}
+
+void GraphScene::animate(double t)
+{
+    for (const Move &m : moves_) {
+        m.item->setPos(m.from + (m.to - m.from) * t);
+        if (m.fade_to >= 0)
+            m.item->setOpacity(m.fade_to * t);
+    }
+    routeEdges();
+}
+
+void GraphScene::finishAnimations()
+{
+    if (moves_.empty())
+        return;
+    animation_->stop();
+    for (const Move &m : moves_) {
+        m.item->setPos(m.to);
+        if (m.fade_to >= 0)
+            m.item->setOpacity(m.fade_to);
+    }
+    moves_.clear();
+    routeEdges();
+    updateSceneRect();
+}
+
+void GraphScene::updateVisibility()
+{
+    auto shown = [this](NodeItem *n) {
+        NodeItem *top = topLevel(n);
+        return top && top->isVisible();
+    };
+    for (auto &[k, e] : edges_)
+        e->setVisible(shown(e->from()) && shown(e->to()));
+    for (auto &[k, e] : fd_edges_)
+        e->setVisible(shown(e->process()) && shown(e->to()));
+}
+
+void GraphScene::routeEdges()
+{
+    edge_geometry::Obstacles obstacles;
+    const bool avoid = sockets_.size() + processes_.size() + aggregates_.size() <= kObstacleRoutingMax;
+    if (avoid) {
+        for (auto &[s, item] : sockets_)
+            if (item->isVisible() && !item->parentItem())
+                obstacles.add(item, item->sceneBox());
+        for (auto &[p, item] : processes_)
+            if (item->isVisible())
+                obstacles.add(item, item->sceneBox());
+        for (auto &[k, item] : aggregates_)
+            if (item->isVisible())
+                obstacles.add(item, item->sceneBox());
+    }
+    for (auto &[k, e] : edges_)
+        if (e->isVisible())
+            e->route(avoid ? &obstacles : nullptr);
+    for (auto &[k, e] : fd_edges_)
+        if (e->isVisible())
+            e->route(avoid ? &obstacles : nullptr);
+}
+
+QRectF GraphScene::contentRect() const
+{
+    QRectF r;
+    auto add = [&](NodeItem *item) {
+        auto it = placed_.find(item->key());
+        if (it == placed_.end())
+            return;
+        const QRectF b = item->box().translated(it->second);
+        r = r.isNull() ? b : r.united(b);
+    };
+    for (auto &[s, item] : sockets_)
+        if (!item->parentItem())
+            add(item);
+    for (auto &[p, item] : processes_)
+        add(item);
+    for (auto &[k, item] : aggregates_)
+        add(item);
+    return r.isNull() ? QRectF(0, 0, 1, 1) : r.adjusted(-70, -90, 70, 60);
+}
+
+void GraphScene::updateSceneRect()
+{
+    QRectF r = contentRect();
+    if (moves_.empty())
+        for (auto &[k, e] : edges_)
+            if (e->isVisible())
+                r = r.united(e->sceneBoundingRect().adjusted(-10, -10, 10, 10));
+    setSceneRect(r);
+}
+
+// ---- items --------------------------------------------------------------------------------------
+
+SocketItem *GraphScene::socketItem(std::uint32_t sock) const
+{
+    auto it = sockets_.find(sock);
+    return it == sockets_.end() ? nullptr : it->second;
+}
+
+ProcessItem *GraphScene::processItem(std::uint32_t process) const
+{
+    auto it = processes_.find(process);
+    return it == processes_.end() ? nullptr : it->second;
+}
+
+EdgeItem *GraphScene::edgeItem(std::uint64_t id) const
+{
+    auto it = edges_.find(id);
+    return it == edges_.end() ? nullptr : it->second;
+}
+
+AggregateItem *GraphScene::aggregateItem(NodeKey key) const
+{
+    auto it = aggregates_.find(key);
+    return it == aggregates_.end() ? nullptr : it->second;
+}
+
+NodeItem *GraphScene::nodeItem(NodeKey key) const
+{
+    switch (graph::kindOf(key)) {
+    case graph::NodeKind::socket: return socketItem(static_cast<std::uint32_t>(key));
+    case graph::NodeKind::process: return processItem(static_cast<std::uint32_t>(graph::payloadOf(key)));
+    case graph::NodeKind::aggregate: return aggregateItem(key);
+    }
+    return nullptr;
+}
+
+NodeItem *GraphScene::itemShowing(std::uint32_t sock) const
+{
+    if (SocketItem *s = socketItem(sock))
+        return s;
+    if (!display_.individual(sock))
+        return aggregateItem(display_.nodeOf(sock));
+    return nullptr;
+}
+
+template <typename T, typename Map> static QList<T *> valuesOf(const Map &m)
+{
+    QList<T *> list;
+    list.reserve(static_cast<qsizetype>(m.size()));
+    for (auto &[k, v] : m)
+        list.push_back(v);
+    return list;
+}
+
+QList<SocketItem *> GraphScene::socketItems() const { return valuesOf<SocketItem>(sockets_); }
+QList<EdgeItem *> GraphScene::edgeItems() const { return valuesOf<EdgeItem>(edges_); }
+QList<FdEdgeItem *> GraphScene::fdEdgeItems() const { return valuesOf<FdEdgeItem>(fd_edges_); }
+QList<ProcessItem *> GraphScene::processItems() const { return valuesOf<ProcessItem>(processes_); }
+QList<AggregateItem *> GraphScene::aggregateItems() const { return valuesOf<AggregateItem>(aggregates_); }
+
+// ---- aggregates ---------------------------------------------------------------------------------
+
+bool GraphScene::expandAggregate(NodeKey key, std::size_t instances)
+{
+    AggregateItem *item = aggregateItem(key);
+    if (!item || instances == 0)
+        return false;
+    const QPointF origin = placed_.count(key) ? placed_.at(key) : item->pos();
+    const auto &list = item->group().instances;
+    // If what would stay collapsed is too few to be worth an aggregate, draw it all.
+    std::size_t take = std::min(instances, list.size());
+    if (list.size() - take < options_.min_instances)
+        take = list.size();
+    for (std::size_t i = 0; i < take; ++i) {
+        expanded_.insert(list[i]);
+        expand_origin_[list[i]] = origin;
+    }
+    has_structure_ = false;
+    expanding_ = true;
+    setSnapshot(std::move(snapshot_), graph_era_);
+    return true;
+}
+
+bool GraphScene::expandToShow(std::uint32_t sock)
+{
+    if (display_.individual(sock) || sock >= display_.instance_of.size())
+        return false;
+    const std::uint32_t inst = display_.instance_of[sock];
+    const NodeKey key = display_.nodeOf(sock);
+    expanded_.insert(inst);
+    if (placed_.count(key))
+        expand_origin_[inst] = placed_.at(key);
+    has_structure_ = false;
+    expanding_ = true;
+    setSnapshot(std::move(snapshot_), graph_era_);
+    return true;
+}
+
+// ---- selection ----------------------------------------------------------------------------------
+
+void GraphScene::setSelectedSocket(std::optional<std::uint32_t> sock)
+{
+    selected_ = sock;
+    NodeItem *item = sock ? itemShowing(*sock) : nullptr;
+    if (item == highlighted_) {
+        if (item)
+            item->setHighlighted(true);
+        return;
+    }
+    if (highlighted_)
+        highlighted_->setHighlighted(false);
+    highlighted_ = item;
+    if (item)
+        item->setHighlighted(true);
+}
+
+void GraphScene::restyle()
+{
+    refreshGraphStyle();
+    finishAnimations();
+    for (auto &[s, item] : sockets_)
+        if (item->parentItem())
+            item->restyle();
+    for (auto &[s, item] : sockets_)
+        if (!item->parentItem()) {
+            std::vector<SocketItem *> list;
+            for (QGraphicsItem *c : item->childItems())
+                if (c->type() == SocketItem::Type)
+                    list.push_back(static_cast<SocketItem *>(c));
+            std::sort(list.begin(), list.end(), [](SocketItem *a, SocketItem *b) { return a->sock() < b->sock(); });
+            item->setEmbryos(list);
+            item->restyle();
+        }
+    for (auto &[p, item] : processes_)
+        item->restyle();
+    for (auto &[k, item] : aggregates_)
+        item->restyle();
+    for (auto &[k, e] : edges_)
+        e->update();
+    for (auto &[k, e] : fd_edges_)
+        e->update();
+    if (!sockets_.empty() || !processes_.empty())
+        requestLayout(true);
+    routeEdges();
+    update();
+}
+
+// ---- mouse --------------------------------------------------------------------------------------
+
+static NodeItem *nodeAt(QGraphicsScene *scene, const QPointF &pos)
+{
+    for (QGraphicsItem *item : scene->items(pos, Qt::IntersectsItemShape, Qt::DescendingOrder)) {
+        if (item->type() == SocketItem::Type || item->type() == ProcessItem::Type || item->type() == AggregateItem::Type)
+            return static_cast<NodeItem *>(item);
+    }
+    return nullptr;
+}
+
+void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent *event)
+{
+    NodeItem *node = event->button() == Qt::LeftButton ? nodeAt(this, event->scenePos()) : nullptr;
+    if (!node) {
+        QGraphicsScene::mousePressEvent(event); // not accepted: the view pans
+        return;
+    }
+    event->accept();
+    if (node->type() == SocketItem::Type)
+        emit socketClicked(static_cast<SocketItem *>(node)->sock());
+}
+
+void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent *event)
+{
+    NodeItem *node = nodeAt(this, event->scenePos());
+    if (node && node->type() == AggregateItem::Type) {
+        event->accept();
+        expandAggregate(node->key());
+        return;
+    }
+    QGraphicsScene::mouseDoubleClickEvent(event);
+}

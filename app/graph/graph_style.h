@@ -1,0 +1,28 @@
+// Fonts, metrics and pens of the graph items, derived from the Theme. Sizes are in scene units
+// (pixel-sized fonts), so text scales with the view's zoom and renders the same into a QImage,
+// an SVG or a screen. Rebuilt by GraphScene when Theme::changed() fires.
+#pragma once
+
+#include <QFont>
+#include <QFontMetricsF>
+
+struct GraphStyle {
+    QFont label;        // socket name
+    QFont counts;       // "refs 2 · in flight 1"
+    QFont small;        // embryo labels, aggregate subtitles
+    QFont processTitle;
+    QFont processRow;   // monospaced fd rows
+    QFont edgeLabel;    // bundle counts
+    QFontMetricsF labelMetrics{QFont()};
+    QFontMetricsF countsMetrics{QFont()};
+    QFontMetricsF smallMetrics{QFont()};
+    QFontMetricsF processTitleMetrics{QFont()};
+    QFontMetricsF processRowMetrics{QFont()};
+    QFontMetricsF edgeLabelMetrics{QFont()};
+    double padding = 10;   // inside node boxes
+    double laneSpacing = 22; // between parallel edges
+    double arrowLength = 13;
+};
+
+const GraphStyle &graphStyle();
+void refreshGraphStyle(); // after Theme::changed()

@@ -1,0 +1,52 @@
+// The big view of the graph: wheel and +/- zoom about the cursor, drag to pan, F to fit. Until
+// the user zooms or pans it follows the graph (fits after every layout); F returns to that.
+// Hover tooltips come from the items' describe(). Items pick their level of detail from the
+// view's transform, so zoomed out the graph is drawn as plain boxes.
+#pragma once
+
+#include <QGraphicsView>
+
+class GraphScene;
+class OverviewView;
+
+class GraphView : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit GraphView(GraphScene *scene, QWidget *parent = nullptr);
+
+    GraphScene *graphScene() const { return scene_; }
+    OverviewView *overview() const { return overview_; }
+    double zoom() const { return transform().m11(); }
+    void zoomBy(double factor);                         // about the view's centre
+    void zoomAt(double factor, const QPoint &view_pos); // keeping the scene point under view_pos
+    void fitAll();                                      // whole graph; follow it again
+    bool followsGraph() const { return follow_; }
+    void setFollowsGraph(bool on) { follow_ = on; }
+    void centerOnItem(const QGraphicsItem *item);       // only if it is not fully visible
+    QRectF visibleSceneRect() const;
+
+    static constexpr double kMinZoom = 0.01, kMaxZoom = 8, kMaxFitZoom = 1.6;
+
+signals:
+    void visibleRectChanged();
+    void backgroundClicked();
+
+protected:
+    void wheelEvent(QWheelEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    bool viewportEvent(QEvent *event) override;
+
+private:
+    void placeOverview();
+    void viewChanged();
+
+    GraphScene *scene_;
+    OverviewView *overview_;
+    bool follow_ = true;
+    QPoint press_pos_;
+    bool press_on_background_ = false;
+};

@@ -1,0 +1,488 @@
+#include "graph/graphviz_layout.h"
+
+#include "graph/overlap_removal.h"
+
+#include <graphviz/gvc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <clocale>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <locale.h>
+#include <mutex>
+#include <string>
+
+// The layout plugins are linked in and registered from our own table, so a missing or stale
+// plugin config (config6a) cannot break layouts. (Not named lt_preloaded_symbols on purpose.)
+extern "C" {
+extern gvplugin_library_t gvplugin_dot_layout_LTX_library;
+extern gvplugin_library_t gvplugin_neato_layout_LTX_library;
+}
+
+namespace graph {
+
+namespace {
+
+lt_symlist_t inflight_graphviz_plugins[] = {
+    {"gvplugin_dot_layout_LTX_library", &gvplugin_dot_layout_LTX_library},
+    {"gvplugin_neato_layout_LTX_library", &gvplugin_neato_layout_LTX_library},
+    {nullptr, nullptr},
+};
+
+std::mutex &graphvizMutex()
+{
+    static std::mutex m;
+    return m;
+}
+
+// Call with graphvizMutex() held. Created once; lives as long as the process.
+GVC_t *graphvizContext()
+{
+    static GVC_t *gvc = [] {
+        agseterr(AGERR);
+        return gvContextPlugins(inflight_graphviz_plugins, 0);
+    }();
+    return gvc;
+}
+
+// LC_NUMERIC "C" on this thread only (Graphviz prints and parses numbers with the C library).
+class CNumericLocale {
+public:
+    CNumericLocale()
+    {
+        static locale_t c = newlocale(LC_NUMERIC_MASK, "C", static_cast<locale_t>(nullptr));
+        previous_ = uselocale(c);
+    }
+    ~CNumericLocale() { uselocale(previous_); }
+    CNumericLocale(const CNumericLocale &) = delete;
+    CNumericLocale &operator=(const CNumericLocale &) = delete;
+
+private:
+    locale_t previous_;
+};
+
+char *cs(const char *s) { return const_cast<char *>(s); }
+
+std::string num(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
+enum class Engine { dot, sfdp, neato_kk, neato_major };
+
+const char *engineName(Engine e)
+{
+    switch (e) {
+    case Engine::dot: return "dot";
+    case Engine::sfdp: return "sfdp";
+    case Engine::neato_kk:
+    case Engine::neato_major: return "neato";
+    }
+    return "?";
+}
+
+// Runs Graphviz on the nodes with include[i] set; writes their centres (y down) into out.
+// Returns false with a message on failure.
+bool runGraphviz(const LayoutRequest &req, const std::vector<char> &include, Engine engine,
+                 std::vector<LayoutPoint> &out, std::string &error, double &graphviz_ms)
+{
+    std::lock_guard<std::mutex> lock(graphvizMutex());
+    CNumericLocale c_locale;
+    const auto t0 = std::chrono::steady_clock::now();
+    GVC_t *gvc = graphvizContext();
+    if (!gvc) {
+        error = "gvContextPlugins failed";
+        return false;
+    }
+    Agraph_t *g = agopen(cs("inflight"), Agdirected, nullptr);
+    if (!g) {
+        error = "agopen failed";
+        return false;
+    }
+    const bool large = engine == Engine::sfdp || engine == Engine::neato_major;
+    agsafeset(g, cs("splines"), cs("false"), cs(""));
+    agsafeset(g, cs("pad"), cs("0"), cs(""));
+    if (engine == Engine::dot) {
+        agsafeset(g, cs("rankdir"), cs("LR"), cs(""));
+        agsafeset(g, cs("nodesep"), cs(num(req.gap / 72.0).c_str()), cs(""));
+        agsafeset(g, cs("ranksep"), cs(num(2.4 * req.gap / 72.0).c_str()), cs(""));
+    } else {
+        agsafeset(g, cs("overlap"), cs(engine == Engine::sfdp ? "prism" : "true"), cs(""));
+        agsafeset(g, cs("sep"), cs(("+" + num(req.gap / 2)).c_str()), cs(""));
+        if (large) {
+            // pack=N: components N points apart (the default, 8, is tighter than our gap).
+            agsafeset(g, cs("pack"), cs(std::to_string(static_cast<int>(req.gap)).c_str()), cs(""));
+            agsafeset(g, cs("packmode"), cs("array"), cs(""));
+        }
+        if (engine != Engine::sfdp) {
+            agsafeset(g, cs("inputscale"), cs("72"), cs(""));
+            agsafeset(g, cs("mode"), cs(engine == Engine::neato_kk ? "KK" : "major"), cs(""));
+        }
+    }
+    Agsym_t *shape = agattr(g, AGNODE, cs("shape"), cs("box"));
+    Agsym_t *fixed = agattr(g, AGNODE, cs("fixedsize"), cs("true"));
+    Agsym_t *width = agattr(g, AGNODE, cs("width"), cs("1"));
+    Agsym_t *height = agattr(g, AGNODE, cs("height"), cs("0.5"));
+    Agsym_t *label = agattr(g, AGNODE, cs("label"), cs(""));
+    Agsym_t *pos = engine == Engine::dot || engine == Engine::sfdp ? nullptr : agattr(g, AGNODE, cs("pos"), cs(""));
+    Agsym_t *len = engine == Engine::dot ? nullptr : agattr(g, AGEDGE, cs("len"), cs("1.5"));
+    (void)shape;
+    (void)fixed;
+    (void)label;
+
+    std::vector<Agnode_t *> nodes(req.nodes.size(), nullptr);
+    char name[32];
+    for (std::size_t i = 0; i < req.nodes.size(); ++i) {
+        if (!include[i])
+            continue;
+        const LayoutNode &n = req.nodes[i];
+        std::snprintf(name, sizeof name, "n%zu", i);
+        Agnode_t *an = agnode(g, name, 1);
+        agxset(an, width, cs(num(std::max(n.width, 1.0) / 72.0).c_str()));
+        agxset(an, height, cs(num(std::max(n.height, 1.0) / 72.0).c_str()));
+        if (pos && (n.pinned || n.seeded)) {
+            // Graphviz's y grows upwards: negate; the result is shifted back by the pins.
+            const std::string p = num(n.x) + "," + num(-n.y) + (n.pinned ? "!" : "");
+            agxset(an, pos, cs(p.c_str()));
+        }
+        nodes[i] = an;
+    }
+    // Index of nodes by key, for the edges.
+    std::vector<std::pair<NodeKey, std::size_t>> by_key;
+    by_key.reserve(req.nodes.size());
+    for (std::size_t i = 0; i < req.nodes.size(); ++i)
+        by_key.emplace_back(req.nodes[i].key, i);
+    std::sort(by_key.begin(), by_key.end());
+    constexpr std::size_t none = static_cast<std::size_t>(-1);
+    auto find = [&](NodeKey k) -> std::size_t {
+        auto it = std::lower_bound(by_key.begin(), by_key.end(), std::make_pair(k, std::size_t{0}));
+        return it != by_key.end() && it->first == k && nodes[it->second] ? it->second : none;
+    };
+    for (std::size_t i = 0; i < req.edges.size(); ++i) {
+        const std::size_t a = find(req.edges[i].from), b = find(req.edges[i].to);
+        if (a == none || b == none)
+            continue;
+        std::snprintf(name, sizeof name, "e%zu", i);
+        Agedge_t *e = agedge(g, nodes[a], nodes[b], name, 1); // non-strict: every copy its own edge
+        if (e && len) {
+            // Long enough for both boxes plus a gap: neato's default (1 inch) would pull wide
+            // boxes onto each other.
+            const LayoutNode &na = req.nodes[a], &nb = req.nodes[b];
+            const double l = (std::max(na.width, na.height) + std::max(nb.width, nb.height)) / 2 + 2 * req.gap;
+            agxset(e, len, cs(num(l / 72.0).c_str()));
+        }
+    }
+
+    const int rc = gvLayout(gvc, g, engineName(engine));
+    if (rc != 0) {
+        error = std::string("gvLayout(") + engineName(engine) + ") failed";
+        agclose(g);
+        return false;
+    }
+    const boxf bb = GD_bb(g);
+    for (std::size_t i = 0; i < req.nodes.size(); ++i)
+        if (nodes[i])
+            out[i] = {ND_coord(nodes[i]).x, bb.UR.y - ND_coord(nodes[i]).y};
+    gvFreeLayout(gvc, g);
+    agclose(g);
+    graphviz_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return true;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+} // namespace
+
+namespace {
+
+// Bounding box of some nodes at some positions.
+struct Box {
+    double left = 1e300, top = 1e300, right = -1e300, bottom = -1e300;
+    void add(double x, double y, double w, double h)
+    {
+        left = std::min(left, x - w / 2);
+        right = std::max(right, x + w / 2);
+        top = std::min(top, y - h / 2);
+        bottom = std::max(bottom, y + h / 2);
+    }
+    bool empty() const { return left > right; }
+};
+
+// Connected components of the nodes with keep[i], through edges between two kept non-process
+// nodes. Returns the component index per node (-1 where not kept).
+std::vector<int> components(const LayoutRequest &req, const std::vector<char> &keep, int &count)
+{
+    const std::size_t n = req.nodes.size();
+    std::vector<std::pair<NodeKey, std::size_t>> by_key;
+    for (std::size_t i = 0; i < n; ++i)
+        by_key.emplace_back(req.nodes[i].key, i);
+    std::sort(by_key.begin(), by_key.end());
+    auto find = [&](NodeKey k) -> long {
+        auto it = std::lower_bound(by_key.begin(), by_key.end(), std::make_pair(k, std::size_t{0}));
+        return it != by_key.end() && it->first == k ? static_cast<long>(it->second) : -1;
+    };
+    std::vector<long> parent(n);
+    for (std::size_t i = 0; i < n; ++i)
+        parent[i] = static_cast<long>(i);
+    std::function<long(long)> root = [&](long i) { return parent[i] == i ? i : parent[i] = root(parent[i]); };
+    for (const LayoutEdge &e : req.edges) {
+        const long a = find(e.from), b = find(e.to);
+        if (a < 0 || b < 0 || !keep[a] || !keep[b] || req.nodes[a].process || req.nodes[b].process)
+            continue;
+        parent[root(a)] = root(b);
+    }
+    std::vector<int> comp(n, -1);
+    std::vector<long> index_of_root(n, -1);
+    count = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!keep[i])
+            continue;
+        const long r = root(static_cast<long>(i));
+        if (index_of_root[r] < 0)
+            index_of_root[r] = count++;
+        comp[i] = static_cast<int>(index_of_root[r]);
+    }
+    return comp;
+}
+
+} // namespace
+
+LayoutResult computeLayout(const LayoutRequest &req)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    LayoutResult result;
+    result.generation = req.generation;
+    const std::size_t n = req.nodes.size();
+    result.positions.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        result.positions[i] = {req.nodes[i].x, req.nodes[i].y};
+
+    std::vector<char> pinned(n, 0);
+    std::size_t pinned_count = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        pinned_count += pinned[i] = req.nodes[i].pinned && !req.full;
+    const bool incremental = pinned_count > 0;
+    const bool large = n > static_cast<std::size_t>(req.dot_max_nodes);
+    std::vector<char> placed = pinned; // nodes whose position is final before overlap removal
+    std::vector<char> block(n, 0);     // placed as part of a new block
+
+    if (pinned_count == n) {
+        result.engine = "none";
+    } else if (!incremental) {
+        // ---- a fresh layout of everything ----------------------------------------------------
+        const Engine engine = large ? Engine::sfdp : Engine::dot;
+        result.engine = engineName(engine);
+        // Large layouts leave processes to us: a process holding many fds would make one
+        // component of everything and defeat component packing.
+        std::vector<char> include(n, 1);
+        if (large)
+            for (std::size_t i = 0; i < n; ++i)
+                include[i] = !req.nodes[i].process;
+        std::vector<LayoutPoint> gv(n);
+        if (!runGraphviz(req, include, engine, gv, result.error, result.graphviz_ms))
+            return result;
+        for (std::size_t i = 0; i < n; ++i)
+            if (include[i])
+                result.positions[i] = gv[i];
+        if (large) {
+            // Processes: a column on the left of everything else.
+            Box b;
+            for (std::size_t i = 0; i < n; ++i)
+                if (include[i])
+                    b.add(result.positions[i].x, result.positions[i].y, req.nodes[i].width, req.nodes[i].height);
+            double y = b.empty() ? 0 : b.top;
+            const double left = b.empty() ? 0 : b.left;
+            for (std::size_t i = 0; i < n; ++i)
+                if (!include[i]) {
+                    result.positions[i] = {left - 4 * req.gap - req.nodes[i].width / 2, y + req.nodes[i].height / 2};
+                    y += req.nodes[i].height + req.gap;
+                }
+        }
+        std::fill(placed.begin(), placed.end(), 1);
+    } else {
+        // ---- incremental: survivors stay; new nodes are placed around them ----------------------
+        // New nodes tied by in-flight copies to placed ones ("attached") are placed by neato
+        // with the survivors pinned. The others - new sockets held only by fds, an expanded
+        // aggregate - form blocks: each connected group is laid out on its own (dot/sfdp, so a
+        // ring looks like a ring) and moved as a whole to the free spot nearest its seeds.
+        std::vector<char> attached(n, 0);
+        {
+            // Multi-source search from the pinned nodes over in-flight edges.
+            std::vector<char> keep(n, 1);
+            int count = 0;
+            std::vector<int> comp = components(req, keep, count);
+            std::vector<char> comp_pinned(static_cast<std::size_t>(count), 0);
+            for (std::size_t i = 0; i < n; ++i)
+                if (pinned[i] && !req.nodes[i].process)
+                    comp_pinned[static_cast<std::size_t>(comp[i])] = 1;
+            for (std::size_t i = 0; i < n; ++i)
+                attached[i] = !pinned[i] && !req.nodes[i].process && comp_pinned[static_cast<std::size_t>(comp[i])];
+        }
+        std::vector<char> detached(n, 0);
+        bool any_detached = false, any_attached = false;
+        for (std::size_t i = 0; i < n; ++i) {
+            detached[i] = !pinned[i] && !attached[i];
+            any_detached |= detached[i];
+            any_attached |= attached[i];
+        }
+        if (any_detached) {
+            // One layout for all new blocks (component by component it would be many calls).
+            LayoutRequest sub;
+            sub.full = true;
+            sub.gap = req.gap;
+            sub.dot_max_nodes = req.dot_max_nodes;
+            std::vector<std::size_t> index;
+            for (std::size_t i = 0; i < n; ++i)
+                if (detached[i]) {
+                    LayoutNode node = req.nodes[i];
+                    node.pinned = false;
+                    node.process = false; // a new process is a block of its own
+                    sub.nodes.push_back(node);
+                    index.push_back(i);
+                }
+            for (const LayoutEdge &e : req.edges)
+                sub.edges.push_back(e); // edges to nodes outside `sub` are ignored
+            std::vector<LayoutPoint> pos(sub.nodes.size());
+            {
+                std::vector<char> include(sub.nodes.size(), 1);
+                // dot draws a small new group as ranks (as in a full layout); a bigger one - an
+                // expanded aggregate - reads better force-directed (a ring as a circle).
+                const bool sub_large = sub.nodes.size() > std::min<std::size_t>(40, static_cast<std::size_t>(req.dot_max_nodes));
+                double ms = 0;
+                if (!runGraphviz(sub, include, sub_large ? Engine::sfdp : Engine::dot, pos, result.error, ms))
+                    return result;
+                result.graphviz_ms += ms;
+                result.engine = sub_large ? "sfdp" : "dot";
+            }
+            for (std::size_t k = 0; k < index.size(); ++k)
+                result.positions[index[k]] = pos[k];
+            // Blocks: connected groups of the new nodes (processes stand alone).
+            int count = 0;
+            std::vector<int> comp = components(req, detached, count);
+            std::vector<Box> bounds(static_cast<std::size_t>(count));
+            std::vector<double> seed_x(static_cast<std::size_t>(count), 0), seed_y(static_cast<std::size_t>(count), 0);
+            std::vector<int> seeds(static_cast<std::size_t>(count), 0);
+            for (std::size_t i = 0; i < n; ++i) {
+                if (!detached[i])
+                    continue;
+                const auto c = static_cast<std::size_t>(comp[i]);
+                bounds[c].add(result.positions[i].x, result.positions[i].y, req.nodes[i].width, req.nodes[i].height);
+                if (req.nodes[i].seeded) {
+                    seed_x[c] += req.nodes[i].x;
+                    seed_y[c] += req.nodes[i].y;
+                    ++seeds[c];
+                }
+            }
+            // Unseeded blocks go right of everything, top-aligned.
+            Box all;
+            for (std::size_t i = 0; i < n; ++i)
+                if (pinned[i])
+                    all.add(req.nodes[i].x, req.nodes[i].y, req.nodes[i].width, req.nodes[i].height);
+            std::vector<PlacedBox> boxes;
+            for (std::size_t i = 0; i < n; ++i)
+                if (pinned[i])
+                    boxes.push_back({req.nodes[i].x, req.nodes[i].y, req.nodes[i].width, req.nodes[i].height});
+            const std::size_t first_block = boxes.size();
+            double fallback_y = all.empty() ? 0 : all.top;
+            for (int c = 0; c < count; ++c) {
+                const Box &b = bounds[static_cast<std::size_t>(c)];
+                const double w = b.right - b.left, h = b.bottom - b.top;
+                double x, y;
+                if (seeds[static_cast<std::size_t>(c)]) {
+                    x = seed_x[static_cast<std::size_t>(c)] / seeds[static_cast<std::size_t>(c)];
+                    y = seed_y[static_cast<std::size_t>(c)] / seeds[static_cast<std::size_t>(c)];
+                } else {
+                    x = (all.empty() ? 0 : all.right) + 3 * req.gap + w / 2;
+                    y = fallback_y + h / 2;
+                    fallback_y += h + req.gap;
+                }
+                boxes.push_back({x, y, w, h});
+            }
+            removeOverlaps(boxes, req.gap / 2);
+            for (std::size_t i = 0; i < n; ++i) {
+                if (!detached[i])
+                    continue;
+                const auto c = static_cast<std::size_t>(comp[i]);
+                const Box &b = bounds[c];
+                const PlacedBox &to = boxes[first_block + c];
+                result.positions[i].x += to.x - (b.left + b.right) / 2;
+                result.positions[i].y += to.y - (b.top + b.bottom) / 2;
+                placed[i] = block[i] = 1;
+            }
+        }
+        if (any_attached) {
+            const Engine engine = large ? Engine::neato_major : Engine::neato_kk;
+            result.engine = engineName(engine);
+            LayoutRequest sub = req;
+            std::vector<char> include(n, 1);
+            for (std::size_t i = 0; i < n; ++i) {
+                sub.nodes[i].pinned = placed[i];
+                sub.nodes[i].x = result.positions[i].x;
+                sub.nodes[i].y = result.positions[i].y;
+                if (large && req.nodes[i].process)
+                    include[i] = 0;
+            }
+            std::vector<LayoutPoint> gv(n);
+            double ms = 0;
+            if (!runGraphviz(sub, include, engine, gv, result.error, ms))
+                return result;
+            result.graphviz_ms += ms;
+            // Shift the drawing back so pinned nodes are where they were.
+            std::vector<double> dx, dy;
+            for (std::size_t i = 0; i < n; ++i)
+                if (include[i] && placed[i]) {
+                    dx.push_back(sub.nodes[i].x - gv[i].x);
+                    dy.push_back(sub.nodes[i].y - gv[i].y);
+                }
+            const double ox = median(dx), oy = median(dy);
+            for (std::size_t i = 0; i < n; ++i)
+                if (attached[i])
+                    result.positions[i] = {gv[i].x + ox, gv[i].y + oy};
+        }
+    }
+
+    // Remove overlaps: pinned nodes first (in request order), then new blocks, then the rest.
+    std::vector<std::size_t> order;
+    order.reserve(n);
+    for (int pass = 0; pass < 3; ++pass)
+        for (std::size_t i = 0; i < n; ++i)
+            if ((pass == 0 && pinned[i]) || (pass == 1 && !pinned[i] && block[i]) || (pass == 2 && !pinned[i] && !block[i]))
+                order.push_back(i);
+    std::vector<PlacedBox> boxes(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = order[k];
+        boxes[k] = {result.positions[i].x, result.positions[i].y, req.nodes[i].width, req.nodes[i].height};
+    }
+    const auto overlap_start = std::chrono::steady_clock::now();
+    // A safety net: Graphviz already keeps its own spacing; this only guarantees no overlaps
+    // (and places pinned nodes that grew).
+    result.moved = removeOverlaps(boxes, std::min(6.0, req.gap / 4));
+    result.overlap_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - overlap_start).count();
+    for (std::size_t k = 0; k < n; ++k)
+        result.positions[order[k]] = {boxes[k].x, boxes[k].y};
+
+    Box all;
+    for (std::size_t i = 0; i < n; ++i)
+        all.add(result.positions[i].x, result.positions[i].y, req.nodes[i].width, req.nodes[i].height);
+    if (!all.empty()) {
+        result.left = all.left;
+        result.top = all.top;
+        result.right = all.right;
+        result.bottom = all.bottom;
+    }
+    result.ok = true;
+    result.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+} // namespace graph

@@ -1,0 +1,18 @@
+// One layout, computed with Graphviz (cgraph + gvc) and finished without it:
+//  * full layout: dot (rankdir=LR) up to request.dot_max_nodes nodes, above that sfdp with
+//    pack=true, packmode=array, splines=false; processes are then left out of Graphviz and
+//    stacked in a column on the left (a process holding every fd would glue all components);
+//  * incremental layout: neato with every pinned node at pos="x,y!" and the free ones started
+//    at their seeds; the drawing is moved back so pinned nodes stay exactly where they were;
+//  * then overlaps are removed (pinned nodes keep their place unless they overlap each other).
+// Thread-safe: every Graphviz call (agopen to agclose) runs behind one process-wide mutex with
+// the C numeric locale on the calling thread. The GUI calls it through LayoutEngine only.
+#pragma once
+
+#include "graph/layout_request.h"
+
+namespace graph {
+
+LayoutResult computeLayout(const LayoutRequest &request);
+
+} // namespace graph

@@ -1,0 +1,145 @@
+#include "graph/legend_bar.h"
+
+#include "theme.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+#include <functional>
+
+using inflight::GcRole;
+
+namespace {
+
+QFont legendFont()
+{
+    QFont f = Theme::instance().font(10.5);
+    f.setPixelSize(qMax(8, qRound(f.pointSizeF() * 96.0 / 72.0)));
+    return f;
+}
+
+} // namespace
+
+struct LegendBar::Entry {
+    QString text;
+    std::function<void(QPainter &, const QRectF &)> draw; // the symbol in a box of 1.6em × 1em
+};
+
+LegendBar::LegendBar(QWidget *parent) : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    connect(&Theme::instance(), &Theme::changed, this, [this] {
+        updateGeometry();
+        update();
+    });
+}
+
+QSize LegendBar::sizeHint() const { return QSize(800, heightForWidth(800)); }
+QSize LegendBar::minimumSizeHint() const { return QSize(200, heightForWidth(200)); }
+int LegendBar::heightForWidth(int width) const { return layoutEntries(width, nullptr); }
+
+void LegendBar::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), Theme::instance().background());
+    layoutEntries(width(), &p);
+}
+
+int LegendBar::layoutEntries(int width, QPainter *painter) const
+{
+    const Theme &t = Theme::instance();
+    auto role = [&](GcRole r) -> Entry {
+        const QString name = QString::fromUtf8(inflight::gc_role_name(r).data(), int(inflight::gc_role_name(r).size()));
+        return {name, [r, &t](QPainter &p, const QRectF &b) {
+                    const bool released = r == GcRole::released;
+                    p.setOpacity(released ? 0.5 : 1);
+                    p.setPen(QPen(t.roleColor(r).darker(r == GcRole::idle ? 170 : 230), 1.5, released ? Qt::DashLine : Qt::SolidLine));
+                    p.setBrush(t.roleColor(r));
+                    p.drawRoundedRect(b, 4, 4);
+                    p.setOpacity(1);
+                }};
+    };
+    const QColor border(0x50, 0x50, 0x58);
+    std::vector<Entry> entries = {
+        role(GcRole::idle), role(GcRole::inflight), role(GcRole::candidate), role(GcRole::maybe_cycle),
+        role(GcRole::not_cycle), role(GcRole::garbage), role(GcRole::released),
+        {QStringLiteral("stream"), [&](QPainter &p, const QRectF &b) {
+             p.setPen(QPen(border, 1.5));
+             p.setBrush(Qt::NoBrush);
+             p.drawRoundedRect(b, 5, 5);
+         }},
+        {QStringLiteral("dgram"), [&](QPainter &p, const QRectF &b) {
+             const double c = b.height() / 3;
+             QPolygonF poly;
+             poly << QPointF(b.left() + c, b.top()) << QPointF(b.right() - c, b.top()) << QPointF(b.right(), b.top() + c)
+                  << QPointF(b.right(), b.bottom() - c) << QPointF(b.right() - c, b.bottom()) << QPointF(b.left() + c, b.bottom())
+                  << QPointF(b.left(), b.bottom() - c) << QPointF(b.left(), b.top() + c);
+             p.setPen(QPen(border, 1.5));
+             p.setBrush(Qt::NoBrush);
+             p.drawPolygon(poly);
+         }},
+        {QStringLiteral("seqpacket"), [&](QPainter &p, const QRectF &b) {
+             p.setPen(QPen(border, 1.5));
+             p.setBrush(Qt::NoBrush);
+             p.drawRect(b);
+             p.drawLine(QPointF(b.left() + 4, b.top()), QPointF(b.left() + 4, b.bottom()));
+             p.drawLine(QPointF(b.right() - 4, b.top()), QPointF(b.right() - 4, b.bottom()));
+         }},
+        {QStringLiteral("listening"), [&](QPainter &p, const QRectF &b) {
+             p.setPen(QPen(border, 1.5));
+             p.setBrush(Qt::NoBrush);
+             p.drawRoundedRect(b, 5, 5);
+             p.drawRoundedRect(b.adjusted(3, 3, -3, -3), 3, 3);
+         }},
+        {QStringLiteral("embryo"), [&](QPainter &p, const QRectF &b) {
+             p.setPen(QPen(border, 1.5, Qt::DotLine));
+             p.setBrush(Qt::NoBrush);
+             p.drawRoundedRect(b, 5, 5);
+         }},
+        {QStringLiteral("A in B's queue"), [&](QPainter &p, const QRectF &b) {
+             const double y = b.center().y();
+             p.setPen(QPen(t.edgeColor(), 2));
+             p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 6, y));
+             p.setBrush(t.edgeColor());
+             p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4) << QPointF(b.right() - 8, y + 4));
+         }},
+        {QStringLiteral("on hitlist"), [&](QPainter &p, const QRectF &b) {
+             const double y = b.center().y();
+             p.setPen(QPen(t.hitlistEdgeColor(), 3, Qt::DashDotLine, Qt::FlatCap));
+             p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 6, y));
+             p.setPen(QPen(t.hitlistEdgeColor(), 1));
+             p.setBrush(t.hitlistEdgeColor());
+             p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4) << QPointF(b.right() - 8, y + 4));
+         }},
+        {QStringLiteral("open fd"), [&](QPainter &p, const QRectF &b) {
+             const double y = b.center().y();
+             p.setPen(QPen(t.processColor(), 2, Qt::DashLine, Qt::FlatCap));
+             p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 2, y));
+             p.setPen(QPen(t.processColor(), 2));
+             p.drawPolyline(QPolygonF() << QPointF(b.right() - 7, y - 4) << QPointF(b.right(), y) << QPointF(b.right() - 7, y + 4));
+         }},
+    };
+    const QFont f = legendFont();
+    const QFontMetricsF fm(f);
+    const double h = fm.height(), sym_w = h * 1.7, pad = 8, spacing = h * 1.1;
+    double x = pad, y = pad;
+    if (painter)
+        painter->setFont(f);
+    for (const Entry &e : entries) {
+        const double w = sym_w + 6 + fm.horizontalAdvance(e.text);
+        if (x > pad && x + w > width - pad) {
+            x = pad;
+            y += h + 6;
+        }
+        if (painter) {
+            painter->save();
+            e.draw(*painter, QRectF(x, y + h * 0.12, sym_w, h * 0.76));
+            painter->restore();
+            painter->setPen(t.foreground());
+            painter->drawText(QRectF(x + sym_w + 6, y, w, h), Qt::AlignVCenter | Qt::AlignLeft, e.text);
+        }
+        x += w + spacing;
+    }
+    return static_cast<int>(y + h + pad);
+}

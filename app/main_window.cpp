@@ -1,0 +1,558 @@
+#include "main_window.h"
+
+#include "player_controller.h"
+#include "theme.h"
+#include "timeline_widget.h"
+
+#include "docks/algorithm_dock.h"
+#include "docks/event_log_dock.h"
+#include "docks/inspector_dock.h"
+#include "docks/lists_dock.h"
+#include "docks/scene_dock.h"
+#include "graph/graph_panel.h"
+
+#include "inflight/kernel.hpp"
+#include "inflight/report.hpp"
+#include "inflight/simulation.hpp"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSlider>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+using namespace inflight;
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+
+// The speed slider is logarithmic: 0 -> 0.5 steps/s, 100 -> 20,000 steps/s.
+double speed_of(int v) { return 0.5 * std::pow(40000.0, v / 100.0); }
+int slider_of(double speed) { return static_cast<int>(std::lround(100.0 * std::log(speed / 0.5) / std::log(40000.0))); }
+
+QString speed_text(double s)
+{
+    return s < 10 ? QString::number(s, 'f', 1) + QStringLiteral(" steps/s")
+                  : QString::number(std::lround(s)) + QStringLiteral(" steps/s");
+}
+
+} // namespace
+
+MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWindow(parent), controller_(controller)
+{
+    Q_INIT_RESOURCE(inflight); // the welcome scene lives in the static library's resources
+    setObjectName(QStringLiteral("MainWindow"));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+
+    auto *centre = new QWidget(this);
+    auto *layout = new QVBoxLayout(centre);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    graph_ = new GraphPanel(controller_, centre);
+    timeline_ = new TimelineWidget(controller_, centre);
+    layout->addWidget(graph_, 1);
+    layout->addWidget(timeline_);
+    setCentralWidget(centre);
+
+    watcher_ = new QFileSystemWatcher(this);
+    connect(watcher_, &QFileSystemWatcher::fileChanged, this, [this](const QString &) {
+        // Editors often replace the file: re-arm the watch, then reload after the write settles.
+        QTimer::singleShot(200, this, &MainWindow::reload);
+    });
+
+    buildActions();
+    buildToolbar();
+    buildDocks();
+    buildMenus();
+
+    connect(&controller_, &PlayerController::positionChanged, this, &MainWindow::updateStatus);
+    connect(&controller_, &PlayerController::indexReadyChanged, this, &MainWindow::updateStatus);
+    connect(&controller_, &PlayerController::sceneLoaded, this, [this] {
+        updateTitle();
+        const QSignalBlocker block(era_box_);
+        era_box_->setCurrentIndex(static_cast<int>(controller_.era()));
+    });
+    connect(&controller_, &PlayerController::playingChanged, this, [this](bool playing) {
+        play_action_->setText(playing ? tr("Pause") : tr("Play"));
+        play_action_->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    });
+    connect(&controller_, &PlayerController::breakpointHit, this,
+            [this](const QString &why) { statusBar()->showMessage(tr("Stopped: %1").arg(why), 6000); });
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    Theme::instance().setFontScale(settings.value(QStringLiteral("view/fontScale"), 1.0).toDouble());
+    Theme::instance().setHighContrast(settings.value(QStringLiteral("view/highContrast"), false).toBool());
+    controller_.setSpeed(settings.value(QStringLiteral("run/speed"), 8.0).toDouble());
+    speed_->setValue(slider_of(controller_.speed()));
+    rebuildRecentMenu();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+QAction *MainWindow::action(const QString &object_name) const
+{
+    return findChild<QAction *>(object_name);
+}
+
+void MainWindow::buildActions()
+{
+    auto make = [this](const QString &name, const QString &text, const QKeySequence &key, QStyle::StandardPixmap icon,
+                       auto slot, const QString &tip) {
+        auto *a = new QAction(text, this);
+        a->setObjectName(name);
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        if (icon != QStyle::SP_CustomBase)
+            a->setIcon(style()->standardIcon(icon));
+        a->setToolTip(tip + (key.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(key.toString())));
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        return a;
+    };
+    PlayerController *c = &controller_;
+    make("first", tr("First"), QKeySequence(Qt::Key_Home), QStyle::SP_MediaSkipBackward, [c] { c->first(); },
+         tr("Back to the start of the scene"));
+    make("backStatement", tr("Back statement"), QKeySequence(Qt::CTRL | Qt::Key_Left), QStyle::SP_MediaSeekBackward,
+         [c] { c->backStatement(); }, tr("Back to the start of this statement"));
+    make("back", tr("Back"), QKeySequence(Qt::Key_Left), QStyle::SP_ArrowBack, [c] { c->back(); },
+         tr("One micro-step back (exact: the run is replayed)"));
+    make("stepInto", tr("Step into"), QKeySequence(Qt::Key_F11), QStyle::SP_ArrowForward, [c] { c->stepInto(); },
+         tr("One micro-step: the smallest thing the kernel does"));
+    make("stepOver", tr("Step over"), QKeySequence(Qt::Key_F10), QStyle::SP_ArrowDown, [c] { c->stepOver(); },
+         tr("Run the current statement to its end"));
+    make("stepOut", tr("Step out"), QKeySequence(Qt::SHIFT | Qt::Key_F11), QStyle::SP_ArrowUp, [c] { c->stepOut(); },
+         tr("Run to the end of the collection in progress"));
+    make("continue", tr("Continue"), QKeySequence(Qt::Key_F5), QStyle::SP_MediaSeekForward,
+         [c] { c->continueToBreakpoint(); }, tr("Run to the next breakpoint"));
+    play_action_ = make("play", tr("Play"), QKeySequence(Qt::Key_Space), QStyle::SP_MediaPlay,
+                        [c] { c->isPlaying() ? c->pause() : c->play(); }, tr("Play or pause"));
+    make("last", tr("Last"), QKeySequence(Qt::Key_End), QStyle::SP_MediaSkipForward, [c] { c->last(); },
+         tr("To the end of the scene"));
+    make("open", tr("&Open…"), QKeySequence::Open, QStyle::SP_DialogOpenButton, [this] { chooseOpen(); },
+         tr("Open a scene file"));
+    make("reload", tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), QStyle::SP_BrowserReload, [this] { reload(); },
+         tr("Read the scene file again"));
+    make("welcome", tr("&Welcome scene"), QKeySequence(), QStyle::SP_CustomBase, [this] { openWelcome(); },
+         tr("The built-in triangle"));
+    make("exportPng", tr("Export graph as &PNG…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph("png"); },
+         tr("Save the graph as an image"));
+    make("exportSvg", tr("Export graph as &SVG…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph("svg"); },
+         tr("Save the graph as a vector drawing"));
+    make("exportDot", tr("Export graph as &DOT…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph("dot"); },
+         tr("Save the graph in Graphviz's language"));
+    make("exportTrace", tr("Export trace as &JSON…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportTrace(); },
+         tr("Save every micro-step of the run"));
+    make("quit", tr("&Quit"), QKeySequence::Quit, QStyle::SP_CustomBase, [this] { close(); }, tr("Quit"));
+    presentation_action_ = make("presentation", tr("&Presentation mode"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F),
+                                QStyle::SP_CustomBase, [this] { setPresentationMode(presentation_action_->isChecked()); },
+                                tr("Full screen, large text, high-contrast colours for a projector"));
+    presentation_action_->setCheckable(true);
+    auto *bigger = make("fontBigger", tr("Larger text"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus),
+                        QStyle::SP_CustomBase,
+                        [] { Theme::instance().setFontScale(std::min(3.0, Theme::instance().fontScale() * 1.15)); },
+                        tr("Scale every view's text up"));
+    bigger->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Equal)});
+    make("fontSmaller", tr("Smaller text"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Minus), QStyle::SP_CustomBase,
+         [] { Theme::instance().setFontScale(std::max(0.6, Theme::instance().fontScale() / 1.15)); },
+         tr("Scale every view's text down"));
+    auto *contrast = make("highContrast", tr("&High contrast"), QKeySequence(), QStyle::SP_CustomBase,
+                          [] { Theme::instance().setHighContrast(!Theme::instance().highContrast()); },
+                          tr("Colours that still read on a projector"));
+    contrast->setCheckable(true);
+    connect(&Theme::instance(), &Theme::changed, contrast, [contrast] { contrast->setChecked(Theme::instance().highContrast()); });
+    make("about", tr("&About Inflight"), QKeySequence(), QStyle::SP_CustomBase, [this] { about(); }, tr("About"));
+}
+
+void MainWindow::buildToolbar()
+{
+    auto *bar = addToolBar(tr("Transport"));
+    bar->setObjectName(QStringLiteral("transport"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
+    for (const char *name : {"first", "backStatement", "back", "stepInto", "stepOver", "stepOut", "continue", "play", "last"})
+        bar->addAction(action(QString::fromLatin1(name)));
+    bar->addSeparator();
+
+    speed_ = new QSlider(Qt::Horizontal, bar);
+    speed_->setRange(0, 100);
+    speed_->setFixedWidth(140);
+    speed_->setToolTip(tr("Playback speed (micro-steps per second)"));
+    speed_label_ = new QLabel(bar);
+    speed_label_->setMinimumWidth(110);
+    connect(speed_, &QSlider::valueChanged, this, [this](int v) {
+        controller_.setSpeed(speed_of(v));
+        speed_label_->setText(speed_text(controller_.speed()));
+    });
+    bar->addWidget(new QLabel(tr(" Speed "), bar));
+    bar->addWidget(speed_);
+    bar->addWidget(speed_label_);
+    bar->addSeparator();
+
+    position_label_ = new QLabel(bar);
+    position_label_->setMinimumWidth(180);
+    bar->addWidget(position_label_);
+    goto_box_ = new QLineEdit(bar);
+    goto_box_->setPlaceholderText(tr("go to step"));
+    goto_box_->setFixedWidth(110);
+    goto_box_->setToolTip(tr("Type a step number and press Enter"));
+    connect(goto_box_, &QLineEdit::returnPressed, this, [this] {
+        bool ok = false;
+        const qulonglong n = goto_box_->text().trimmed().toULongLong(&ok);
+        if (!ok) {
+            statusBar()->showMessage(tr("'%1' is not a step number").arg(goto_box_->text()), 4000);
+            return;
+        }
+        controller_.seek(n);
+        goto_box_->clear();
+    });
+    bar->addWidget(goto_box_);
+    bar->addSeparator();
+
+    bar->addWidget(new QLabel(tr(" Collector "), bar));
+    era_box_ = new QComboBox(bar);
+    for (GcEra era : {GcEra::classic, GcEra::async, GcEra::graph})
+        era_box_->addItem(QStringLiteral("%1 (%2)").arg(QString::fromLatin1(era_name(era).data()),
+                                                         QString::fromLatin1(era_kernel_label(era).data())));
+    era_box_->setToolTip(tr("Re-run the scene under another kernel era's collector, at the same statement"));
+    connect(era_box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int i) { controller_.setEra(static_cast<GcEra>(i)); });
+    bar->addWidget(era_box_);
+}
+
+void MainWindow::buildDocks()
+{
+    auto place = [this](QDockWidget *dock, Qt::DockWidgetArea area) {
+        addDockWidget(area, dock);
+        docks_ << dock;
+    };
+    auto *algorithm = new docks::AlgorithmDock(controller_, this);
+    auto *lists = new docks::ListsDock(controller_, this);
+    auto *scene = new docks::SceneDock(controller_, this);
+    auto *inspector = new docks::InspectorDock(controller_, this);
+    auto *log = new docks::EventLogDock(controller_, this);
+    // Side docks own the corners, so the event log sits under the graph only.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    place(scene, Qt::LeftDockWidgetArea);
+    place(inspector, Qt::LeftDockWidgetArea);
+    place(algorithm, Qt::RightDockWidgetArea);
+    place(lists, Qt::RightDockWidgetArea);
+    place(log, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(scene, inspector);
+    scene->raise();
+    resizeDocks({scene, algorithm}, {380, 440}, Qt::Horizontal);
+    resizeDocks({algorithm, lists}, {520, 420}, Qt::Vertical);
+    resizeDocks({log}, {170}, Qt::Vertical);
+    // The inspector comes forward when a socket is selected.
+    connect(&controller_, &PlayerController::selectionChanged, this, [this, inspector] {
+        if (controller_.selectedSocket())
+            inspector->raise();
+    });
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(action("open"));
+    recent_menu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(action("reload"));
+    file->addAction(action("welcome"));
+    file->addSeparator();
+    file->addAction(action("exportPng"));
+    file->addAction(action("exportSvg"));
+    file->addAction(action("exportDot"));
+    file->addAction(action("exportTrace"));
+    file->addSeparator();
+    file->addAction(action("quit"));
+
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    for (const char *name : {"play", "continue", "stepInto", "stepOver", "stepOut", "back", "backStatement", "first", "last"})
+        run->addAction(action(QString::fromLatin1(name)));
+    run->addSeparator();
+    QMenu *bp = run->addMenu(tr("Stop &when"));
+    auto toggle = [this, bp](const QString &text, bool EventBreakpoints::*field) {
+        auto *a = bp->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(controller_.eventBreakpoints().*field);
+        connect(a, &QAction::toggled, this, [this, field](bool on) { controller_.eventBreakpoints().*field = on; });
+    };
+    toggle(tr("a collection starts"), &EventBreakpoints::collection_starts);
+    toggle(tr("the hitlist becomes non-empty"), &EventBreakpoints::hitlist_non_empty);
+    toggle(tr("an invariant is violated"), &EventBreakpoints::invariant_violated);
+    toggle(tr("a statement fails"), &EventBreakpoints::statement_fails);
+    bp->addSeparator();
+    bp->addAction(tr("a socket becomes a candidate…"), this, [this] { askSocketBreakpoint(true); });
+    bp->addAction(tr("a socket is found garbage…"), this, [this] { askSocketBreakpoint(false); });
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(presentation_action_);
+    view->addAction(action("fontBigger"));
+    view->addAction(action("fontSmaller"));
+    view->addAction(action("highContrast"));
+    view->addSeparator();
+    for (QDockWidget *d : docks_)
+        view->addAction(d->toggleViewAction());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(action("about"));
+}
+
+void MainWindow::askSocketBreakpoint(bool candidate)
+{
+    bool ok = false;
+    QString &target = candidate ? controller_.eventBreakpoints().becomes_candidate : controller_.eventBreakpoints().found_garbage;
+    const QString label = QInputDialog::getText(this, tr("Stop when"),
+                                                candidate ? tr("Socket label that becomes a candidate (empty: none):")
+                                                          : tr("Socket label that is found garbage (empty: none):"),
+                                                QLineEdit::Normal, target, &ok);
+    if (ok)
+        target = label.trimmed();
+}
+
+void MainWindow::updateStatus()
+{
+    if (!controller_.hasScene()) {
+        position_label_->setText(tr("no scene"));
+        return;
+    }
+    const QString total = controller_.indexReady() ? QString::number(controller_.totalSteps()) : tr("…");
+    position_label_->setText(tr(" step %1 of %2 · line %3 ")
+                                 .arg(controller_.position())
+                                 .arg(total)
+                                 .arg(controller_.sim().current_line()));
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = controller_.filePath().isEmpty() ? tr("welcome") : QFileInfo(controller_.filePath()).fileName();
+    setWindowTitle(tr("%1 — %2 — Inflight").arg(QString::fromStdString(controller_.scene().title), name));
+}
+
+bool MainWindow::openScene(const QString &path, bool report_errors)
+{
+    QStringList errors;
+    if (!controller_.openFile(path, &errors)) {
+        const QString text = errors.isEmpty() ? tr("%1: cannot be read").arg(path) : errors.join(QLatin1Char('\n'));
+        std::fprintf(stderr, "%s\n", qPrintable(text));
+        if (report_errors) {
+            QMessageBox box(QMessageBox::Warning, tr("The scene has errors"),
+                            tr("%1 was not opened: %n error(s). The current scene stays open.", nullptr,
+                               static_cast<int>(errors.size()))
+                                .arg(QFileInfo(path).fileName()),
+                            QMessageBox::Ok, this);
+            box.setDetailedText(text);
+            box.exec();
+        }
+        return false;
+    }
+    for (const QString &w : errors) // warnings of a scene that parsed
+        statusBar()->showMessage(w, 8000);
+    if (!watcher_->files().isEmpty())
+        watcher_->removePaths(watcher_->files());
+    watcher_->addPath(controller_.filePath());
+    addRecent(controller_.filePath());
+    return true;
+}
+
+bool MainWindow::openWelcome()
+{
+    QFile f(QStringLiteral(":/welcome.scn"));
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    QStringList errors;
+    const bool ok = controller_.openText(QString::fromUtf8(f.readAll()), QStringLiteral("welcome.scn"), &errors);
+    if (!watcher_->files().isEmpty())
+        watcher_->removePaths(watcher_->files());
+    return ok;
+}
+
+void MainWindow::chooseOpen()
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("files/lastDir")).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open scene"), dir, tr("Scenes (*.scn);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("files/lastDir"), QFileInfo(path).absolutePath());
+    openScene(path);
+}
+
+void MainWindow::reload()
+{
+    const QString path = controller_.filePath();
+    if (path.isEmpty())
+        return;
+    const std::uint64_t at = controller_.position();
+    if (openScene(path, false)) {
+        controller_.seek(at);
+        statusBar()->showMessage(tr("Reloaded %1").arg(QFileInfo(path).fileName()), 4000);
+    } else {
+        statusBar()->showMessage(tr("%1 changed but has errors; still showing the last good version").arg(path), 8000);
+        if (QFileInfo::exists(path))
+            watcher_->addPath(path);
+    }
+}
+
+void MainWindow::addRecent(const QString &path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("files/recent")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("files/recent"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!recent_menu_)
+        return;
+    recent_menu_->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("files/recent")).toStringList();
+    for (const QString &p : recent)
+        recent_menu_->addAction(QFileInfo(p).fileName(), this, [this, p] { openScene(p); })->setToolTip(p);
+    recent_menu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::exportGraph(const QString &format)
+{
+    const QString filter = format == "png" ? tr("PNG image (*.png)") : format == "svg" ? tr("SVG drawing (*.svg)")
+                                                                                        : tr("Graphviz DOT (*.dot)");
+    QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), QStringLiteral("inflight-graph.") + format, filter);
+    if (path.isEmpty())
+        return;
+    const bool ok = format == "png" ? graph_->exportPng(path) : format == "svg" ? graph_->exportSvg(path) : graph_->exportDot(path);
+    statusBar()->showMessage(ok ? tr("Saved %1").arg(path) : tr("Could not write %1").arg(path), 6000);
+}
+
+void MainWindow::exportTrace()
+{
+    if (!controller_.indexReady()) {
+        statusBar()->showMessage(tr("The run is still being indexed; try again in a moment"), 4000);
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export trace"), QStringLiteral("inflight-trace.json"),
+                                                      tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        statusBar()->showMessage(tr("Could not write %1: %2").arg(path, f.errorString()), 6000);
+        return;
+    }
+    const std::string json = trace_json(controller_.timeline(), controller_.kernel(), controller_.scene().title);
+    f.write(json.data(), static_cast<qint64>(json.size()));
+    statusBar()->showMessage(tr("Saved %1 (%2 steps)").arg(path).arg(controller_.totalSteps()), 6000);
+}
+
+void MainWindow::about()
+{
+    QString eras;
+    for (GcEra e : {GcEra::classic, GcEra::async, GcEra::graph})
+        eras += QStringLiteral("<li><b>%1</b>: Linux %2</li>")
+                    .arg(QString::fromLatin1(era_name(e).data()), QString::fromLatin1(era_kernel_label(e).data()));
+    QMessageBox::about(this, tr("About Inflight"),
+                       tr("<h3>Inflight %1</h3><p>Watch and step through the Linux kernel's AF_UNIX garbage "
+                          "collector: how file descriptors passed over SCM_RIGHTS form cycles and how each "
+                          "era's collector finds and frees them.</p><p>Modelled collectors:</p><ul>%2</ul>"
+                          "<p>The model is written from the kernel's behaviour; no kernel code is included.</p>")
+                           .arg(QApplication::applicationVersion(), eras));
+}
+
+void MainWindow::setPresentationMode(bool on)
+{
+    presentation_action_->setChecked(on);
+    Theme &theme = Theme::instance();
+    if (on) {
+        normal_font_scale_ = theme.fontScale();
+        theme.setFontScale(std::max(1.6, normal_font_scale_));
+        theme.setHighContrast(true);
+        showFullScreen();
+    } else {
+        theme.setFontScale(normal_font_scale_);
+        theme.setHighContrast(false);
+        showNormal();
+    }
+    // Every widget's own font too (toolbar, menus, dock titles), not only the custom views.
+    QFont f = QApplication::font();
+    f.setPointSizeF(10.0 * theme.fontScale());
+    setFont(f);
+}
+
+bool MainWindow::saveScreenshot(const QString &file, int settle_ms)
+{
+    // Wait for the index and the first layout, without blocking on either forever.
+    QElapsedTimer clock;
+    clock.start();
+    while ((!controller_.indexReady() || !graph_->waitForLayout(50)) && clock.elapsed() < settle_ms)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    QApplication::processEvents();
+    const QPixmap shot = grab();
+    if (shot.isNull() || !shot.save(file)) {
+        std::fprintf(stderr, "inflight: error: could not write %s\n", qPrintable(file));
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent *e)
+{
+    QSettings settings;
+    if (!presentation_action_->isChecked()) {
+        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        settings.setValue(QStringLiteral("view/fontScale"), Theme::instance().fontScale());
+        settings.setValue(QStringLiteral("view/highContrast"), Theme::instance().highContrast());
+    }
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("run/speed"), controller_.speed());
+    QMainWindow::closeEvent(e);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *e)
+{
+    if (e->mimeData()->hasUrls())
+        for (const QUrl &u : e->mimeData()->urls())
+            if (u.isLocalFile() && u.toLocalFile().endsWith(QStringLiteral(".scn"))) {
+                e->acceptProposedAction();
+                return;
+            }
+}
+
+void MainWindow::dropEvent(QDropEvent *e)
+{
+    for (const QUrl &u : e->mimeData()->urls())
+        if (u.isLocalFile() && u.toLocalFile().endsWith(QStringLiteral(".scn"))) {
+            openScene(u.toLocalFile());
+            e->acceptProposedAction();
+            return;
+        }
+}

@@ -1,0 +1,73 @@
+// The Inflight window: the graph in the centre, the collector's lists, algorithm, scene,
+// inspector and event log as docks, the transport toolbar and the timeline.
+#pragma once
+
+#include "inflight/gc_era.hpp"
+
+#include <QMainWindow>
+#include <QStringList>
+
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QFileSystemWatcher;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QSlider;
+class GraphPanel;
+class PlayerController;
+class TimelineWidget;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(PlayerController &controller, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a scene file; on error shows the located messages and keeps the current scene.
+    bool openScene(const QString &path, bool report_errors = true);
+    bool openWelcome();
+    GraphPanel &graph() { return *graph_; }
+    TimelineWidget &timeline() { return *timeline_; }
+    // Renders the whole window to a PNG once the graph layout has settled.
+    bool saveScreenshot(const QString &file, int settle_ms = 5000);
+    void setPresentationMode(bool on);
+    QAction *action(const QString &object_name) const;
+
+protected:
+    void closeEvent(QCloseEvent *e) override;
+    void dragEnterEvent(QDragEnterEvent *e) override;
+    void dropEvent(QDropEvent *e) override;
+
+private:
+    void buildActions();
+    void buildMenus();
+    void buildToolbar();
+    void buildDocks();
+    void updateStatus();
+    void updateTitle();
+    void addRecent(const QString &path);
+    void rebuildRecentMenu();
+    void chooseOpen();
+    void reload();
+    void exportGraph(const QString &format);
+    void exportTrace();
+    void about();
+    void askSocketBreakpoint(bool candidate);
+
+    PlayerController &controller_;
+    GraphPanel *graph_ = nullptr;
+    TimelineWidget *timeline_ = nullptr;
+    QComboBox *era_box_ = nullptr;
+    QSlider *speed_ = nullptr;
+    QLabel *speed_label_ = nullptr;
+    QLabel *position_label_ = nullptr;
+    QLineEdit *goto_box_ = nullptr;
+    QMenu *recent_menu_ = nullptr;
+    QFileSystemWatcher *watcher_ = nullptr;
+    QList<QDockWidget *> docks_;
+    QAction *play_action_ = nullptr;
+    QAction *presentation_action_ = nullptr;
+    double normal_font_scale_ = 1.0;
+};

@@ -1,0 +1,448 @@
+#include "player_controller.h"
+
+#include "inflight/algorithm_listing.hpp"
+#include "inflight/kernel.hpp"
+#include "inflight/parser.hpp"
+#include "inflight/simulation.hpp"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QMetaObject>
+#include <QPointer>
+#include <QThreadPool>
+
+#include <algorithm>
+
+using namespace inflight;
+
+namespace {
+
+QStringList messages_of(const std::vector<Diagnostic> &diagnostics)
+{
+    QStringList out;
+    for (const auto &d : diagnostics)
+        out << QString::fromStdString(d.format());
+    return out;
+}
+
+constexpr int kTickMs = 16;           // playback timer: one tick a frame
+constexpr qint64 kSliceBudgetMs = 40; // continue-to-breakpoint works in slices this long
+
+} // namespace
+
+PlayerController::PlayerController(QObject *parent) : QObject(parent)
+{
+    timer_.setInterval(kTickMs);
+    connect(&timer_, &QTimer::timeout, this, &PlayerController::onTick);
+}
+
+PlayerController::~PlayerController()
+{
+    if (index_cancel_)
+        index_cancel_->store(true);
+    QThreadPool::globalInstance()->waitForDone();
+}
+
+const Kernel &PlayerController::kernel() const { return player_->sim().kernel(); }
+
+const Event *PlayerController::currentEvent() const { return player_ ? player_->sim().last_event() : nullptr; }
+
+bool PlayerController::atEnd() const { return !player_ || player_->at_end(); }
+
+bool PlayerController::openFile(const QString &path, QStringList *errors)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (errors)
+            *errors = QStringList{path + QStringLiteral(": error: cannot open scene file: ") + f.errorString()};
+        return false;
+    }
+    const QByteArray text = f.readAll();
+    ParseResult r = parse_scene(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
+                                path.toStdString());
+    if (errors)
+        *errors = messages_of(r.diagnostics);
+    if (!r.ok())
+        return false;
+    era_ = r.scene.settings.gc;
+    reset(std::make_shared<const Scene>(std::move(r.scene)), QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+bool PlayerController::openText(const QString &text, const QString &name, QStringList *errors)
+{
+    const QByteArray utf8 = text.toUtf8();
+    ParseResult r = parse_scene(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())),
+                                name.toStdString());
+    if (errors)
+        *errors = messages_of(r.diagnostics);
+    if (!r.ok())
+        return false;
+    era_ = r.scene.settings.gc;
+    reset(std::make_shared<const Scene>(std::move(r.scene)), QString());
+    return true;
+}
+
+void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &path)
+{
+    pause();
+    scene_ = std::move(scene);
+    path_ = path;
+    SimulationOptions o;
+    o.era = era_;
+    player_ = std::make_unique<Player>(scene_, o);
+    selected_.reset();
+    startIndex();
+    emit sceneLoaded();
+    emit positionChanged();
+}
+
+void PlayerController::setEra(GcEra era)
+{
+    if (!scene_ || era == era_)
+        return;
+    // Keep the statement: go back to the start of the one being executed, under the new era.
+    const std::uint64_t statement = player_->sim().statements_executed();
+    era_ = era;
+    pause();
+    SimulationOptions o;
+    o.era = era_;
+    player_ = std::make_unique<Player>(scene_, o);
+    while (player_->sim().statements_executed() < statement && player_->step_into()) {
+    }
+    startIndex();
+    emit sceneLoaded();
+    emit positionChanged();
+}
+
+void PlayerController::startIndex()
+{
+    // The whole run, recorded once on a pool thread: the timeline, the event log and the
+    // breakpoint ticks read it. A fresh Simulation shares only the immutable scene.
+    if (index_cancel_)
+        index_cancel_->store(true);
+    index_cancel_ = std::make_shared<std::atomic<bool>>(false);
+    index_ready_ = false;
+    index_.clear();
+    gc_steps_.clear();
+    warning_steps_.clear();
+    emit indexReadyChanged();
+    auto cancel = index_cancel_;
+    auto scene = scene_;
+    const GcEra era = era_;
+    QPointer<PlayerController> self(this);
+    QThreadPool::globalInstance()->start([self, cancel, scene, era]() {
+        SimulationOptions o;
+        o.era = era;
+        o.record = false;
+        Simulation sim(scene, o);
+        auto events = std::make_shared<std::vector<Event>>();
+        bool complete = true;
+        std::uint64_t next_report = 1u << 20;
+        while (const Event *e = sim.step()) {
+            if (events->size() < kIndexCap) {
+                events->push_back(*e);
+            } else {
+                complete = false;
+                // Past the cap only the landmarks the timeline and the event log need.
+                switch (e->kind) {
+                case EventKind::stmt_begin:
+                case EventKind::stmt_end:
+                case EventKind::gc_begin:
+                case EventKind::gc_end:
+                case EventKind::finding:
+                case EventKind::warning:
+                    events->push_back(*e);
+                    break;
+                default:
+                    break;
+                }
+            }
+            if (e->step >= next_report) {
+                next_report += 1u << 20;
+                if (cancel->load())
+                    return;
+                const quint64 steps = e->step, statements = sim.statements_executed();
+                QMetaObject::invokeMethod(
+                    self.data(),
+                    [self, cancel, steps, statements] {
+                        if (self && !cancel->load())
+                            emit self->indexProgress(steps, statements);
+                    },
+                    Qt::QueuedConnection);
+            }
+        }
+        if (cancel->load() || !self)
+            return;
+        const std::uint64_t total = sim.steps();
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, cancel, events, complete, total]() {
+                if (!self || cancel->load())
+                    return;
+                self->index_ = std::move(*events);
+                self->index_complete_ = complete;
+                self->total_steps_ = total;
+                for (const Event &e : self->index_) {
+                    if (e.kind == EventKind::gc_begin)
+                        self->gc_steps_.push_back(e.step);
+                    else if ((e.kind == EventKind::stmt_end && e.before != 0) || e.kind == EventKind::finding)
+                        self->warning_steps_.push_back(e.step);
+                }
+                self->index_ready_ = true;
+                emit self->indexReadyChanged();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+std::uint64_t PlayerController::firstStepOfLine(int line) const
+{
+    for (const Event &e : index_)
+        if (e.kind == EventKind::stmt_begin && static_cast<int>(e.scene_line) == line)
+            return e.step;
+    return 0;
+}
+
+void PlayerController::selectSocket(std::optional<std::uint32_t> sock)
+{
+    if (sock == selected_)
+        return;
+    selected_ = sock;
+    emit selectionChanged();
+}
+
+void PlayerController::toggleLineBreakpoint(int line)
+{
+    if (!line_breakpoints_.remove(line))
+        line_breakpoints_.insert(line);
+    emit lineBreakpointsChanged();
+}
+
+bool PlayerController::breaksAt(const Event &e, QString *why) const
+{
+    auto say = [&](const QString &s) {
+        if (why)
+            *why = s;
+        return true;
+    };
+    if (e.kind == EventKind::stmt_begin && line_breakpoints_.contains(static_cast<int>(e.scene_line)))
+        return say(tr("breakpoint at line %1").arg(e.scene_line));
+    const EventBreakpoints &b = event_breakpoints_;
+    if (b.collection_starts && e.kind == EventKind::gc_begin)
+        return say(tr("a collection starts"));
+    if (b.hitlist_non_empty && (e.kind == EventKind::skb_hitlist || (e.kind == EventKind::queue_splice && e.before > 0)))
+        return say(tr("the hitlist is no longer empty"));
+    if (b.invariant_violated && e.kind == EventKind::finding)
+        return say(tr("an invariant was violated"));
+    if (b.statement_fails && e.kind == EventKind::stmt_end && e.before != 0)
+        return say(tr("a statement failed"));
+    if (!player_)
+        return false;
+    const Kernel &k = kernel();
+    auto is = [&](const QString &label, std::uint32_t id) {
+        return !label.isEmpty() && id != npos && QString::fromStdString(k.label_of_id(id)) == label;
+    };
+    if ((e.kind == EventKind::list_move && e.to == ListId::gc_candidates && e.from == ListId::gc_inflight_list) ||
+        e.kind == EventKind::vertex_visit)
+        if (is(b.becomes_candidate, e.a))
+            return say(tr("%1 becomes a candidate").arg(b.becomes_candidate));
+    const bool garbage = (e.kind == EventKind::vertex_dead && e.before == 1) ||
+                         (e.kind == EventKind::scan && e.fn == KFn::scan_inflight &&
+                          e.algo_line == static_cast<std::uint16_t>(AlgoLine::classic_hitlist_scan));
+    if (garbage && is(b.found_garbage, e.a))
+        return say(tr("%1 is found garbage").arg(b.found_garbage));
+    return false;
+}
+
+void PlayerController::moved()
+{
+    emit positionChanged();
+}
+
+void PlayerController::first()
+{
+    if (!player_)
+        return;
+    player_->seek(0);
+    moved();
+}
+
+void PlayerController::back()
+{
+    if (player_ && player_->position() > 0)
+        seek(player_->position() - 1);
+}
+
+void PlayerController::backStatement()
+{
+    if (!player_ || player_->position() == 0)
+        return;
+    if (!index_ready_) {
+        player_->back_statement();
+        moved();
+        return;
+    }
+    // The index knows where every statement begins: the last one before here.
+    const std::uint64_t here = player_->position();
+    auto it = std::partition_point(index_.begin(), index_.end(), [here](const Event &e) { return e.step < here; });
+    while (it != index_.begin()) {
+        --it;
+        if (it->kind == EventKind::stmt_begin) {
+            seek(it->step - 1);
+            return;
+        }
+    }
+    seek(0);
+}
+
+void PlayerController::stepInto()
+{
+    if (player_ && player_->step_into())
+        moved();
+}
+
+void PlayerController::stepOver()
+{
+    if (player_ && player_->step_over())
+        moved();
+}
+
+void PlayerController::stepOut()
+{
+    if (player_ && player_->step_out())
+        moved();
+}
+
+void PlayerController::last()
+{
+    if (!player_)
+        return;
+    // In slices, like continueToBreakpoint(), so a run of millions of steps never freezes.
+    QElapsedTimer clock;
+    clock.start();
+    while (player_->step_into())
+        if (clock.elapsed() > kSliceBudgetMs) {
+            moved();
+            QTimer::singleShot(0, this, &PlayerController::last);
+            return;
+        }
+    moved();
+}
+
+void PlayerController::seek(std::uint64_t step)
+{
+    if (!player_ || busy_)
+        return;
+    // Replaying a few million steps takes a fraction of a second; longer backward jumps (or
+    // long forward ones) run on a pool thread with a fresh Player that then replaces ours.
+    constexpr std::uint64_t kInlineSteps = 3'000'000;
+    const std::uint64_t here = player_->position();
+    const std::uint64_t work = step < here ? step : step - here;
+    if (work <= kInlineSteps) {
+        player_->seek(step);
+        moved();
+        return;
+    }
+    pause();
+    busy_ = true;
+    emit busyChanged(true);
+    auto scene = scene_;
+    SimulationOptions o;
+    o.era = era_;
+    QPointer<PlayerController> self(this);
+    const GcEra era = era_;
+    QThreadPool::globalInstance()->start([self, scene, o, step, era]() {
+        auto player = std::make_shared<std::unique_ptr<Player>>(std::make_unique<Player>(scene, o));
+        (*player)->seek(step);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, player, scene, era]() {
+                if (!self)
+                    return;
+                self->busy_ = false;
+                if (self->scene_ == scene && self->era_ == era) // still the same run
+                    self->player_ = std::move(*player);
+                emit self->busyChanged(false);
+                self->moved();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void PlayerController::continueToBreakpoint()
+{
+    if (!player_)
+        return;
+    // Bounded slices keep the GUI responsive on runs of millions of steps.
+    QElapsedTimer clock;
+    clock.start();
+    QString why;
+    bool first_step = true;
+    while (!player_->at_end()) {
+        if (!player_->step_into())
+            break;
+        const Event *e = player_->sim().last_event();
+        if (!first_step && e && breaksAt(*e, &why)) {
+            moved();
+            emit breakpointHit(why);
+            return;
+        }
+        first_step = false;
+        if (clock.elapsed() > kSliceBudgetMs) {
+            moved();
+            QTimer::singleShot(0, this, &PlayerController::continueToBreakpoint);
+            return;
+        }
+    }
+    moved();
+}
+
+void PlayerController::play()
+{
+    if (!player_ || player_->at_end() || timer_.isActive())
+        return;
+    credit_ = 0;
+    timer_.start();
+    emit playingChanged(true);
+}
+
+void PlayerController::pause()
+{
+    if (!timer_.isActive())
+        return;
+    timer_.stop();
+    emit playingChanged(false);
+}
+
+void PlayerController::setSpeed(double steps_per_second)
+{
+    speed_ = std::clamp(steps_per_second, 0.25, 1e6);
+}
+
+void PlayerController::onTick()
+{
+    credit_ += speed_ * kTickMs / 1000.0;
+    bool any = false;
+    QString why;
+    while (credit_ >= 1.0) {
+        credit_ -= 1.0;
+        if (!player_->step_into()) {
+            pause();
+            break;
+        }
+        any = true;
+        const Event *e = player_->sim().last_event();
+        if (e && breaksAt(*e, &why)) {
+            pause();
+            moved();
+            emit breakpointHit(why);
+            return;
+        }
+    }
+    if (any)
+        moved();
+    if (player_->at_end())
+        pause();
+}

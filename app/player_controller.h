@@ -1,0 +1,145 @@
+// The one object every view talks to: it owns the scene and the engine's Player, knows the
+// whole run (an index of every event, computed once off the GUI thread), the selection shared by
+// all views, breakpoints, and play/pause. Views read the model through sim()/kernel() when
+// positionChanged() fires; they never step the engine themselves.
+#pragma once
+
+#include "inflight/event.hpp"
+#include "inflight/gc_era.hpp"
+#include "inflight/player.hpp"
+#include "inflight/scene.hpp"
+
+#include <QObject>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace inflight {
+class Kernel;
+class Simulation;
+}
+
+// Event breakpoints: stop when one of these happens (besides scene-line breakpoints).
+struct EventBreakpoints {
+    bool collection_starts = false;
+    bool hitlist_non_empty = false;    // an skb moves to the hitlist
+    bool invariant_violated = true;    // a finding
+    bool statement_fails = false;      // a syscall returns an error
+    QString becomes_candidate;         // label: stop when it becomes a candidate / enters the walk
+    QString found_garbage;             // label: stop when it is found garbage
+};
+
+class PlayerController : public QObject {
+    Q_OBJECT
+public:
+    explicit PlayerController(QObject *parent = nullptr);
+    ~PlayerController() override;
+
+    // ---- loading ----------------------------------------------------------------------------
+    // Parses and loads; on failure keeps the current scene and returns the located messages.
+    bool openFile(const QString &path, QStringList *errors = nullptr);
+    bool openText(const QString &text, const QString &name, QStringList *errors = nullptr);
+    // Re-runs the scene under another collector, at the same statement as far as possible.
+    void setEra(inflight::GcEra era);
+    inflight::GcEra era() const { return era_; }
+    bool hasScene() const { return static_cast<bool>(scene_); }
+    const inflight::Scene &scene() const { return *scene_; }
+    QString filePath() const { return path_; }
+
+    // ---- the state at the current position -----------------------------------------------------
+    const inflight::Simulation &sim() const { return player_->sim(); }
+    const inflight::Kernel &kernel() const;
+    const inflight::Event *currentEvent() const; // the step just taken (nullptr at step 0)
+    std::uint64_t position() const { return player_ ? player_->position() : 0; }
+    std::uint64_t totalSteps() const { return index_ready_ ? total_steps_ : 0; }
+    bool atEnd() const;
+
+    // ---- the whole run (ready once indexReady() is true) ------------------------------------------
+    bool indexReady() const { return index_ready_; }
+    // The run's events in order. Up to kIndexCap events every micro-step is there
+    // (timeline()[i].step == i + 1, indexComplete()); a longer run keeps only its landmarks
+    // (statements, collections, findings) past the cap, so use each Event::step, not the row.
+    const std::vector<inflight::Event> &timeline() const { return index_; }
+    bool indexComplete() const { return index_complete_; }
+    static constexpr std::size_t kIndexCap = 2'000'000;
+    // Steps where a collection starts, a statement fails, a finding was made (for timeline ticks).
+    const std::vector<std::uint64_t> &collectionSteps() const { return gc_steps_; }
+    const std::vector<std::uint64_t> &warningSteps() const { return warning_steps_; }
+    // The first step of the statement on `line` (0 if it never runs).
+    std::uint64_t firstStepOfLine(int line) const;
+
+    // ---- selection shared by every view ----------------------------------------------------------
+    std::optional<std::uint32_t> selectedSocket() const { return selected_; }
+    void selectSocket(std::optional<std::uint32_t> sock);
+
+    // ---- breakpoints ---------------------------------------------------------------------------
+    const QSet<int> &lineBreakpoints() const { return line_breakpoints_; }
+    void toggleLineBreakpoint(int line);
+    EventBreakpoints &eventBreakpoints() { return event_breakpoints_; }
+    // Whether the event at `step` (1-based) stops a run; `why` says which breakpoint.
+    bool breaksAt(const inflight::Event &e, QString *why = nullptr) const;
+
+    // ---- playback ------------------------------------------------------------------------------
+    bool isPlaying() const { return timer_.isActive(); }
+    bool isBusy() const { return busy_; }
+    double speed() const { return speed_; } // micro-steps per second
+
+public slots:
+    void first();
+    void back();
+    void backStatement();
+    void stepInto();
+    void stepOver();
+    void stepOut();
+    void last();
+    void seek(std::uint64_t step);
+    // Runs forward until a breakpoint or the end (bounded work per call: stays responsive).
+    void continueToBreakpoint();
+    void play();
+    void pause();
+    void setSpeed(double steps_per_second);
+
+signals:
+    void sceneLoaded();
+    void positionChanged();
+    void selectionChanged();
+    void indexReadyChanged();
+    // While the run is being indexed off the GUI thread (large scenes take seconds).
+    void indexProgress(quint64 steps, quint64 statements);
+    // A long backward seek replays off the GUI thread; busy while it does.
+    void busyChanged(bool busy);
+    void playingChanged(bool playing);
+    void breakpointHit(const QString &why);
+    void lineBreakpointsChanged();
+
+private:
+    void reset(std::shared_ptr<const inflight::Scene> scene, const QString &path);
+    void startIndex();
+    void onTick();
+    void moved();
+
+    std::shared_ptr<const inflight::Scene> scene_;
+    QString path_;
+    inflight::GcEra era_ = inflight::GcEra::async;
+    std::unique_ptr<inflight::Player> player_;
+    std::vector<inflight::Event> index_;
+    std::vector<std::uint64_t> gc_steps_, warning_steps_;
+    bool index_ready_ = false;
+    bool index_complete_ = true;
+    std::uint64_t total_steps_ = 0;
+    bool busy_ = false;
+    std::shared_ptr<std::atomic<bool>> index_cancel_;
+    std::optional<std::uint32_t> selected_;
+    QSet<int> line_breakpoints_;
+    EventBreakpoints event_breakpoints_;
+    QTimer timer_;
+    double speed_ = 8.0;
+    double credit_ = 0.0;
+};

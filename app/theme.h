@@ -1,0 +1,42 @@
+// Colours and font scale shared by every view. Presentation mode raises the font scale and
+// switches to high-contrast colours that still read on a projector; views repaint on changed().
+#pragma once
+
+#include "inflight/graph_snapshot.hpp"
+
+#include <QColor>
+#include <QFont>
+#include <QObject>
+
+class Theme : public QObject {
+    Q_OBJECT
+public:
+    static Theme &instance();
+
+    double fontScale() const { return font_scale_; }
+    bool highContrast() const { return high_contrast_; }
+    void setFontScale(double scale);
+    void setHighContrast(bool on);
+
+    // The fill of a socket node by its GC role at this step.
+    QColor roleColor(inflight::GcRole role) const;
+    QColor roleTextColor(inflight::GcRole role) const;
+    QColor background() const;
+    QColor foreground() const;
+    QColor edgeColor() const;
+    QColor hitlistEdgeColor() const;   // an in-flight copy on the collector's hitlist
+    QColor processColor() const;       // process boxes and their fd edges
+    QColor selectionColor() const;
+    QColor highlightLineColor() const; // current line in the algorithm and scene views
+    // A font of `points` (at scale 1), scaled.
+    QFont font(double points, bool bold = false) const;
+    QFont monoFont(double points) const;
+
+signals:
+    void changed();
+
+private:
+    Theme() = default;
+    double font_scale_ = 1.0;
+    bool high_contrast_ = false;
+};

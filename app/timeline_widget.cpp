@@ -1,0 +1,140 @@
+#include "timeline_widget.h"
+
+#include "player_controller.h"
+#include "theme.h"
+
+#include "inflight/event.hpp"
+
+#include <QMouseEvent>
+#include <QPainter>
+
+using namespace inflight;
+
+TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent)
+    : QWidget(parent), controller_(controller)
+{
+    setObjectName(QStringLiteral("timeline"));
+    setToolTip(tr("The whole run. Blue ticks: a collection starts. Red: a line breakpoint. "
+                  "Orange: a statement failed. Click or drag to go to a step."));
+    connect(&controller_, &PlayerController::positionChanged, this, qOverload<>(&QWidget::update));
+    connect(&controller_, &PlayerController::indexReadyChanged, this, [this] {
+        rebuildTicks();
+        update();
+    });
+    connect(&controller_, &PlayerController::lineBreakpointsChanged, this, [this] {
+        rebuildTicks();
+        update();
+    });
+    connect(&Theme::instance(), &Theme::changed, this, [this] {
+        updateGeometry();
+        update();
+    });
+}
+
+QSize TimelineWidget::sizeHint() const
+{
+    return {600, static_cast<int>(34 * Theme::instance().fontScale())};
+}
+
+QSize TimelineWidget::minimumSizeHint() const
+{
+    return {120, static_cast<int>(26 * Theme::instance().fontScale())};
+}
+
+void TimelineWidget::rebuildTicks()
+{
+    breakpoint_ticks_.clear();
+    if (!controller_.indexReady())
+        return;
+    const auto &lines = controller_.lineBreakpoints();
+    if (lines.isEmpty())
+        return;
+    for (const Event &e : controller_.timeline())
+        if (e.kind == EventKind::stmt_begin && lines.contains(static_cast<int>(e.scene_line)))
+            breakpoint_ticks_.push_back(e.step);
+}
+
+QRect TimelineWidget::track() const
+{
+    return rect().adjusted(8, 6, -8, -6);
+}
+
+int TimelineWidget::xOf(std::uint64_t step) const
+{
+    const QRect t = track();
+    const std::uint64_t total = std::max<std::uint64_t>(controller_.totalSteps(), 1);
+    return t.left() + static_cast<int>(static_cast<double>(step) / static_cast<double>(total) * t.width());
+}
+
+std::uint64_t TimelineWidget::stepAt(int x) const
+{
+    const QRect t = track();
+    const std::uint64_t total = controller_.totalSteps();
+    if (total == 0 || t.width() <= 0)
+        return 0;
+    const double f = std::clamp((x - t.left()) / static_cast<double>(t.width()), 0.0, 1.0);
+    return static_cast<std::uint64_t>(f * static_cast<double>(total) + 0.5);
+}
+
+void TimelineWidget::paintEvent(QPaintEvent *)
+{
+    const Theme &theme = Theme::instance();
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QRect t = track();
+    p.fillRect(rect(), palette().window());
+    p.setPen(Qt::NoPen);
+    p.setBrush(theme.highContrast() ? QColor(0xdd, 0xdd, 0xdd) : QColor(0xe8, 0xe8, 0xe4));
+    p.drawRoundedRect(t, 4, 4);
+    if (!controller_.indexReady()) {
+        p.setPen(theme.foreground());
+        p.setFont(theme.font(9));
+        p.drawText(t, Qt::AlignCenter, tr("indexing the run…"));
+        return;
+    }
+    // Progress so far.
+    QRect done = t;
+    done.setRight(xOf(controller_.position()));
+    p.setBrush(theme.highContrast() ? QColor(0x99, 0xbb, 0xff) : QColor(0xc6, 0xda, 0xfb));
+    p.drawRoundedRect(done, 4, 4);
+
+    auto ticks = [&](const std::vector<std::uint64_t> &steps, const QColor &c, int inset) {
+        p.setPen(QPen(c, 2));
+        int last_x = -1;
+        for (std::uint64_t s : steps) {
+            const int x = xOf(s);
+            if (x == last_x)
+                continue; // one tick a pixel is enough for a million steps
+            last_x = x;
+            p.drawLine(x, t.top() + inset, x, t.bottom() - inset);
+        }
+    };
+    ticks(controller_.collectionSteps(), QColor(0x1f, 0x5f, 0xd0), 2);
+    ticks(controller_.warningSteps(), QColor(0xf0, 0x8c, 0x00), 5);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0xd0, 0x10, 0x10));
+    int last_x = -1;
+    for (std::uint64_t s : breakpoint_ticks_) {
+        const int x = xOf(s);
+        if (x == last_x)
+            continue;
+        last_x = x;
+        p.drawEllipse(QPointF(x, t.top() + 3), 3.5, 3.5);
+    }
+    // The current step.
+    const int x = xOf(controller_.position());
+    p.setPen(QPen(theme.foreground(), 3));
+    p.drawLine(x, rect().top() + 1, x, rect().bottom() - 1);
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent *e)
+{
+    if (e->button() == Qt::LeftButton && controller_.indexReady())
+        controller_.seek(stepAt(e->position().toPoint().x()));
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent *e)
+{
+    if ((e->buttons() & Qt::LeftButton) && controller_.indexReady())
+        controller_.seek(stepAt(e->position().toPoint().x()));
+}

@@ -1,0 +1,253 @@
+// The application as a user drives it: open, play, step back and forth, breakpoints, collector
+// switch, every scene played to the end, and --screenshot.
+#include "main_window.h"
+#include "player_controller.h"
+
+#include "inflight/graph_snapshot.hpp"
+#include "inflight/kernel.hpp"
+#include "inflight/simulation.hpp"
+
+#include <QDir>
+#include <QImage>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace inflight;
+
+namespace {
+
+const char *kTriangle = "scene \"t\"\nset gc classic\nsocketpair a a2\nsocketpair b b2\nsocketpair c c2\n"
+                        "send a2 fds=b\nsend b2 fds=c\nsend c2 fds=a\nclose a b c\nclose a2\nclose b2 c2\n";
+
+bool waitIndex(PlayerController &c)
+{
+    if (c.indexReady())
+        return true;
+    QSignalSpy spy(&c, &PlayerController::indexReadyChanged);
+    while (!c.indexReady())
+        if (!spy.wait(10000))
+            return false;
+    return true;
+}
+
+// What every view is built from at one step.
+QString shown(const PlayerController &c)
+{
+    const GraphSnapshot g = snapshot_graph(c.kernel());
+    QString s = QStringLiteral("%1/%2:").arg(c.position()).arg(c.sim().current_line());
+    for (const auto &n : g.nodes)
+        s += QStringLiteral("%1=%2,%3,%4,%5;")
+                 .arg(QString::fromStdString(n.label))
+                 .arg(int(n.role))
+                 .arg(n.file_refs)
+                 .arg(n.inflight)
+                 .arg(n.queue);
+    for (const auto &e : g.edges)
+        s += QStringLiteral("e%1:%2>%3%4;").arg(e.id).arg(e.from).arg(e.to).arg(e.on_hitlist ? "h" : "");
+    if (const Event *e = c.currentEvent())
+        s += QStringLiteral("ev%1,%2,%3").arg(int(e->kind)).arg(e->a).arg(e->algo_line);
+    return s;
+}
+
+} // namespace
+
+class TestApp : public QObject {
+    Q_OBJECT
+private slots:
+    void welcomeSceneOpensAtStepZero()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(w.openWelcome());
+        QVERIFY(c.hasScene());
+        QCOMPARE(c.position(), std::uint64_t(0));
+        QVERIFY(waitIndex(c));
+        QVERIFY(c.totalSteps() > 100);
+        QVERIFY(!c.collectionSteps().empty());
+    }
+
+    void sameStateForwardBackwardAndByJump()
+    {
+        PlayerController c;
+        QVERIFY(c.openText(QString::fromLatin1(kTriangle), "t.scn"));
+        QVERIFY(waitIndex(c));
+        QStringList forward{shown(c)};
+        for (;;) {
+            const auto before = c.position();
+            c.stepInto();
+            if (c.position() == before)
+                break;
+            forward << shown(c);
+        }
+        QCOMPARE(std::uint64_t(forward.size() - 1), c.totalSteps());
+        for (std::uint64_t k = c.totalSteps(); k-- > 0;) {
+            c.back();
+            QCOMPARE(shown(c), forward[static_cast<int>(k)]);
+        }
+        for (std::uint64_t k : {std::uint64_t(57), std::uint64_t(3), c.totalSteps(), std::uint64_t(80), std::uint64_t(0)}) {
+            c.seek(k);
+            QCOMPARE(shown(c), forward[static_cast<int>(k)]);
+        }
+    }
+
+    void lineAndEventBreakpointsStop()
+    {
+        PlayerController c;
+        QVERIFY(c.openText(QString::fromLatin1(kTriangle), "t.scn"));
+        c.eventBreakpoints().invariant_violated = true;
+        c.toggleLineBreakpoint(9); // close a b c
+        QSignalSpy hits(&c, &PlayerController::breakpointHit);
+        c.continueToBreakpoint();
+        QCOMPARE(hits.count(), 1);
+        QCOMPARE(c.currentEvent()->kind, EventKind::stmt_begin);
+        QCOMPARE(c.sim().current_line(), 9u);
+
+        c.eventBreakpoints().collection_starts = true;
+        c.continueToBreakpoint();
+        QCOMPARE(c.currentEvent()->kind, EventKind::gc_begin);
+        QCOMPARE(c.sim().current_line(), 10u);
+
+        c.first();
+        c.toggleLineBreakpoint(9);
+        c.eventBreakpoints().collection_starts = false;
+        c.eventBreakpoints().found_garbage = QStringLiteral("b");
+        c.continueToBreakpoint();
+        QVERIFY(c.currentEvent());
+        QCOMPARE(QString::fromStdString(c.kernel().label_of_id(c.currentEvent()->a)), QStringLiteral("b"));
+        QCOMPARE(c.kernel().gc_phase, GcPhase::hitlist);
+
+        c.first();
+        c.eventBreakpoints().found_garbage.clear();
+        c.eventBreakpoints().hitlist_non_empty = true;
+        c.continueToBreakpoint();
+        QCOMPARE(c.currentEvent()->kind, EventKind::skb_hitlist);
+        QCOMPARE(c.kernel().hitlist.size(), std::size_t(1));
+    }
+
+    void failingStatementBreakpoint()
+    {
+        PlayerController c;
+        QVERIFY(c.openText(QStringLiteral("socketpair a b\nclose a\nsend a\nexpect error EBADF\nsocket s\n"), "f.scn"));
+        c.eventBreakpoints().statement_fails = true;
+        c.continueToBreakpoint();
+        QCOMPARE(c.currentEvent()->kind, EventKind::stmt_end);
+        QCOMPARE(c.sim().current_line(), 3u);
+    }
+
+    void collectorSwitchKeepsTheStatement()
+    {
+        PlayerController c;
+        QVERIFY(c.openText(QString::fromLatin1(kTriangle), "t.scn"));
+        for (int i = 0; i < 7; ++i)
+            c.stepOver();
+        const auto line = c.sim().current_line();
+        c.setEra(GcEra::graph);
+        QCOMPARE(c.era(), GcEra::graph);
+        QCOMPARE(c.sim().era(), GcEra::graph);
+        QCOMPARE(c.sim().current_line(), line);
+        QVERIFY(waitIndex(c));
+        c.last();
+        QVERIFY(c.sim().kernel().gc_runs.size() >= 1);
+    }
+
+    void playAdvancesAndStopsAtTheEnd()
+    {
+        PlayerController c;
+        QVERIFY(c.openText(QString::fromLatin1(kTriangle), "t.scn"));
+        c.setSpeed(100000);
+        QSignalSpy playing(&c, &PlayerController::playingChanged);
+        c.play();
+        QVERIFY(c.isPlaying());
+        while (c.isPlaying())
+            QVERIFY(playing.wait(5000));
+        QVERIFY(c.atEnd());
+    }
+
+    void badSceneKeepsTheCurrentOne()
+    {
+        PlayerController c;
+        QVERIFY(c.openText(QString::fromLatin1(kTriangle), "t.scn"));
+        c.stepOver();
+        const auto at = c.position();
+        QStringList errors;
+        QVERIFY(!c.openText(QStringLiteral("socketpair a\nfrobnicate x\n"), "bad.scn", &errors));
+        QCOMPARE(errors.size(), 2);
+        QVERIFY(errors[0].startsWith(QStringLiteral("bad.scn:1:")));
+        QVERIFY(errors[1].startsWith(QStringLiteral("bad.scn:2:1: error:")));
+        QCOMPARE(c.position(), at);
+        QVERIFY(!c.openFile(QStringLiteral("/nonexistent/x.scn"), &errors));
+        QVERIFY(errors.first().contains(QStringLiteral("cannot open")));
+        QCOMPARE(c.position(), at);
+    }
+
+    void everySceneOpensAndPlaysToTheEndWithoutWarning_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QDir dir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes"));
+        const auto files = dir.entryList({QStringLiteral("*.scn")}, QDir::Files, QDir::Name);
+        QVERIFY(files.size() >= 10);
+        for (const QString &f : files)
+            QTest::newRow(qPrintable(f)) << dir.filePath(f);
+    }
+
+    void everySceneOpensAndPlaysToTheEndWithoutWarning()
+    {
+        QFETCH(QString, path);
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(w.openScene(path, false));
+        c.last();
+        QVERIFY(c.atEnd());
+        QVERIFY2(c.sim().warnings().empty(), c.sim().warnings().empty() ? "" : c.sim().warnings().front().message.c_str());
+        QVERIFY(!c.sim().stopped_by_finding());
+        QCOMPARE(c.sim().expectations_failed(), std::size_t(0));
+    }
+
+    void screenshotWritesANonBlankPngOfTheRequestedSize()
+    {
+        QTemporaryDir tmp;
+        const QString png = tmp.filePath(QStringLiteral("shot.png"));
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), tmp.path()); // no settings from the user
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(INFLIGHT_APP),
+                  {QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-triangle-stream.scn"), "--step", "150",
+                   "--screenshot", png, "--size", "1280x800"});
+        QVERIFY(app.waitForFinished(60000));
+        QCOMPARE(app.exitCode(), 0);
+        QImage img(png);
+        QVERIFY(!img.isNull());
+        QCOMPARE(img.size(), QSize(1280, 800));
+        // Non-blank: many distinct colours.
+        QSet<QRgb> colours;
+        for (int y = 0; y < img.height(); y += 7)
+            for (int x = 0; x < img.width(); x += 7)
+                colours.insert(img.pixel(x, y));
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+    }
+
+    void screenshotOfABrokenSceneFailsCleanly()
+    {
+        QTemporaryDir tmp;
+        const QString bad = tmp.filePath(QStringLiteral("bad.scn"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("socketpair a\n");
+        f.close();
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(INFLIGHT_APP), {bad, "--screenshot", tmp.filePath("x.png")});
+        QVERIFY(app.waitForFinished(30000));
+        QCOMPARE(app.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(app.readAllStandardError()).contains(QStringLiteral("bad.scn:1:")));
+    }
+};
+
+QTEST_MAIN(TestApp)
+#include "test_app.moc"

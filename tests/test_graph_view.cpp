@@ -1,0 +1,800 @@
+// The central graph view: one item per socket, per in-flight copy and per process; layouts
+// that keep survivors in place, drop stale results and never overlap boxes; selection, search,
+// aggregates for very large graphs, and the exports. Runs offscreen (QT_QPA_PLATFORM=offscreen).
+#include "graph/aggregate_item.h"
+#include "graph/display_graph.h"
+#include "graph/edge_item.h"
+#include "graph/fd_edge_item.h"
+#include "graph/graph_panel.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+#include "graph/graphviz_layout.h"
+#include "graph/layout_engine.h"
+#include "graph/overview_view.h"
+#include "graph/process_item.h"
+#include "graph/socket_item.h"
+#include "inflight/graph_snapshot.hpp"
+#include "inflight/kernel.hpp"
+#include "player_controller.h"
+#include "theme.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QLineEdit>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <functional>
+#include <map>
+
+using inflight::GcRole;
+using inflight::GraphSnapshot;
+
+namespace {
+
+QString sceneFile(const char *name)
+{
+    return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/") + QLatin1String(name);
+}
+
+QString readScene(const char *name)
+{
+    QFile f(sceneFile(name));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", name);
+    return QString::fromUtf8(f.readAll());
+}
+
+GraphSnapshot snapshotOf(const PlayerController &c) { return inflight::snapshot_graph(c.kernel()); }
+
+// Steps until `stop` holds for the current snapshot (or the run ends); false if it never did.
+bool stepUntil(PlayerController &c, const std::function<bool(const GraphSnapshot &)> &stop, int max_steps = 100000)
+{
+    for (int i = 0; i < max_steps; ++i) {
+        if (stop(snapshotOf(c)))
+            return true;
+        if (c.atEnd())
+            return false;
+        c.stepInto();
+    }
+    return false;
+}
+
+bool anyOnHitlist(const GraphSnapshot &s)
+{
+    for (const auto &e : s.edges)
+        if (e.on_hitlist)
+            return true;
+    return false;
+}
+
+// Distance from a scene point to a node's drawn outline.
+double distanceToOutline(const NodeItem *node, const QPointF &scene_point)
+{
+    const QPolygonF poly = node->outline().toFillPolygon();
+    const QPointF p = node->mapFromScene(scene_point);
+    double best = 1e300;
+    for (int i = 0; i < poly.size(); ++i) {
+        const QPointF a = poly[i], b = poly[(i + 1) % poly.size()];
+        const QPointF ab = b - a;
+        const double len2 = QPointF::dotProduct(ab, ab);
+        const double t = len2 > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+        const QPointF q = a + ab * t;
+        best = std::min(best, std::hypot(p.x() - q.x(), p.y() - q.y()));
+    }
+    return best;
+}
+
+bool finite(const QPointF &p) { return std::isfinite(p.x()) && std::isfinite(p.y()); }
+
+// Top-level node boxes (sockets not inside a listener, processes, aggregates).
+QList<NodeItem *> topLevelNodes(const GraphScene &scene)
+{
+    QList<NodeItem *> nodes;
+    for (SocketItem *s : scene.socketItems())
+        if (!s->parentItem())
+            nodes.push_back(s);
+    for (ProcessItem *p : scene.processItems())
+        nodes.push_back(p);
+    for (AggregateItem *a : scene.aggregateItems())
+        nodes.push_back(a);
+    return nodes;
+}
+
+// Waits for a GraphScene used without a panel.
+bool waitForScene(GraphScene &scene, int ms = 20000)
+{
+    QElapsedTimer t;
+    t.start();
+    while (scene.layoutPending() && t.elapsed() < ms) {
+        QSignalSpy applied(&scene, &GraphScene::layoutApplied);
+        QSignalSpy plan(&scene, &GraphScene::planReady);
+        if (scene.layoutPending())
+            applied.wait(static_cast<int>(std::max<qint64>(1, ms - t.elapsed())));
+    }
+    scene.finishAnimations();
+    return !scene.layoutPending();
+}
+
+// Checks what every applied layout must give: finite positions inside the scene rect, no two
+// top-level boxes overlapping, embryos inside their listeners, edge ends on their nodes.
+void checkLayoutInvariants(const GraphScene &scene)
+{
+    const QRectF rect = scene.sceneRect();
+    const QList<NodeItem *> nodes = topLevelNodes(scene);
+    for (NodeItem *n : nodes) {
+        QVERIFY2(n->isVisible(), "a node is still hidden after its layout");
+        QVERIFY(finite(n->pos()));
+        QVERIFY2(rect.contains(n->sceneBox()), "a node lies outside the scene rect");
+    }
+    for (int i = 0; i < nodes.size(); ++i)
+        for (int j = i + 1; j < nodes.size(); ++j)
+            QVERIFY2(!nodes[i]->sceneBox().intersects(nodes[j]->sceneBox()),
+                     qPrintable(QStringLiteral("boxes overlap: %1 and %2").arg(nodes[i]->key()).arg(nodes[j]->key())));
+    for (SocketItem *s : scene.socketItems())
+        if (s->parentItem()) {
+            auto *listener = static_cast<SocketItem *>(s->parentItem());
+            QVERIFY(s->node().embryo);
+            QCOMPARE(listener->sock(), s->node().listener_sock);
+            QVERIFY(listener->sceneBox().contains(s->sceneBox()));
+        }
+    for (EdgeItem *e : scene.edgeItems()) {
+        QVERIFY(e->isVisible());
+        QVERIFY(finite(e->startPoint()) && finite(e->endPoint()));
+        QVERIFY2(distanceToOutline(e->from(), e->startPoint()) < 3, "an edge does not start on its node");
+        QVERIFY2(distanceToOutline(e->to(), e->endPoint()) < 3, "an edge does not end on its node");
+    }
+    for (FdEdgeItem *e : scene.fdEdgeItems()) {
+        QVERIFY(e->isVisible());
+        const QRectF box = e->process()->sceneBox();
+        QVERIFY(std::abs(e->startPoint().x() - box.right()) < 1);
+        QVERIFY(e->startPoint().y() > box.top() && e->startPoint().y() < box.bottom());
+        QVERIFY2(distanceToOutline(e->to(), e->endPoint()) < 3, "an fd edge does not end on its socket");
+    }
+}
+
+// Rings of `size` sockets, `rings` times: each socket's file is in the next one's queue.
+// Process 0 holds one fd per ring.
+GraphSnapshot rings(std::uint32_t rings, std::uint32_t size)
+{
+    GraphSnapshot s;
+    s.nodes.reserve(std::size_t{rings} * size);
+    for (std::uint32_t r = 0; r < rings; ++r)
+        for (std::uint32_t k = 0; k < size; ++k) {
+            inflight::SnapshotNode n;
+            n.sock = r * size + k;
+            n.label = "r" + std::to_string(r) + "s" + std::to_string(k);
+            n.role = GcRole::inflight;
+            n.listener_sock = inflight::npos;
+            n.file_refs = k == 0 ? 2 : 1;
+            n.inflight = 1;
+            n.queue = 1;
+            s.nodes.push_back(n);
+            inflight::SnapshotEdge e;
+            e.id = (std::uint64_t{r} * size + k) << 8;
+            e.from = r * size + k;
+            e.to = e.effective_to = r * size + (k + 1) % size;
+            e.skb = r * size + k;
+            s.edges.push_back(e);
+        }
+    inflight::SnapshotProcess p;
+    p.id = 0;
+    p.name = "main";
+    p.user = "root";
+    for (std::uint32_t r = 0; r < rings; ++r)
+        p.fds.push_back({static_cast<int>(3 + r), "r" + std::to_string(r), r * size});
+    s.processes.push_back(p);
+    s.topology_key = 0x51c0ffee + rings * 31 + size;
+    return s;
+}
+
+const char *kTwice = "socketpair a b\nsocketpair c d\nsend b fds=c,c\n";
+
+} // namespace
+
+class TestGraphView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        Theme::instance().setFontScale(1.0);
+        Theme::instance().setHighContrast(false);
+    }
+
+    void oneItemPerSocketCopyAndFd()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        std::size_t most_edges = 0;
+        int steps = 0;
+        for (;;) {
+            const GraphSnapshot s = snapshotOf(c);
+            QCOMPARE(panel.socketItemCount(), static_cast<int>(s.nodes.size()));
+            QCOMPARE(panel.edgeItemCount(), static_cast<int>(s.edges.size()));
+            QCOMPARE(panel.aggregateItemCount(), 0);
+            QCOMPARE(panel.processItemCount(), static_cast<int>(s.processes.size()));
+            int fds = 0;
+            for (const auto &p : s.processes)
+                fds += static_cast<int>(p.fds.size());
+            QCOMPARE(panel.fdEdgeItemCount(), fds);
+            for (const auto &e : s.edges) {
+                EdgeItem *item = panel.scene()->edgeItem(e.id);
+                QVERIFY(item);
+                QCOMPARE(static_cast<SocketItem *>(item->from())->sock(), e.from);
+                QCOMPARE(static_cast<SocketItem *>(item->to())->sock(), e.to);
+                QCOMPARE(item->copy().on_hitlist, e.on_hitlist);
+            }
+            for (const auto &n : s.nodes)
+                QCOMPARE(panel.scene()->socketItem(n.sock)->node().role, n.role);
+            most_edges = std::max(most_edges, s.edges.size());
+            if (c.atEnd())
+                break;
+            c.stepInto();
+            ++steps;
+        }
+        QVERIFY(steps > 50);
+        QCOMPARE(most_edges, std::size_t{12}); // six sends of two copies each, all in flight at once
+    }
+
+    void sameFdTwiceIsTwoDistinctCurves()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openText(QString::fromLatin1(kTwice), QStringLiteral("t.scn")));
+        c.last();
+        QVERIFY(panel.waitForLayout());
+        const GraphSnapshot s = snapshotOf(c);
+        QCOMPARE(s.edges.size(), std::size_t{2});
+        QCOMPARE(s.edges[0].from, s.edges[1].from);
+        QCOMPARE(s.edges[0].to, s.edges[1].to);
+        QCOMPARE(panel.edgeItemCount(), 2);
+        EdgeItem *a = panel.scene()->edgeItem(s.edges[0].id), *b = panel.scene()->edgeItem(s.edges[1].id);
+        QVERIFY(a && b && a != b);
+        const QPointF ma = a->path().pointAtPercent(0.5), mb = b->path().pointAtPercent(0.5);
+        QVERIFY2(std::hypot(ma.x() - mb.x(), ma.y() - mb.y()) > 10, "parallel copies are drawn on top of each other");
+        checkLayoutInvariants(*panel.scene());
+    }
+
+    void processItemsListTheirFds()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openText(QStringLiteral("user alice\nprocess p user=alice\nsocketpair a b\np: socketpair x y dgram\n"
+                                          "p: dup x x2\n"),
+                           QStringLiteral("t.scn")));
+        c.last();
+        QVERIFY(panel.waitForLayout());
+        QCOMPARE(panel.processItemCount(), 2);
+        const GraphSnapshot s = snapshotOf(c);
+        for (const auto &p : s.processes) {
+            ProcessItem *item = panel.scene()->processItem(p.id);
+            QVERIFY(item);
+            QCOMPARE(item->rowCount(), static_cast<int>(p.fds.size()));
+            for (int row = 0; row < item->rowCount(); ++row) {
+                const QString text = item->rowText(row);
+                QVERIFY2(text.contains(QString::number(p.fds[std::size_t(row)].fd)), qPrintable(text));
+                QVERIFY2(text.contains(QString::fromStdString(p.fds[std::size_t(row)].name)), qPrintable(text));
+            }
+        }
+        ProcessItem *p = panel.scene()->processItem(1);
+        QVERIFY(p);
+        QCOMPARE(p->rowCount(), 3); // x, y and the dup x2
+        QVERIFY(p->rowText(2).contains(QStringLiteral("x2")));
+        QCOMPARE(panel.fdEdgeItemCount(), 5);
+        checkLayoutInvariants(*panel.scene());
+    }
+
+    void layoutInvariants_data()
+    {
+        QTest::addColumn<QString>("scene");
+        QTest::addColumn<bool>("plan");
+        QTest::addColumn<bool>("midCollection");
+        QTest::newRow("triangle, planned") << "selftest-triangle-stream.scn" << true << true;
+        QTest::newRow("triangle, incremental") << "selftest-triangle-stream.scn" << false << true;
+        QTest::newRow("triangle dgram, end") << "selftest-triangle-dgram.scn" << true << false;
+        QTest::newRow("embryo carrying fds") << "embryo-carrying-fds.scn" << true << false;
+        QTest::newRow("listener over own embryo") << "listener-over-own-embryo.scn" << false << true;
+        QTest::newRow("self reference") << "self-reference.scn" << true << true;
+        QTest::newRow("cycle kept by fd, incremental") << "cycle-kept-alive-by-open-fd.scn" << false << false;
+    }
+
+    void layoutInvariants()
+    {
+        QFETCH(QString, scene);
+        QFETCH(bool, plan);
+        QFETCH(bool, midCollection);
+        PlayerController c;
+        GraphPanel panel(c);
+        panel.resize(1200, 800);
+        panel.scene()->setPlanEnabled(plan);
+        QVERIFY(c.openFile(sceneFile(scene.toLatin1().constData())));
+        QCOMPARE(panel.scene()->hasPlan() || panel.scene()->layoutPending(), true);
+        // Check at every change of structure on the way, then at the chosen step.
+        std::uint64_t key = 0;
+        for (int i = 0; i < 100000 && !c.atEnd(); ++i) {
+            const GraphSnapshot s = snapshotOf(c);
+            if (midCollection && anyOnHitlist(s))
+                break;
+            if (graph::structureKey(s) != key) {
+                key = graph::structureKey(s);
+                QVERIFY(panel.waitForLayout());
+                checkLayoutInvariants(*panel.scene());
+                if (QTest::currentTestFailed())
+                    return;
+            }
+            c.stepInto();
+        }
+        QVERIFY(panel.waitForLayout());
+        checkLayoutInvariants(*panel.scene());
+        QVERIFY(panel.scene()->lastLayout());
+        QVERIFY(panel.scene()->lastLayout()->ok);
+        QCOMPARE(panel.scene()->hasPlan(), plan);
+    }
+
+    void survivorsStayWhenSocketsAppear_data()
+    {
+        QTest::addColumn<bool>("plan");
+        QTest::newRow("planned") << true;
+        QTest::newRow("incremental (survivors pinned)") << false;
+    }
+
+    void survivorsStayWhenSocketsAppear()
+    {
+        QFETCH(bool, plan);
+        PlayerController c;
+        GraphPanel panel(c);
+        panel.scene()->setPlanEnabled(plan);
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        QVERIFY(panel.waitForLayout());
+        std::map<graph::NodeKey, QPointF> before;
+        int growths = 0, graphviz_layouts = 0;
+        while (!c.atEnd()) {
+            const int sockets = panel.socketItemCount();
+            const std::uint64_t generation = panel.scene()->appliedGeneration();
+            c.stepInto();
+            QVERIFY(panel.waitForLayout());
+            if (panel.scene()->appliedGeneration() != generation && panel.scene()->lastLayout()->engine != "none")
+                ++graphviz_layouts;
+            if (panel.socketItemCount() > sockets && sockets > 0) {
+                ++growths;
+                for (const auto &[key, pos] : before) {
+                    NodeItem *item = panel.scene()->nodeItem(key);
+                    QVERIFY(item);
+                    QVERIFY2(std::hypot(item->pos().x() - pos.x(), item->pos().y() - pos.y()) < 0.5,
+                             qPrintable(QStringLiteral("node %1 moved when a socket appeared").arg(key)));
+                }
+            }
+            before.clear();
+            for (NodeItem *n : topLevelNodes(*panel.scene()))
+                before[n->key()] = n->pos();
+        }
+        QVERIFY(growths >= 5); // six socketpairs
+        // Planned: new sockets go to their planned places, Graphviz ran once for the plan.
+        // Incremental: Graphviz placed the new sockets at each growth.
+        if (plan)
+            QCOMPARE(graphviz_layouts, 0);
+        else
+            QVERIFY(graphviz_layouts >= 5);
+        checkLayoutInvariants(*panel.scene());
+    }
+
+    void pinnedNeatoPlacesOnlyNewNodes()
+    {
+        // The layout function itself: six placed nodes pinned, three new ones tied to them by
+        // in-flight copies (neato, pinned), and a new pair tied to nothing (a block).
+        graph::LayoutRequest req;
+        req.generation = 7;
+        for (int i = 0; i < 11; ++i) {
+            graph::LayoutNode n;
+            n.key = graph::socketKey(static_cast<std::uint32_t>(i));
+            n.width = 150;
+            n.height = 48;
+            if (i < 6) {
+                n.pinned = true;
+                n.x = 400.0 * (i % 3);
+                n.y = 200.0 * (i / 3);
+            }
+            req.nodes.push_back(n);
+        }
+        for (auto [a, b] : {std::pair{0, 6}, {6, 7}, {7, 2}, {8, 4}, {4, 8}, {9, 10}})
+            req.edges.push_back({graph::socketKey(a), graph::socketKey(b)});
+        const graph::LayoutResult r = graph::computeLayout(req);
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.generation, std::uint64_t{7});
+        QCOMPARE(r.engine, std::string("neato"));
+        for (int i = 0; i < 6; ++i) {
+            QCOMPARE(r.positions[std::size_t(i)].x, req.nodes[std::size_t(i)].x);
+            QCOMPARE(r.positions[std::size_t(i)].y, req.nodes[std::size_t(i)].y);
+        }
+        for (std::size_t i = 0; i < req.nodes.size(); ++i) {
+            QVERIFY(std::isfinite(r.positions[i].x) && std::isfinite(r.positions[i].y));
+            const QRectF a(r.positions[i].x - 75, r.positions[i].y - 24, 150, 48);
+            QVERIFY(QRectF(r.left, r.top, r.right - r.left, r.bottom - r.top).adjusted(-0.01, -0.01, 0.01, 0.01).contains(a));
+            for (std::size_t j = i + 1; j < req.nodes.size(); ++j)
+                QVERIFY(!a.intersects(QRectF(r.positions[j].x - 75, r.positions[j].y - 24, 150, 48)));
+        }
+        // A full layout of the same nodes ignores the pins (dot below the threshold).
+        req.full = true;
+        const graph::LayoutResult full = graph::computeLayout(req);
+        QVERIFY(full.ok);
+        QCOMPARE(full.engine, std::string("dot"));
+        req.dot_max_nodes = 5;
+        QCOMPARE(graph::computeLayout(req).engine, std::string("sfdp"));
+    }
+
+    void noLayoutWhileOnlyRolesChange()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        QVERIFY(panel.waitForLayout());
+        int same_topology_steps = 0;
+        while (!c.atEnd()) {
+            const std::uint64_t key = graph::structureKey(snapshotOf(c));
+            const std::uint64_t generation = panel.scene()->requestedGeneration();
+            c.stepInto();
+            if (graph::structureKey(snapshotOf(c)) == key) {
+                ++same_topology_steps;
+                QCOMPARE(panel.scene()->requestedGeneration(), generation);
+                QVERIFY(!panel.scene()->layoutPending());
+            }
+            QVERIFY(panel.waitForLayout());
+        }
+        QVERIFY(same_topology_steps > 50); // most micro-steps of a collection change only roles
+    }
+
+    void staleLayoutIsDropped()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        c.last();
+        QVERIFY(panel.waitForLayout());
+        GraphScene &scene = *panel.scene();
+        QSignalSpy applied(&scene, &GraphScene::layoutApplied);
+        const int dropped_before = scene.staleResultsDropped() + scene.layoutEngine().supersededCount();
+        const std::uint64_t first = scene.requestLayout(true);
+        const std::uint64_t second = scene.requestLayout(true);
+        QVERIFY(second > first);
+        QVERIFY(panel.waitForLayout());
+        QCOMPARE(applied.count(), 1);
+        QCOMPARE(applied.at(0).at(0).value<quint64>(), quint64(second));
+        QCOMPARE(scene.appliedGeneration(), second);
+        // The first either never ran (superseded in the queue) or came back and was dropped.
+        QCOMPARE(scene.staleResultsDropped() + scene.layoutEngine().supersededCount(), dropped_before + 1);
+
+        // And directly: a result of an older generation changes nothing.
+        std::map<graph::NodeKey, QPointF> positions;
+        for (NodeItem *n : topLevelNodes(scene))
+            positions[n->key()] = n->pos();
+        graph::LayoutResult old;
+        old.generation = first;
+        old.ok = true;
+        old.positions.assign(positions.size(), graph::LayoutPoint{12345, 12345});
+        QVERIFY(!scene.applyLayout(old));
+        for (NodeItem *n : topLevelNodes(scene))
+            QCOMPARE(n->pos(), positions[n->key()]);
+    }
+
+    void clickSelectsAndHighlights()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        panel.resize(1200, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        QVERIFY(stepUntil(c, anyOnHitlist));
+        QVERIFY(panel.waitForLayout());
+        panel.fitAll();
+        QSignalSpy selection(&c, &PlayerController::selectionChanged);
+        SocketItem *target = nullptr;
+        for (SocketItem *s : panel.scene()->socketItems())
+            if (s->node().label == "u1")
+                target = s;
+        QVERIFY(target);
+        QTest::mouseClick(panel.view()->viewport(), Qt::LeftButton, {}, panel.view()->mapFromScene(target->scenePos()));
+        QCOMPARE(selection.count(), 1);
+        QCOMPARE(c.selectedSocket(), std::optional<std::uint32_t>(target->sock()));
+        QVERIFY(target->highlighted());
+
+        // The controller's selection (from another view) moves the highlight.
+        SocketItem *other = nullptr;
+        for (SocketItem *s : panel.scene()->socketItems())
+            if (s->node().label == "p3")
+                other = s;
+        QVERIFY(other);
+        c.selectSocket(other->sock());
+        QVERIFY(other->highlighted());
+        QVERIFY(!target->highlighted());
+        // And it survives steps.
+        c.stepInto();
+        QVERIFY(panel.scene()->socketItem(other->sock())->highlighted());
+
+        // A click on empty background clears the selection.
+        QPoint empty(5, 5);
+        QVERIFY(panel.view()->items(empty).isEmpty());
+        QTest::mouseClick(panel.view()->viewport(), Qt::LeftButton, {}, empty);
+        QCOMPARE(c.selectedSocket(), std::nullopt);
+        QVERIFY(!other->highlighted());
+    }
+
+    void searchFindsByLabelAndWraps()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        panel.resize(1000, 700);
+        panel.show();
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        c.last();
+        QVERIFY(panel.waitForLayout());
+        auto label = [&] {
+            auto sel = c.selectedSocket();
+            return sel ? panel.scene()->socketItem(*sel)->node().label : std::string();
+        };
+        QLineEdit *box = panel.searchBox();
+        box->setText(QStringLiteral("U"));
+        std::vector<std::string> seen;
+        for (int i = 0; i < 7; ++i) {
+            QTest::keyClick(box, Qt::Key_Return);
+            seen.push_back(label());
+        }
+        // u0..u5 in socket order, then around again (case-insensitive).
+        QCOMPARE(seen[0], std::string("u0"));
+        QCOMPARE(seen[5], std::string("u5"));
+        QCOMPARE(seen[6], std::string("u0"));
+        for (int i = 0; i < 6; ++i)
+            QVERIFY(panel.scene()->socketItem(*c.selectedSocket()) != nullptr);
+        box->setText(QStringLiteral("p4"));
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(label(), std::string("p4"));
+        QVERIFY(panel.scene()->socketItem(*c.selectedSocket())->highlighted());
+        QVERIFY(!panel.findNext(QStringLiteral("nothing-like-this")));
+        QCOMPARE(label(), std::string("p4"));
+    }
+
+    void embryoEdgeEndsInsideItsListener()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(sceneFile("embryo-carrying-fds.scn")));
+        QVERIFY(stepUntil(c, [](const GraphSnapshot &s) {
+            for (const auto &e : s.edges)
+                if (e.to != e.effective_to)
+                    return true;
+            return false;
+        }));
+        QVERIFY(panel.waitForLayout());
+        const GraphSnapshot s = snapshotOf(c);
+        int into_embryo = 0;
+        for (const auto &e : s.edges) {
+            if (e.to == e.effective_to)
+                continue;
+            ++into_embryo;
+            EdgeItem *item = panel.scene()->edgeItem(e.id);
+            QVERIFY(item);
+            auto *embryo = static_cast<SocketItem *>(item->to());
+            QCOMPARE(embryo->sock(), e.to);
+            QVERIFY(embryo->node().embryo);
+            QVERIFY(embryo->parentItem());
+            QCOMPARE(static_cast<SocketItem *>(embryo->parentItem())->sock(), e.effective_to);
+            QVERIFY(static_cast<SocketItem *>(embryo->parentItem())->node().listener);
+            QVERIFY(distanceToOutline(embryo, item->endPoint()) < 3);
+            QVERIFY(item->zValue() > embryo->parentItem()->zValue()); // drawn over the listener box
+        }
+        QCOMPARE(into_embryo, 1);
+        checkLayoutInvariants(*panel.scene());
+        // Closing the listener releases everything: the items stay, faded.
+        c.last();
+        QVERIFY(panel.waitForLayout());
+        const GraphSnapshot end = snapshotOf(c);
+        QCOMPARE(panel.socketItemCount(), static_cast<int>(end.nodes.size()));
+        for (const auto &n : end.nodes) {
+            SocketItem *item = panel.scene()->socketItem(n.sock);
+            QVERIFY(item);
+            if (n.role == GcRole::released)
+                QVERIFY(item->opacity() < 0.5);
+        }
+    }
+
+    void zoomPanFitAndOverview()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        panel.resize(1200, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        c.last();
+        QVERIFY(panel.waitForLayout());
+        GraphView *view = panel.view();
+        view->fitAll();
+        QVERIFY(view->followsGraph());
+        QVERIFY(!panel.overview()->isVisible());
+        const double fit = view->zoom();
+        QTest::keyClick(view, Qt::Key_Plus);
+        QVERIFY(view->zoom() > fit * 1.2);
+        QVERIFY(!view->followsGraph());
+        QTest::keyClick(view, Qt::Key_Minus, Qt::ControlModifier);
+        QVERIFY(std::abs(view->zoom() - fit) < 1e-6);
+        view->zoomBy(6);
+        QVERIFY(panel.overview()->isVisible()); // part of the graph is off screen
+        const QPointF centre = view->visibleSceneRect().center();
+        const QRect ov = panel.overview()->viewport()->rect();
+        QTest::mouseClick(panel.overview()->viewport(), Qt::LeftButton, {}, QPoint(ov.width() / 10, ov.height() / 10));
+        QVERIFY(view->visibleSceneRect().center() != centre);
+        QTest::keyClick(view, Qt::Key_F);
+        QVERIFY(view->followsGraph());
+        QVERIFY(std::abs(view->zoom() - fit) < 1e-6);
+        QVERIFY(!panel.overview()->isVisible());
+        // Zoomed far out, items draw plain boxes without text: rendering still works.
+        view->zoomBy(0.02);
+        QImage image(800, 600, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        view->render(&p);
+        p.end();
+    }
+
+    void aggregatesCollapseThousandsOfRings()
+    {
+        const GraphSnapshot big = rings(2000, 16); // 32,000 sockets
+        GraphScene scene;
+        scene.setSnapshot(big, true);
+        QVERIFY(scene.aggregateItemCount() >= 1);
+        QVERIFY2(scene.socketItemCount() + scene.aggregateItemCount() < 100, "the aggregate view should be small");
+        QCOMPARE(scene.edgeItemCount(), 0); // every copy is inside a ring
+        AggregateItem *ring = scene.aggregateItems().first();
+        QCOMPARE(ring->instanceCount(), std::size_t{2000});
+        QCOMPARE(ring->group().sockets_per_instance, 16u);
+        QCOMPARE(ring->group().shape, std::string("ring"));
+        QCOMPARE(ring->title(), QStringLiteral("16 sockets × 2000"));
+        QCOMPARE(scene.fdEdgeItemCount(), 1); // main's 2000 fds into the rings, bundled
+        QCOMPARE(scene.fdEdgeItems().first()->count(), 2000u);
+        QVERIFY(waitForScene(scene));
+        checkLayoutInvariants(scene);
+
+        // A new step with other roles: repainted, no new layout.
+        GraphSnapshot later = big;
+        for (std::size_t i = 0; i < 16 * 10; ++i)
+            later.nodes[i].role = GcRole::garbage;
+        const std::uint64_t generation = scene.requestedGeneration();
+        scene.setSnapshot(later, true);
+        QCOMPARE(scene.requestedGeneration(), generation);
+        QVERIFY(ring->describe().contains(QStringLiteral("160 garbage")));
+
+        // Double-click draws a batch of rings one by one; the rest stays aggregated.
+        GraphView view(&scene);
+        view.resize(900, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.fitAll();
+        const QPointF survivor = ring->pos();
+        QTest::mouseDClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(ring->scenePos()));
+        QCOMPARE(scene.socketItemCount(), static_cast<int>(GraphScene::kExpandBatch * 16));
+        QCOMPARE(scene.aggregateItems().first()->instanceCount(), 2000 - GraphScene::kExpandBatch);
+        QCOMPARE(scene.edgeItemCount(), static_cast<int>(GraphScene::kExpandBatch * 16));
+        QVERIFY(waitForScene(scene));
+        QCOMPARE(scene.aggregateItems().first()->pos(), survivor);
+        checkLayoutInvariants(scene);
+
+        // Search reaches into the aggregate: the ring of that socket is drawn.
+        const std::uint32_t deep = 1500 * 16 + 3;
+        QVERIFY(!scene.socketItem(deep));
+        QVERIFY(scene.expandToShow(deep));
+        QVERIFY(scene.socketItem(deep));
+        QVERIFY(waitForScene(scene));
+        scene.setSelectedSocket(deep);
+        QVERIFY(scene.socketItem(deep)->highlighted());
+    }
+
+    void aggregatesFromARepeatScene()
+    {
+        // 400 rings of 4 socketpairs: each b holds the next b of its ring (3200 sockets).
+        const QString text = QStringLiteral("set nofile 10000\nrepeat 400 as r {\n  repeat 4 as k {\n    socketpair a${r*4+k} b${r*4+k}\n  }\n}\n"
+                                            "repeat 400 as r {\n  repeat 4 as k {\n    send a${r*4+k} fds=b${r*4+(k+1)%4}\n  }\n}\n"
+                                            "repeat 1600 as i {\n  close b$i\n}\n");
+        PlayerController c;
+        GraphPanel panel(c);
+        panel.scene()->setAggregateThreshold(1000);
+        QVERIFY(c.openText(text, QStringLiteral("rings.scn")));
+        c.last();
+        QVERIFY(panel.waitForLayout(30000));
+        const GraphSnapshot s = snapshotOf(c);
+        QCOMPARE(s.nodes.size(), std::size_t{3200});
+        QVERIFY(panel.aggregateItemCount() >= 2); // the rings of b, the single a's
+        QVERIFY(panel.socketItemCount() < 100);
+        bool found_ring = false;
+        for (AggregateItem *a : panel.scene()->aggregateItems())
+            if (a->group().shape == "ring" && a->instanceCount() == 400 && a->group().sockets_per_instance == 4)
+                found_ring = true;
+        QVERIFY(found_ring);
+        checkLayoutInvariants(*panel.scene());
+    }
+
+    void exportsWriteFiles()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        QVERIFY(stepUntil(c, anyOnHitlist));
+        QVERIFY(panel.waitForLayout());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString png = dir.filePath(QStringLiteral("g.png")), svg = dir.filePath(QStringLiteral("g.svg")),
+                      dot = dir.filePath(QStringLiteral("g.dot"));
+        QVERIFY(panel.exportPng(png));
+        QVERIFY(panel.exportSvg(svg));
+        QVERIFY(panel.exportDot(dot));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 400 && image.height() > 200);
+        QFile s(svg);
+        QVERIFY(s.open(QIODevice::ReadOnly));
+        QVERIFY(s.readAll().contains("<svg"));
+        QFile d(dot);
+        QVERIFY(d.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(d.readAll());
+        QVERIFY(text.startsWith(QStringLiteral("//")));
+        QVERIFY(text.contains(QStringLiteral("digraph inflight {")));
+        const GraphSnapshot snap = snapshotOf(c);
+        QCOMPARE(text.count(QStringLiteral("id=\"copy")), static_cast<int>(snap.edges.size()));
+        QCOMPARE(text.count(QStringLiteral("hitlist=true")), static_cast<int>(std::count_if(
+                                                                  snap.edges.begin(), snap.edges.end(), [](auto &e) { return e.on_hitlist; })));
+        QCOMPARE(text.count(QStringLiteral("style=dashed, arrowhead=vee")), panel.fdEdgeItemCount());
+        QVERIFY(text.contains(QStringLiteral("role=\"garbage\"")));
+        QVERIFY(text.contains(QStringLiteral("pos=\"")));
+    }
+
+    void themeChangeRelaysOut()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(sceneFile("embryo-carrying-fds.scn")));
+        c.last();
+        QVERIFY(panel.waitForLayout());
+        SocketItem *any = panel.scene()->socketItems().first();
+        const double width = any->box().width();
+        const std::uint64_t generation = panel.scene()->requestedGeneration();
+        Theme::instance().setFontScale(1.6);
+        QVERIFY(panel.scene()->requestedGeneration() > generation);
+        QVERIFY(panel.waitForLayout());
+        QVERIFY(any->box().width() > width * 1.3);
+        checkLayoutInvariants(*panel.scene());
+        Theme::instance().setFontScale(1.0);
+        QVERIFY(panel.waitForLayout());
+    }
+
+    void tooltipsExplainInPlainWords()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        QVERIFY(stepUntil(c, anyOnHitlist));
+        QVERIFY(panel.waitForLayout());
+        for (SocketItem *s : panel.scene()->socketItems()) {
+            const QString t = s->describe();
+            QVERIFY(t.contains(QStringLiteral("refs")));
+            QVERIFY(t.contains(QStringLiteral("references to its file")));
+            QVERIFY(t.contains(QStringLiteral("At this step")));
+        }
+        bool hitlist = false;
+        for (EdgeItem *e : panel.scene()->edgeItems()) {
+            QVERIFY(e->describe().contains(QStringLiteral("receive queue")));
+            hitlist |= e->describe().contains(QStringLiteral("On the hitlist"));
+        }
+        QVERIFY(hitlist);
+        for (ProcessItem *p : panel.scene()->processItems())
+            QVERIFY(p->describe().contains(QStringLiteral("open file descriptor")));
+    }
+};
+
+QTEST_MAIN(TestGraphView)
+#include "test_graph_view.moc"
