@@ -497,6 +497,8 @@ void MainWindow::setPresentationMode(bool on)
         theme.setFontScale(std::max(1.6, normal_font_scale_));
         theme.setHighContrast(true);
         showFullScreen();
+        // Docks keep their pixel widths: widen them with the text.
+        resizeDocks(docks_, QList<int>(docks_.size(), static_cast<int>(420 * theme.fontScale())), Qt::Horizontal);
     } else {
         theme.setFontScale(normal_font_scale_);
         theme.setHighContrast(false);

@@ -291,6 +291,36 @@ private slots:
         checkLayoutInvariants(*panel.scene());
     }
 
+    void manyFdsShowAsTabsAndOnSelection()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openText(QStringLiteral("repeat 30 as i {\n  socketpair a$i b$i\n}\nclose a0\n"), QStringLiteral("t.scn")));
+        c.last();
+        QVERIFY(panel.waitForLayout());
+        QCOMPARE(panel.fdEdgeItemCount(), 59);
+        for (FdEdgeItem *e : panel.scene()->fdEdgeItems()) {
+            QVERIFY(e->isFaint());
+            QVERIFY(!e->isDrawn()); // 59 fds: the sockets' tabs say it
+        }
+        for (SocketItem *s : panel.scene()->socketItems())
+            QCOMPARE(s->openFds(), s->node().label == "a0" ? 0 : 1);
+        SocketItem *b7 = nullptr;
+        for (SocketItem *s : panel.scene()->socketItems())
+            if (s->node().label == "b7")
+                b7 = s;
+        QVERIFY(b7);
+        c.selectSocket(b7->sock());
+        int drawn = 0;
+        for (FdEdgeItem *e : panel.scene()->fdEdgeItems())
+            if (e->isDrawn()) {
+                ++drawn;
+                QCOMPARE(e->to(), static_cast<NodeItem *>(b7));
+            }
+        QCOMPARE(drawn, 1);
+        checkLayoutInvariants(*panel.scene());
+    }
+
     void layoutInvariants_data()
     {
         QTest::addColumn<QString>("scene");

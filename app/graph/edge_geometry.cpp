@@ -31,11 +31,6 @@ Curve finish(Curve c, double arrow_length)
     return c;
 }
 
-bool isEnd(const NodeItem *n, const NodeItem *from, const NodeItem *to)
-{
-    return n == from || n == to || (from && n == from->parentItem()) || (to && n == to->parentItem());
-}
-
 } // namespace
 
 constexpr double kObstacleCell = 120;
@@ -78,8 +73,10 @@ static Curve bent(const NodeItem *from, const NodeItem *to, double bend)
     // A quadratic with control point m + 2·bend·n peaks `bend` away from the straight line.
     const QPointF ctrl = (a + b) / 2 + n * (2 * bend);
     Curve c;
-    c.start = from->boundaryPoint(std::abs(bend) < 0.5 ? b : ctrl);
-    c.end = to->boundaryPoint(std::abs(bend) < 0.5 ? a : ctrl);
+    // Leave and arrive towards the control point - unless it lies inside the box itself.
+    const bool straight = std::abs(bend) < 0.5;
+    c.start = from->boundaryPoint(straight || from->sceneBox().adjusted(-8, -8, 8, 8).contains(ctrl) ? b : ctrl);
+    c.end = to->boundaryPoint(straight || to->sceneBox().adjusted(-8, -8, 8, 8).contains(ctrl) ? a : ctrl);
     // The quadratic start–ctrl–end written as a cubic.
     c.c1 = c.start + (ctrl - c.start) * (2.0 / 3.0);
     c.c2 = c.end + (ctrl - c.end) * (2.0 / 3.0);
@@ -90,24 +87,38 @@ int obstacleHits(const Curve &c, const NodeItem *from, const NodeItem *to, const
 {
     int count = 0;
     for (int i = 1; i < 16; ++i) {
-        const QPointF p = pointAt(c, i / 16.0);
+        const double t = i / 16.0;
+        const QPointF p = pointAt(c, t);
         obstacles.near(p, [&](const Obstacle &o) {
-            if (!isEnd(o.node, from, to) && o.rect.contains(p))
+            if (!o.rect.contains(p))
+                return;
+            // The ends' own boxes count too, away from the ends: a curve that runs under its
+            // target to come in from the far side is as bad as one through a stranger. The
+            // box holding an embryo end is always crossed.
+            const bool parent = (from && o.node == from->parentItem()) || (to && o.node == to->parentItem());
+            const bool own_end = (o.node == from && t < 0.3) || (o.node == to && t > 0.7);
+            if (!parent && !own_end)
                 ++count;
         });
     }
     return count;
 }
 
-Curve fdCurve(const QPointF &start, const NodeItem *to, double shift, double arrow_length)
+Curve fdCurve(const QPointF &start, const NodeItem *to, double lead, double shift, double arrow_length)
 {
     Curve c;
     c.start = start;
     const QPointF target = to->mapToScene(QPointF(0, 0));
-    const double dx = std::max(50.0, std::abs(target.x() - start.x()) * 0.45);
+    const double dx = lead >= 0 ? lead : std::max(50.0, std::abs(target.x() - start.x()) * 0.45);
     c.c1 = start + QPointF(dx, shift);
-    c.end = to->boundaryPoint(c.c1 + QPointF(0, shift));
-    const QPointF back = c.c1 - c.end;
+    // Arrive along the ray from the socket's centre through `aim`: the end is where that ray
+    // leaves the outline and the last control point lies on it, outside the box, so the
+    // arrowhead is never hidden under the socket.
+    QPointF aim = c.c1 + QPointF(0, shift);
+    if (to->sceneBox().adjusted(-8, -8, 8, 8).contains(aim))
+        aim = start; // an aim inside the box would turn the approach inwards
+    c.end = to->boundaryPoint(aim);
+    const QPointF back = aim - c.end;
     const double l = std::hypot(back.x(), back.y());
     c.c2 = c.end + (l > 1e-6 ? back / l * std::min(70.0, l / 2) : QPointF());
     return finish(c, arrow_length);

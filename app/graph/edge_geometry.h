@@ -63,9 +63,10 @@ Curve loop(const NodeItem *node, int lane, double arrow_length);
 // How many sample points of the curve fall inside boxes other than its ends' (and their parents').
 int obstacleHits(const Curve &c, const NodeItem *from, const NodeItem *to, const Obstacles &obstacles);
 
-// An fd edge: leaves the process row horizontally at `start`, arrives at the socket's outline;
-// `shift` moves the middle sideways (used to go around boxes).
-Curve fdCurve(const QPointF &start, const NodeItem *to, double shift, double arrow_length);
+// An fd edge: leaves the process row horizontally at `start` (for `lead` units, negative:
+// proportional to the distance), arrives at the socket's outline; `shift` moves the middle
+// sideways (used to go around boxes).
+Curve fdCurve(const QPointF &start, const NodeItem *to, double lead, double shift, double arrow_length);
 
 QPolygonF arrowHead(const QPointF &tip, const QPointF &from, double length);
 QPointF pointAt(const Curve &c, double t);

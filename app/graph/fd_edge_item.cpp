@@ -34,21 +34,34 @@ void FdEdgeItem::setFaint(bool faint)
     update();
 }
 
+void FdEdgeItem::setEmphasized(bool on)
+{
+    if (on == emphasized_)
+        return;
+    prepareGeometryChange(); // the shape appears or vanishes
+    emphasized_ = on;
+    update();
+}
+
 void FdEdgeItem::route(const edge_geometry::Obstacles *obstacles)
 {
     if (!process_ || !to_)
         return;
     const double arrow = graphStyle().arrowLength * 0.9;
     const QPointF start = process_->fdAnchor(fd_);
-    edge_geometry::Curve best = edge_geometry::fdCurve(start, to_, 0, arrow);
+    edge_geometry::Curve best = edge_geometry::fdCurve(start, to_, -1, 0, arrow);
     if (obstacles && !obstacles->empty()) {
         int best_hits = edge_geometry::obstacleHits(best, process_, to_, *obstacles);
         const QPointF target = to_->mapToScene(QPointF(0, 0));
         const double length = std::hypot(target.x() - start.x(), target.y() - start.y());
-        for (double k : {40.0, -40.0, 80.0, -80.0, 140.0, -140.0, 0.4 * length, -0.4 * length, 0.7 * length, -0.7 * length}) {
+        // First a shorter lead-out (hugging the process side), then bends, nearest first.
+        const std::pair<double, double> tries[] = {{20, 0},   {-1, 40},  {-1, -40},  {20, 40},   {20, -40},
+                                                   {-1, 80},  {-1, -80}, {-1, 140},  {-1, -140}, {-1, 0.4 * length},
+                                                   {-1, -0.4 * length}};
+        for (const auto &[lead, shift] : tries) {
             if (best_hits == 0)
                 break;
-            const edge_geometry::Curve c = edge_geometry::fdCurve(start, to_, k, arrow);
+            const edge_geometry::Curve c = edge_geometry::fdCurve(start, to_, lead, shift, arrow);
             const int h = edge_geometry::obstacleHits(c, process_, to_, *obstacles);
             if (h < best_hits) {
                 best = c;
@@ -70,6 +83,8 @@ QRectF FdEdgeItem::boundingRect() const { return bounds_; }
 
 QPainterPath FdEdgeItem::shape() const
 {
+    if (!isDrawn())
+        return {};
     QPainterPathStroker stroker;
     stroker.setWidth(8);
     return stroker.createStroke(curve_.path);
@@ -77,29 +92,23 @@ QPainterPath FdEdgeItem::shape() const
 
 void FdEdgeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
 {
+    if (!isDrawn())
+        return;
     const Theme &t = Theme::instance();
-    QColor c = t.processColor();
-    if (faint_)
-        c.setAlpha(90);
+    const QColor c = t.processColor();
     const double lod = GraphItem::lod(option, painter);
     if (lod < kPlainLod) {
-        if (faint_)
-            return; // hundreds of hairlines would only wash the overview in one colour
         painter->setPen(QPen(c, 0));
         painter->drawLine(curve_.start, curve_.end);
         return;
     }
-    // Many fds (faint): a 1-pixel cosmetic pen, which Qt's raster engine draws with its fast
-    // cosmetic stroker. Wider pens are outlined and filled span by span (and Qt 6 hands long
-    // fills to a thread pool), which costs ~0.1 ms per long edge: too much for hundreds.
-    QPen pen(c, faint_ ? 1.0 : 1.8, Qt::CustomDashLine, Qt::FlatCap);
-    pen.setCosmetic(faint_);
-    pen.setDashPattern(faint_ ? QList<qreal>{6, 4} : QList<qreal>{4, 3});
+    QPen pen(c, 1.8, Qt::CustomDashLine, Qt::FlatCap);
+    pen.setDashPattern(QList<qreal>{4, 3});
     painter->setPen(pen);
     painter->setBrush(Qt::NoBrush);
     painter->drawPath(curve_.path);
     // An open arrowhead: fd edges are references, not copies in flight.
-    painter->setPen(QPen(c, faint_ ? 1.2 : 2.0, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    painter->setPen(QPen(c, 2.0, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     const QPolygonF a = curve_.arrow;
     painter->drawPolyline(QPolygonF() << a[1] << a[0] << a[2]);
     if (count_ > 1 && lod >= kTextLod) {

@@ -22,7 +22,12 @@ public:
     NodeItem *to() const { return to_; }
     int fd() const { return fd_; }
     std::uint32_t count() const { return count_; }
-    void setFaint(bool faint); // many fds: drawn lighter
+    // A process with many fds: its edges are drawn only when emphasized (the selected socket's);
+    // the sockets' fd tabs say the rest.
+    void setFaint(bool faint);
+    bool isFaint() const { return faint_; }
+    void setEmphasized(bool on);
+    bool isDrawn() const { return !faint_ || emphasized_; }
 
     void route(const edge_geometry::Obstacles *obstacles);
     QPointF startPoint() const { return curve_.start; }
@@ -40,7 +45,7 @@ private:
     int fd_ = -1;
     QString fd_name_, to_label_;
     std::uint32_t count_ = 1;
-    bool faint_ = false;
+    bool faint_ = false, emphasized_ = false;
     edge_geometry::Curve curve_;
     QRectF bounds_;
 };

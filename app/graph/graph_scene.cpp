@@ -92,6 +92,7 @@ void GraphScene::clearGraph()
     if (run_cancel_)
         run_cancel_->store(true);
     run_cancel_.reset();
+    run_.reset();
     plan_pending_ = plan_dropped_ = layout_deferred_ = false;
     setSceneRect(QRectF(0, 0, 1, 1));
     emit contentChanged();
@@ -352,6 +353,15 @@ void GraphScene::syncEdges()
             ++it;
         }
     }
+    // Each socket's fd tab.
+    std::unordered_map<std::uint32_t, int> open_fds;
+    for (const auto &p : snapshot_.processes)
+        for (const auto &fd : p.fds)
+            ++open_fds[fd.sock];
+    for (auto &[sock, item] : sockets_) {
+        auto it = open_fds.find(sock);
+        item->setOpenFds(it == open_fds.end() ? 0 : it->second);
+    }
     assignLanes();
 }
 
@@ -564,6 +574,7 @@ void GraphScene::onRunCollected(quint64 generation, std::shared_ptr<const graph:
         planFailed(); // too large or too long to replay: lay out incrementally
         return;
     }
+    run_ = run;
     setRunGraph(*run);
 }
 
@@ -1007,6 +1018,10 @@ bool GraphScene::expandToShow(std::uint32_t sock)
 void GraphScene::setSelectedSocket(std::optional<std::uint32_t> sock)
 {
     selected_ = sock;
+    // The fds of a process with many are drawn only for the selected socket.
+    for (auto &[k, e] : fd_edges_)
+        if (e->isFaint())
+            e->setEmphasized(sock && e->to() == socketItem(*sock));
     NodeItem *item = sock ? itemShowing(*sock) : nullptr;
     if (item == highlighted_) {
         if (item)
@@ -1045,6 +1060,11 @@ void GraphScene::restyle()
         e->update();
     for (auto &[k, e] : fd_edges_)
         e->update();
+    // New sizes: plan again (the old plan's spacing was for the old boxes), then lay out.
+    if (run_ && plan_enabled_ && !plan_dropped_) {
+        plan_.clear();
+        setRunGraph(*run_);
+    }
     if (!sockets_.empty() || !processes_.empty())
         requestLayout(true);
     routeEdges();

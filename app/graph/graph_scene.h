@@ -185,6 +185,7 @@ private:
     bool plan_enabled_ = true, plan_dropped_ = false, plan_pending_ = false, layout_deferred_ = false;
     std::uint64_t plan_generation_ = 0;
     std::shared_ptr<std::atomic<bool>> run_cancel_;
+    std::shared_ptr<const graph::RunGraph> run_; // kept to plan again when box sizes change
     std::vector<graph::NodeKey> plan_keys_;
 
     struct Move {

@@ -112,6 +112,14 @@ int LegendBar::layoutEntries(int width, QPainter *painter) const
              p.setBrush(t.hitlistEdgeColor());
              p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4) << QPointF(b.right() - 8, y + 4));
          }},
+        {QStringLiteral("has an open fd"), [&](QPainter &p, const QRectF &b) {
+             p.setPen(QPen(border, 1.2));
+             p.setBrush(Qt::NoBrush);
+             p.drawRoundedRect(b, 4, 4);
+             p.setPen(Qt::NoPen);
+             p.setBrush(t.processColor());
+             p.drawRoundedRect(QRectF(b.left() + 2.5, b.top() + b.height() * 0.2, 4, b.height() * 0.6), 1.5, 1.5);
+         }},
         {QStringLiteral("open fd"), [&](QPainter &p, const QRectF &b) {
              const double y = b.center().y();
              p.setPen(QPen(t.processColor(), 2, Qt::DashLine, Qt::FlatCap));

@@ -91,6 +91,14 @@ bool SocketItem::setNode(const inflight::SnapshotNode &node, bool graph_era)
     return relayout();
 }
 
+void SocketItem::setOpenFds(int count)
+{
+    if (count == open_fds_)
+        return;
+    open_fds_ = count;
+    update();
+}
+
 bool SocketItem::setEmbryos(const std::vector<SocketItem *> &embryos)
 {
     embryos_ = embryos;
@@ -216,6 +224,15 @@ void SocketItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
         else
             painter->drawRect(inner);
     }
+    if (open_fds_ > 0) {
+        // The "held by an open fd" tab: what keeps a socket reachable from user space.
+        const QColor pc = t.processColor();
+        // Inside the box, so the fd edges' arrowheads (which end on the outline) stay visible.
+        const double h = qMin(24.0, b.height() - 10), w = 5;
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(pc);
+        painter->drawRoundedRect(QRectF(b.left() + 3.5, b.center().y() - h / 2, w, h), 2, 2);
+    }
     if (lod < kTextLod)
         return;
     painter->setPen(t.roleTextColor(node_.role));
@@ -267,6 +284,14 @@ QString SocketItem::describe() const
         html += QStringLiteral("<b>inflight %1</b>: copies of its file in flight, waiting in receive queues (u-&gt;inflight).<br>")
                     .arg(node_.inflight);
     html += QStringLiteral("<b>queue %1</b>: messages waiting in its own receive queue.").arg(node_.queue);
+    if (open_fds_)
+        html += QStringLiteral("<br>The purple tab: %1 open fd%2 of a process refer%3 to it, so it is reachable from user "
+                               "space and the collector keeps it.")
+                    .arg(open_fds_)
+                    .arg(open_fds_ == 1 ? QString() : QStringLiteral("s"))
+                    .arg(open_fds_ == 1 ? QStringLiteral("s") : QString());
+    else if (node_.role != GcRole::released && !node_.embryo)
+        html += QStringLiteral("<br>No process has an fd for it: only in-flight copies can keep it alive.");
     if (node_.embryo)
         html += QStringLiteral("<br>Nobody has accepted this connection yet: the embryo waits in its listener's accept queue, "
                                "so whatever it holds is reached through the listener.");

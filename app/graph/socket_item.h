@@ -26,6 +26,9 @@ public:
     bool setEmbryos(const std::vector<SocketItem *> &embryos);
     // Drops the list without re-arranging (before embryo items are deleted).
     void forgetEmbryos() { embryos_.clear(); }
+    // How many open fds (of all processes) refer to it: drawn as a tab on its left side.
+    void setOpenFds(int count);
+    int openFds() const { return open_fds_; }
     // Recomputes sizes after a theme change.
     void restyle();
 
@@ -42,6 +45,7 @@ private:
     bool graph_era_ = false;
     std::vector<SocketItem *> embryos_;
     QString counts_;
+    int open_fds_ = 0;
 };
 
 // Plain-words explanation of a GC role (shared with the legend and aggregate tooltips).

@@ -325,7 +325,7 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
             if (next->index == k_.unvisited_index) {
                 edge_stack.push_back(&edge);
                 Event e = k_.ev(EventKind::edge_push, KFn::__unix_walk_scc, edge.predecessor->id,
-                                next->sock->id);
+                                next->sock->id, edge.successor->id);
                 e.to = ListId::edge_stack;
                 co_yield line(e, AlgoLine::graph_tree_edge);
                 vertex = next;

@@ -2,6 +2,7 @@
 #include "inflight/kernel.hpp"
 
 #include "classic_gc.hpp"
+#include "inflight/algorithm_listing.hpp"
 #include "graph_gc.hpp"
 
 #include <algorithm>
@@ -354,8 +355,12 @@ Proc Kernel::kfree_skb(SkBuff &skb, KFn why)
         co_yield ev(EventKind::skb_unref, why, skb.id, npos, npos, skb.users + 1, skb.users);
         co_return;
     }
-    co_yield ev(EventKind::skb_free, why, skb.id, skb.sender ? skb.sender->id : npos, npos,
-                skb.fp ? skb.fp->count() : 0);
+    Event freed = ev(EventKind::skb_free, why, skb.id, skb.sender ? skb.sender->id : npos, npos,
+                     skb.fp ? skb.fp->count() : 0);
+    if (why == KFn::skb_queue_purge) // the collector's own purge of its hitlist
+        freed.algo_line = static_cast<std::uint16_t>(config_.era == GcEra::graph ? AlgoLine::graph_purge
+                                                                                : AlgoLine::classic_purge);
+    co_yield freed;
     if (skb.fp) {
         ScmFpList &fpl = *skb.fp;
         co_yield collector_->detach(fpl);
@@ -416,14 +421,18 @@ Proc Kernel::gc_run(std::string trigger)
     run.trigger = std::move(trigger);
     run.first_step = step_hint + 1;
     const std::size_t index = gc_runs.size() - 1;
-    co_yield ev(EventKind::gc_begin, config_.era == GcEra::classic ? KFn::unix_gc : KFn::unix_gc_work,
-                run.number);
+    const bool graph = config_.era == GcEra::graph;
+    Event begin = ev(EventKind::gc_begin, config_.era == GcEra::classic ? KFn::unix_gc : KFn::unix_gc_work, run.number);
+    begin.algo_line = static_cast<std::uint16_t>(graph ? AlgoLine::graph_begin : AlgoLine::classic_begin);
+    co_yield begin;
     co_yield collector_->collect();
     GcRun &done = gc_runs[index];
     // The gc_end event is the run's last step: its number is the next one.
     done.last_step = step_hint + 1;
     done.micro_steps = done.last_step - done.first_step + 1;
-    co_yield ev(EventKind::gc_end, KFn::unix_gc, done.number, npos, npos, done.garbage, done.hitlist);
+    Event end = ev(EventKind::gc_end, KFn::unix_gc, done.number, npos, npos, done.garbage, done.hitlist);
+    end.algo_line = static_cast<std::uint16_t>(graph ? AlgoLine::graph_end : AlgoLine::classic_end);
+    co_yield end;
 }
 
 Proc Kernel::flush_gc_work()

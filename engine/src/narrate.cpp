@@ -87,7 +87,7 @@ std::string describe(const Event &e, const Kernel &k)
     case EventKind::cursor_move: return "cursor passes " + a + " (inflight " + n(e.before) + ")";
     case EventKind::scan: return "scan_children(" + a + ")" + (e.b != npos ? " via embryo " + s(e.b) : "");
     case EventKind::skb_hitlist: return "skb#" + n(e.a) + " from " + s(e.b) + " to hitlist";
-    case EventKind::queue_splice: return n(e.before) + " skbs of " + (e.b != npos ? s(e.b) : a) + " spliced to hitlist";
+    case EventKind::queue_splice: return n(e.before) + (e.before == 1 ? " skb of " : " skbs of ") + (e.b != npos ? s(e.b) : a) + " spliced to hitlist";
     case EventKind::vertex_new: return a + " gets a vertex (scc_index " + n(e.after) + ")";
     case EventKind::vertex_free: return a + " loses its vertex";
     case EventKind::edge_add: return "edge " + a + " -> " + s(e.b) + (e.c != npos && e.c != e.b ? " (counts as " + s(e.c) + ")" : "") + ", out_degree " + n(e.before) + " -> " + n(e.after);
@@ -149,6 +149,9 @@ std::string narrate(const Event &e, const Kernel &k)
     case EventKind::vertex_visit:
         return "Tarjan visits " + a + ": index = scc_index = " + n(e.after) + ", and it is pushed on the vertex stack.";
     case EventKind::edge_push:
+        if (e.c != npos && e.c != e.b)
+            return a + "'s file sits in the queue of " + s(e.c) + ", an embryo that belongs to listener " + s(e.b) +
+                   "; " + s(e.b) + " is unvisited: the walk descends into it.";
         return a + "'s file sits in " + s(e.b) + "'s queue, and " + s(e.b) + " is unvisited: the walk descends into it.";
     case EventKind::edge_pop:
         return "Back from " + s(e.b) + " to " + a + ": " + a + " takes the smaller scc_index (" + n(e.after) + ").";

@@ -183,8 +183,11 @@ public:
     std::vector<UnixVertex *> vertex_stack_view;
     std::vector<UnixEdge *> edge_stack_view;
 
-    bi::list<ScmFpList, bi::member_hook<ScmFpList, SafeHook, &ScmFpList::registry_hook>,
-             bi::constant_time_size<true>> live_fp_lists;
+    bi::list<ScmFpList,
+             bi::member_hook<ScmFpList, bi::list_member_hook<bi::link_mode<bi::auto_unlink>>,
+                             &ScmFpList::registry_hook>,
+             bi::constant_time_size<false>>
+        live_fp_lists;
     std::vector<GcRun> gc_runs;
     std::vector<Finding> findings;
     Process *current = nullptr;       // the task running kernel code; nullptr = a kworker

@@ -26,7 +26,9 @@ struct ScmFpList {
     bool dead = false;             // set on hitlist skbs before the purge (7172dc93d621)
     std::unique_ptr<UnixEdge[]> edges;
 
-    SafeHook registry_hook;        // Kernel::live_fp_lists, for the refcount invariant
+    // Kernel::live_fp_lists, for the refcount invariant. auto_unlink: a send-time cookie that
+    // dies with its coroutine frame (a Simulation destroyed mid-send) leaves the list itself.
+    bi::list_member_hook<bi::link_mode<bi::auto_unlink>> registry_hook;
     int count() const { return static_cast<int>(fp.size()); }
 };
 
