@@ -792,10 +792,12 @@ private slots:
         QVERIFY(panel.waitForLayout());
         SocketItem *any = panel.scene()->socketItems().first();
         const double width = any->box().width();
-        const std::uint64_t generation = panel.scene()->requestedGeneration();
+        const std::uint64_t generation = panel.scene()->appliedGeneration();
         Theme::instance().setFontScale(1.6);
-        QVERIFY(panel.scene()->requestedGeneration() > generation);
+        QVERIFY(panel.scene()->layoutPending()); // a new plan for the new sizes, then a layout
         QVERIFY(panel.waitForLayout());
+        QVERIFY(panel.scene()->appliedGeneration() > generation);
+        QVERIFY(panel.scene()->hasPlan());
         QVERIFY(any->box().width() > width * 1.3);
         checkLayoutInvariants(*panel.scene());
         Theme::instance().setFontScale(1.0);
