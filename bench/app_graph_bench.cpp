@@ -142,7 +142,7 @@ int main(int argc, char **argv)
                 panel.waitForLayout(60000);
                 plan.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
             }
-            std::printf("scene load with plan (%s), %d sockets in the run: %7.1f ms wall (replay + dot of the whole run + apply)\n",
+            std::printf("scene load with plan (%s), %d sockets in the run: %7.1f ms wall (replay on the worker + layout of the whole run + apply)\n",
                         panel.scene()->hasPlan() ? "made" : "NOT made", rings * 8, median(plan));
         }
     }
@@ -178,6 +178,7 @@ int main(int argc, char **argv)
             c.stepInto();
             {
                 QPainter p(&image);
+                p.setRenderHints(panel.view()->renderHints()); // antialiased, as on screen
                 panel.view()->render(&p);
             }
             view_ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);

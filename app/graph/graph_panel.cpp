@@ -31,7 +31,8 @@ GraphPanel::GraphPanel(PlayerController &controller, QWidget *parent)
     search_ = new QLineEdit(this);
     search_->setPlaceholderText(tr("Find socket by name (Enter: next)"));
     search_->setClearButtonEnabled(true);
-    search_->setMaximumWidth(360);
+    search_->setMinimumWidth(300);
+    search_->setMaximumWidth(420);
     status_ = new QLabel(this);
     auto *fit = new QPushButton(tr("Fit (F)"), this);
     fit->setToolTip(tr("Show the whole graph, and keep showing it as it grows"));

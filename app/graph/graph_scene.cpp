@@ -26,13 +26,6 @@ constexpr std::size_t kMaxAnimated = 2500; // more moving items: jump
 constexpr std::size_t kObstacleRoutingMax = 1000; // nodes; above, edges are not bent around boxes
 constexpr std::size_t kFaintFdsAbove = 40;
 
-template <typename Map> void deleteAll(Map &m)
-{
-    for (auto &[k, item] : m)
-        delete item;
-    m.clear();
-}
-
 } // namespace
 
 GraphScene::GraphScene(QObject *parent) : QGraphicsScene(parent), engine_(std::make_unique<LayoutEngine>())

@@ -15,11 +15,11 @@ GraphStyle make()
 {
     const Theme &t = Theme::instance();
     GraphStyle s;
-    s.label = pixelFont(t.font(13, true));
-    s.counts = pixelFont(t.font(10.5));
+    s.label = pixelFont(t.font(13.5, true));
+    s.counts = pixelFont(t.font(11));
     s.small = pixelFont(t.font(9.5));
     s.processTitle = pixelFont(t.font(12, true));
-    s.processRow = pixelFont(t.monoFont(10.5));
+    s.processRow = pixelFont(t.monoFont(11));
     s.edgeLabel = pixelFont(t.font(10, true));
     s.labelMetrics = QFontMetricsF(s.label);
     s.countsMetrics = QFontMetricsF(s.counts);
