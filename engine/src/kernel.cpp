@@ -364,17 +364,22 @@ Proc Kernel::kfree_skb(SkBuff &skb, KFn why)
     if (skb.fp) {
         ScmFpList &fpl = *skb.fp;
         co_yield collector_->detach(fpl);
-        // scm_destroy(): the list's references go, last entry first.
-        for (int i = fpl.count() - 1; i >= 0; --i) {
-            File *f = fpl.fp[static_cast<size_t>(i)];
-            if (!f)
-                continue;
-            fpl.fp[static_cast<size_t>(i)] = nullptr;
-            co_yield fput(*f);
-        }
-        live_fp_lists.erase(live_fp_lists.iterator_to(fpl));
+        co_yield scm_destroy(fpl);
     }
     free_skb_storage(skb);
+}
+
+Proc Kernel::scm_destroy(ScmFpList &fpl)
+{
+    for (int i = fpl.count() - 1; i >= 0; --i) {
+        File *f = fpl.fp[static_cast<size_t>(i)];
+        if (!f)
+            continue;
+        fpl.fp[static_cast<size_t>(i)] = nullptr;
+        co_yield fput(*f);
+    }
+    if (fpl.registry_hook.is_linked())
+        live_fp_lists.erase(live_fp_lists.iterator_to(fpl));
 }
 
 // ---- collections -----------------------------------------------------------------------------

@@ -285,14 +285,7 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
     auto drop_cookie = [this](std::unique_ptr<ScmFpList> &c) -> Proc {
         if (!c)
             co_return;
-        for (int i = c->count() - 1; i >= 0; --i) {
-            File *f = c->fp[static_cast<size_t>(i)];
-            if (!f)
-                continue;
-            c->fp[static_cast<size_t>(i)] = nullptr;
-            co_yield fput(*f);
-        }
-        live_fp_lists.erase(live_fp_lists.iterator_to(*c));
+        co_yield scm_destroy(*c);
         c.reset();
     };
     if (!fds.empty()) {
@@ -526,13 +519,7 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
             if (File *f = scm->fp[i])
                 co_yield install(*f, i, KFn::scm_detach_fds);
         // ...and scm_destroy() drops the list's own references.
-        for (int i = scm->count() - 1; i >= 0; --i) {
-            File *f = scm->fp[static_cast<size_t>(i)];
-            scm->fp[static_cast<size_t>(i)] = nullptr;
-            if (f)
-                co_yield fput(*f);
-        }
-        live_fp_lists.erase(live_fp_lists.iterator_to(*scm));
+        co_yield scm_destroy(*scm);
     }
     co_yield kfree_skb(*skb, KFn::sys_recvmsg);
 }

@@ -131,6 +131,9 @@ public:
     // fd and dropping its reference are one micro-step (an fd_close event).
     Proc fput(File &f, std::uint32_t closing_process = npos, std::uint32_t closing_fd = npos);
     Proc kfree_skb(SkBuff &skb, KFn why);// run the destructor (detach fds, drop their refs)
+    // scm_destroy(): drops every reference the list still holds (last entry first) and takes it
+    // off the refcount registry.
+    Proc scm_destroy(ScmFpList &fpl);
     Proc unix_gc(std::string trigger);   // era-specific entry: run now (classic) or queue
     Proc gc_run(std::string trigger);    // one collection, with its GcRun record
     Event ev(EventKind kind, KFn fn, std::uint32_t a = npos, std::uint32_t b = npos,
