@@ -18,6 +18,7 @@ std::string_view kfn_name(KFn fn)
         "unix_inflight", "unix_notinflight", "unix_gc:candidates", "scan_children", "scan_inflight",
         "dec_inflight", "inc_inflight", "inc_inflight_move_tail", "unix_gc:restore", "unix_gc:hitlist",
         "unix_gc:not_cycle", "__skb_queue_purge",
+        "unix_table_lock", "splice", "skb_splice_from_iter", "unix_scm_to_skb:creds",
         "unix_add_edges", "unix_del_edges", "unix_update_edges", "unix_update_graph", "unix_walk_scc",
         "unix_walk_scc_fast", "__unix_walk_scc", "unix_vertex_dead", "unix_scc_cyclic", "unix_collect_skb",
         "scene",
@@ -46,9 +47,10 @@ std::string_view event_kind_name(EventKind kind)
         "gc_wait", "gc_begin", "gc_end", "gc_skip", "candidate_check", "cursor_move", "scan", "skb_hitlist",
         "queue_splice", "vertex_new", "vertex_free", "edge_add", "edge_del", "graph_state", "vertex_visit",
         "edge_push", "edge_pop", "scc_index_update", "scc_found", "vertex_dead", "scc_verdict", "finding",
-        "warning", "expect_result",
+        "warning", "expect_result", "wait_end", "lock_spin", "task_spawn", "task_exit", "autobind_probe",
+        "autobind_fail", "splice_chunk",
     };
-    static_assert(std::size(names) == static_cast<std::size_t>(EventKind::expect_result) + 1);
+    static_assert(std::size(names) == static_cast<std::size_t>(EventKind::splice_chunk) + 1);
     const auto i = static_cast<std::size_t>(kind);
     return i < std::size(names) ? names[i] : "?";
 }

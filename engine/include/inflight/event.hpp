@@ -24,6 +24,7 @@ enum class KFn : std::uint8_t {
     dec_inflight, inc_inflight, inc_inflight_move_tail, restore_candidates, collect_hitlist,
     restore_not_cycle, skb_queue_purge,
     // graph
+    unix_table_lock, sys_splice, skb_splice_from_iter, scm_creds,
     unix_add_edges, unix_del_edges, unix_update_edges, unix_update_graph, unix_walk_scc,
     unix_walk_scc_fast, __unix_walk_scc, unix_vertex_dead, unix_scc_cyclic, unix_collect_skb,
     // the scene itself
@@ -85,6 +86,18 @@ enum class EventKind : std::uint8_t {
     finding,         // an invariant or kernel BUG_ON/WARN_ON condition failed; a = finding index
     warning,         // a statement failed without `expect error`; before = errno
     expect_result,   // before = 1 if it held
+    // modelled time and concurrency
+    wait_end,        // a waiting task resumes; before = ns waited, after = what it waited for (WaitFor)
+    lock_spin,       // a = lock (0 = unix_gc_lock, 1 = unix_table_lock, 2 + h = bucket h's lock);
+                     // before = ns spun before it was free
+    task_spawn,      // a = new task index; b = its CPU
+    task_exit,       // a = task index
+    // autobind (spec 6)
+    autobind_probe,  // a = sock, b = name value tried (0..0xFFFFF), c = bucket;
+                     // before = chain entries compared, after = 1 if taken (retry), 0 if bound
+    autobind_fail,   // a = sock; before = errno (ENOSPC) or -1 for "would loop forever";
+                     // after = probes made; b = start value's low 32 bits
+    splice_chunk,    // a = sender sock, b = receiver sock; before = bytes, after = 1 if checksummed
 };
 std::string_view event_kind_name(EventKind kind);
 
@@ -100,6 +113,11 @@ struct Event {
     std::uint32_t scene_line = 0; // line of the statement being executed (set by Simulation)
     std::uint32_t a = npos, b = npos, c = npos;
     std::int64_t before = 0, after = 0;
+    std::uint64_t time = 0;       // modelled clock (ns) of the task when the micro-step ended
+    std::uint16_t task = 0;       // which task ran it (Simulation::tasks(); 0 = main)
 };
+
+// What a waiting task waited for (wait_end's after).
+enum class WaitFor : std::uint8_t { gc = 0, gc_lock = 1, data = 2, task = 3, idle = 4, table_lock = 5 };
 
 } // namespace inflight

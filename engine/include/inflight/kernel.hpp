@@ -65,6 +65,8 @@ struct GcRun {
     bool fast_path = false;
     std::uint64_t micro_steps = 0;
     std::uint64_t first_step = 0, last_step = 0;
+    std::uint64_t start_ns = 0, end_ns = 0; // modelled clock: the collector's own duration
+    std::uint32_t task = 0;                 // the task that ran it (kworker, or the caller in classic)
 };
 
 class Kernel {

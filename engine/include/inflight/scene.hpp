@@ -44,6 +44,9 @@ enum class Op : unsigned char {
     expect_queue,   // expect queue a N
     expect_error,   // expect error ENAME
     repeat,         // repeat N [as k] { ... }
+    spawn,          // spawn NAME [cpu=N] { ... }: run the block concurrently (see below)
+    wait,           // wait [NAME ...]: join spawned tasks (no names: all of them)
+    splice,         // splice a bytes=N: sendfile() of N bytes into stream socket a (MSG_SPLICE_PAGES)
 };
 
 enum class SockOpt : unsigned char { passrights, passcred };
@@ -77,7 +80,27 @@ struct Statement {
     bool option_value = true;
 
     std::string loop_var = "i";           // repeat ... as k
-    std::vector<Statement> body;          // repeat body
+    std::vector<Statement> body;          // repeat and spawn body
+
+    // process_decl / spawn: cpu=N (may hold ${expr} inside a repeat; empty text = not given).
+    // spawn NAME: NAME (names[0], may be a template) is either a declared process, whose fd
+    // table and user the block then uses, or a new thread of the spawning process (sharing its
+    // fd table and user, as `hackbench thread` does) that gets its own CPU and its own name in
+    // the latency histograms.
+    NameTemplate cpu;
+};
+
+// `set autobind ...`: which unix_autobind() the model runs (spec 6).
+enum class AutobindMode : unsigned char {
+    sequential, // pre-2021: one static ordernum shared by every socket, ENOSPC after 0xFFFFF retries
+    random_v1,  // the 2021 v1 patch: random 32-bit start, stops at ordernum == initnum (may never)
+    random,     // merged form: random start, ENOSPC after exactly 2^20 probes, ending at lastnum
+};
+
+struct CostOverride {
+    std::string name;                     // a name from cost_table() (cost_model.hpp)
+    std::uint64_t ns = 0;
+    SourceLoc loc;
 };
 
 struct SceneSettings {
@@ -90,6 +113,22 @@ struct SceneSettings {
     // set collectors classic async graph: the eras the scene's expectations hold for (empty:
     // only `gc`). Tests run the scene under each; the CLI warns when run under another.
     std::vector<GcEra> collectors;
+
+    // ---- modelled time (issue: time and concurrency) ----
+    std::uint32_t cpus = 1;               // set cpus N (1..1024); queued kernel work runs on CPU N-1
+    std::vector<CostOverride> costs;      // set cost NAME NS, in order (a later line wins)
+    AutobindMode autobind = AutobindMode::random;  // set autobind sequential|random-v1|random
+    bool creds_by_default = false;        // set creds-by-default on (2.6.39-3.1 behaviour)
+    bool fix_splice_no_checksum = true;   // set fix splice-no-checksum off: checksum spliced pages
+};
+
+// `variant NAME { set ... }`: the same scene under other settings, for A/B comparisons (the CLI
+// runs each; the app's latency panel offers them). settings = the scene's settings with the
+// block's `set` lines applied on top.
+struct SceneVariant {
+    std::string name;
+    SourceLoc loc;
+    SceneSettings settings;
 };
 
 struct Scene {
@@ -97,6 +136,7 @@ struct Scene {
     std::string title;                    // scene "Title"; defaults to the file's base name
     SceneSettings settings;
     std::vector<Statement> statements;
+    std::vector<SceneVariant> variants;
     std::vector<std::string> lines;       // the source text, line by line, for the views
 };
 

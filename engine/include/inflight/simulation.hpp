@@ -7,6 +7,7 @@
 #include "inflight/event.hpp"
 #include "inflight/gc_era.hpp"
 #include "inflight/kernel.hpp"
+#include "inflight/latency.hpp"
 #include "inflight/proc.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/scene_cursor.hpp"
@@ -71,6 +72,14 @@ public:
     const std::vector<ExpectationOutcome> &expectations() const { return expectations_; }
     std::size_t expectations_failed() const;
 
+    // ---- modelled time ----
+    // The tasks of the run so far (0 = main; spawned blocks and the kworker follow in order of
+    // appearance), every timed call made so far, and the modelled clock: the latest time any
+    // task has reached.
+    const std::vector<TaskInfo> &tasks() const { return tasks_info_; }
+    const std::vector<LatencySample> &latencies() const { return latencies_; }
+    std::uint64_t now_ns() const { return now_ns_; }
+
 private:
     Proc script();
     Proc execute(const Statement &s, Process &p, SysResult &r, bool &is_syscall);
@@ -101,6 +110,9 @@ private:
     std::optional<Failure> pending_failure_; // a failed statement not yet matched by `expect error`
     std::optional<Errno> last_result_;       // errno of the last syscall statement
     std::uint32_t last_result_line_ = 0;
+    std::vector<TaskInfo> tasks_info_;
+    std::vector<LatencySample> latencies_;
+    std::uint64_t now_ns_ = 0;
 };
 
 KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &options);

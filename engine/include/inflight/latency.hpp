@@ -1,0 +1,47 @@
+// What the modelled clock measured: one sample per timed call (sendmsg, autobind), the tasks
+// that made them, and the collector's own runs. The latency panel, `inflight-cli run --hist`
+// and the tests read these; the histograms are built from them (log2_histogram.hpp).
+#pragma once
+
+#include "inflight/event.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace inflight {
+
+// How a sendmsg is grouped in the panel: the wait rules differ for each (spec 2.2, 3.2).
+enum class CallKind : std::uint8_t {
+    no_fd,         // no SCM_RIGHTS at all
+    with_fds,      // passes fds, none of them AF_UNIX sockets (fpl->count_unix == 0)
+    with_unix_fds, // passes at least one AF_UNIX socket
+    autobind,      // a unix_autobind() call (explicit bind without a name, or implicit)
+};
+std::string_view call_kind_name(CallKind k); // "no fd", "with fds", "with AF_UNIX fds", "autobind"
+
+struct LatencySample {
+    KFn fn = KFn::sys_sendmsg;       // sys_sendmsg or unix_autobind
+    CallKind kind = CallKind::no_fd;
+    std::uint32_t task = 0;          // index into Simulation::tasks()
+    std::uint32_t user = 0;          // user id (Kernel::users)
+    std::uint64_t start_ns = 0;      // modelled clock at entry
+    std::uint64_t duration_ns = 0;   // entry to return, as funclatency measures it
+    std::uint64_t waited_ns = 0;     // of which: waiting for a collection (sync run, flush_work, unix_gc_wait)
+    std::uint64_t spun_ns = 0;       // of which: spinning on unix_gc_lock or a hash lock
+    std::uint32_t probes = 0;        // autobind: names tried
+    std::uint64_t first_step = 0;    // the call's first and last micro-step (for jumping to it)
+    std::uint64_t last_step = 0;
+    std::uint32_t scene_line = 0;
+    bool failed = false;             // the call returned an error
+};
+
+// A thread of execution in the model: the main script, a spawned block, or the kworker that
+// runs queued collections and delayed fput.
+struct TaskInfo {
+    std::string name;                // "main", the spawn name, or "kworker"
+    std::uint32_t process = 0;       // Kernel::processes index (kworker: npos)
+    std::uint32_t cpu = 0;
+    bool kworker = false;
+};
+
+} // namespace inflight
