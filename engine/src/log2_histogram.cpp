@@ -1,0 +1,1 @@
+// Placeholder: the log2 (funclatency) histogram lands here (issue 4).
