@@ -27,6 +27,8 @@ Proc ClassicCollector::detach(ScmFpList &fpl)
 
 Proc ClassicCollector::unix_inflight(User &user, File &f)
 {
+    co_yield k_.spin_lock(k_.unix_gc_lock, 0);
+    SpinGuard unlock{k_, k_.unix_gc_lock};
     if (UnixSock *u = f.sock) {
         const long before = u->inflight++;
         if (before == 0) {
@@ -52,6 +54,8 @@ Proc ClassicCollector::unix_inflight(User &user, File &f)
 
 Proc ClassicCollector::unix_notinflight(User &user, File &f)
 {
+    co_yield k_.spin_lock(k_.unix_gc_lock, 0);
+    SpinGuard unlock{k_, k_.unix_gc_lock};
     if (UnixSock *u = f.sock) {
         if (u->inflight <= 0)
             k_.finding("BUG_ON(!u->inflight) in unix_notinflight()",
@@ -116,8 +120,10 @@ Proc ClassicCollector::scan_inflight(UnixSock &x, UnixSock &queue, Func func, bo
     co_yield s;
     for (auto it = queue.receive_queue.begin(); it != queue.receive_queue.end();) {
         SkBuff &skb = *it++;
+        k_.charge(Cost::gc_scan_skb);
         if (!skb.fp)
             continue;
+        k_.charge(Cost::gc_scan_fd, skb.fp->fp.size());
         bool hit = false;
         for (File *f : skb.fp->fp) {
             UnixSock *child = f ? f->sock : nullptr;
@@ -166,6 +172,8 @@ Proc ClassicCollector::collect()
     Kernel &k = k_;
     GcRun &run = k.gc_runs.back();
     run.inflight_sockets = static_cast<std::uint32_t>(k.gc_inflight_list.size());
+    // Steps 1 to 5 run under unix_gc_lock: senders attaching or detaching fds spin meanwhile.
+    co_yield k.spin_lock(k.unix_gc_lock, 0);
 
     // 1. Candidates: sockets whose every file reference is an in-flight copy.
     k.gc_phase = GcPhase::select;
@@ -260,6 +268,7 @@ Proc ClassicCollector::collect()
     }
 
     // 6. unix_gc_lock is dropped; purging the hitlist drops the garbage's last references.
+    k.spin_unlock(k.unix_gc_lock);
     k.gc_phase = GcPhase::purge;
     const FreedBy saved = k.release_cause;
     k.release_cause = FreedBy::gc;

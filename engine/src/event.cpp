@@ -48,9 +48,9 @@ std::string_view event_kind_name(EventKind kind)
         "queue_splice", "vertex_new", "vertex_free", "edge_add", "edge_del", "graph_state", "vertex_visit",
         "edge_push", "edge_pop", "scc_index_update", "scc_found", "vertex_dead", "scc_verdict", "finding",
         "warning", "expect_result", "wait_end", "lock_spin", "task_spawn", "task_exit", "autobind_probe",
-        "autobind_fail", "splice_chunk",
+        "autobind_fail", "splice_chunk", "creds_ref", "sched_point",
     };
-    static_assert(std::size(names) == static_cast<std::size_t>(EventKind::splice_chunk) + 1);
+    static_assert(std::size(names) == static_cast<std::size_t>(EventKind::sched_point) + 1);
     const auto i = static_cast<std::size_t>(kind);
     return i < std::size(names) ? names[i] : "?";
 }

@@ -65,6 +65,8 @@ Proc GraphCollector::update_graph(UnixVertex *v, KFn fn)
 
 Proc GraphCollector::unix_add_edges(ScmFpList &fpl, UnixSock &receiver)
 {
+    co_yield k_.spin_lock(k_.unix_gc_lock, 0);
+    SpinGuard unlock{k_, k_.unix_gc_lock};
     if (fpl.count_unix) {
         fpl.edges = std::make_unique<UnixEdge[]>(static_cast<std::size_t>(fpl.count_unix));
         int j = 0;
@@ -102,6 +104,10 @@ Proc GraphCollector::unix_add_edges(ScmFpList &fpl, UnixSock &receiver)
 
 Proc GraphCollector::unix_del_edges(ScmFpList &fpl)
 {
+    // During a collection's purge the collector already dropped the lock; the edges of the
+    // dead fpl go under it again, one list at a time.
+    co_yield k_.spin_lock(k_.unix_gc_lock, 0);
+    SpinGuard unlock{k_, k_.unix_gc_lock};
     if (fpl.count_unix) {
         for (int i = 0; i < fpl.count_unix; ++i) {
             UnixEdge &edge = fpl.edges[static_cast<std::size_t>(i)];
@@ -450,8 +456,11 @@ Proc GraphCollector::collect()
     Kernel &k = k_;
     GcRun &run = k.gc_runs.back();
     run.inflight_sockets = static_cast<std::uint32_t>(k.unvisited_vertices.size());
+    // The walk runs under unix_gc_lock: senders adding or removing edges spin meanwhile.
+    co_yield k.spin_lock(k.unix_gc_lock, 0);
     if (!k.graph_maybe_cyclic) {
         run.skipped = true;
+        k.spin_unlock(k.unix_gc_lock);
         co_yield line(k.ev(EventKind::gc_skip, KFn::unix_gc_work, run.number, npos, npos, 1),
                       AlgoLine::graph_skip);
         k.gc_in_progress = false;
@@ -467,6 +476,7 @@ Proc GraphCollector::collect()
         k.gc_phase = GcPhase::walk;
         co_yield walk_scc();
     }
+    k.spin_unlock(k.unix_gc_lock);
     k.gc_phase = GcPhase::purge;
     for (SkBuff &skb : k.hitlist)
         if (skb.fp)

@@ -203,6 +203,7 @@ SkBuff &Kernel::alloc_skb(std::uint64_t len)
     skb->queue_owner = nullptr;
     skb->receiver = nullptr;
     skb->fp.reset();
+    skb->creds_owner = npos;
     ++skbs_live;
     return *skb;
 }
@@ -333,6 +334,7 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
         co_yield kfree_skb(*oob, KFn::unix_release_sock);
     if (skpair && u.type != SockType::dgram && !skpair->released) {
         skpair->shutdown = true;
+        wake(WaitFor::data, now(), skpair); // a reader sleeping on the peer sees EOF
         const bool reset = !u.receive_queue.empty() || embryo;
         co_yield ev(EventKind::peer_shutdown, KFn::unix_release_sock, u.id, skpair->id, npos, 0,
                     reset ? 1 : 0);
@@ -390,6 +392,8 @@ void Kernel::queue_work(Work w)
     if (pending)
         return;
     pending = true;
+    if (workqueue_.empty())
+        work_ready_at_ = now() + config_.costs[Cost::worker_latency];
     workqueue_.push_back(w);
 }
 
@@ -406,7 +410,11 @@ Proc Kernel::unix_gc(std::string trigger)
             co_return;
         }
         gc_in_progress = true;
+        // The caller pays for the whole run: it is time spent waiting for the collector.
+        const std::uint64_t t0 = now();
         co_yield gc_run(std::move(trigger));
+        if (running)
+            running->waited_ns += now() - t0;
         co_return;
     }
     // 6.9+: the flag is set before queue_work() so that a sender testing it cannot miss a
@@ -425,6 +433,9 @@ Proc Kernel::gc_run(std::string trigger)
     run.number = static_cast<std::uint32_t>(gc_runs.size());
     run.trigger = std::move(trigger);
     run.first_step = step_hint + 1;
+    run.start_ns = now();
+    run.task = running ? running->id : 0;
+    const std::uint64_t steps_at_start = micro_steps_total;
     const std::size_t index = gc_runs.size() - 1;
     const bool graph = config_.era == GcEra::graph;
     Event begin = ev(EventKind::gc_begin, config_.era == GcEra::classic ? KFn::unix_gc : KFn::unix_gc_work, run.number);
@@ -434,10 +445,15 @@ Proc Kernel::gc_run(std::string trigger)
     GcRun &done = gc_runs[index];
     // The gc_end event is the run's last step: its number is the next one.
     done.last_step = step_hint + 1;
-    done.micro_steps = done.last_step - done.first_step + 1;
+    // Counted by the kernel, so that a fast-forwarded run (its steps absorbed) counts the same.
+    done.micro_steps = micro_steps_total - steps_at_start + 1;
+    done.end_ns = now();
+    gc_busy_until = std::max(gc_busy_until, done.end_ns);
     Event end = ev(EventKind::gc_end, KFn::unix_gc, done.number, npos, npos, done.garbage, done.hitlist);
     end.algo_line = static_cast<std::uint16_t>(graph ? AlgoLine::graph_end : AlgoLine::classic_end);
     co_yield end;
+    // Senders sleeping in flush_work() / on unix_gc_wait go again.
+    wake(WaitFor::gc, done.end_ns);
 }
 
 Proc Kernel::flush_gc_work()
@@ -473,26 +489,26 @@ Proc Kernel::run_workqueue()
 Proc Kernel::force_gc(std::string trigger)
 {
     co_yield unix_gc(trigger);
-    if (config_.era != GcEra::classic) {
-        co_yield ev(EventKind::gc_wait, KFn::flush_work);
-        co_yield flush_gc_work();
-    }
+    if (config_.era != GcEra::classic)
+        co_yield wait_gc(KFn::flush_work, 0);
 }
 
 Proc Kernel::wait_for_unix_gc(ScmFpList *fpl)
 {
-    if (unix_tot_inflight > UNIX_INFLIGHT_TRIGGER_GC && !gc_in_progress)
+    // "No GC running" is judged on the sender's own clock: a run the model finished may still
+    // be going on at this time.
+    if (unix_tot_inflight > UNIX_INFLIGHT_TRIGGER_GC && !gc_running_at(now()))
         co_yield unix_gc("sendmsg: unix_tot_inflight > 16000");
-    if (config_.era == GcEra::classic)
-        co_return; // wait_event(unix_gc_wait, !gc_in_progress): a synchronous run has ended
+    if (config_.era == GcEra::classic) {
+        // wait_event(unix_gc_wait, !gc_in_progress): every sender waits while a run goes on
+        // (its own synchronous run has ended by now; another task's may not have).
+        co_yield wait_gc(KFn::wait_for_unix_gc, static_cast<std::int64_t>(unix_tot_inflight));
+        co_return;
+    }
     // 6.9+: only a sender of AF_UNIX fds whose user has UNIX_INFLIGHT_SANE_USER in flight waits.
     if (!fpl || !fpl->count_unix || fpl->user->unix_inflight < UNIX_INFLIGHT_SANE_USER)
         co_return;
-    if (gc_in_progress) {
-        co_yield ev(EventKind::gc_wait, KFn::wait_for_unix_gc, npos, npos, npos,
-                    static_cast<std::int64_t>(fpl->user->unix_inflight));
-        co_yield flush_gc_work();
-    }
+    co_yield wait_gc(KFn::wait_for_unix_gc, static_cast<std::int64_t>(fpl->user->unix_inflight));
 }
 
 } // namespace inflight

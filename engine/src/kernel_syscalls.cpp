@@ -269,12 +269,15 @@ Proc Kernel::send_skb(UnixSock &receiver, SkBuff &skb)
                 skb.sender ? skb.sender->id : npos, skb.fp ? skb.fp->count() : 0);
     if (skb.fp)
         co_yield collector_->enqueued(skb, receiver);
+    // sk_data_ready(): a reader sleeping on this queue goes again.
+    wake(WaitFor::data, now(), &receiver);
 }
 
 Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> fds,
                          std::uint64_t bytes, bool oob, std::optional<std::string> to, SysResult &r)
 {
     UnixSock *u = nullptr;
+    last_send_kind = fds.empty() ? CallKind::no_fd : CallKind::with_fds;
     if ((r.err = resolve(p, name, u)) != Errno::none)
         co_return;
     if (config_.era == GcEra::classic)
@@ -304,8 +307,10 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
                 co_return;
             }
             cookie->fp.push_back(f);
-            if (f->sock)
+            if (f->sock) {
                 ++cookie->count_unix;
+                last_send_kind = CallKind::with_unix_fds;
+            }
             const long before = f->count++;
             co_yield ev(EventKind::file_get, KFn::scm_fp_copy, f->id, npos, npos, before, f->count);
         }
@@ -383,6 +388,13 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
         SkBuff &skb = alloc_skb(is_oob ? 1 : normal);
         skb.sender = u;
         skb.oob = is_oob;
+        charge(Cost::copy_kib, skb.len / 1024);
+        // unix_scm_to_skb(): from 2.6.39 to 3.1 every skb carried the writer's pid and cred
+        // references, whether anyone asked for credentials or not.
+        if (config_.creds_by_default || u->passcred || other->passcred) {
+            skb.creds_owner = p.id;
+            co_yield creds_ref(p, true);
+        }
         if (cookie && !fds_sent) {
             // unix_attach_fds()
             if (p.user->unix_inflight > p.nofile && !p.user->privileged()) {
@@ -451,6 +463,7 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
         co_return;
     }
     SkBuff *skb = nullptr;
+    for (;;) {
     for (auto it = u->receive_queue.begin(); it != u->receive_queue.end();) {
         SkBuff &s = *it++;
         const bool dead_oob = s.consumed || (u->oob_skb == &s && u->type == SockType::stream);
@@ -476,11 +489,21 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
             co_yield collector_->dequeued(s);
         co_yield kfree_skb(s, KFn::sys_recvmsg);
     }
+    // An empty queue: with other tasks running, a blocking recvmsg() sleeps until a writer
+    // queues something (or nothing ever can: then EAGAIN, reported). A lone script gets EAGAIN.
+    const bool writer_may_come = concurrent && !u->shutdown && !peek;
+    if (skb || !writer_may_come)
+        break;
+    co_yield sleep(WaitFor::data, u);
+    if (running->wake_failed)
+        break;
+    }
     if (!skb) {
         r.err = Errno::again; // empty queue; a blocking recvmsg() would wait here
         co_return;
     }
     r.value = static_cast<long>(skb->len);
+    charge(Cost::copy_kib, skb->len / 1024);
 
     auto install = [&](File &f, std::size_t index, KFn fn) -> Proc {
         std::string n = index < fd_names.size() ? fd_names[index] : std::string();
@@ -507,6 +530,8 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
     u->receive_queue.erase(u->receive_queue.iterator_to(*skb));
     skb->queue_owner = nullptr;
     co_yield ev(EventKind::skb_dequeue, KFn::skb_dequeue, skb->id, u->id);
+    if (skb->creds_owner != npos && skb->creds_owner < processes.size())
+        co_yield creds_ref(processes[skb->creds_owner], false); // put_pid()/put_cred() by the reader
     if (skb->fp) {
         u->nr_fds -= static_cast<std::uint32_t>(skb->fp->count());
         co_yield collector_->dequeued(*skb);
@@ -571,6 +596,48 @@ Proc Kernel::sys_setsockopt(Process &p, std::string name, SockOpt opt, bool valu
         u->passcred = value;
     }
     co_yield ev(EventKind::note, KFn::sys_setsockopt, u->id, npos, npos, 0, value ? 1 : 0);
+}
+
+Proc Kernel::sys_splice(Process &p, std::string name, std::uint64_t bytes, SysResult &r)
+{
+    // sendfile() from a file into a stream socket: splice_to_socket() hands the pages to
+    // unix_stream_sendmsg() with MSG_SPLICE_PAGES, one pipe's worth (16 pages) per skb; the
+    // pages are referenced, not copied. Since 2e910b95329c skb_splice_from_iter() also
+    // checksummed every page of a CHECKSUM_NONE skb; 6bd8614fc2d0 marks AF_UNIX skbs
+    // CHECKSUM_UNNECESSARY so it does not.
+    UnixSock *u = nullptr;
+    if ((r.err = resolve(p, name, u)) != Errno::none)
+        co_return;
+    if (u->type != SockType::stream) {
+        r.err = Errno::inval;
+        co_return;
+    }
+    if (!u->peer || u->state != SockState::connected) {
+        r.err = Errno::notconn;
+        co_return;
+    }
+    constexpr std::uint64_t kChunk = 16 * 4096;
+    std::uint64_t left = bytes;
+    while (left > 0) {
+        UnixSock *other = u->peer;
+        if (!other || other->released || other->shutdown) {
+            r.err = Errno::pipe;
+            break;
+        }
+        const std::uint64_t n = std::min(left, kChunk);
+        SkBuff &skb = alloc_skb(n);
+        skb.sender = u;
+        charge(Cost::splice_kib, n / 1024);
+        const bool csum = !config_.fix_splice_no_checksum;
+        if (csum)
+            charge(Cost::csum_kib, n / 1024);
+        co_yield ev(EventKind::splice_chunk, KFn::skb_splice_from_iter, u->id, other->id, npos,
+                    static_cast<std::int64_t>(n), csum ? 1 : 0);
+        co_yield send_skb(*other, skb);
+        left -= n;
+        co_yield sched_point(); // a reader on another CPU may take what is queued
+    }
+    r.value = static_cast<long>(bytes - left);
 }
 
 } // namespace inflight

@@ -24,6 +24,11 @@ SceneCursor::SceneCursor(const std::vector<Statement> &statements)
     stack_.push_back(Frame{&statements, 0, -1, 0, nullptr});
 }
 
+SceneCursor::SceneCursor(const std::vector<Statement> &statements, Bindings outer) : bindings_(std::move(outer))
+{
+    stack_.push_back(Frame{&statements, 0, -1, 0, nullptr});
+}
+
 bool SceneCursor::next()
 {
     current_ = nullptr;

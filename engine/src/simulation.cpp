@@ -3,6 +3,9 @@
 #include "inflight/invariants.hpp"
 #include "inflight/name_template.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace inflight {
 
 namespace {
@@ -21,6 +24,7 @@ const char *op_name(Op op)
     case Op::dup: return "dup";
     case Op::close: return "close";
     case Op::setsockopt: return "setsockopt";
+    case Op::splice: return "splice";
     default: return "statement";
     }
 }
@@ -41,6 +45,20 @@ std::optional<std::string> expand_address(const Statement &s, const Bindings &b)
     return expand(*s.address, b);
 }
 
+bool has_spawn(const std::vector<Statement> &statements)
+{
+    for (const auto &s : statements)
+        if (s.op == Op::spawn || (s.op == Op::repeat && has_spawn(s.body)))
+            return true;
+    return false;
+}
+
+bool is_expectation(Op op)
+{
+    return op == Op::expect_freed || op == Op::expect_alive || op == Op::expect_inflight ||
+           op == Op::expect_queue;
+}
+
 } // namespace
 
 KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &options)
@@ -50,15 +68,52 @@ KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &opti
     c.fix_unify_scc_index = scene.settings.fix_unify_scc_index;
     c.nofile = scene.settings.nofile;
     c.seed = options.seed.value_or(scene.settings.seed);
+    c.cpus = std::max<std::uint32_t>(1, scene.settings.cpus);
+    c.creds_by_default = scene.settings.creds_by_default;
+    c.fix_splice_no_checksum = scene.settings.fix_splice_no_checksum;
+    c.autobind = scene.settings.autobind;
+    for (const CostOverride &o : scene.settings.costs)
+        if (auto cost = cost_by_name(o.name))
+            c.costs.set(*cost, o.ns);
     return c;
 }
 
 Simulation::Simulation(std::shared_ptr<const Scene> scene, SimulationOptions options)
     : scene_(std::move(scene)), kernel_(kernel_config_for(*scene_, options)),
       checked_(options.checked.value_or(scene_->settings.checked)), record_(options.record),
-      cursor_(scene_->statements)
+      fast_forward_(options.fast_forward)
 {
-    script_ = script();
+    const std::uint32_t cpus = kernel_.config().cpus;
+    cpu_owner_.assign(cpus, nullptr);
+    cpu_free_at_.assign(cpus, 0);
+    kernel_.concurrent = cpus > 1 || has_spawn(scene_->statements);
+    Task &main = add_task("main", &kernel_.processes.front(), 0, false);
+    scripts_[main.id].cursor = std::make_unique<SceneCursor>(scene_->statements);
+    main.body = script(main.id);
+    main.body.set_sink(this);
+    if (kernel_.concurrent)
+        kernel_.kworker = &add_task("kworker", nullptr, cpus - 1, true);
+}
+
+Simulation::~Simulation()
+{
+    // The task bodies are coroutines over this object's scripts: end them first.
+    for (Task &t : kernel_.tasks)
+        t.body = Proc();
+}
+
+Task &Simulation::add_task(std::string name, Process *process, std::uint32_t cpu, bool kworker)
+{
+    Task &t = kernel_.tasks.emplace_back();
+    t.id = static_cast<std::uint32_t>(kernel_.tasks.size() - 1);
+    t.name = std::move(name);
+    t.process = process;
+    t.cpu = cpu;
+    t.kworker = kworker;
+    t.context = process;
+    scripts_.emplace_back();
+    tasks_info_.push_back(TaskInfo{t.name, process ? process->id : npos, cpu, kworker});
+    return t;
 }
 
 bool Simulation::gc_in_progress() const
@@ -74,31 +129,176 @@ std::size_t Simulation::expectations_failed() const
     return n;
 }
 
+bool Simulation::absorb(const Event &e)
+{
+    if (e.kind == EventKind::sched_point)
+        return false;
+    ++kernel_.micro_steps_total;
+    if (kernel_.running)
+        kernel_.running->clock += kernel_.cost_of(e);
+    if (!fast_forward_)
+        return false;
+    switch (e.kind) {
+    case EventKind::gc_begin:
+    case EventKind::gc_end:
+    case EventKind::gc_skip:
+    case EventKind::gc_wait:
+    case EventKind::wait_end:
+    case EventKind::lock_spin:
+    case EventKind::finding:
+    case EventKind::autobind_fail:
+    case EventKind::stmt_begin:
+    case EventKind::stmt_end: return false;
+    case EventKind::autobind_probe: return true;
+    default: return kernel_.gc_phase != GcPhase::none;
+    }
+}
+
+void Simulation::release_cpu(Task &t)
+{
+    if (cpu_owner_[t.cpu] == &t) {
+        cpu_owner_[t.cpu] = nullptr;
+        cpu_free_at_[t.cpu] = std::max(cpu_free_at_[t.cpu], t.clock);
+    }
+}
+
+// The scheduling rule: among the tasks that can run, the one whose next micro-step would start
+// earliest in modelled time; ties go to the lower CPU, then to the task created first. A task
+// can run when it is not asleep and its CPU is not in the middle of another task's statement.
+Task *Simulation::pick()
+{
+    Task *kw = kernel_.kworker;
+    if (kw && !kw->body && !kernel_.kworker_has_work())
+        kernel_.wake(WaitFor::idle, kw->clock);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        Task *best = nullptr;
+        std::uint64_t best_start = 0;
+        for (Task &t : kernel_.tasks) {
+            if (t.finished || t.blocked)
+                continue;
+            if (t.kworker && !t.body && !kernel_.kworker_has_work())
+                continue;
+            Task *owner = cpu_owner_[t.cpu];
+            if (owner && owner != &t)
+                continue;
+            std::uint64_t start = t.clock;
+            if (owner != &t)
+                start = std::max(start, cpu_free_at_[t.cpu]);
+            if (t.kworker && !t.body)
+                start = std::max(start, kernel_.work_ready_at());
+            if (!best || start < best_start || (start == best_start && t.cpu < best->cpu)) {
+                best = &t;
+                best_start = start;
+            }
+        }
+        if (best) {
+            best->clock = best_start;
+            if (best->kworker && !best->body) {
+                best->body = kernel_.run_workqueue();
+                best->body.set_sink(this);
+            }
+            cpu_owner_[best->cpu] = best;
+            return best;
+        }
+        // Nobody can run but someone sleeps: only a reader waiting for data nobody will send
+        // (or a wait on such a reader) can be stuck. Wake the earliest with a failure.
+        Task *stuck = nullptr;
+        for (Task &t : kernel_.tasks)
+            if (!t.finished && t.blocked && (!stuck || t.clock < stuck->clock))
+                stuck = &t;
+        if (!stuck)
+            return nullptr;
+        for (Task &t : kernel_.tasks)
+            if (!t.finished && t.blocked && t.wait_for == WaitFor::data && (t.clock < stuck->clock || stuck->wait_for != WaitFor::data))
+                stuck = &t;
+        stuck->blocked = false;
+        stuck->wake_failed = true;
+        stuck->at_point = true;
+    }
+    return nullptr;
+}
+
+void Simulation::finish_run()
+{
+    finished_ = true;
+    stopped_by_finding_ = kernel_.findings.size() > findings_seen_;
+    if (kernel_.concurrent) {
+        for (TaskScript &ts : scripts_)
+            flush_failure(ts);
+        check_quiescent_invariants(kernel_);
+        stopped_by_finding_ = kernel_.findings.size() > findings_seen_;
+    }
+}
+
 const Event *Simulation::step()
 {
     if (finished_)
         return nullptr;
-    kernel_.step_hint = steps_;
-    const Event *e = script_.next();
-    if (!e) {
-        finished_ = true;
-        stopped_by_finding_ = kernel_.findings.size() > findings_seen_;
-        return nullptr;
+    for (;;) {
+        Task *t = cur_;
+        if (!t || t->at_point || t->blocked || t->finished || !t->body) {
+            if (t && t->blocked)
+                release_cpu(*t);
+            t = pick();
+            if (!t) {
+                finish_run();
+                return nullptr;
+            }
+            t->at_point = false;
+            cur_ = t;
+        }
+        if (kernel_.running != t) {
+            // Switching tasks: each keeps its own "current" (a kworker runs with none).
+            if (kernel_.running)
+                kernel_.running->context = kernel_.current;
+            kernel_.running = t;
+            kernel_.current = t->context;
+        }
+        kernel_.step_hint = steps_;
+        const Event *e = t->body.next();
+        if (!e) {
+            release_cpu(*t);
+            if (t->kworker) {
+                t->body = Proc();
+                continue;
+            }
+            t->finished = true;
+            t->body = Proc();
+            kernel_.wake(WaitFor::task, t->clock);
+            if (t->id == 0 && !kernel_.concurrent) {
+                finish_run();
+                return nullptr;
+            }
+            last_ = kernel_.ev(EventKind::task_exit, KFn::scene, t->id);
+        } else if (e->kind == EventKind::sched_point) {
+            t->at_point = true;
+            if (t->blocked)
+                release_cpu(*t);
+            continue;
+        } else {
+            last_ = *e;
+        }
+        last_.step = ++steps_;
+        last_.scene_line = t->kworker ? line_ : scripts_[t->id].line;
+        last_.time = t->clock;
+        last_.task = static_cast<std::uint16_t>(t->id);
+        now_ns_ = std::max(now_ns_, t->clock);
+        if (last_.kind == EventKind::stmt_end) {
+            t->at_point = true;
+            release_cpu(*t);
+        }
+        if (checked_)
+            check_step_invariants(kernel_);
+        if (kernel_.findings.size() > findings_seen_) {
+            // A broken invariant ends the run here: the state is shown as it is, for inspection.
+            findings_seen_ = kernel_.findings.size();
+            finished_ = true;
+            stopped_by_finding_ = true;
+        }
+        if (record_)
+            events_.push_back(last_);
+        return &last_;
     }
-    last_ = *e;
-    last_.step = ++steps_;
-    last_.scene_line = line_;
-    if (checked_)
-        check_step_invariants(kernel_);
-    if (kernel_.findings.size() > findings_seen_) {
-        // A broken invariant ends the run here: the state is shown as it is, for inspection.
-        findings_seen_ = kernel_.findings.size();
-        finished_ = true;
-        stopped_by_finding_ = true;
-    }
-    if (record_)
-        events_.push_back(last_);
-    return &last_;
 }
 
 bool Simulation::step_over()
@@ -131,28 +331,28 @@ void Simulation::run()
     }
 }
 
-void Simulation::flush_failure()
+void Simulation::flush_failure(TaskScript &ts)
 {
-    if (pending_failure_) {
-        warnings_.push_back({pending_failure_->line, pending_failure_->what});
-        pending_failure_.reset();
+    if (ts.pending_failure) {
+        warnings_.push_back({ts.pending_failure->line, ts.pending_failure->what});
+        ts.pending_failure.reset();
     }
 }
 
-void Simulation::expect(const Statement &s, const Bindings &b)
+void Simulation::expect(const Statement &s, const Bindings &b, TaskScript &ts)
 {
     auto add = [&](bool ok, std::string msg) { expectations_.push_back({s.loc.line, ok, std::move(msg)}); };
     if (s.op == Op::expect_error) {
         const std::string want(errno_name(s.error));
-        if (!last_result_) {
+        if (!ts.last_result) {
             add(false, "expected " + want + ", but no syscall ran before");
-        } else if (*last_result_ == s.error) {
-            add(true, "line " + std::to_string(last_result_line_) + " failed with " + want);
-            pending_failure_.reset();
+        } else if (*ts.last_result == s.error) {
+            add(true, "line " + std::to_string(ts.last_result_line) + " failed with " + want);
+            ts.pending_failure.reset();
         } else {
-            add(false, "expected line " + std::to_string(last_result_line_) + " to fail with " + want + ", but it " +
-                           (*last_result_ == Errno::none ? std::string("succeeded")
-                                                         : "failed with " + std::string(errno_name(*last_result_))));
+            add(false, "expected line " + std::to_string(ts.last_result_line) + " to fail with " + want + ", but it " +
+                           (*ts.last_result == Errno::none ? std::string("succeeded")
+                                                           : "failed with " + std::string(errno_name(*ts.last_result))));
         }
         return;
     }
@@ -188,15 +388,41 @@ void Simulation::expect(const Statement &s, const Bindings &b)
     }
 }
 
-Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_syscall)
+Proc Simulation::settle()
+{
+    // With other tasks running, an expectation judges the state once the kernel's queued work
+    // has run (as the real-kernel oracle waits for stable counts), not halfway through it.
+    if (!kernel_.concurrent || !kernel_.kworker)
+        co_return;
+    while (kernel_.kworker->body || kernel_.kworker_has_work())
+        co_yield kernel_.sleep(WaitFor::idle);
+}
+
+Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_syscall, std::uint32_t task)
 {
     // Operands are expanded into locals first: GCC 12 mishandles temporaries (notably from
     // ?:) inside a co_yield expression, so no call below builds its arguments in place.
-    const Bindings &b = cursor_.bindings();
+    TaskScript &ts = scripts_[task];
+    const Bindings &b = ts.cursor->bindings();
     const std::string n0 = s.names.empty() ? std::string() : expand(s.names[0], b);
     const std::string n1 = s.names.size() > 1 ? expand(s.names[1], b) : std::string();
     const std::optional<std::string> address = expand_address(s, b);
     is_syscall = true;
+    switch (s.op) {
+    case Op::socketpair:
+    case Op::socket:
+    case Op::bind:
+    case Op::listen:
+    case Op::connect:
+    case Op::accept:
+    case Op::send:
+    case Op::recv:
+    case Op::dup:
+    case Op::close:
+    case Op::setsockopt:
+    case Op::splice: kernel_.charge(Cost::syscall); break;
+    default: break;
+    }
     switch (s.op) {
     case Op::socketpair: co_yield kernel_.sys_socketpair(p, s.type, n0, n1, r); break;
     case Op::socket: co_yield kernel_.sys_socket(p, s.type, n0, r); break;
@@ -214,6 +440,7 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         co_yield kernel_.sys_recvmsg(p, n0, std::move(fds), s.peek, s.oob, r);
         break;
     }
+    case Op::splice: co_yield kernel_.sys_splice(p, n0, s.bytes, r); break;
     case Op::dup: co_yield kernel_.sys_dup(p, n0, n1, r); break;
     case Op::close:
         // close a b c: one close() per name; the statement fails with the first error.
@@ -237,6 +464,59 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         kernel_.add_process(s.names[0].text, u ? *u : kernel_.root());
         break;
     }
+    case Op::spawn: {
+        is_syscall = false;
+        // A declared process runs the block with its own fds and user; any other name is a new
+        // thread of this task's process.
+        Process *declared = kernel_.find_process(n0);
+        Process *runs_as = declared ? declared : &p;
+        std::uint32_t cpu = kernel_.tasks[task].cpu;
+        const std::string cpu_text = s.cpu.text.empty() ? std::string() : expand(s.cpu, b);
+        if (!cpu_text.empty()) {
+            cpu = static_cast<std::uint32_t>(std::strtoul(cpu_text.c_str(), nullptr, 10));
+        } else if (declared) {
+            for (const Statement &d : scene_->statements)
+                if (d.op == Op::process_decl && d.names[0].text == n0 && !d.cpu.text.empty())
+                    cpu = static_cast<std::uint32_t>(std::strtoul(d.cpu.text.c_str(), nullptr, 10));
+        }
+        if (cpu >= kernel_.config().cpus) {
+            warnings_.push_back({s.loc.line, "spawn " + n0 + ": cpu " + std::to_string(cpu) +
+                                                 " does not exist (set cpus " +
+                                                 std::to_string(kernel_.config().cpus) + "); it runs on cpu 0"});
+            cpu = 0;
+        }
+        Task &child = add_task(n0, runs_as, cpu, false);
+        child.clock = kernel_.tasks[task].clock;
+        scripts_[child.id].cursor = std::make_unique<SceneCursor>(s.body, b);
+        child.body = script(child.id);
+        child.body.set_sink(this);
+        const Event e = kernel_.ev(EventKind::task_spawn, KFn::scene, child.id, cpu);
+        co_yield e;
+        break;
+    }
+    case Op::wait: {
+        is_syscall = false;
+        std::vector<std::string> names = expand_all(s.names, b);
+        for (const std::string &n : names) {
+            bool found = false;
+            for (const Task &t : kernel_.tasks)
+                found = found || (!t.kworker && t.id != task && t.name == n);
+            if (!found)
+                warnings_.push_back({s.loc.line, "wait: no task named '" + n + "' has been spawned"});
+        }
+        auto pending = [&] {
+            for (const Task &t : kernel_.tasks) {
+                if (t.finished || t.kworker || t.id == 0 || t.id == task)
+                    continue;
+                if (names.empty() || std::find(names.begin(), names.end(), t.name) != names.end())
+                    return true;
+            }
+            return false;
+        };
+        while (pending())
+            co_yield kernel_.sleep(WaitFor::task);
+        break;
+    }
     case Op::note: {
         is_syscall = false;
         const Event e = kernel_.ev(EventKind::note, KFn::scene);
@@ -245,7 +525,9 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
     }
     default: {
         is_syscall = false;
-        expect(s, b);
+        if (s.op != Op::expect_error)
+            co_yield settle();
+        expect(s, b, ts);
         const Event e = kernel_.ev(EventKind::expect_result, KFn::scene, npos, npos, npos,
                                    expectations_.empty() ? 0 : expectations_.back().passed);
         co_yield e;
@@ -254,44 +536,73 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
     }
 }
 
-Proc Simulation::script()
+Proc Simulation::script(std::uint32_t id)
 {
-    while (cursor_.next()) {
-        const Statement &s = cursor_.current();
+    TaskScript &ts = scripts_[id];
+    while (ts.cursor->next()) {
+        const Statement &s = ts.cursor->current();
+        Task &task = kernel_.tasks[id];
+        ts.line = s.loc.line;
         line_ = s.loc.line;
         ++statements_;
         co_yield kernel_.ev(EventKind::stmt_begin, KFn::scene, static_cast<std::uint32_t>(statements_));
-        Process *p = s.process.empty() ? &kernel_.processes.front() : kernel_.find_process(s.process);
-        if (!p)
-            p = &kernel_.processes.front(); // check_scene() rejects unknown processes
+        Process *own = task.process;
+        Process *p = own;
+        if (!s.process.empty()) {
+            p = kernel_.find_process(s.process);
+            if (!p)
+                p = own; // check_scene() rejects unknown processes
+        }
+        task.process = p;
         kernel_.current = p;
         SysResult r;
         bool is_syscall = false;
-        const bool is_expect_error = s.op == Op::expect_error;
-        if (!is_expect_error && s.op != Op::note && s.op != Op::expect_freed && s.op != Op::expect_alive &&
-            s.op != Op::expect_inflight && s.op != Op::expect_queue)
-            flush_failure(); // the failure before this statement was not expected
-        co_yield execute(s, *p, r, is_syscall);
-        co_yield kernel_.run_task_work(*p);
-        co_yield kernel_.run_workqueue();
-        kernel_.current = nullptr;
-        if (is_syscall) {
-            last_result_ = r.err;
-            last_result_line_ = s.loc.line;
-            if (r.err != Errno::none)
-                pending_failure_ = Failure{s.loc.line,
-                                           std::string(op_name(s.op)) + " failed with " + std::string(errno_name(r.err)) +
-                                               " (" + std::string(errno_text(r.err)) + ")",
-                                           r.err};
+        if (s.op != Op::expect_error && s.op != Op::note && !is_expectation(s.op))
+            flush_failure(ts); // the failure before this statement was not expected
+        const std::uint64_t t0 = task.clock, waited0 = task.waited_ns, spun0 = task.spun_ns;
+        const std::uint64_t first_step = steps_ + 1;
+        co_yield execute(s, *p, r, is_syscall, id);
+        if (s.op == Op::send) {
+            LatencySample smp;
+            smp.fn = KFn::sys_sendmsg;
+            smp.kind = kernel_.last_send_kind;
+            smp.task = id;
+            smp.user = p->user ? p->user->id : 0;
+            smp.start_ns = t0;
+            smp.duration_ns = task.clock - t0;
+            smp.waited_ns = task.waited_ns - waited0;
+            smp.spun_ns = task.spun_ns - spun0;
+            smp.first_step = first_step;
+            smp.last_step = std::max(first_step, steps_);
+            smp.scene_line = s.loc.line;
+            smp.failed = r.err != Errno::none;
+            kernel_.latencies.push_back(smp);
         }
-        if (checked_)
+        co_yield kernel_.run_task_work(*p);
+        if (!kernel_.concurrent)
+            co_yield kernel_.run_workqueue(); // one CPU: queued work runs as the syscall returns
+        task.process = own;
+        kernel_.current = own;
+        if (is_syscall) {
+            ts.last_result = r.err;
+            ts.last_result_line = s.loc.line;
+            if (r.err != Errno::none)
+                ts.pending_failure = Failure{s.loc.line,
+                                             std::string(op_name(s.op)) + " failed with " +
+                                                 std::string(errno_name(r.err)) + " (" +
+                                                 std::string(errno_text(r.err)) + ")",
+                                             r.err};
+        }
+        if (checked_ && !kernel_.concurrent)
             check_quiescent_invariants(kernel_);
         co_yield kernel_.ev(EventKind::stmt_end, KFn::scene, static_cast<std::uint32_t>(statements_), npos, npos,
                             static_cast<std::int64_t>(r.err), r.value);
     }
-    flush_failure();
-    co_yield kernel_.run_workqueue();
-    check_quiescent_invariants(kernel_);
+    flush_failure(ts);
+    if (!kernel_.concurrent) {
+        co_yield kernel_.run_workqueue();
+        check_quiescent_invariants(kernel_);
+    }
 }
 
 } // namespace inflight

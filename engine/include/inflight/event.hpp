@@ -98,6 +98,8 @@ enum class EventKind : std::uint8_t {
     autobind_fail,   // a = sock; before = errno (ENOSPC) or -1 for "would loop forever";
                      // after = probes made; b = start value's low 32 bits
     splice_chunk,    // a = sender sock, b = receiver sock; before = bytes, after = 1 if checksummed
+    creds_ref,       // creds-by-default: a = skb; before = 1 get / 0 put; after = ns it cost
+    sched_point,     // internal: a task may be preempted here (never recorded or shown)
 };
 std::string_view event_kind_name(EventKind kind);
 

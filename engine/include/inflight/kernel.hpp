@@ -4,6 +4,7 @@
 #pragma once
 
 #include "inflight/collector.hpp"
+#include "inflight/cost_model.hpp"
 #include "inflight/errno_code.hpp"
 #include "inflight/event.hpp"
 #include "inflight/file.hpp"
@@ -12,6 +13,7 @@
 #include "inflight/process.hpp"
 #include "inflight/proc.hpp"
 #include "inflight/sk_buff.hpp"
+#include "inflight/task.hpp"
 #include "inflight/unix_graph.hpp"
 #include "inflight/unix_sock.hpp"
 
@@ -35,6 +37,13 @@ struct KernelConfig {
     bool fix_unify_scc_index = false;
     std::uint64_t nofile = 1024;
     std::uint64_t seed = 1;
+    // modelled time
+    CostModel costs;
+    std::uint32_t cpus = 1;
+    bool creds_by_default = false;        // 2.6.39-3.1: pid and cred references on every skb
+    bool fix_splice_no_checksum = true;   // 6bd8614fc2d0: no checksum on spliced AF_UNIX pages
+    AutobindMode autobind = AutobindMode::random;
+    bool global_table_lock = false;       // before 2021: one unix_table_lock
 };
 
 // Where the running collection is, for the views (roles and the lists dock).
@@ -120,6 +129,37 @@ public:
     Proc run_task_work(Process &p);
     bool work_pending() const { return !workqueue_.empty(); }
 
+    Proc sys_splice(Process &p, std::string name, std::uint64_t bytes, SysResult &r);
+
+    // ---- modelled time and concurrency (kernel_time.cpp) -----------------------------------
+    // Every micro-step costs cost_of(event) ns on the running task's clock; walks that yield no
+    // event of their own (an skb's fds scanned) charge() directly.
+    std::uint64_t now() const { return running ? running->clock : 0; }
+    void charge(std::uint64_t ns)
+    {
+        if (running)
+            running->clock += ns;
+    }
+    void charge(Cost c, std::uint64_t times = 1) { charge(config_.costs[c] * times); }
+    std::uint64_t cost_of(const Event &e) const;
+    const CostModel &costs() const { return config_.costs; }
+    // A point where another task may run first (only when the run is concurrent).
+    Proc sched_point();
+    // spin_lock(): waits (in modelled time) until the lock is free, then holds it.
+    Proc spin_lock(KLock &l, std::uint32_t which);
+    void spin_unlock(KLock &l);
+    // Puts the running task to sleep until wake() for the same reason (and socket).
+    Proc sleep(WaitFor what, const UnixSock *sock = nullptr);
+    void wake(WaitFor what, std::uint64_t at, const UnixSock *sock = nullptr);
+    // Is a collection running at time t? In the state (queued or mid-run), or in time: a run
+    // that the model already finished may still be going on at an earlier task's clock.
+    bool gc_running_at(std::uint64_t t) const { return gc_in_progress || t < gc_busy_until; }
+    // Sleeps until the running collection ends (flush_work / unix_gc_wait), charged as a wait.
+    Proc wait_gc(KFn fn, std::int64_t detail);
+    // The kworker has something to run (queued work), ready at this time.
+    bool kworker_has_work() const { return !workqueue_.empty(); }
+    std::uint64_t work_ready_at() const { return work_ready_at_; }
+
     // ---- lookups for scenes, views and reports --------------------------------------------
     UnixSock *find_label(const std::string &label);
     std::string label_of(const UnixSock &u) const { return std::string(name_pool.str(u.label)); }
@@ -204,6 +244,24 @@ public:
     // graph of 32,000 sockets can be built without the collections its sends would trigger.
     bool collections_suppressed = false;
 
+    // modelled time
+    std::deque<Task> tasks;           // 0 = main; then spawned blocks and the kworker, in order
+    Task *running = nullptr;          // the task whose micro-steps run now
+    Task *kworker = nullptr;          // runs queued work on the last CPU (concurrent runs)
+    bool concurrent = false;          // several tasks: locks and sleeps are scheduling points
+    KLock unix_gc_lock;
+    std::uint64_t gc_busy_until = 0;  // end (modelled) of the last collection
+    std::vector<LatencySample> latencies;
+    std::uint64_t micro_steps_total = 0; // every micro-step, also those a fast-forward absorbed
+    CallKind last_send_kind = CallKind::no_fd; // set by sys_sendmsg for the latency sample
+    // creds-by-default: the cache lines of each process's struct pid and struct cred
+    struct RefLine {
+        std::uint32_t last_cpu = 0;
+        std::uint64_t free_at = 0;
+        bool touched = false;
+    };
+    std::vector<RefLine> pid_lines, cred_lines; // by process id
+
 private:
     friend class ClassicCollector;
     friend class GraphCollector;
@@ -235,9 +293,21 @@ private:
     bool gc_work_pending_ = false;
     bool fput_work_pending_ = false;
     std::vector<File *> delayed_fput_list_;
+    std::uint64_t work_ready_at_ = 0;
+    Proc creds_ref(Process &owner, bool get);
     std::mt19937_64 rng_;
     std::uint32_t autobind_ordernum_ = 1;
     std::string pending_trigger_;
+};
+
+// Releases a spin lock however the critical section ends (co_return from a coroutine too).
+struct SpinGuard {
+    Kernel &k;
+    KLock &lock;
+    SpinGuard(Kernel &kernel, KLock &l) : k(kernel), lock(l) {}
+    SpinGuard(const SpinGuard &) = delete;
+    SpinGuard &operator=(const SpinGuard &) = delete;
+    ~SpinGuard() { k.spin_unlock(lock); }
 };
 
 } // namespace inflight

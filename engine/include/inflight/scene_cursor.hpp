@@ -14,6 +14,9 @@ namespace inflight {
 class SceneCursor {
 public:
     explicit SceneCursor(const std::vector<Statement> &statements);
+    // A spawned block's cursor: its statements see the loop variables of the repeat around the
+    // spawn as they were when it ran.
+    SceneCursor(const std::vector<Statement> &statements, Bindings outer);
 
     // Advances to the next executable statement (never a repeat itself: its body is entered).
     // Returns false at the end.

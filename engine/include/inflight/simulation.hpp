@@ -13,6 +13,7 @@
 #include "inflight/scene_cursor.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +26,10 @@ struct SimulationOptions {
     std::optional<std::uint64_t> seed;   // overrides `set seed`
     std::optional<bool> checked;         // overrides `set check`
     bool record = true;                  // keep every event (for the trace and the player)
+    // Fast-forward: a collection's (and an autobind's) inner micro-steps still run and cost
+    // their time, but are not handed out one by one; only gc_begin/gc_end and what a viewer
+    // must see are. The CLI uses it for reports; the app and the tests step everything.
+    bool fast_forward = false;
 };
 
 struct SceneWarning {
@@ -38,11 +43,12 @@ struct ExpectationOutcome {
     std::string message;                 // what was expected and what was found
 };
 
-class Simulation {
+class Simulation : private EventSink {
 public:
     explicit Simulation(std::shared_ptr<const Scene> scene, SimulationOptions options = {});
     Simulation(const Simulation &) = delete;
     Simulation &operator=(const Simulation &) = delete;
+    ~Simulation() override;
 
     // One micro-step. Returns the event, or nullptr once the scene (and all pending kernel
     // work) has finished or a finding stopped the run. Valid until the next call.
@@ -77,21 +83,45 @@ public:
     // appearance), every timed call made so far, and the modelled clock: the latest time any
     // task has reached.
     const std::vector<TaskInfo> &tasks() const { return tasks_info_; }
-    const std::vector<LatencySample> &latencies() const { return latencies_; }
+    const std::vector<LatencySample> &latencies() const { return kernel_.latencies; }
+    bool concurrent() const { return kernel_.concurrent; }
     std::uint64_t now_ns() const { return now_ns_; }
 
 private:
-    Proc script();
-    Proc execute(const Statement &s, Process &p, SysResult &r, bool &is_syscall);
-    void expect(const Statement &s, const Bindings &b);
-    void flush_failure();
+    struct Failure {
+        std::uint32_t line;
+        std::string what;
+        Errno err;
+    };
+    // What each task's script keeps between statements (the kworker has no script).
+    struct TaskScript {
+        std::unique_ptr<SceneCursor> cursor;
+        std::uint32_t line = 0;
+        std::optional<Failure> pending_failure; // a failed statement not yet matched by `expect error`
+        std::optional<Errno> last_result;       // errno of the last syscall statement
+        std::uint32_t last_result_line = 0;
+    };
+
+    bool absorb(const Event &e) override;
+    Task *pick();
+    void release_cpu(Task &t);
+    Task &add_task(std::string name, Process *process, std::uint32_t cpu, bool kworker);
+    Proc script(std::uint32_t task);
+    Proc execute(const Statement &s, Process &p, SysResult &r, bool &is_syscall, std::uint32_t task);
+    Proc settle();
+    void expect(const Statement &s, const Bindings &b, TaskScript &ts);
+    void flush_failure(TaskScript &ts);
+    void finish_run();
 
     std::shared_ptr<const Scene> scene_;
     Kernel kernel_;
     bool checked_ = false;
     bool record_ = true;
-    SceneCursor cursor_;
-    Proc script_;
+    bool fast_forward_ = false;
+    std::deque<TaskScript> scripts_;         // by task id
+    std::vector<Task *> cpu_owner_;          // the task in the middle of a statement on each CPU
+    std::vector<std::uint64_t> cpu_free_at_; // when each CPU's last statement ended
+    Task *cur_ = nullptr;
     Event last_;
     std::vector<Event> events_;
     std::uint64_t steps_ = 0;
@@ -102,16 +132,7 @@ private:
     std::size_t findings_seen_ = 0;
     std::vector<SceneWarning> warnings_;
     std::vector<ExpectationOutcome> expectations_;
-    struct Failure {
-        std::uint32_t line;
-        std::string what;
-        Errno err;
-    };
-    std::optional<Failure> pending_failure_; // a failed statement not yet matched by `expect error`
-    std::optional<Errno> last_result_;       // errno of the last syscall statement
-    std::uint32_t last_result_line_ = 0;
     std::vector<TaskInfo> tasks_info_;
-    std::vector<LatencySample> latencies_;
     std::uint64_t now_ns_ = 0;
 };
 

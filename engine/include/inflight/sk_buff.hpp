@@ -42,6 +42,7 @@ struct SkBuff {
     UnixSock *sender = nullptr;     // the socket that sent it (for the views)
     UnixSock *queue_owner = nullptr;// whose sk_receive_queue holds it (nullptr on the hitlist)
     UnixSock *receiver = nullptr;   // the queue it was sent to (kept on the hitlist, for the views)
+    std::uint32_t creds_owner = 0xFFFFFFFFu; // creds-by-default: the process whose pid/cred it holds
     std::unique_ptr<ScmFpList> fp;  // UNIXCB(skb).fp
     SafeHook hook;                  // receive queue or hitlist
 

@@ -1,0 +1,175 @@
+// Modelled time: what each micro-step costs, spin locks, sleeping and waking, and the wait for
+// a running collection. The scheduler itself (which task goes next) is the Simulation's.
+#include "inflight/kernel.hpp"
+
+#include <algorithm>
+
+namespace inflight {
+
+std::uint64_t Kernel::cost_of(const Event &e) const
+{
+    const CostModel &c = config_.costs;
+    switch (e.kind) {
+    case EventKind::sock_create: return c[Cost::socket_create];
+    case EventKind::fd_install:
+        return (e.fn == KFn::scm_detach_fds || e.fn == KFn::unix_peek_fds) ? c[Cost::fd_receive] : 0;
+    case EventKind::fd_close: return c[Cost::close];
+    case EventKind::file_get: return e.fn == KFn::scm_fp_copy ? c[Cost::fd_pass] : 0;
+    case EventKind::skb_queue: return e.fn == KFn::skb_queue_tail ? c[Cost::sendmsg] : 0;
+    case EventKind::skb_dequeue: return e.fn == KFn::skb_dequeue ? c[Cost::recvmsg] : 0;
+    case EventKind::skb_free: return c[Cost::skb_free];
+    case EventKind::sock_release: return c[Cost::release];
+    case EventKind::gc_begin: return c[Cost::gc_start];
+    case EventKind::gc_queued: return c[Cost::queue_work];
+    case EventKind::candidate_check: return c[Cost::gc_select];
+    case EventKind::inflight_change:
+        return (e.fn == KFn::dec_inflight || e.fn == KFn::inc_inflight || e.fn == KFn::inc_inflight_move_tail)
+                   ? c[Cost::gc_inflight_op]
+                   : 0;
+    case EventKind::list_move:
+    case EventKind::cursor_move: return c[Cost::gc_list_move];
+    case EventKind::skb_hitlist: return c[Cost::gc_collect_skb];
+    case EventKind::queue_splice:
+        return c[Cost::gc_collect_skb] * static_cast<std::uint64_t>(std::max<std::int64_t>(e.before, 1));
+    case EventKind::vertex_visit: return c[Cost::gc_vertex];
+    case EventKind::edge_push:
+    case EventKind::edge_pop: return c[Cost::gc_edge];
+    case EventKind::vertex_dead: return c[Cost::gc_fast_vertex];
+    case EventKind::edge_add:
+    case EventKind::edge_del: return c[Cost::gc_graph_update];
+    case EventKind::autobind_probe:
+        return c[Cost::autobind_probe] +
+               c[Cost::hash_chain_entry] * static_cast<std::uint64_t>(std::max<std::int64_t>(e.before, 0));
+    default: return 0;
+    }
+}
+
+Proc Kernel::sched_point()
+{
+    if (!concurrent)
+        co_return;
+    co_yield ev(EventKind::sched_point, KFn::none);
+}
+
+Proc Kernel::spin_lock(KLock &l, std::uint32_t which)
+{
+    co_yield sched_point();
+    const std::uint64_t start = now();
+    // Held in the model's state by a task preempted inside its critical section: sleep until it
+    // lets go (a real spinner burns its CPU meanwhile; the clock shows the same wait).
+    while (running && l.holder && l.holder != running) {
+        running->wait_lock = which;
+        co_yield sleep(which == 0 ? WaitFor::gc_lock : WaitFor::table_lock);
+    }
+    // Released later on its holder's clock than ours: spin until then, then the line moves.
+    if (running && running->clock < l.free_at)
+        running->clock = l.free_at + config_.costs[Cost::lock_handoff];
+    charge(Cost::lock);
+    ++l.acquisitions;
+    l.holder = running;
+    l.last_cpu = running ? running->cpu : 0;
+    const std::uint64_t spun = now() - start - (running ? config_.costs[Cost::lock] : 0);
+    if (running && spun > 0) {
+        ++l.contended;
+        l.spun_ns += spun;
+        running->spun_ns += spun;
+        co_yield ev(EventKind::lock_spin, which == 0 ? KFn::unix_gc : KFn::unix_table_lock, which, npos, npos,
+                    static_cast<std::int64_t>(spun));
+    }
+}
+
+void Kernel::spin_unlock(KLock &l)
+{
+    l.holder = nullptr;
+    l.free_at = std::max(l.free_at, now());
+    // Tasks that slept on it (only possible when its holder was preempted) may go again.
+    for (Task &t : tasks)
+        if (t.blocked && (t.wait_for == WaitFor::gc_lock || t.wait_for == WaitFor::table_lock)) {
+            t.blocked = false;
+            t.clock = std::max(t.clock, l.free_at);
+            t.at_point = true;
+        }
+}
+
+Proc Kernel::sleep(WaitFor what, const UnixSock *sock)
+{
+    Task &t = *running;
+    t.blocked = true;
+    t.wait_for = what;
+    t.wait_sock = sock;
+    t.wait_start = t.clock;
+    t.wake_failed = false;
+    t.at_point = true;
+    co_yield ev(EventKind::sched_point, KFn::none);
+    // Woken: wake() moved the clock to the waker's time.
+    const std::uint64_t waited = t.clock - t.wait_start;
+    if (what == WaitFor::gc)
+        t.waited_ns += waited;
+    co_yield ev(EventKind::wait_end, KFn::none, npos, npos, npos, static_cast<std::int64_t>(waited),
+                static_cast<std::int64_t>(what));
+}
+
+void Kernel::wake(WaitFor what, std::uint64_t at, const UnixSock *sock)
+{
+    for (Task &t : tasks) {
+        if (!t.blocked || t.wait_for != what || (sock && t.wait_sock != sock))
+            continue;
+        t.blocked = false;
+        t.clock = std::max(t.clock, at) + config_.costs[Cost::wakeup];
+        t.at_point = true;
+    }
+}
+
+Proc Kernel::wait_gc(KFn fn, std::int64_t detail)
+{
+    const std::uint64_t t0 = now();
+    if (!gc_running_at(t0))
+        co_return;
+    co_yield ev(EventKind::gc_wait, fn, npos, npos, npos, detail);
+    if (gc_in_progress) {
+        if (!concurrent) {
+            // One task: the queued work runs now, while the caller waits (flush_work()).
+            co_yield flush_gc_work();
+            co_return;
+        }
+        while (gc_in_progress)
+            co_yield sleep(WaitFor::gc);
+        co_return;
+    }
+    // The model already ran the collection to its end, but on this task's clock it is still
+    // running: the caller waits until it ends.
+    const std::uint64_t waited = gc_busy_until - t0 + config_.costs[Cost::wakeup];
+    running->clock += waited;
+    running->waited_ns += waited;
+    co_yield ev(EventKind::wait_end, fn, npos, npos, npos, static_cast<std::int64_t>(waited),
+                static_cast<std::int64_t>(WaitFor::gc));
+}
+
+Proc Kernel::creds_ref(Process &owner, bool get)
+{
+    // 7361c36c5224 (2.6.39) took a reference on the sender's struct pid and struct cred for
+    // every skb; the reader dropped them, usually on another CPU. Each change is an atomic on a
+    // cache line shared by every thread of the sender: it moves between CPUs (false sharing),
+    // and changes from several CPUs queue up behind each other.
+    if (pid_lines.size() <= owner.id) {
+        pid_lines.resize(owner.id + 1);
+        cred_lines.resize(owner.id + 1);
+    }
+    const std::uint32_t cpu = running ? running->cpu : 0;
+    std::uint64_t spent = 0;
+    for (RefLine *line : {&pid_lines[owner.id], &cred_lines[owner.id]}) {
+        const bool bounce = line->touched && line->last_cpu != cpu;
+        const std::uint64_t cost = config_.costs[bounce ? Cost::cacheline_bounce : Cost::creds_ref];
+        const std::uint64_t start = std::max(now(), line->free_at);
+        line->free_at = start + cost;
+        line->last_cpu = cpu;
+        line->touched = true;
+        spent += line->free_at - now();
+        if (running)
+            running->clock = line->free_at;
+    }
+    co_yield ev(EventKind::creds_ref, KFn::scm_creds, owner.id, npos, npos, get ? 1 : 0,
+                static_cast<std::int64_t>(spent));
+}
+
+} // namespace inflight
