@@ -118,6 +118,9 @@ int main(int argc, char **argv)
         std::cerr << file << ": warning: the scene's expectations were written for " << list
                   << ", not for " << era_name(*options.era) << "\n";
     }
+    // A report needs the outcome, not each micro-step: collections are fast-forwarded (their
+    // cost is still counted). --trace and --check see every step.
+    options.fast_forward = !trace && !options.checked.value_or(false);
     auto scene = std::make_shared<const Scene>(std::move(parsed.scene));
     Simulation sim(scene, options);
     if (trace) {

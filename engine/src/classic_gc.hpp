@@ -26,6 +26,12 @@ private:
     Proc scan_children(UnixSock &x, Func func, bool to_hitlist);
     Proc scan_inflight(UnixSock &x, UnixSock &queue, Func func, bool to_hitlist);
     Proc apply(Func func, UnixSock &child);
+
+    // The last selection found no candidate and these were its inputs: while nothing changes,
+    // the next selection walks the same list to the same answer.
+    bool memo_valid_ = false;
+    std::uint64_t memo_version_ = 0;
+    std::size_t memo_size_ = 0;
 };
 
 } // namespace inflight

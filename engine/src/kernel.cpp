@@ -162,6 +162,7 @@ Errno Kernel::install_fd(Process &p, File &f, const std::string &name, int &fd)
     else
         p.fds[slot] = &f;
     ++f.count;
+    ++gc_inputs_version;
     ++p.open_count;
     // Reusing a name that is still open leaves the old fd open but unnamed, as overwriting a
     // variable holding an fd does in C.
@@ -247,6 +248,7 @@ Proc Kernel::fput(File &f, std::uint32_t closing_process, std::uint32_t closing_
 {
     const long before = f.count;
     --f.count;
+    ++gc_inputs_version;
     if (f.count < 0)
         finding("file_count(file) >= 0", "fput() on a file with no references left: " + label_of_id(f.id));
     if (closing_process != npos)

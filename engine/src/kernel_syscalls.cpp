@@ -277,7 +277,8 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
                          std::uint64_t bytes, bool oob, std::optional<std::string> to, SysResult &r)
 {
     UnixSock *u = nullptr;
-    last_send_kind = fds.empty() ? CallKind::no_fd : CallKind::with_fds;
+    if (running)
+        running->call_kind = fds.empty() ? CallKind::no_fd : CallKind::with_fds;
     if ((r.err = resolve(p, name, u)) != Errno::none)
         co_return;
     if (config_.era == GcEra::classic)
@@ -309,9 +310,11 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
             cookie->fp.push_back(f);
             if (f->sock) {
                 ++cookie->count_unix;
-                last_send_kind = CallKind::with_unix_fds;
+                if (running)
+                    running->call_kind = CallKind::with_unix_fds;
             }
             const long before = f->count++;
+            ++gc_inputs_version;
             co_yield ev(EventKind::file_get, KFn::scm_fp_copy, f->id, npos, npos, before, f->count);
         }
     }
@@ -419,6 +422,7 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
                 for (File *f : cookie->fp) {
                     skb.fp->fp.push_back(f);
                     const long before = f->count++;
+                    ++gc_inputs_version;
                     co_yield ev(EventKind::file_get, KFn::scm_fp_dup, f->id, npos, npos, before, f->count);
                 }
                 co_yield collector_->attach(*skb.fp);

@@ -3,6 +3,8 @@
 #include "inflight/narrate.hpp"
 #include "inflight/simulation.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -40,6 +42,126 @@ std::string state_word(const UnixSock &u) { return u.released ? "freed" : "alive
 
 } // namespace
 
+std::string format_ns(std::uint64_t ns)
+{
+    char buf[64];
+    if (ns < 10'000)
+        std::snprintf(buf, sizeof buf, "%llu ns", static_cast<unsigned long long>(ns));
+    else if (ns < 10'000'000)
+        std::snprintf(buf, sizeof buf, "%.2f us", static_cast<double>(ns) / 1e3);
+    else if (ns < 10'000'000'000ULL)
+        std::snprintf(buf, sizeof buf, "%.2f ms", static_cast<double>(ns) / 1e6);
+    else
+        std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(ns) / 1e9);
+    return buf;
+}
+
+std::vector<LatencyGroup> latency_groups(const Simulation &sim)
+{
+    std::vector<LatencyGroup> groups;
+    for (const LatencySample &smp : sim.latencies()) {
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const LatencyGroup &g) {
+            return g.task == smp.task && g.kind == smp.kind;
+        });
+        if (it == groups.end()) {
+            LatencyGroup g;
+            g.task = smp.task;
+            g.kind = smp.kind;
+            g.fn = smp.fn;
+            g.name = (smp.task < sim.tasks().size() ? sim.tasks()[smp.task].name : std::string("?")) + ", " +
+                     std::string(kfn_name(smp.fn)) + ", " + std::string(call_kind_name(smp.kind));
+            groups.push_back(g);
+            it = groups.end() - 1;
+        }
+        it->durations.push_back(smp.duration_ns);
+        it->waited_ns += smp.waited_ns;
+        it->spun_ns += smp.spun_ns;
+        it->waits += smp.waited_ns > 0;
+    }
+    for (LatencyGroup &g : groups)
+        std::sort(g.durations.begin(), g.durations.end());
+    return groups;
+}
+
+std::uint64_t nearest_rank(const std::vector<std::uint64_t> &sorted, double p)
+{
+    if (sorted.empty())
+        return 0;
+    auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+    rank = std::clamp<std::size_t>(rank, 1, sorted.size());
+    return sorted[rank - 1];
+}
+
+std::string time_summary_text(const Simulation &sim)
+{
+    std::ostringstream o;
+    const Kernel &k = sim.kernel();
+    o << "\nmodelled time: " << format_ns(sim.now_ns()) << (sim.concurrent() ? "" : " (one CPU, one task)") << "\n";
+    if (sim.concurrent())
+        for (const Task &t : k.tasks)
+            o << "  task " << t.name << " on cpu " << t.cpu << (t.kworker ? " (kworker)" : "") << ": "
+              << (t.finished || t.kworker ? "done at " : "stopped at ") << format_ns(t.clock)
+              << (t.waited_ns ? ", waited for GC " + format_ns(t.waited_ns) : std::string())
+              << (t.spun_ns ? ", spun " + format_ns(t.spun_ns) : std::string()) << "\n";
+    if (k.unix_gc_lock.contended)
+        o << "  unix_gc_lock: " << k.unix_gc_lock.acquisitions << " acquisitions, " << k.unix_gc_lock.contended
+          << " contended, " << format_ns(k.unix_gc_lock.spun_ns) << " spun\n";
+    const auto groups = latency_groups(sim);
+    if (!groups.empty()) {
+        o << "latency (modelled, per task and call kind):\n";
+        for (const LatencyGroup &g : groups) {
+            std::uint64_t total = 0;
+            for (auto d : g.durations)
+                total += d;
+            o << "  " << g.name << ": count " << g.durations.size() << ", avg "
+              << format_ns(total / g.durations.size()) << ", p50 " << format_ns(nearest_rank(g.durations, 50))
+              << ", p99 " << format_ns(nearest_rank(g.durations, 99)) << ", max " << format_ns(g.durations.back())
+              << ", waited for GC in " << g.waits << "\n";
+        }
+    }
+    return o.str();
+}
+
+std::string time_json(const Simulation &sim)
+{
+    std::ostringstream o;
+    const Kernel &k = sim.kernel();
+    o << "  \"time\": {\"end_ns\": " << sim.now_ns() << ", \"concurrent\": " << (sim.concurrent() ? "true" : "false")
+      << ", \"cpus\": " << k.config().cpus << ", \"tasks\": [";
+    bool first = true;
+    for (const Task &t : k.tasks) {
+        o << (first ? "" : ", ") << "{\"name\": " << q(t.name) << ", \"cpu\": " << t.cpu
+          << ", \"kworker\": " << (t.kworker ? "true" : "false") << ", \"clock_ns\": " << t.clock
+          << ", \"waited_ns\": " << t.waited_ns << ", \"spun_ns\": " << t.spun_ns << "}";
+        first = false;
+    }
+    o << "], \"unix_gc_lock\": {\"acquisitions\": " << k.unix_gc_lock.acquisitions
+      << ", \"contended\": " << k.unix_gc_lock.contended << ", \"spun_ns\": " << k.unix_gc_lock.spun_ns << "}";
+    o << ", \"costs\": {";
+    first = true;
+    for (const CostInfo &c : cost_table()) {
+        o << (first ? "" : ", ") << q(std::string(c.name)) << ": " << k.costs()[c.cost];
+        first = false;
+    }
+    o << "}, \"latency\": [";
+    first = true;
+    for (const LatencyGroup &g : latency_groups(sim)) {
+        std::uint64_t total = 0;
+        for (auto d : g.durations)
+            total += d;
+        o << (first ? "\n    " : ",\n    ") << "{\"group\": " << q(g.name) << ", \"task\": " << g.task
+          << ", \"fn\": " << q(std::string(kfn_name(g.fn))) << ", \"kind\": " << q(std::string(call_kind_name(g.kind)))
+          << ", \"count\": " << g.durations.size() << ", \"total_ns\": " << total
+          << ", \"avg_ns\": " << total / g.durations.size() << ", \"p50_ns\": " << nearest_rank(g.durations, 50)
+          << ", \"p90_ns\": " << nearest_rank(g.durations, 90) << ", \"p99_ns\": " << nearest_rank(g.durations, 99)
+          << ", \"max_ns\": " << g.durations.back() << ", \"waits\": " << g.waits
+          << ", \"waited_ns\": " << g.waited_ns << ", \"spun_ns\": " << g.spun_ns << "}";
+        first = false;
+    }
+    o << (first ? "]},\n" : "\n  ]},\n");
+    return o.str();
+}
+
 std::string trace_line(const Event &e, const Kernel &k)
 {
     char head[64];
@@ -59,7 +181,17 @@ std::string report_text(const Simulation &sim)
     o << "collector: " << era_name(k.era()) << " (Linux " << era_kernel_label(k.era()) << ")\n";
     o << "statements: " << sim.statements_executed() << ", micro-steps: " << sim.steps() << "\n\n";
     o << "sockets:\n";
+    constexpr std::size_t kMaxSocketsShown = 64;
+    std::size_t shown = 0;
     for (const UnixSock &u : k.socks) {
+        if (shown++ == kMaxSocketsShown) {
+            std::size_t freed = 0;
+            for (const UnixSock &v : k.socks)
+                freed += v.released;
+            o << "  ... " << k.socks.size() - kMaxSocketsShown << " more (" << freed << " of all "
+              << k.socks.size() << " freed; --json lists every socket)\n";
+            break;
+        }
         char line[256];
         std::snprintf(line, sizeof line, "  %-18s %-9s %-5s refs %-3ld %s %-3ld queue %-3zu %s\n", k.label_of(u).c_str(),
                       std::string(sock_type_name(u.type)).c_str(), state_word(u).c_str(), u.file ? u.file->count : 0L,
@@ -69,6 +201,8 @@ std::string report_text(const Simulation &sim)
         o << line;
     }
     o << "\ncollections: " << k.gc_runs.size() << "\n";
+    constexpr std::size_t kMaxRunsShown = 20;
+    std::size_t shown_runs = 0;
     for (const GcRun &r : k.gc_runs) {
         o << "  #" << r.number << " (" << r.trigger << ")";
         if (r.skipped)
@@ -77,8 +211,14 @@ std::string report_text(const Simulation &sim)
             o << (r.fast_path ? " fast path" : " Tarjan") << ", " << r.sccs << " SCCs";
         else
             o << " " << r.candidates << " candidates";
-        o << ", " << r.garbage << " garbage, hitlist " << r.hitlist << ", " << r.micro_steps << " micro-steps\n";
+        o << ", " << r.garbage << " garbage, hitlist " << r.hitlist << ", " << r.micro_steps << " micro-steps, "
+          << format_ns(r.end_ns - r.start_ns) << " at " << format_ns(r.start_ns) << "\n";
+        if (++shown_runs == kMaxRunsShown && k.gc_runs.size() > kMaxRunsShown) {
+            o << "  ... " << k.gc_runs.size() - kMaxRunsShown << " more (--json lists every run)\n";
+            break;
+        }
     }
+    o << time_summary_text(sim);
     if (!sim.warnings().empty()) {
         o << "\nwarnings:\n";
         for (const auto &w : sim.warnings())
@@ -132,9 +272,12 @@ std::string report_json(const Simulation &sim)
             o << ", \"candidates\": " << r.candidates;
         o << ", \"inflight_sockets\": " << r.inflight_sockets << ", \"garbage\": " << r.garbage
           << ", \"hitlist\": " << r.hitlist << ", \"micro_steps\": " << r.micro_steps
-          << ", \"first_step\": " << r.first_step << ", \"last_step\": " << r.last_step << "}";
+          << ", \"first_step\": " << r.first_step << ", \"last_step\": " << r.last_step
+          << ", \"start_ns\": " << r.start_ns << ", \"end_ns\": " << r.end_ns
+          << ", \"duration_ns\": " << r.end_ns - r.start_ns << ", \"task\": " << r.task << "}";
     }
     o << (first ? "],\n" : "\n  ],\n");
+    o << time_json(sim);
     o << "  \"warnings\": [";
     first = true;
     for (const auto &w : sim.warnings()) {

@@ -87,6 +87,7 @@ Simulation::Simulation(std::shared_ptr<const Scene> scene, SimulationOptions opt
     cpu_owner_.assign(cpus, nullptr);
     cpu_free_at_.assign(cpus, 0);
     kernel_.concurrent = cpus > 1 || has_spawn(scene_->statements);
+    kernel_.fast_forward = fast_forward_;
     Task &main = add_task("main", &kernel_.processes.front(), 0, false);
     scripts_[main.id].cursor = std::make_unique<SceneCursor>(scene_->statements);
     main.body = script(main.id);
@@ -565,7 +566,7 @@ Proc Simulation::script(std::uint32_t id)
         if (s.op == Op::send) {
             LatencySample smp;
             smp.fn = KFn::sys_sendmsg;
-            smp.kind = kernel_.last_send_kind;
+            smp.kind = task.call_kind;
             smp.task = id;
             smp.user = p->user ? p->user->id : 0;
             smp.start_ns = t0;

@@ -253,7 +253,12 @@ public:
     std::uint64_t gc_busy_until = 0;  // end (modelled) of the last collection
     std::vector<LatencySample> latencies;
     std::uint64_t micro_steps_total = 0; // every micro-step, also those a fast-forward absorbed
-    CallKind last_send_kind = CallKind::no_fd; // set by sys_sendmsg for the latency sample
+    // Fast-forwarding (SimulationOptions::fast_forward): nobody looks at a collection's inner
+    // steps, so a collector may skip a walk whose outcome it already knows (see ClassicCollector).
+    bool fast_forward = false;
+    // Bumped whenever a file reference count or a socket's inflight count changes: the inputs
+    // of the classic candidate selection.
+    std::uint64_t gc_inputs_version = 0;
     // creds-by-default: the cache lines of each process's struct pid and struct cred
     struct RefLine {
         std::uint32_t last_cpu = 0;

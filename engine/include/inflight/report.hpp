@@ -3,7 +3,9 @@
 #pragma once
 
 #include "inflight/event.hpp"
+#include "inflight/latency.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,25 @@ std::string trace_line(const Event &e, const Kernel &k);
 // Every event as JSON: {"scene", "gc", "events": [{step, line, fn, kind, a, b, c, before, after,
 // text}]}, objects named by their labels. The kernel gives the labels (any step of the run).
 std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title);
+
+// Modelled time: "410 ns", "1.83 ms", "1.577 s".
+std::string format_ns(std::uint64_t ns);
+
+// The run's timed calls grouped by task and call kind, durations sorted (for percentiles).
+struct LatencyGroup {
+    std::string name;           // "sane, sendmsg, no fd"
+    std::uint32_t task = 0;
+    CallKind kind = CallKind::no_fd;
+    KFn fn = KFn::sys_sendmsg;
+    std::vector<std::uint64_t> durations;
+    std::uint64_t waited_ns = 0, spun_ns = 0;
+    std::size_t waits = 0;      // calls that waited for a collection
+};
+std::vector<LatencyGroup> latency_groups(const Simulation &sim);
+// Nearest-rank percentile of sorted values (p in 0..100).
+std::uint64_t nearest_rank(const std::vector<std::uint64_t> &sorted, double p);
+std::string time_summary_text(const Simulation &sim);
+std::string time_json(const Simulation &sim);
 
 // Escapes a string for a JSON string literal (without the quotes).
 std::string json_escape(const std::string &s);

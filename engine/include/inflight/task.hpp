@@ -44,6 +44,7 @@ struct Task {
     // Totals, from which one call's share is taken (LatencySample::waited_ns / spun_ns).
     std::uint64_t waited_ns = 0;
     std::uint64_t spun_ns = 0;
+    CallKind call_kind = CallKind::no_fd; // what its last sendmsg carried (for the sample)
 };
 
 // A spin lock in modelled time. holder is set while a task is inside the critical section in the
