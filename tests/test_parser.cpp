@@ -377,6 +377,389 @@ private slots:
         QCOMPARE(r.scene.statements[0].body.size(), std::size_t(1));
     }
 
+    // ---- modelled time: settings, cpus, spawn, wait, splice, variants --------------------------
+
+    void timeSettings()
+    {
+        const auto r = parse("set cpus 4\n"
+                             "set cost lock 40\n"
+                             "set cost gc_vertex 0\n"
+                             "set autobind random-v1\n"
+                             "set creds-by-default on\n"
+                             "set table-lock global\n"
+                             "set fix splice-no-checksum off\n"
+                             "set gc graph\n"
+                             "set fix unify-scc-index on\n"
+                             "set cost lock 40\n"); // the same value again: harmless
+        VERIFY_OK(r);
+        QVERIFY2(r.diagnostics.empty(), all_diagnostics(r).c_str());
+        const auto &st = r.scene.settings;
+        QCOMPARE(st.cpus, 4u);
+        QCOMPARE(st.costs.size(), std::size_t(2));
+        QCOMPARE(st.costs[0].name, std::string("lock"));
+        QCOMPARE(st.costs[0].ns, std::uint64_t(40));
+        QCOMPARE(at(st.costs[0].loc), QString("2:10"));
+        QCOMPARE(st.costs[1].name, std::string("gc_vertex"));
+        QCOMPARE(st.costs[1].ns, std::uint64_t(0));
+        QCOMPARE(st.autobind, AutobindMode::random_v1);
+        QVERIFY(st.creds_by_default);
+        QVERIFY(st.global_table_lock);
+        QVERIFY(!st.fix_splice_no_checksum);
+        QVERIFY(st.fix_unify_scc_index);
+
+        const auto others = parse("set autobind sequential\nset table-lock per-bucket\nset creds-by-default off\n"
+                                  "set fix splice-no-checksum\nset cost hash_chain_entry 1000000000000\n");
+        VERIFY_OK(others);
+        QCOMPARE(others.scene.settings.autobind, AutobindMode::sequential);
+        QVERIFY(!others.scene.settings.global_table_lock);
+        QVERIFY(!others.scene.settings.creds_by_default);
+        QVERIFY(others.scene.settings.fix_splice_no_checksum);
+        QCOMPARE(others.scene.settings.costs.at(0).ns, std::uint64_t(1'000'000'000'000));
+        QCOMPARE(parse("set autobind random\n").scene.settings.autobind, AutobindMode::random);
+    }
+
+    void timeSettingDefaults()
+    {
+        const auto r = parse("gc\n");
+        VERIFY_OK(r);
+        const auto &st = r.scene.settings;
+        QCOMPARE(st.cpus, 1u);
+        QVERIFY(st.costs.empty());
+        QCOMPARE(st.autobind, AutobindMode::random);
+        QVERIFY(!st.creds_by_default);
+        QVERIFY(!st.global_table_lock);
+        QVERIFY(st.fix_splice_no_checksum);
+        QVERIFY(r.scene.variants.empty());
+    }
+
+    void fixOnOff()
+    {
+        // `off` turns a fix off, and then there is nothing to warn about under another era.
+        const auto off = parse("set gc classic\nset fix unify-scc-index off\n");
+        VERIFY_OK(off);
+        QVERIFY2(off.diagnostics.empty(), all_diagnostics(off).c_str());
+        QVERIFY(!off.scene.settings.fix_unify_scc_index);
+        // Each fix is its own setting: both may be given, each once.
+        const auto both = parse("set gc graph\nset fix unify-scc-index\nset fix splice-no-checksum off\n");
+        VERIFY_OK(both);
+        QVERIFY(both.scene.settings.fix_unify_scc_index);
+        QVERIFY(!both.scene.settings.fix_splice_no_checksum);
+        // The rule that unify-scc-index needs the graph collector still holds with an explicit on.
+        const auto warn = parse("set fix unify-scc-index on\n");
+        VERIFY_OK(warn);
+        QCOMPARE(warn.diagnostics.size(), std::size_t(1));
+        QCOMPARE(warn.diagnostics[0].severity, Diagnostic::Severity::warning);
+        QVERIFY(warn.diagnostics[0].message.find("only applies to 'set gc graph'") != std::string::npos);
+    }
+
+    void processCpu()
+    {
+        // cpu= is checked against the scene's final `set cpus`, wherever that line is.
+        const auto r = parse("user alice\nprocess p user=alice cpu=3\nprocess q cpu=0\nprocess s\nset cpus 4\n");
+        VERIFY_OK(r);
+        const auto &s = r.scene.statements;
+        QCOMPARE(s[1].cpu.text, std::string("3"));
+        QVERIFY(!s[1].cpu.has_vars);
+        QCOMPARE(at(s[1].cpu.loc), QString("2:26"));
+        QCOMPARE(s[1].text, std::string("alice"));
+        QCOMPARE(s[2].cpu.text, std::string("0"));
+        QVERIFY(s[3].cpu.text.empty()); // not given
+    }
+
+    void spawnBlocks()
+    {
+        const auto r = parse("set cpus 4\n"
+                             "process p\n"
+                             "socketpair a b\n"
+                             "p: socketpair pa pb\n"
+                             "spawn p cpu=1 {\n"
+                             "  send pa bytes=10\n"
+                             "}\n"
+                             "repeat 4 as k {\n"
+                             "  spawn w$k cpu=${k % 2} {\n"
+                             "    send a fds=b\n"
+                             "    repeat 2 {\n"
+                             "      recv b fds=r${k}_$i\n"
+                             "    }\n"
+                             "  }\n"
+                             "  spawn v${k} cpu=$k{\n"
+                             "  }\n"
+                             "}\n"
+                             "spawn plain {\n"
+                             "  gc\n"
+                             "}\n"
+                             "wait w0 w3 p\n"
+                             "repeat 4 {\n"
+                             "  wait w$i\n"
+                             "}\n"
+                             "wait\n"
+                             "set cpus 4\n"
+                             "set cpus 4\n");
+        VERIFY_OK(r);
+        const auto &s = r.scene.statements;
+        QCOMPARE(s.size(), std::size_t(9));
+        const Statement &sp = s[3];
+        QCOMPARE(sp.op, Op::spawn);
+        QCOMPARE(at(sp.loc), QString("5:1"));
+        QCOMPARE(texts(sp.names), std::vector<std::string>{"p"});
+        QVERIFY(!sp.names[0].has_vars);
+        QCOMPARE(sp.cpu.text, std::string("1"));
+        QCOMPARE(at(sp.cpu.loc), QString("5:13"));
+        QCOMPARE(sp.body.size(), std::size_t(1));
+        QCOMPARE(sp.body[0].op, Op::send);
+        QVERIFY(sp.body[0].process.empty());
+
+        const Statement &rep = s[4];
+        QCOMPARE(rep.op, Op::repeat);
+        QCOMPARE(rep.body.size(), std::size_t(2));
+        const Statement &w = rep.body[0];
+        QCOMPARE(w.op, Op::spawn);
+        QCOMPARE(texts(w.names), std::vector<std::string>{"w$k"});
+        QVERIFY(w.names[0].has_vars);
+        QCOMPARE(at(w.names[0].loc), QString("9:9"));
+        QCOMPARE(w.cpu.text, std::string("${k % 2}"));
+        QVERIFY(w.cpu.has_vars);
+        QCOMPARE(at(w.cpu.loc), QString("9:17"));
+        QCOMPARE(w.body.size(), std::size_t(2));
+        QCOMPARE(w.body[1].op, Op::repeat);
+        QCOMPARE(texts(w.body[1].body[0].fds), std::vector<std::string>{"r${k}_$i"});
+        const Statement &v = rep.body[1];
+        QCOMPARE(texts(v.names), std::vector<std::string>{"v${k}"}); // "cpu=$k{": the '{' is the brace
+        QCOMPARE(v.cpu.text, std::string("$k"));
+        QVERIFY(v.cpu.has_vars);
+        QVERIFY(v.body.empty());
+
+        QCOMPARE(s[5].op, Op::spawn);
+        QVERIFY(s[5].cpu.text.empty());
+        QCOMPARE(s[6].op, Op::wait);
+        QCOMPARE(texts(s[6].names), (std::vector<std::string>{"w0", "w3", "p"}));
+        QCOMPARE(at(s[6].names[1].loc), QString("21:9"));
+        QCOMPARE(s[7].op, Op::repeat);
+        QCOMPARE(s[7].body[0].op, Op::wait);
+        QVERIFY(s[7].body[0].names[0].has_vars);
+        QCOMPARE(s[8].op, Op::wait);
+        QVERIFY(s[8].names.empty());
+        // `wait` alone: no names, every spawned task.
+        const auto all = parse("spawn t {\n}\nwait\n");
+        VERIFY_OK(all);
+        QCOMPARE(all.scene.statements[1].op, Op::wait);
+        QVERIFY(all.scene.statements[1].names.empty());
+    }
+
+    void spawnBraceOnNextLine()
+    {
+        // As for repeat: one error, and the lone '{' is taken as the block's brace.
+        const auto r = parse("spawn t\n{\n  gc\n}\n");
+        const auto errors = errors_of(r);
+        QVERIFY2(errors.size() == 1, all_diagnostics(r).c_str());
+        QCOMPARE(at(errors[0]->loc), QString("1:8"));
+        QVERIFY(errors[0]->message.find("spawn line must end with '{'") == 0);
+        QCOMPARE(r.scene.statements.size(), std::size_t(1));
+        QCOMPARE(r.scene.statements[0].body.size(), std::size_t(1));
+    }
+
+    void spawnScopes()
+    {
+        // A spawn named after a process runs with that process's descriptors; any other name is
+        // a thread of main and shares main's. Its body is checked at the spawn point.
+        VERIFY_OK(parse("process p\nsocketpair a b\np: socketpair x y\n"
+                        "spawn p {\n  send x fds=y\n  socket made_in_p\n}\n"
+                        "spawn helper {\n  send a fds=b\n  socket made_in_thread\n}\n"
+                        "close made_in_thread\np: close made_in_p\n"));
+        const auto wrong = parse("process p\nsocketpair a b\nspawn p {\n  send a\n}\n");
+        auto errors = errors_of(wrong);
+        QVERIFY2(errors.size() == 1, all_diagnostics(wrong).c_str());
+        QCOMPARE(at(errors[0]->loc), QString("4:8"));
+        QVERIFY(errors[0]->message.find("unknown name 'a' in process 'p'; it is defined in process 'main'") == 0);
+        // Names main defines after the spawn point are not there yet.
+        const auto late = parse("spawn t {\n  close later\n}\nsocket later\n");
+        errors = errors_of(late);
+        QVERIFY2(errors.size() == 1, all_diagnostics(late).c_str());
+        QCOMPARE(at(errors[0]->loc), QString("2:9"));
+        // Labels made in a spawn inside a repeat must be unique like any others.
+        const auto labels = parse("repeat 2 {\n  spawn t$i {\n    socketpair a b\n  }\n}\n");
+        QCOMPARE(errors_of(labels).size(), std::size_t(2));
+        QVERIFY(errors_of(labels)[0]->message.find("already used by the socket created at line 3") !=
+                std::string::npos);
+        // A process the spawn names must be declared before it.
+        const auto undeclared = parse("spawn p {\n}\nprocess p\n");
+        errors = errors_of(undeclared);
+        QVERIFY2(errors.size() == 1, all_diagnostics(undeclared).c_str());
+        QCOMPARE(at(errors[0]->loc), QString("1:7"));
+        QVERIFY(errors[0]->message.find("process 'p' is declared at line 3, after this spawn") == 0);
+    }
+
+    void spawnCpuTemplates()
+    {
+        // A templated cpu= is checked for every iteration, and reported once.
+        const auto r = parse("set cpus 2\nrepeat 4 as k {\n  spawn w$k cpu=$k {\n  }\n}\n");
+        const auto errors = errors_of(r);
+        QVERIFY2(errors.size() == 1, all_diagnostics(r).c_str());
+        QCOMPARE(at(errors[0]->loc), QString("3:17"));
+        QCOMPARE(errors[0]->message, std::string("cpu 2 does not exist: the scene has set cpus 2 (CPUs are "
+                                                 "numbered from 0) (from 'cpu=$k' with k=2)"));
+        VERIFY_OK(parse("set cpus 2\nrepeat 4 as k {\n  spawn w$k cpu=${k%2} {\n  }\n}\n"));
+        const auto negative = parse("set cpus 2\nrepeat 2 as k {\n  spawn w$k cpu=${k-1} {\n  }\n}\n");
+        QVERIFY(errors_of(negative).at(0)->message.find("cpu -1 does not exist") == 0);
+    }
+
+    void splice()
+    {
+        const auto r = parse("socketpair a b\nsplice a bytes=65536\nsplice b bytes=1099511627776\n");
+        VERIFY_OK(r);
+        const auto &s = r.scene.statements;
+        QCOMPARE(s[1].op, Op::splice);
+        QCOMPARE(texts(s[1].names), std::vector<std::string>{"a"});
+        QCOMPARE(s[1].bytes, std::uint64_t(65536));
+        QCOMPARE(s[2].bytes, std::uint64_t(1) << 40);
+        // The socket operand is checked like send's.
+        const auto unknown = parse("splice ghost bytes=1\n");
+        QCOMPARE(errors_of(unknown).size(), std::size_t(1));
+        QCOMPARE(at(errors_of(unknown)[0]->loc), QString("1:8"));
+        QVERIFY(errors_of(unknown)[0]->message.find("unknown name 'ghost'") == 0);
+    }
+
+    void variants()
+    {
+        // A variant applies on top of the scene's final settings, including set lines written
+        // after it; its own lines win.
+        const auto r = parse("set gc classic\n"
+                             "set cost lock 40\n"
+                             "variant graph_fixed {\n"
+                             "  set gc graph\n"
+                             "  set fix unify-scc-index\n"
+                             "  set cost lock 400\n"
+                             "  set cost wakeup 9\n"
+                             "}\n"
+                             "variant more_cpus\n"
+                             "{\n"
+                             "}\n"
+                             "variant same {\n"
+                             "}\n"
+                             "set cpus 8\n"
+                             "set seed 7\n"
+                             "variant sequential_autobind {\n"
+                             "  set autobind sequential\n"
+                             "  set cpus 2\n"
+                             "  set table-lock global\n"
+                             "  set creds-by-default on\n"
+                             "  set fix splice-no-checksum off\n"
+                             "  set nofile 64\n"
+                             "}\n");
+        QCOMPARE(errors_of(r).size(), std::size_t(1)); // the brace on line 10
+        QCOMPARE(at(errors_of(r)[0]->loc), QString("9:18"));
+        const auto &v = r.scene.variants;
+        QCOMPARE(v.size(), std::size_t(4));
+        QCOMPARE(v[0].name, std::string("graph_fixed"));
+        QCOMPARE(at(v[0].loc), QString("3:1"));
+        QCOMPARE(v[0].settings.gc, GcEra::graph);
+        QVERIFY(v[0].settings.fix_unify_scc_index);
+        QCOMPARE(v[0].settings.cpus, 8u);   // set after the variant, still applies
+        QCOMPARE(v[0].settings.seed, std::uint64_t(7));
+        QCOMPARE(v[0].settings.costs.size(), std::size_t(2));
+        QCOMPARE(v[0].settings.costs[0].name, std::string("lock"));
+        QCOMPARE(v[0].settings.costs[0].ns, std::uint64_t(400));
+        QCOMPARE(at(v[0].settings.costs[0].loc), QString("6:12"));
+        QCOMPARE(v[0].settings.costs[1].name, std::string("wakeup"));
+        QCOMPARE(v[1].name, std::string("more_cpus"));
+        QCOMPARE(v[2].settings.gc, GcEra::classic);
+        QCOMPARE(v[2].settings.cpus, 8u);
+        QCOMPARE(v[2].settings.costs.size(), std::size_t(1));
+        QCOMPARE(v[3].settings.autobind, AutobindMode::sequential);
+        QCOMPARE(v[3].settings.cpus, 2u);
+        QVERIFY(v[3].settings.global_table_lock);
+        QVERIFY(v[3].settings.creds_by_default);
+        QVERIFY(!v[3].settings.fix_splice_no_checksum);
+        QCOMPARE(v[3].settings.nofile, std::uint64_t(64));
+        // The scene's own settings are untouched by variants.
+        QCOMPARE(r.scene.settings.gc, GcEra::classic);
+        QCOMPARE(r.scene.settings.cpus, 8u);
+        QCOMPARE(r.scene.settings.costs.size(), std::size_t(1));
+        QCOMPARE(r.scene.settings.costs[0].ns, std::uint64_t(40));
+        QVERIFY(r.scene.statements.empty());
+    }
+
+    void variantCpusAndFix()
+    {
+        // A cpu= must exist under every variant too.
+        const auto r = parse("set cpus 4\nprocess p cpu=3\nvariant small {\n  set cpus 2\n}\n");
+        const auto errors = errors_of(r);
+        QVERIFY2(errors.size() == 1, all_diagnostics(r).c_str());
+        QCOMPARE(at(errors[0]->loc), QString("2:15"));
+        QCOMPARE(errors[0]->message, std::string("cpu 3 does not exist in variant 'small', which has set cpus 2"));
+        // A variant that turns unify-scc-index on under another collector gets the usual warning.
+        const auto fix = parse("set gc classic\nvariant f {\n  set fix unify-scc-index\n}\n");
+        VERIFY_OK(fix);
+        QCOMPARE(fix.diagnostics.size(), std::size_t(1));
+        QCOMPARE(at(fix.diagnostics[0].loc), QString("3:3"));
+        QCOMPARE(fix.diagnostics[0].severity, Diagnostic::Severity::warning);
+        QVERIFY(fix.diagnostics[0].message.find("variant 'f' uses classic") != std::string::npos);
+        // Within one variant, the usual conflict rule.
+        const auto conflict = parse("variant v {\n  set cpus 2\n  set cpus 3\n}\n");
+        QCOMPARE(at(errors_of(conflict).at(0)->loc), QString("3:12"));
+        QVERIFY(errors_of(conflict)[0]->message.find("'set cpus' conflicts with line 2") == 0);
+    }
+
+    void objectLimitCountsSpawnBodies()
+    {
+        // A spawn inside repeat 64 runs its body 64 times.
+        VERIFY_OK(parse("set limit 128\nrepeat 64 {\n  spawn w$i {\n    socketpair a$i b$i\n  }\n}\n"));
+        const auto r = parse("set limit 127\nrepeat 64 {\n  spawn w$i {\n    socketpair a$i b$i\n  }\n}\n");
+        auto errors = errors_of(r);
+        QVERIFY2(errors.size() == 1, all_diagnostics(r).c_str());
+        QCOMPARE(at(errors[0]->loc), QString("2:1"));
+        QVERIFY(errors[0]->message.find("this repeat would create 128 sockets, bringing the scene to 128, "
+                                        "over the object limit of 127") == 0);
+        const auto top = parse("set limit 3\nsocket s\nspawn t {\n  repeat 2 {\n    socketpair a$i b$i\n  }\n}\n");
+        errors = errors_of(top);
+        QVERIFY2(errors.size() == 1, all_diagnostics(top).c_str());
+        QCOMPARE(at(errors[0]->loc), QString("3:1"));
+        QVERIFY(errors[0]->message.find("this spawn would create 4 sockets, bringing the scene to 5") == 0);
+
+        // A billion spawns of a billion sockets: rejected at once.
+        QElapsedTimer timer;
+        timer.start();
+        const auto huge = parse("repeat 1000000000 {\n  spawn t$i {\n    repeat 1000000000 as j {\n"
+                                "      socketpair a${i}_$j b${i}_$j\n    }\n  }\n}\n");
+        QVERIFY(errors_of(huge).at(0)->message.find("over the object limit") != std::string::npos);
+        QVERIFY2(timer.elapsed() < 5000, std::to_string(timer.elapsed()).c_str());
+    }
+
+    void newStatementsBetweenValidLines()
+    {
+        // One error per mistake, none on the valid lines, and nothing later about the names of
+        // a dropped line.
+        const std::string text = "set cpus 2\n"                      // 1  fine
+                                 "set cost lokc 40\n"                // 2
+                                 "socketpair a b\n"                  // 3  fine
+                                 "splice a\n"                        // 4
+                                 "spawn t cpu=5 {\n"                 // 5
+                                 "  p: gc\n"                         // 6
+                                 "  send a fds=b\n"                  // 7  fine
+                                 "  spawn u {\n"                     // 8
+                                 "    close a\n"                     // 9  dropped with its spawn
+                                 "  }\n"                             // 10
+                                 "}\n"                               // 11
+                                 "wait t x\n"                        // 12
+                                 "variant v {\n"                     // 13 fine
+                                 "  gc\n"                            // 14
+                                 "  set autobind random\n"           // 15 fine
+                                 "}\n"                               // 16
+                                 "variant v {\n"                     // 17
+                                 "}\n"                               // 18
+                                 "splice b bytes=1\n";               // 19 fine
+        const std::set<std::uint32_t> expected{2, 4, 5, 6, 8, 12, 14, 17};
+        const auto r = parse(text);
+        const auto errors = errors_of(r);
+        std::set<std::uint32_t> lines;
+        for (const Diagnostic *d : errors)
+            lines.insert(d->loc.line);
+        QVERIFY2(lines == expected, all_diagnostics(r).c_str());
+        QVERIFY2(errors.size() == expected.size(), all_diagnostics(r).c_str());
+        QCOMPARE(r.scene.variants.size(), std::size_t(1));
+        QCOMPARE(r.scene.variants[0].settings.autobind, AutobindMode::random);
+    }
+
     // ---- errors: exact line, column and message ---------------------------------------------
 
     void badInput_data()
@@ -463,6 +846,98 @@ private slots:
         row("division by zero at run", "repeat 3 {\n  socket s${10/(i-2)}\n}", 2, 15, "division by zero (with i=2)");
         row("embryo label as fd name", "socket embryo(c)", 1, 14, "only for expect statements");
         row("string where a name goes", "socket \"s\"", 1, 8, "unexpected string");
+
+        // modelled time: settings
+        row("unknown cost, close", "set cost lokc 40", 1, 10, "unknown cost 'lokc'; did you mean 'lock'?");
+        row("unknown cost, listed", "set cost frobnicate 40", 1, 10,
+            "unknown cost 'frobnicate' (known costs: syscall, sendmsg, recvmsg,");
+        row("cost without ns", "set cost lock", 1, 10, "set cost lock needs a number of nanoseconds");
+        row("cost without name", "set cost", 1, 5, "set cost needs a cost name and nanoseconds");
+        row("cost too large", "set cost lock 1000000000001", 1, 15,
+            "set cost must be between 0 and 1000000000000 ns, got 1000000000001");
+        row("cost not a number", "set cost lock fast", 1, 15, "bad number 'fast' for set cost");
+        row("conflicting cost", "set cost lock 40\nset cost lock 50", 2, 15,
+            "'set cost lock' conflicts with line 1, which set it to 40");
+        row("cpus 0", "set cpus 0", 1, 10, "set cpus must be between 1 and 1024, got 0");
+        row("cpus 2000", "set cpus 2000", 1, 10, "set cpus must be between 1 and 1024, got 2000");
+        row("cpus huge", "set cpus 99999999999999999999", 1, 10, "bad number '99999999999999999999': too large");
+        row("misspelt cpus", "set cpu 2", 1, 5, "unknown setting 'cpu'");
+        row("misspelt cpus hint", "set cpu 2", 1, 5, "did you mean 'cpus'?");
+        row("unknown autobind", "set autobind randm", 1, 14,
+            "unknown autobind mode 'randm' (expected sequential, random-v1 or random); did you mean 'random'?");
+        row("unknown table lock", "set table-lock bucket", 1, 16,
+            "unknown table lock 'bucket' (expected global or per-bucket)");
+        row("creds not on/off", "set creds-by-default yes", 1, 22,
+            "bad value 'yes' for set creds-by-default: expected on or off");
+        row("fix not on/off", "set fix splice-no-checksum maybe", 1, 28,
+            "bad value 'maybe' for set fix splice-no-checksum: expected on or off");
+        row("unknown fix lists both", "set fix splice", 1, 9,
+            "unknown fix 'splice' (known fixes: unify-scc-index or splice-no-checksum)");
+        row("conflicting fix", "set fix splice-no-checksum off\nset fix splice-no-checksum on", 2, 28,
+            "'set fix splice-no-checksum' conflicts with line 1, which set it to off");
+        row("junk after fix", "set fix splice-no-checksum off now", 1, 32, "unexpected 'now' after the value");
+        // cpu=
+        row("cpu beyond cpus", "set cpus 2\nprocess p cpu=3", 2, 15,
+            "cpu 3 does not exist: the scene has set cpus 2");
+        row("cpu with one cpu", "process p cpu=1", 1, 15, "cpu 1 does not exist: the scene has one CPU");
+        row("spawn cpu beyond cpus", "spawn t cpu=7 {\n}", 1, 13, "cpu 7 does not exist");
+        row("cpu not a number", "process p cpu=two", 1, 15, "bad number 'two' for cpu=");
+        row("cpu huge", "process p cpu=99999999999999999999", 1, 15, "too large");
+        row("process cpu template", "process p cpu=$i", 1, 15, "bad cpu '$i': a process's cpu= is a number");
+        row("cpu template with text", "repeat 2 {\n  spawn w$i cpu=x$i {\n  }\n}", 2, 17,
+            "bad cpu 'x$i': cpu= takes a number, $var or ${expr}");
+        row("cpu unbound variable", "spawn w cpu=${k} {\n}", 1, 15, "bad cpu '${k}': variable 'k' is not bound");
+        row("cpu empty", "spawn w cpu= {\n}", 1, 9, "missing value after cpu=");
+        row("unknown process option", "process p core=1", 1, 11, "unknown option 'core' for process (expected user= or cpu=)");
+        // spawn
+        row("spawn inside spawn", "spawn a {\n  spawn b {\n  }\n}", 2, 3,
+            "spawn cannot be used inside another spawn (the one at line 1)");
+        row("spawn inside repeat inside spawn", "spawn a {\n  repeat 2 {\n    spawn b$i {\n    }\n  }\n}", 3, 5,
+            "spawn cannot be used inside another spawn");
+        row("prefix inside spawn", "process p\nspawn t {\n  p: gc\n}", 3, 3,
+            "a process prefix cannot be used inside a spawn block");
+        row("prefix on spawn", "process p\np: spawn t {\n}", 2, 1, "a process prefix cannot be used on 'spawn'");
+        row("spawn without name", "spawn {\n}", 1, 1, "spawn needs a task name, e.g. 'spawn worker {'");
+        row("spawn bad name", "spawn a-b {\n}", 1, 8, "bad spawn name 'a-b': character '-' is not allowed");
+        row("spawn two names", "spawn a b {\n}", 1, 9, "unexpected 'b' in spawn; expected cpu=N or '{'");
+        row("spawn kworker", "spawn kworker {\n}", 1, 7, "'kworker' is the kernel's worker task");
+        row("spawn unknown option", "spawn t core=1 {\n}", 1, 9, "unknown option 'core' for spawn (expected cpu=)");
+        row("spawn one line", "spawn t { gc }", 1, 9, "'{' must end the spawn line");
+        row("spawn never closed", "spawn t {\n  gc\n", 1, 1, "spawn is never closed: missing '}'");
+        row("set inside spawn", "spawn t {\n  set cpus 2\n}", 2, 3, "set cannot be used inside a spawn");
+        row("process inside spawn", "spawn t {\n  process p\n}", 2, 3, "process cannot be used inside a spawn");
+        // wait
+        row("wait for unknown spawn", "spawn a {\n}\nwait a x", 3, 8, "wait: no spawn named 'x' before this line");
+        row("wait before spawn", "wait t\nspawn t {\n}", 1, 6, "wait: no spawn named 't' before this line");
+        row("wait bad name", "wait a-b", 1, 7, "character '-' is not allowed in a name");
+        row("wait option", "spawn t {\n}\nwait t all=1", 3, 8, "unknown option 'all' for wait");
+        // splice
+        row("splice without bytes", "socketpair a b\nsplice a", 2, 1, "splice needs bytes=N");
+        row("splice bytes 0", "socketpair a b\nsplice a bytes=0", 2, 16, "splice bytes= must be between 1 and");
+        row("splice bytes over 2^40", "socketpair a b\nsplice a bytes=1099511627777", 2, 16,
+            "splice bytes= must be between 1 and 1099511627776");
+        row("splice bytes huge", "socketpair a b\nsplice a bytes=99999999999999999999", 2, 16, "too large");
+        row("splice bytes junk", "socketpair a b\nsplice a bytes=lots", 2, 16, "bad number 'lots' for bytes=");
+        row("splice fds", "socketpair a b\nsplice a bytes=1 fds=b", 2, 18,
+            "unknown option 'fds' for splice (expected bytes=)");
+        row("splice no name", "splice bytes=4", 1, 1, "splice needs 1 name, got 0");
+        // variants
+        row("non-set line in variant", "variant v {\n  gc\n}", 2, 3, "a variant block may only contain set lines, got 'gc'");
+        row("repeat in variant", "variant v {\n  repeat 2 {\n  }\n}", 2, 3,
+            "a variant block may only contain set lines, got 'repeat'");
+        row("duplicate variant", "variant v {\n}\nvariant v {\n}", 3, 9,
+            "variant 'v' is already defined at line 1; variant names must be unique");
+        row("variant bad name", "variant 2fast {\n}", 1, 9, "bad variant name '2fast'");
+        row("variant without name", "variant {\n}", 1, 1, "variant needs a name");
+        row("variant junk", "variant v w {\n}", 1, 11, "unexpected 'w' in variant; expected '{'");
+        row("variant in repeat", "repeat 2 {\n  variant v {\n  }\n}", 2, 3,
+            "variant can only be used at the top level, not inside a repeat");
+        row("variant never closed", "variant v {\n  set cpus 2\n", 1, 1, "variant is never closed");
+        row("collectors in variant", "variant v {\n  set collectors graph\n}", 2, 7,
+            "'set collectors' cannot vary per variant");
+        row("limit in variant", "variant v {\n  set limit 5\n}", 2, 7, "'set limit' cannot vary per variant");
+        row("check in variant", "variant v {\n  set check on\n}", 2, 7, "'set check' cannot vary per variant");
+        row("bad set in variant", "variant v {\n  set cpus 0\n}", 2, 12, "set cpus must be between 1 and 1024");
     }
 
     void badInput()
@@ -901,7 +1376,10 @@ private slots:
             "p:", "main:", "a", "b", "a$i", "b${i+1}", "${(i+1)%4}", "${", "}", "{", "\"", "\"text\"", "fds=",
             "fds=a,b", "bytes=3", "oob", "peek", "to=@x", "@x", "@", "as", "k", "$k", "embryo(a)", "embryo(",
             "3", "0", "-1", "2", "1000000000", "99999999999999999999", "on", "off", "passrights=on", "#",
-            "=", ",", ":", "\\", "dgram", "stream", "seqpacket", "\t", "\n", "\n", "\n", "\n"};
+            "=", ",", ":", "\\", "dgram", "stream", "seqpacket", "\t", "\n", "\n", "\n", "\n",
+            "spawn", "wait", "splice", "variant", "cpu=1", "cpu=$i", "cpu=${i%2}", "cpu=", "cpus", "cost",
+            "lock", "autobind", "random-v1", "table-lock", "global", "creds-by-default", "splice-no-checksum",
+            "bytes=0", "bytes=1099511627777", "kworker", "w$i", "{\n", "}\n", "\n", "\n"};
         constexpr std::size_t count = sizeof(words) / sizeof(words[0]);
         std::mt19937 rng(7);
         for (int n = 0; n < 2000; ++n) {

@@ -1,8 +1,10 @@
 // parse_scene(): turns scene text (scenes/LANGUAGE.md) into a Scene. Line-oriented: each line is
 // tokenized and parsed on its own, every problem becomes a Diagnostic, and parsing goes on with
-// the next line, so one run reports every mistake in a file. Only repeat blocks span lines.
+// the next line, so one run reports every mistake in a file. Only repeat, spawn and variant blocks
+// span lines.
 #include "inflight/parser.hpp"
 
+#include "inflight/cost_model.hpp"
 #include "inflight/name_template.hpp"
 #include "parser_detail.hpp"
 
@@ -12,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -33,15 +36,24 @@ constexpr std::size_t kMaxRepeatDepth = 100;
 // a 10 MB diagnostic.
 constexpr std::size_t kShowMax = 40;
 
-constexpr std::array<std::string_view, 19> kKeywords{
-    "scene",  "set",  "user", "process", "note", "socketpair", "socket", "bind",  "listen", "connect",
-    "accept", "send", "recv", "dup",     "close", "setsockopt", "gc",    "expect", "repeat"};
-constexpr std::array<std::string_view, 7> kSetKeys{"gc",    "fix",   "nofile",    "seed",
-                                                   "limit", "check", "collectors"};
+constexpr std::array<std::string_view, 23> kKeywords{
+    "scene",  "set",  "user", "process", "note",  "socketpair", "socket", "bind",
+    "listen", "connect", "accept", "send", "recv", "dup",  "close",  "setsockopt",
+    "gc",     "expect",  "repeat", "spawn", "wait", "splice", "variant"};
+constexpr std::array<std::string_view, 12> kSetKeys{
+    "gc",   "fix",  "nofile",   "seed",             "limit",     "check",
+    "collectors", "cpus", "cost", "autobind", "creds-by-default", "table-lock"};
 constexpr std::array<std::string_view, 5> kExpectKinds{"freed", "alive", "inflight", "queue", "error"};
 constexpr std::array<std::string_view, 3> kSockTypes{"stream", "dgram", "seqpacket"};
 constexpr std::array<std::string_view, 3> kEras{"classic", "async", "graph"};
-constexpr std::array<std::string_view, 1> kFixes{"unify-scc-index"};
+constexpr std::array<std::string_view, 2> kFixes{"unify-scc-index", "splice-no-checksum"};
+constexpr std::array<std::string_view, 3> kAutobindModes{"sequential", "random-v1", "random"};
+constexpr std::array<std::string_view, 2> kTableLocks{"global", "per-bucket"};
+constexpr std::uint32_t kMaxCpus = 1024;
+constexpr std::uint64_t kMaxCostNs = 1'000'000'000'000;  // 1000 s: anything more is a typo
+constexpr std::uint64_t kMaxSpliceBytes = 1ull << 40;
+// The name the simulation gives the kernel's worker task; a spawn may not take it.
+constexpr std::string_view kKworker = "kworker";
 constexpr std::array<std::string_view, 17> kErrnoNames{
     "EPERM",      "EBADF",      "EAGAIN",       "EINVAL",       "EMFILE",   "ENOSPC",
     "EPIPE",      "ENOTSOCK",   "EPROTOTYPE",   "ENOPROTOOPT",  "EOPNOTSUPP", "EADDRINUSE",
@@ -221,15 +233,52 @@ Number parse_number(std::string_view s)
     return n;
 }
 
+enum class BlockKind : unsigned char { repeat, spawn, variant };
+
+std::string_view block_word(BlockKind k)
+{
+    switch (k) {
+    case BlockKind::repeat: return "repeat";
+    case BlockKind::spawn: return "spawn";
+    case BlockKind::variant: return "variant";
+    }
+    return "block";
+}
+
 struct Block {
-    Statement repeat;      // the repeat statement being filled
-    bool keep = true;      // false inside a block nested too deeply: its statements are dropped
-    bool awaiting_brace = false; // the repeat line lacked its '{'; a lone '{' line may follow
+    BlockKind kind = BlockKind::repeat;
+    Statement stmt;        // the repeat or spawn statement being filled (variant: only its loc)
+    bool keep = true;      // false inside a block that was rejected or nested too deeply: its
+                           // statements are dropped (their '{' and '}' still balance)
+    bool awaiting_brace = false; // the block's line lacked its '{'; a lone '{' line may follow
+    bool binds = false;    // a repeat: pushed its loop variable onto bound_
+    std::size_t variant = 0; // a variant: index into Parser::variants_
+};
+
+// One `set` line, parsed: what it sets, canonically (to tell a harmless repetition from a
+// conflict), and how to apply it. Variant blocks keep theirs until the scene's own settings are
+// final, then apply them on top.
+struct SettingChange {
+    std::string key;   // "gc", "fix unify-scc-index", "cost lock", ...
+    std::string value; // canonical
+    std::uint32_t col = 0; // of the value, for a conflict
+    std::function<void(SceneSettings &)> apply;
 };
 
 struct SetRecord {
     std::uint32_t line = 0;
     std::string value; // canonical, to tell a harmless repetition from a conflict
+};
+
+// A variant block being read; it becomes a SceneVariant in finish(), once the scene's own
+// settings are final.
+struct PendingVariant {
+    std::string name;
+    SourceLoc loc;
+    bool valid = false; // named, and the name is new
+    std::vector<SettingChange> changes;
+    std::unordered_map<std::string, SetRecord> seen; // conflicts within the block
+    SourceLoc fix_loc;  // its `set fix unify-scc-index [on]` line, if any
 };
 
 class Parser {
@@ -419,33 +468,58 @@ private:
             open_brace(l);
             return;
         }
-        if (kw == "repeat") {
+        if (kw == "repeat" || kw == "spawn" || kw == "variant") {
             no_prefix(l);
-            parse_repeat(l);
+            if (kw == "repeat")
+                parse_repeat(l);
+            else if (kw == "spawn")
+                parse_spawn(l);
+            else
+                parse_variant(l);
             return;
         }
-        // A '{' line may only follow a repeat line that lacked it.
+        // A '{' line may only follow a block line that lacked it.
         if (!blocks_.empty())
             blocks_.back().awaiting_brace = false;
 
+        if (!blocks_.empty() && !blocks_.back().keep) {
+            drop_line(tokens); // inside a block that was rejected or nested too deeply: reported
+            return;
+        }
+        if (!blocks_.empty() && blocks_.back().kind == BlockKind::variant) {
+            if (kw == "set") {
+                no_prefix(l);
+                parse_set(l, &variants_[blocks_.back().variant]);
+            } else {
+                error(keyword->col, "a variant block may only contain set lines, got " + show(keyword->text));
+                drop_line(tokens);
+            }
+            return;
+        }
         if (kw == "set" || kw == "scene" || kw == "user" || kw == "process") {
             no_prefix(l);
             if (!blocks_.empty()) {
-                error(keyword->col, std::string(kw) + " cannot be used inside a repeat");
+                error(keyword->col, std::string(kw) + " cannot be used inside a " +
+                                        std::string(block_word(blocks_.back().kind)));
                 drop_line(tokens);
                 return;
             }
             if (kw == "set")
-                parse_set(l);
+                parse_set(l, nullptr);
             else if (kw == "scene")
                 parse_title(l);
             else
                 parse_declaration(l, kw == "user" ? Op::user_decl : Op::process_decl);
             return;
         }
-        if (!blocks_.empty() && !blocks_.back().keep) {
-            drop_line(tokens); // inside a block nested too deeply: already reported
-            return;
+        if (!prefix.empty()) {
+            if (const Block *spawn = enclosing(BlockKind::spawn)) {
+                error(prefix_col, "a process prefix cannot be used inside a spawn block: the block runs "
+                                  "in the process the spawn at line " +
+                                      std::to_string(spawn->stmt.loc.line) + " names (or in main)");
+                drop_line(tokens);
+                return;
+            }
         }
 
         Statement s;
@@ -482,6 +556,10 @@ private:
             ok = parse_simple(l, s, Op::gc, 0, 0);
         else if (kw == "expect")
             ok = parse_expect(l, s);
+        else if (kw == "wait")
+            ok = parse_simple(l, s, Op::wait, 0, std::numeric_limits<std::size_t>::max());
+        else if (kw == "splice")
+            ok = parse_splice(l, s);
         else
             error(keyword->col, "unknown statement " + show(keyword->text) + did_you_mean(kw, kKeywords));
 
@@ -511,13 +589,88 @@ private:
         if (blocks_.empty())
             r_.scene.statements.push_back(std::move(s));
         else if (blocks_.back().keep)
-            blocks_.back().repeat.body.push_back(std::move(s));
+            blocks_.back().stmt.body.push_back(std::move(s));
     }
 
-    // ---- repeat blocks ----------------------------------------------------------------------
+    // The innermost open block of that kind, or null.
+    const Block *enclosing(BlockKind kind) const
+    {
+        for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
+            if (it->kind == kind)
+                return &*it;
+        return nullptr;
+    }
+
+    // ---- blocks: repeat, spawn, variant -----------------------------------------------------
 
     // The loop variables of the open repeats, outermost first: what $var may name here.
     const std::vector<std::string> &bound_vars() const { return bound_; }
+
+    enum class Brace { given, missing, one_line };
+
+    // Finds the '{' that ends a block line and removes it from `ops`; "repeat 3{" and
+    // "spawn w{" are accepted too (`trimmed` then holds the shortened last word). A body written
+    // on the line itself is reported; with its '}' on the same line as well, the whole line is
+    // dropped (one_line) so the mistake costs one error, not a second "never closed".
+    Brace take_brace(const Line &l, std::vector<const Token *> &ops, Token &trimmed)
+    {
+        const std::string kw(l.keyword.text);
+        for (std::size_t i = 0; i + 1 < ops.size(); ++i) {
+            if (ops[i]->quoted || ops[i]->text != "{")
+                continue;
+            error(ops[i]->col, "'{' must end the " + kw +
+                                   " line: put the body on the following lines "
+                                   "and '}' alone on its own line");
+            if (!ops.back()->quoted && ops.back()->text == "}") {
+                drop_line(l.all);
+                return Brace::one_line;
+            }
+            ops.resize(i + 1); // parse the rest as if the line ended at this '{'
+            break;
+        }
+        if (!ops.empty() && !ops.back()->quoted) {
+            const Token &last = *ops.back();
+            if (last.text == "{") {
+                ops.pop_back();
+                return Brace::given;
+            }
+            // "w{" but not the unfinished template "w${".
+            if (last.text.size() > 1 && last.text.back() == '{' && last.text[last.text.size() - 2] != '$') {
+                trimmed.text = last.text.substr(0, last.text.size() - 1);
+                trimmed.col = last.col;
+                ops.back() = &trimmed;
+                return Brace::given;
+            }
+        }
+        const Token &last = l.all.back();
+        error(to_u32(last.col + last.text.size()), kw + " line must end with '{'");
+        return Brace::missing;
+    }
+
+    // Opens a block: nested inside a dropped block, its own statements are dropped too.
+    void open_block(Block block, bool brace)
+    {
+        if (!blocks_.empty() && !blocks_.back().keep)
+            block.keep = false;
+        if (block.keep && blocks_.size() >= kMaxRepeatDepth) {
+            error_at(block.stmt.loc, "repeat and spawn blocks are nested too deeply (at most " +
+                                         std::to_string(kMaxRepeatDepth) + " levels)");
+            block.keep = false;
+        }
+        block.awaiting_brace = !brace;
+        if (block.binds)
+            bound_.push_back(block.stmt.loop_var);
+        blocks_.push_back(std::move(block));
+    }
+
+    // True (after reporting) when a repeat or spawn line appears where only set lines may.
+    bool in_variant(const Line &l)
+    {
+        if (blocks_.empty() || blocks_.back().kind != BlockKind::variant || !blocks_.back().keep)
+            return false;
+        error(l.keyword.col, "a variant block may only contain set lines, got " + show(l.keyword.text));
+        return true;
+    }
 
     void parse_repeat(const Line &l)
     {
@@ -527,38 +680,11 @@ private:
         std::vector<const Token *> ops;
         for (const Token &t : l.rest)
             ops.push_back(&t);
-
-        // "repeat 3 { gc }" on one line: say where the body goes. With its '}' on the same line
-        // no block is opened, so the mistake costs one error, not a second "never closed".
-        for (std::size_t i = 0; i + 1 < ops.size(); ++i) {
-            if (ops[i]->quoted || ops[i]->text != "{")
-                continue;
-            error(ops[i]->col, "'{' must end the repeat line: put the body on the following lines "
-                               "and '}' alone on its own line");
-            if (!ops.back()->quoted && ops.back()->text == "}") {
-                drop_line(l.all);
-                return;
-            }
-            ops.resize(i + 1); // parse the rest as if the line ended at this '{'
-            break;
-        }
-
-        // The '{' ends the line; "repeat 3{" is accepted too.
-        bool brace = false;
         Token trimmed;
-        if (!ops.empty() && !ops.back()->quoted) {
-            const Token &last = *ops.back();
-            if (last.text == "{") {
-                brace = true;
-                ops.pop_back();
-            } else if (last.text.size() > 1 && last.text.back() == '{' &&
-                       last.text.find("${") == std::string_view::npos) {
-                brace = true;
-                trimmed.text = last.text.substr(0, last.text.size() - 1);
-                trimmed.col = last.col;
-                ops.back() = &trimmed;
-            }
-        }
+        const Brace brace = take_brace(l, ops, trimmed);
+        if (brace == Brace::one_line)
+            return;
+        const bool rejected = in_variant(l);
 
         bool count_ok = false;
         if (ops.empty()) {
@@ -599,41 +725,182 @@ private:
                     error(ops[3]->col, "unexpected " + show(ops[3]->text) + " in repeat; expected '{'");
             }
         }
-        if (!brace) {
-            const Token &last = l.all.back();
-            error(to_u32(last.col + last.text.size()), "repeat line must end with '{'");
-        }
 
         for (const auto &b : blocks_) {
-            if (b.repeat.loop_var == s.loop_var) {
+            if (b.binds && b.stmt.loop_var == s.loop_var) {
                 error(s.loc.col,
                       "loop variable '" + s.loop_var + "' hides the one of the repeat at line " +
-                          std::to_string(b.repeat.loc.line) + "; name this one with 'as NAME'",
+                          std::to_string(b.stmt.loc.line) + "; name this one with 'as NAME'",
                       Diagnostic::Severity::warning);
                 break;
             }
         }
 
         Block block;
-        block.keep = blocks_.empty() || blocks_.back().keep;
-        if (block.keep && blocks_.size() >= kMaxRepeatDepth) {
-            error(l.keyword.col, "repeat blocks are nested too deeply (at most " +
-                                     std::to_string(kMaxRepeatDepth) + " levels)");
-            block.keep = false;
+        block.kind = BlockKind::repeat;
+        block.keep = !rejected;
+        block.binds = true;
+        block.stmt = std::move(s);
+        open_block(std::move(block), brace == Brace::given);
+    }
+
+    // spawn NAME [cpu=K] {: a block that runs as its own task (see scene.hpp).
+    void parse_spawn(const Line &l)
+    {
+        Statement s;
+        s.op = Op::spawn;
+        s.loc = SourceLoc{line_, l.keyword.col};
+        std::vector<const Token *> ops;
+        for (const Token &t : l.rest)
+            ops.push_back(&t);
+        Token trimmed;
+        const Brace brace = take_brace(l, ops, trimmed);
+        if (brace == Brace::one_line)
+            return;
+
+        bool keep = true;
+        if (in_variant(l)) {
+            keep = false;
+        } else if (const Block *outer = enclosing(BlockKind::spawn); outer && outer->keep) {
+            error(l.keyword.col, "spawn cannot be used inside another spawn (the one at line " +
+                                     std::to_string(outer->stmt.loc.line) +
+                                     "); spawn the tasks side by side, from the top level or a repeat");
+            keep = false;
         }
-        block.awaiting_brace = !brace;
-        bound_.push_back(s.loop_var);
-        block.repeat = std::move(s);
-        blocks_.push_back(std::move(block));
+
+        std::vector<Token> rest;
+        for (const Token *t : ops)
+            rest.push_back(*t);
+        Operands operands = classify(rest, {});
+        reject_strings_and_addresses(operands, "spawn");
+        reject_options(operands, "spawn", {"cpu"});
+        if (operands.words.empty()) {
+            error(l.keyword.col, "spawn needs a task name, e.g. 'spawn worker {'");
+            keep = false;
+        } else {
+            for (std::size_t i = 1; i < operands.words.size(); ++i)
+                error(operands.words[i]->col, "unexpected " + show(operands.words[i]->text) +
+                                                  " in spawn; expected cpu=N or '{'");
+            const Token &name_token = *operands.words[0];
+            if (name_token.text == kKworker) {
+                error(name_token.col, "'kworker' is the kernel's worker task; give the spawned task another name");
+                keep = false;
+            } else if (auto n = name(name_token.text, name_token.col, "spawn name")) {
+                s.names.push_back(std::move(*n));
+            } else {
+                keep = false; // a spawn without a usable name: check nothing of its body
+            }
+        }
+        bool cpu_seen = false;
+        for (const Option &o : operands.options) {
+            if (o.key != "cpu" || cpu_seen)
+                continue;
+            cpu_seen = true;
+            if (auto cpu = cpu_value(o, true))
+                s.cpu = std::move(*cpu);
+        }
+        if (!keep)
+            drop_line(l.all);
+
+        Block block;
+        block.kind = BlockKind::spawn;
+        block.keep = keep;
+        block.stmt = std::move(s);
+        open_block(std::move(block), brace == Brace::given);
+    }
+
+    // cpu=K: a number, or (in a spawn inside a repeat) one $var or ${expr}.
+    std::optional<NameTemplate> cpu_value(const Option &o, bool allow_template)
+    {
+        const std::string_view v = o.value;
+        if (v.empty()) {
+            error(o.token->col, "missing value after cpu=");
+            return std::nullopt;
+        }
+        if (v.find('$') == std::string_view::npos) {
+            const auto n = parse_unsigned(v, o.value_col, "cpu=");
+            if (!n)
+                return std::nullopt;
+            return NameTemplate{std::to_string(*n), SourceLoc{line_, o.value_col}, false};
+        }
+        if (!allow_template) {
+            error(o.value_col, "bad cpu " + show(v) + ": a process's cpu= is a number");
+            return std::nullopt;
+        }
+        // The whole value is one template: "$k" or "${...}", nothing before or after it.
+        const bool whole = v[0] == '$' && v.size() > 1 &&
+                           (v[1] == '{' ? v.find('}') == v.size() - 1
+                                        : std::all_of(v.begin() + 1, v.end(), is_ident_char));
+        if (!whole) {
+            error(o.value_col, "bad cpu " + show(v) + ": cpu= takes a number, $var or ${expr}");
+            return std::nullopt;
+        }
+        std::string why;
+        std::size_t offset = 0;
+        if (!detail::check_name_template(v, bound_vars(), {}, "a cpu", &why, &offset)) {
+            error(to_u32(o.value_col + offset), "bad cpu " + show(v) + ": " + why);
+            return std::nullopt;
+        }
+        return NameTemplate{std::string(v), SourceLoc{line_, o.value_col}, true};
+    }
+
+    // variant NAME {: `set` lines applied on top of the scene's settings (see finish()).
+    void parse_variant(const Line &l)
+    {
+        std::vector<const Token *> ops;
+        for (const Token &t : l.rest)
+            ops.push_back(&t);
+        Token trimmed;
+        const Brace brace = take_brace(l, ops, trimmed);
+        if (brace == Brace::one_line)
+            return;
+
+        Block block;
+        block.kind = BlockKind::variant;
+        block.stmt.loc = SourceLoc{line_, l.keyword.col};
+        if (!blocks_.empty()) {
+            if (blocks_.back().keep)
+                error(l.keyword.col, "variant can only be used at the top level, not inside a " +
+                                         std::string(block_word(blocks_.back().kind)));
+            block.keep = false;
+            drop_line(l.all);
+            open_block(std::move(block), brace == Brace::given);
+            return;
+        }
+        PendingVariant v;
+        v.loc = block.stmt.loc;
+        if (ops.empty()) {
+            error(l.keyword.col, "variant needs a name, e.g. 'variant no-fix {'");
+        } else {
+            const Token &name = *ops[0];
+            for (std::size_t i = 1; i < ops.size(); ++i)
+                error(ops[i]->col, "unexpected " + show(ops[i]->text) + " in variant; expected '{'");
+            if (name.quoted || !is_identifier(name.text)) {
+                error(name.col, "bad variant name " + show(name.text) +
+                                    ": use letters, digits and _, not starting with a digit");
+            } else {
+                v.name = std::string(name.text);
+                const auto earlier = std::find_if(variants_.begin(), variants_.end(),
+                                                  [&v](const PendingVariant &o) { return o.valid && o.name == v.name; });
+                if (earlier != variants_.end())
+                    error(name.col, "variant '" + v.name + "' is already defined at line " +
+                                        std::to_string(earlier->loc.line) + "; variant names must be unique");
+                else
+                    v.valid = true;
+            }
+        }
+        block.variant = variants_.size();
+        variants_.push_back(std::move(v));
+        open_block(std::move(block), brace == Brace::given);
     }
 
     void open_brace(const Line &l)
     {
         if (!blocks_.empty() && blocks_.back().awaiting_brace && l.prefix.empty() && l.rest.empty()) {
-            blocks_.back().awaiting_brace = false; // already reported on the repeat line
+            blocks_.back().awaiting_brace = false; // already reported on the block's line
             return;
         }
-        error(l.keyword.col, "unexpected '{': a '{' may only end a repeat line");
+        error(l.keyword.col, "unexpected '{': a '{' may only end a repeat, spawn or variant line");
     }
 
     void close_blocks(const Line &l)
@@ -646,7 +913,7 @@ private:
             error(l.rest[0].col, "unexpected " + show(l.rest[0].text) + " after '}'");
         for (std::size_t i = 0; i < l.keyword.text.size(); ++i) {
             if (blocks_.empty()) {
-                error(to_u32(l.keyword.col + i), "'}' without a matching repeat");
+                error(to_u32(l.keyword.col + i), "'}' without a matching repeat, spawn or variant");
                 return;
             }
             close_innermost();
@@ -657,15 +924,17 @@ private:
     {
         Block b = std::move(blocks_.back());
         blocks_.pop_back();
-        bound_.pop_back();
-        if (b.keep)
-            emit(std::move(b.repeat));
+        if (b.binds)
+            bound_.pop_back();
+        if (b.keep && b.kind != BlockKind::variant)
+            emit(std::move(b.stmt));
     }
 
     void finish()
     {
         while (!blocks_.empty()) {
-            error_at(blocks_.back().repeat.loc, "repeat is never closed: missing '}'");
+            error_at(blocks_.back().stmt.loc,
+                     std::string(block_word(blocks_.back().kind)) + " is never closed: missing '}'");
             close_innermost();
         }
         Scene &scene = r_.scene;
@@ -677,6 +946,22 @@ private:
                          std::string(era_name(scene.settings.gc)) + "); it has no effect",
                      Diagnostic::Severity::warning);
 
+        // Variants: the scene's final settings (every top-level set line, wherever it is) with
+        // the variant's own lines on top.
+        for (const PendingVariant &pv : variants_) {
+            if (!pv.valid)
+                continue;
+            SceneVariant v{pv.name, pv.loc, scene.settings};
+            for (const SettingChange &c : pv.changes)
+                c.apply(v.settings);
+            if (pv.fix_loc.line != 0 && v.settings.fix_unify_scc_index && v.settings.gc != GcEra::graph)
+                error_at(pv.fix_loc,
+                         "fix 'unify-scc-index' only applies to 'set gc graph' (variant '" + pv.name +
+                             "' uses " + std::string(era_name(v.settings.gc)) + "); it has no effect",
+                         Diagnostic::Severity::warning);
+            scene.variants.push_back(std::move(v));
+        }
+
         detail::check_scene_after_parse(scene, r_.diagnostics, &unreliable_);
 
         std::stable_sort(r_.diagnostics.begin(), r_.diagnostics.end(),
@@ -687,24 +972,61 @@ private:
 
     // ---- scene-wide lines -------------------------------------------------------------------
 
-    // Records `set key value`; returns false (after reporting) when an earlier line set the same
-    // key to something else.
-    bool record_setting(std::string_view key, std::string value, std::uint32_t col)
+    // Records `set key value` in `seen` (the scene's, or one variant's); returns false (after
+    // reporting) when an earlier line set the same key to something else.
+    // `first` tells whether this is the key's first line (a repetition need not be applied).
+    bool record_setting(std::unordered_map<std::string, SetRecord> &seen, const SettingChange &c, bool &first)
     {
-        auto [it, inserted] = settings_seen_.try_emplace(std::string(key), SetRecord{line_, value});
-        if (inserted || it->second.value == value)
+        auto [it, inserted] = seen.try_emplace(c.key, SetRecord{line_, c.value});
+        first = inserted;
+        if (inserted || it->second.value == c.value)
             return true;
-        error(col, "'set " + std::string(key) + "' conflicts with line " + std::to_string(it->second.line) +
-                       ", which set it to " + it->second.value);
+        error(c.col, "'set " + c.key + "' conflicts with line " + std::to_string(it->second.line) +
+                         ", which set it to " + it->second.value);
         return false;
     }
 
-    void parse_set(const Line &l)
+    // A set line at the top level (variant == null) or in a variant block.
+    void parse_set(const Line &l, PendingVariant *variant)
+    {
+        auto change = parse_setting(l, variant != nullptr);
+        if (!change)
+            return;
+        const bool fix_on = change->key == "fix unify-scc-index" && change->value == "on";
+        bool first = false;
+        if (variant) {
+            if (!record_setting(variant->seen, *change, first) || !first)
+                return;
+            if (fix_on)
+                variant->fix_loc = SourceLoc{line_, l.keyword.col};
+            variant->changes.push_back(std::move(*change));
+            return;
+        }
+        if (!record_setting(settings_seen_, *change, first) || !first)
+            return;
+        change->apply(r_.scene.settings);
+        if (fix_on && fix_loc_.line == 0)
+            fix_loc_ = SourceLoc{line_, l.keyword.col};
+    }
+
+    // A value from a fixed list of words, reported with a suggestion when it is not one of them.
+    template <class Words>
+    std::optional<std::string_view> word_value(const Token &value, const Words &words, std::string_view what)
+    {
+        const std::string_view v = value.quoted ? std::string_view() : value.text;
+        if (std::find(words.begin(), words.end(), v) != words.end())
+            return v;
+        error(value.col, "unknown " + std::string(what) + " " + show(value.text) + " (expected " + one_of(words) +
+                             ")" + did_you_mean(v, words));
+        return std::nullopt;
+    }
+
+    std::optional<SettingChange> parse_setting(const Line &l, bool in_variant)
     {
         const auto &ops = l.rest;
         if (ops.empty()) {
             error(l.keyword.col, "set needs a setting and a value, e.g. 'set gc graph'");
-            return;
+            return std::nullopt;
         }
         const Token &key = ops[0];
         const std::string_view k = key.quoted ? std::string_view() : key.text;
@@ -715,62 +1037,171 @@ private:
             else
                 message += did_you_mean(k, kSetKeys);
             error(key.col, message);
-            return;
+            return std::nullopt;
+        }
+        const std::string ks(k);
+        if (in_variant && (k == "collectors" || k == "limit" || k == "check")) {
+            error(key.col, "'set " + ks + "' cannot vary per variant: it applies to the scene as a whole; "
+                                          "write it outside the variant block");
+            return std::nullopt;
         }
         if (ops.size() < 2) {
-            error(key.col, "set " + std::string(k) + " needs a value");
-            return;
+            if (k == "cpus")
+                unreliable_.emplace(detail::kUnreliableCpus);
+            if (k == "cost")
+                error(key.col, "set cost needs a cost name and nanoseconds, e.g. 'set cost lock 40'");
+            else
+                error(key.col, "set " + ks + " needs a value");
+            return std::nullopt;
         }
-        if (k == "collectors") {
-            parse_collectors(ops);
-            return;
-        }
-        if (ops.size() > 2)
-            error(ops[2].col, "unexpected " + show(ops[2].text) + " after the value of set " + std::string(k));
+        if (k == "collectors")
+            return parse_collectors(ops);
+        // set fix NAME [on|off] and set cost NAME NS take two values; the rest one.
+        const std::size_t values = k == "fix" || k == "cost" ? 2 : 1;
+        if (ops.size() > 1 + values)
+            error(ops[1 + values].col, "unexpected " + show(ops[1 + values].text) + " after the value of set " + ks);
         const Token &value = ops[1];
         const std::string_view v = value.quoted ? std::string_view() : value.text;
-        SceneSettings &settings = r_.scene.settings;
+        SettingChange c;
+        c.key = ks;
+        c.col = value.col;
 
         if (k == "gc") {
             const auto era = parse_era(v);
             if (!era) {
                 error(value.col, "unknown gc era " + show(value.text) + " (expected " + one_of(kEras) + ")" +
                                      did_you_mean(v, kEras));
-                return;
+                return std::nullopt;
             }
-            if (record_setting(k, std::string(v), value.col))
-                settings.gc = *era;
+            c.value = std::string(v);
+            c.apply = [era = *era](SceneSettings &s) { s.gc = era; };
         } else if (k == "fix") {
             if (std::find(kFixes.begin(), kFixes.end(), v) == kFixes.end()) {
                 error(value.col, "unknown fix " + show(value.text) + " (known fixes: " + one_of(kFixes) + ")" +
                                      did_you_mean(v, kFixes));
-                return;
+                return std::nullopt;
             }
-            if (record_setting(k, std::string(v), value.col)) {
-                settings.fix_unify_scc_index = true;
-                if (fix_loc_.line == 0)
-                    fix_loc_ = SourceLoc{line_, l.keyword.col};
+            bool on = true;
+            if (ops.size() > 2) {
+                const auto o = parse_on_off(ops[2], "set fix " + std::string(v));
+                if (!o)
+                    return std::nullopt;
+                on = *o;
+                c.col = ops[2].col;
             }
-        } else if (k == "check") {
-            const auto on = parse_on_off(value, "set check");
-            if (on && record_setting(k, *on ? "on" : "off", value.col))
-                settings.checked = *on;
-        } else {
-            const auto n = parse_unsigned(value, "set " + std::string(k));
-            if (!n || !record_setting(k, std::to_string(*n), value.col))
-                return;
-            if (k == "nofile")
-                settings.nofile = *n;
-            else if (k == "seed")
-                settings.seed = *n;
+            c.key = "fix " + std::string(v);
+            c.value = on ? "on" : "off";
+            if (v == "unify-scc-index")
+                c.apply = [on](SceneSettings &s) { s.fix_unify_scc_index = on; };
             else
-                settings.object_limit = *n;
+                c.apply = [on](SceneSettings &s) { s.fix_splice_no_checksum = on; };
+        } else if (k == "check" || k == "creds-by-default") {
+            const auto on = parse_on_off(value, "set " + ks);
+            if (!on)
+                return std::nullopt;
+            c.value = *on ? "on" : "off";
+            if (k == "check")
+                c.apply = [on = *on](SceneSettings &s) { s.checked = on; };
+            else
+                c.apply = [on = *on](SceneSettings &s) { s.creds_by_default = on; };
+        } else if (k == "autobind") {
+            const auto mode = word_value(value, kAutobindModes, "autobind mode");
+            if (!mode)
+                return std::nullopt;
+            const AutobindMode m = *mode == "sequential"  ? AutobindMode::sequential
+                                   : *mode == "random-v1" ? AutobindMode::random_v1
+                                                          : AutobindMode::random;
+            c.value = std::string(*mode);
+            c.apply = [m](SceneSettings &s) { s.autobind = m; };
+        } else if (k == "table-lock") {
+            const auto lock = word_value(value, kTableLocks, "table lock");
+            if (!lock)
+                return std::nullopt;
+            const bool global = *lock == "global";
+            c.value = std::string(*lock);
+            c.apply = [global](SceneSettings &s) { s.global_table_lock = global; };
+        } else if (k == "cost") {
+            return parse_cost(ops);
+        } else if (k == "cpus") {
+            const auto n = parse_unsigned(value, "set cpus");
+            if (n && (*n < 1 || *n > kMaxCpus))
+                error(value.col, "set cpus must be between 1 and " + std::to_string(kMaxCpus) + ", got " +
+                                     std::to_string(*n));
+            if (!n || *n < 1 || *n > kMaxCpus) {
+                unreliable_.emplace(detail::kUnreliableCpus); // no "cpu 3 does not exist" on every line
+                return std::nullopt;
+            }
+            c.value = std::to_string(*n);
+            c.apply = [n = static_cast<std::uint32_t>(*n)](SceneSettings &s) { s.cpus = n; };
+        } else {
+            const auto n = parse_unsigned(value, "set " + ks);
+            if (!n)
+                return std::nullopt;
+            c.value = std::to_string(*n);
+            if (k == "nofile")
+                c.apply = [n = *n](SceneSettings &s) { s.nofile = n; };
+            else if (k == "seed")
+                c.apply = [n = *n](SceneSettings &s) { s.seed = n; };
+            else
+                c.apply = [n = *n](SceneSettings &s) { s.object_limit = n; };
         }
+        return c;
+    }
+
+    // set cost NAME NS: NAME from cost_table().
+    std::optional<SettingChange> parse_cost(const std::vector<Token> &ops)
+    {
+        const Token &name = ops[1];
+        const std::string_view v = name.quoted ? std::string_view() : name.text;
+        std::vector<std::string_view> names;
+        for (const CostInfo &info : cost_table())
+            names.push_back(info.name);
+        if (!cost_by_name(v)) {
+            std::string message = "unknown cost " + show(name.text);
+            const std::string hint = did_you_mean(v, names);
+            if (!hint.empty())
+                message += hint;
+            else if (v.find('=') != std::string_view::npos)
+                message += "; write 'set cost NAME NS' without '='";
+            else
+                message += " (known costs: " + one_of(names) + ")";
+            error(name.col, message);
+            return std::nullopt;
+        }
+        if (ops.size() < 3) {
+            error(name.col, "set cost " + std::string(v) + " needs a number of nanoseconds, e.g. 'set cost " +
+                                std::string(v) + " 40'");
+            return std::nullopt;
+        }
+        const Token &value = ops[2];
+        const auto ns = parse_unsigned(value, "set cost");
+        if (!ns)
+            return std::nullopt;
+        if (*ns > kMaxCostNs) {
+            error(value.col, "set cost must be between 0 and " + std::to_string(kMaxCostNs) + " ns, got " +
+                                 std::to_string(*ns));
+            return std::nullopt;
+        }
+        SettingChange c;
+        c.key = "cost " + std::string(v);
+        c.value = std::to_string(*ns);
+        c.col = value.col;
+        // A variant's line replaces the scene's entry for the same cost.
+        c.apply = [cost = CostOverride{std::string(v), *ns, SourceLoc{line_, name.col}}](SceneSettings &s) {
+            for (CostOverride &o : s.costs) {
+                if (o.name == cost.name) {
+                    o = cost;
+                    return;
+                }
+            }
+            s.costs.push_back(cost);
+        };
+        return c;
     }
 
     // set collectors ERA...: the eras the scene's expectations hold for (scene test runners run
     // the scene under each).
-    void parse_collectors(const std::vector<Token> &ops)
+    std::optional<SettingChange> parse_collectors(const std::vector<Token> &ops)
     {
         std::vector<GcEra> eras;
         std::string canonical;
@@ -787,14 +1218,17 @@ private:
             }
         }
         if (!ok)
-            return;
+            return std::nullopt;
         std::sort(eras.begin(), eras.end());
         for (GcEra e : eras)
             canonical += (canonical.empty() ? "" : " ") + std::string(era_name(e));
-        if (record_setting("collectors", canonical, ops[1].col))
-            r_.scene.settings.collectors = eras;
+        SettingChange c;
+        c.key = "collectors";
+        c.value = canonical;
+        c.col = ops[1].col;
+        c.apply = [eras](SceneSettings &s) { s.collectors = eras; };
+        return c;
     }
-
 
     void parse_title(const Line &l)
     {
@@ -822,7 +1256,7 @@ private:
         if (is_user)
             reject_options(ops, kw, {});
         else
-            reject_options(ops, kw, {"user"});
+            reject_options(ops, kw, {"user", "cpu"});
 
         if (ops.words.size() != 1) {
             count_error(l, ops, kw, 1, 1, "name");
@@ -843,7 +1277,13 @@ private:
         if (!is_user) {
             s.text = "root";
             s.text_loc = s.names[0].loc;
+            bool cpu_seen = false;
             for (const Option &o : ops.options) {
+                if (o.key == "cpu" && !cpu_seen) {
+                    cpu_seen = true;
+                    if (auto cpu = cpu_value(o, false))
+                        s.cpu = std::move(*cpu);
+                }
                 if (o.key != "user")
                     continue;
                 if (!is_identifier(o.value)) {
@@ -1249,6 +1689,35 @@ private:
         return names(ops, 1, s) && ok;
     }
 
+    // splice a bytes=N: sendfile() into a.
+    bool parse_splice(const Line &l, Statement &s)
+    {
+        s.op = Op::splice;
+        Operands ops = classify(l.rest, {});
+        bool ok = reject_strings_and_addresses(ops, "splice");
+        reject_options(ops, "splice", {"bytes"});
+        if (ops.words.size() != 1) {
+            count_error(l, ops, "splice", 1, 1, "name");
+            return false;
+        }
+        const auto bytes = std::find_if(ops.options.begin(), ops.options.end(),
+                                        [](const Option &o) { return o.key == "bytes"; });
+        if (bytes == ops.options.end()) {
+            error(l.keyword.col, "splice needs bytes=N, the number of bytes to send, e.g. 'splice a bytes=65536'");
+            return false;
+        }
+        const auto n = parse_unsigned(bytes->value, bytes->value_col, "bytes=");
+        if (!n)
+            return false;
+        if (*n < 1 || *n > kMaxSpliceBytes) {
+            error(bytes->value_col, "splice bytes= must be between 1 and " + std::to_string(kMaxSpliceBytes) +
+                                        " (1 TiB), got " + std::to_string(*n));
+            return false;
+        }
+        s.bytes = *n;
+        return names(ops, 1, s) && ok;
+    }
+
     bool parse_recv(const Line &l, Statement &s)
     {
         s.op = Op::recv;
@@ -1377,6 +1846,7 @@ private:
     std::vector<std::string> bound_;
     std::unordered_set<std::string> unreliable_;
     std::unordered_map<std::string, SetRecord> settings_seen_;
+    std::vector<PendingVariant> variants_;
     SourceLoc fix_loc_;
     bool title_seen_ = false;
     std::uint32_t title_line_ = 0;

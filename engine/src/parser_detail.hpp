@@ -20,6 +20,11 @@ bool check_name_template(std::string_view text, const std::vector<std::string> &
                          std::string_view extra_literal_chars, std::string_view what,
                          std::string *error, std::size_t *error_offset);
 
+// Put into `unreliable` (below) when a `set cpus` line was dropped: the checker then does not
+// report "cpu N does not exist" on every cpu= that the broken line was meant to allow. No word of
+// a scene contains a space, so it cannot clash with a name.
+inline constexpr std::string_view kUnreliableCpus = "set cpus";
+
 // check_scene() as the parser calls it: `unreliable` holds the words of lines the parser had
 // to drop, so that a broken `socketpair a b` does not also produce "unknown name 'a'" on every
 // later line that uses a. Null means "nothing was dropped".

@@ -7,6 +7,7 @@
 #include "inflight/scene_cursor.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <set>
 #include <unordered_map>
@@ -74,7 +75,7 @@ Cost cost_of(const Statement &s)
     default:
         break;
     }
-    if (s.op != Op::repeat) {
+    if (s.op != Op::repeat && s.op != Op::spawn) {
         c.statements = 1;
         return c;
     }
@@ -84,6 +85,10 @@ Cost cost_of(const Statement &s)
         body.sockets = sat_add(body.sockets, ic.sockets);
         body.statements = sat_add(body.statements, ic.statements);
         body.names = sat_add(body.names, ic.names);
+    }
+    if (s.op == Op::spawn) { // the body runs once per spawn, and the spawn is a statement itself
+        body.statements = sat_add(body.statements, 1);
+        return body;
     }
     const auto n = static_cast<std::uint64_t>(s.count > 0 ? s.count : 0);
     c.sockets = sat_mul(body.sockets, n);
@@ -99,6 +104,7 @@ const char *op_word(Op op)
     case Op::socket: return "socket";
     case Op::connect: return "connect";
     case Op::repeat: return "repeat";
+    case Op::spawn: return "spawn";
     default: return "statement";
     }
 }
@@ -207,8 +213,8 @@ private:
             }
             over = true;
             std::string message;
-            if (s.op == Op::repeat)
-                message = "this repeat would create " + count_text(c.sockets) +
+            if (s.op == Op::repeat || s.op == Op::spawn)
+                message = std::string("this ") + op_word(s.op) + " would create " + count_text(c.sockets) +
                           " sockets, bringing the scene to " + count_text(after);
             else
                 message = std::string("this ") + op_word(s.op) + " would bring the scene to " +
@@ -222,12 +228,31 @@ private:
 
     void walk(std::uint64_t budget)
     {
-        SceneCursor cursor(scene_.statements);
+        for (const auto &s : scene_.statements)
+            if (s.op == Op::process_decl && !s.names.empty())
+                declared_processes_.emplace(s.names[0].text, s.loc.line); // the first wins
         std::uint64_t steps = 0;
-        bool syscall_seen = false;
+        walk_list(scene_.statements, {}, steps, budget);
+        commit_labels();
+    }
+
+    // Walks `list` unrolled, with `outer` the bindings of the repeats around it (a spawn body's
+    // statements see the loop variables of the repeats the spawn is in).
+    void walk_list(const std::vector<Statement> &list, const Bindings &outer, std::uint64_t &steps,
+                   std::uint64_t budget)
+    {
+        SceneCursor cursor(list);
+        Bindings combined;
+        bool syscall_seen = false; // in this task: `expect error` checks the task's own statements
         while (steps < budget && cursor.next()) {
             ++steps;
             const Statement &s = cursor.current();
+            const Bindings *b = &cursor.bindings();
+            if (!outer.empty()) {
+                combined = outer;
+                combined.insert(combined.end(), b->begin(), b->end());
+                b = &combined;
+            }
             switch (s.op) {
             case Op::expect_error:
                 // `expect error` checks the last socket operation (or gc) that ran; that
@@ -240,6 +265,8 @@ private:
             case Op::note:
             case Op::user_decl:
             case Op::process_decl:
+            case Op::spawn: // neither is a socket operation for `expect error`
+            case Op::wait:
                 break;
             default:
                 commit_labels();
@@ -248,9 +275,26 @@ private:
                     syscall_seen = true;
                 break;
             }
-            statement(s, cursor.bindings());
+            statement(s, *b);
+            if (s.op == Op::spawn)
+                spawn_body(s, *b, steps, budget);
         }
+    }
+
+    // A spawn's body is checked as if it ran at the spawn point: in the process the spawn names,
+    // or (a thread) in the spawning process, which is main since spawns do not nest.
+    void spawn_body(const Statement &s, const Bindings &b, std::uint64_t &steps, std::uint64_t budget)
+    {
+        std::string process = task_process_.empty() ? std::string("main") : task_process_;
+        if (!s.names.empty() && !s.names[0].has_vars && processes_.count(s.names[0].text))
+            process = s.names[0].text;
+        std::vector<PendingLabel> outer_pending = std::move(pending_);
+        pending_.clear();
+        std::string outer_process = std::exchange(task_process_, process);
+        walk_list(s.body, b, steps, budget);
         commit_labels();
+        task_process_ = std::move(outer_process);
+        pending_ = std::move(outer_pending);
     }
 
     void commit_labels()
@@ -376,9 +420,76 @@ private:
                                      std::to_string(it->second));
     }
 
+    // cpu=K of a process or spawn: K must be one of the scene's CPUs (and each variant's).
+    void check_cpu(const Statement &s, const Bindings &b)
+    {
+        const NameTemplate &t = s.cpu;
+        if (t.text.empty() || unreliable(detail::kUnreliableCpus))
+            return;
+        std::string scratch;
+        const std::string *text = name_of(t, b, scratch);
+        if (!text)
+            return;
+        const std::string from = t.has_vars ? " (from 'cpu=" + t.text + "' with " + bindings_text(b) + ")" : "";
+        std::int64_t cpu = 0;
+        const char *end = text->data() + text->size();
+        const auto [ptr, ec] = std::from_chars(text->data(), end, cpu);
+        if (ptr != end || text->empty() || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
+            if (first_time(&t, kOther))
+                report(t.loc, "cpu= must be a number, got '" + *text + "'" + from);
+            return;
+        }
+        const bool huge = ec == std::errc::result_out_of_range;
+        const auto exists = [&](std::uint32_t cpus) { return !huge && cpu >= 0 && cpu < std::int64_t(cpus); };
+        const std::uint32_t cpus = scene_.settings.cpus;
+        if (!exists(cpus)) {
+            if (first_time(&t, kOther))
+                report(t.loc, "cpu " + *text + " does not exist: the scene has " +
+                                  (cpus == 1 ? std::string("one CPU, cpu 0 (add 'set cpus N' for more)")
+                                             : "set cpus " + std::to_string(cpus) + " (CPUs are numbered from 0)") +
+                                  from);
+            return;
+        }
+        for (const SceneVariant &v : scene_.variants) {
+            if (!exists(v.settings.cpus) && first_time(&t, kOther)) {
+                report(t.loc, "cpu " + *text + " does not exist in variant '" + v.name + "', which has set cpus " +
+                                  std::to_string(v.settings.cpus) + from);
+                return;
+            }
+        }
+    }
+
+    void spawn_statement(const Statement &s, const Bindings &b)
+    {
+        check_cpu(s, b);
+        if (s.names.empty())
+            return;
+        const NameTemplate &t = s.names[0];
+        std::string scratch;
+        if (const std::string *name = name_of(t, b, scratch))
+            spawned_.insert(*name);
+        if (t.has_vars || processes_.count(t.text))
+            return;
+        // A process declared further down would make this a thread of main here but not there.
+        const auto later = declared_processes_.find(t.text);
+        if (later != declared_processes_.end() && later->second > s.loc.line && first_time(&t, kProcess))
+            report(t.loc, "process '" + t.text + "' is declared at line " + std::to_string(later->second) +
+                              ", after this spawn; declare it before spawning it");
+    }
+
+    void wait_statement(const Statement &s)
+    {
+        for (const auto &t : s.names) {
+            if (t.has_vars || spawned_.count(t.text) || unreliable(t.text) || !first_time(&t, kOther))
+                continue;
+            report(t.loc, "wait: no spawn named '" + t.text + "' before this line");
+        }
+    }
+
     void statement(const Statement &s, const Bindings &b)
     {
-        const std::string process = s.process.empty() ? std::string("main") : s.process;
+        const std::string process =
+            !s.process.empty() ? s.process : task_process_.empty() ? std::string("main") : task_process_;
         if (!s.process.empty() && !processes_.count(s.process) && !unreliable(s.process) &&
             first_time(&s, kProcess))
             report(s.process_loc, "unknown process '" + s.process + "'; declare it first with 'process " +
@@ -395,6 +506,7 @@ private:
             break;
         case Op::process_decl:
             declare_process(s);
+            check_cpu(s, b);
             break;
         case Op::socketpair:
         case Op::socket:
@@ -460,6 +572,7 @@ private:
         case Op::listen:
         case Op::close:
         case Op::setsockopt:
+        case Op::splice:
             for (const auto &t : s.names)
                 use(fds, process, t, b);
             break;
@@ -469,6 +582,12 @@ private:
         case Op::expect_queue:
             for (const auto &t : s.names)
                 expect_label(t, b);
+            break;
+        case Op::spawn:
+            spawn_statement(s, b);
+            break;
+        case Op::wait:
+            wait_statement(s);
             break;
         case Op::note:
         case Op::gc:
@@ -489,6 +608,9 @@ private:
     std::vector<PendingLabel> pending_;
     Cost total_; // of the whole scene, computed by check_limit()
     bool embryos_unknown_ = false; // a connect from a socket whose label is not known here
+    std::string task_process_;      // the process of the spawn body being walked (empty: none)
+    std::unordered_set<std::string> spawned_;                         // spawn names so far, expanded
+    std::unordered_map<std::string, std::uint32_t> declared_processes_; // every process line: name -> line
     std::set<std::pair<const void *, Kind>> reported_;
 };
 

@@ -120,6 +120,7 @@ struct SceneSettings {
     AutobindMode autobind = AutobindMode::random;  // set autobind sequential|random-v1|random
     bool creds_by_default = false;        // set creds-by-default on (2.6.39-3.1 behaviour)
     bool fix_splice_no_checksum = true;   // set fix splice-no-checksum off: checksum spliced pages
+    bool global_table_lock = false;       // set table-lock global: one unix_table_lock (pre-2021)
 };
 
 // `variant NAME { set ... }`: the same scene under other settings, for A/B comparisons (the CLI
