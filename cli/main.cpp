@@ -1,5 +1,6 @@
 // inflight-cli: runs a scene headless and reports. Exit 0 when every expectation holds, 1 when
 // one fails or an invariant breaks, 2 for an invalid scene, file or command line.
+#include "inflight/log2_histogram.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
@@ -19,6 +20,7 @@ namespace {
 void usage(std::FILE *to)
 {
     std::fputs("usage: inflight-cli run FILE [--gc classic|async|graph] [--json] [--trace] [--seed N] [--check]\n"
+               "                        [--hist] [--unit ns|us|ms] [--variant NAME]\n"
                "       inflight-cli check FILE        (parse and check only)\n"
                "\n"
                "Runs a scene of AF_UNIX syscalls against a model of the Linux garbage collector of\n"
@@ -27,7 +29,12 @@ void usage(std::FILE *to)
                "  --json    one JSON object instead of the text report\n"
                "  --trace   one line per micro-step before the report\n"
                "  --seed N  seed for autobind names (overrides `set seed`)\n"
-               "  --check   verify the model's invariants after every micro-step\n",
+               "  --check   verify the model's invariants after every micro-step\n"
+               "  --hist    after the report, the latency histograms of every timed call (sendmsg,\n"
+               "            autobind) per task and call kind, in bcc funclatency's format; a scene\n"
+               "            with `variant` blocks runs once per variant and ends with their ratios\n"
+               "  --unit U  histogram unit: ns (default), us or ms\n"
+               "  --variant NAME  run only that variant of the scene\n",
                to);
 }
 
@@ -36,6 +43,72 @@ int fail_usage(const std::string &msg)
     std::fprintf(stderr, "inflight-cli: error: %s\n", msg.c_str());
     usage(stderr);
     return 2;
+}
+
+struct VariantRun {
+    std::string name;                 // empty: the scene's own settings
+    std::unique_ptr<Simulation> sim;
+};
+
+std::string histograms_text(const Simulation &sim, TimeUnit unit, const std::string &prefix)
+{
+    std::string out;
+    for (const LatencyGroup &g : latency_groups(sim)) {
+        Log2Histogram h(unit);
+        for (std::uint64_t d : g.durations)
+            h.add(d);
+        out += "\n" + funclatency_text(h, unit, prefix + g.name);
+    }
+    return out;
+}
+
+// The variants side by side: each group's average and p99 over the first variant's, and the
+// whole run's modelled time (what a throughput benchmark such as hackbench reports).
+std::string comparison_text(const std::vector<VariantRun> &runs)
+{
+    std::string out = "\ncomparison (each variant over " + runs.front().name + "):\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-44s %-10s %14s %14s %10s %10s\n", "group", "variant", "avg", "p99",
+                  "avg ratio", "p99 ratio");
+    out += line;
+    const auto base_groups = latency_groups(*runs.front().sim);
+    constexpr std::size_t kMinCalls = 16; // a scene's few setup calls are not what it compares
+    for (const VariantRun &r : runs) {
+        for (const LatencyGroup &g : latency_groups(*r.sim)) {
+            if (g.durations.size() < kMinCalls)
+                continue;
+            std::uint64_t total = 0;
+            for (auto d : g.durations)
+                total += d;
+            const std::uint64_t avg = total / g.durations.size();
+            const std::uint64_t p99 = nearest_rank(g.durations, 99);
+            std::string ra = "-", rp = "-";
+            for (const LatencyGroup &b : base_groups) {
+                if (b.name != g.name)
+                    continue;
+                std::uint64_t bt = 0;
+                for (auto d : b.durations)
+                    bt += d;
+                const double bavg = static_cast<double>(bt) / static_cast<double>(b.durations.size());
+                const double bp99 = static_cast<double>(nearest_rank(b.durations, 99));
+                char buf[32];
+                std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(avg) / bavg);
+                ra = buf;
+                std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(p99) / bp99);
+                rp = buf;
+            }
+            std::snprintf(line, sizeof line, "  %-44s %-10s %14s %14s %10s %10s\n", g.name.c_str(), r.name.c_str(),
+                          format_ns(avg).c_str(), format_ns(p99).c_str(), ra.c_str(), rp.c_str());
+            out += line;
+        }
+    }
+    const double base_end = static_cast<double>(runs.front().sim->now_ns());
+    for (const VariantRun &r : runs) {
+        std::snprintf(line, sizeof line, "  %-44s %-10s %14s %14s %10.3g\n", "whole run (modelled time)",
+                      r.name.c_str(), format_ns(r.sim->now_ns()).c_str(), "", base_end > 0 ? static_cast<double>(r.sim->now_ns()) / base_end : 0.0);
+        out += line;
+    }
+    return out;
 }
 
 } // namespace
@@ -57,7 +130,9 @@ int main(int argc, char **argv)
     std::string file;
     SimulationOptions options;
     options.record = false;
-    bool json = false, trace = false;
+    bool json = false, trace = false, hist = false;
+    TimeUnit unit = TimeUnit::ns;
+    std::string only_variant;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char *what) -> const char * {
@@ -71,6 +146,26 @@ int main(int argc, char **argv)
             json = true;
         } else if (a == "--trace") {
             trace = true;
+        } else if (a == "--hist") {
+            hist = true;
+        } else if (a == "--unit") {
+            const char *v = value("ns, us or ms");
+            if (!v)
+                return 2;
+            const std::string u = v;
+            if (u == "ns")
+                unit = TimeUnit::ns;
+            else if (u == "us")
+                unit = TimeUnit::us;
+            else if (u == "ms")
+                unit = TimeUnit::ms;
+            else
+                return fail_usage("unknown unit '" + u + "' (ns, us or ms)");
+        } else if (a == "--variant") {
+            const char *v = value("a variant name");
+            if (!v)
+                return 2;
+            only_variant = v;
         } else if (a == "--check") {
             options.checked = true;
         } else if (a == "--gc") {
@@ -121,14 +216,56 @@ int main(int argc, char **argv)
     // A report needs the outcome, not each micro-step: collections are fast-forwarded (their
     // cost is still counted). --trace and --check see every step.
     options.fast_forward = !trace && !options.checked.value_or(false);
-    auto scene = std::make_shared<const Scene>(std::move(parsed.scene));
-    Simulation sim(scene, options);
-    if (trace) {
-        while (const Event *e = sim.step())
-            std::cout << trace_line(*e, sim.kernel()) << "\n";
+    // Which settings to run: the scene's own, one named variant, or (--hist) every variant.
+    std::vector<std::pair<std::string, std::shared_ptr<const Scene>>> scenes;
+    const Scene &base = parsed.scene;
+    if (!only_variant.empty()) {
+        auto it = std::find_if(base.variants.begin(), base.variants.end(),
+                               [&](const SceneVariant &v) { return v.name == only_variant; });
+        if (it == base.variants.end()) {
+            std::string names;
+            for (const SceneVariant &v : base.variants)
+                names += (names.empty() ? "" : ", ") + v.name;
+            return fail_usage("the scene has no variant '" + only_variant + "'" +
+                              (names.empty() ? std::string(" (it has none)") : " (it has: " + names + ")"));
+        }
+        auto copy = std::make_shared<Scene>(base);
+        copy->settings = it->settings;
+        scenes.emplace_back(it->name, copy);
+    } else if (hist && !base.variants.empty() && !trace) {
+        for (const SceneVariant &v : base.variants) {
+            auto copy = std::make_shared<Scene>(base);
+            copy->settings = v.settings;
+            scenes.emplace_back(v.name, copy);
+        }
     } else {
-        sim.run();
+        scenes.emplace_back("", std::make_shared<const Scene>(std::move(parsed.scene)));
     }
-    std::cout << (json ? report_json(sim) : report_text(sim));
-    return (sim.expectations_failed() || sim.stopped_by_finding()) ? 1 : 0;
+
+    std::vector<VariantRun> runs;
+    int status = 0;
+    for (auto &[name, scene] : scenes) {
+        auto sim = std::make_unique<Simulation>(scene, options);
+        if (trace) {
+            std::cout << "# costs:";
+            for (const CostInfo &c : cost_table())
+                std::cout << " " << c.name << "=" << sim->kernel().costs()[c.cost];
+            std::cout << "\n";
+            while (const Event *e = sim->step())
+                std::cout << trace_line(*e, sim->kernel()) << "\n";
+        } else {
+            sim->run();
+        }
+        if (scenes.size() > 1)
+            std::cout << (json ? "" : "==== variant " + name + " ====\n");
+        std::cout << (json ? report_json(*sim) : report_text(*sim));
+        if (hist && !json)
+            std::cout << histograms_text(*sim, unit, name.empty() ? std::string() : name + ": ");
+        if (sim->expectations_failed() || sim->stopped_by_finding())
+            status = 1;
+        runs.push_back(VariantRun{name, std::move(sim)});
+    }
+    if (runs.size() > 1 && !json)
+        std::cout << comparison_text(runs);
+    return status;
 }

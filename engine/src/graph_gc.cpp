@@ -416,6 +416,7 @@ Proc GraphCollector::walk_scc_fast()
         co_yield line(k_.ev(EventKind::scc_found, KFn::unix_walk_scc_fast, first->sock->id, npos, npos,
                             static_cast<std::int64_t>(scc.size())),
                       AlgoLine::graph_fast_loop);
+        k_.charge(Cost::gc_fast_vertex, scc.size()); // each vertex of the ring is moved to visited
         for (UnixVertex *v : scc) {
             if (v->entry.is_linked()) {
                 VertexList &from = v->visited_list ? k_.visited_vertices : k_.unvisited_vertices;

@@ -17,7 +17,7 @@ std::uint64_t Kernel::cost_of(const Event &e) const
     case EventKind::file_get: return e.fn == KFn::scm_fp_copy ? c[Cost::fd_pass] : 0;
     case EventKind::skb_queue: return e.fn == KFn::skb_queue_tail ? c[Cost::sendmsg] : 0;
     case EventKind::skb_dequeue: return e.fn == KFn::skb_dequeue ? c[Cost::recvmsg] : 0;
-    case EventKind::skb_free: return c[Cost::skb_free];
+    case EventKind::skb_free: return c[e.fn == KFn::skb_queue_purge ? Cost::gc_purge_skb : Cost::skb_free];
     case EventKind::sock_release: return c[Cost::release];
     case EventKind::gc_begin: return c[Cost::gc_start];
     case EventKind::gc_queued: return c[Cost::queue_work];
@@ -34,7 +34,7 @@ std::uint64_t Kernel::cost_of(const Event &e) const
     case EventKind::vertex_visit: return c[Cost::gc_vertex];
     case EventKind::edge_push:
     case EventKind::edge_pop: return c[Cost::gc_edge];
-    case EventKind::vertex_dead: return c[Cost::gc_fast_vertex];
+    // vertex_dead: part of the per-vertex cost of the walk that asks (gc_vertex, gc_fast_vertex)
     case EventKind::edge_add:
     case EventKind::edge_del: return c[Cost::gc_graph_update];
     case EventKind::autobind_probe:

@@ -1464,6 +1464,51 @@ private:
         return NameTemplate{std::string(text), SourceLoc{line_, col}, text.find('$') != std::string_view::npos};
     }
 
+    // Where a bash-style range "{A..B}" starts in an fds= element (a '{' not opening a ${...}).
+    static std::size_t range_brace(std::string_view element)
+    {
+        for (std::size_t k = 0; k < element.size(); ++k)
+            if (element[k] == '{' && (k == 0 || element[k - 1] != '$'))
+                return k;
+        return std::string_view::npos;
+    }
+
+    // fds=s{0..249} stands for s0,s1,...,s249 (and x${k}_{0..3} for x${k}_0 ... x${k}_3): one
+    // message may carry up to 253 fds, and a scene that puts thousands of sockets in flight
+    // should not need lines of thousands of names.
+    bool expand_range(std::string_view element, std::size_t brace, std::uint32_t col, Statement &s)
+    {
+        constexpr std::uint64_t kMaxRange = 100'000;
+        const std::size_t close = element.find('}', brace);
+        const std::size_t dots = element.find("..", brace);
+        if (close == std::string_view::npos || dots == std::string_view::npos || dots > close) {
+            error(to_u32(col + brace), "bad range in " + show(element) + ": write {FIRST..LAST}, e.g. s{0..249}");
+            return false;
+        }
+        const auto first = parse_unsigned(element.substr(brace + 1, dots - brace - 1), to_u32(col + brace + 1),
+                                          "range start");
+        const auto last = parse_unsigned(element.substr(dots + 2, close - dots - 2), to_u32(col + dots + 2),
+                                         "range end");
+        if (!first || !last)
+            return false;
+        if (*last < *first || *last - *first >= kMaxRange) {
+            error(to_u32(col + brace), "range {" + std::to_string(*first) + ".." + std::to_string(*last) +
+                                           "} must count up and hold at most " + std::to_string(kMaxRange) +
+                                           " names");
+            return false;
+        }
+        const std::string_view prefix = element.substr(0, brace);
+        const std::string_view suffix = element.substr(close + 1);
+        for (std::uint64_t v = *first; v <= *last; ++v) {
+            const std::string text = std::string(prefix) + std::to_string(v) + std::string(suffix);
+            auto n = name(text, col);
+            if (!n)
+                return false;
+            s.fds.push_back(std::move(*n));
+        }
+        return true;
+    }
+
     // fds=a,b,c (possibly empty). Returns false after reporting a malformed element.
     bool fd_list(const Option &o, Statement &s)
     {
@@ -1482,6 +1527,8 @@ private:
             if (element.empty()) {
                 error(col, "empty name in fds= list");
                 ok = false;
+            } else if (const std::size_t brace = range_brace(element); brace != std::string_view::npos) {
+                ok = expand_range(element, brace, col, s) && ok;
             } else if (auto n = name(element, col)) {
                 s.fds.push_back(std::move(*n));
             } else {

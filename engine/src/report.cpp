@@ -60,16 +60,19 @@ std::vector<LatencyGroup> latency_groups(const Simulation &sim)
 {
     std::vector<LatencyGroup> groups;
     for (const LatencySample &smp : sim.latencies()) {
+        // A task spawned several times under one name (a declared process) is one group.
+        const std::string task_name = smp.task < sim.tasks().size() ? sim.tasks()[smp.task].name : std::string("?");
         auto it = std::find_if(groups.begin(), groups.end(), [&](const LatencyGroup &g) {
-            return g.task == smp.task && g.kind == smp.kind;
+            return g.task_name == task_name && g.kind == smp.kind && g.fn == smp.fn;
         });
         if (it == groups.end()) {
             LatencyGroup g;
             g.task = smp.task;
+            g.task_name = task_name;
             g.kind = smp.kind;
             g.fn = smp.fn;
-            g.name = (smp.task < sim.tasks().size() ? sim.tasks()[smp.task].name : std::string("?")) + ", " +
-                     std::string(kfn_name(smp.fn)) + ", " + std::string(call_kind_name(smp.kind));
+            g.name = task_name + ", " + std::string(kfn_name(smp.fn)) +
+                     (smp.kind == CallKind::autobind ? std::string() : ", " + std::string(call_kind_name(smp.kind)));
             groups.push_back(g);
             it = groups.end() - 1;
         }

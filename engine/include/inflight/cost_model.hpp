@@ -40,6 +40,7 @@ enum class Cost : std::uint8_t {
     gc_fast_vertex,   // graph: one vertex checked by unix_walk_scc_fast
     gc_graph_update,  // graph: one edge added or removed at sendmsg/recvmsg
     gc_collect_skb,   // both: one skb moved to the hitlist
+    gc_purge_skb,     // both: one hitlist skb freed by the purge (destructor, scm_destroy, fput)
     creds_ref,        // creds-by-default: get_pid/get_cred or put_pid/put_cred on a local line
     cacheline_bounce, // the same, when the line was last written by another CPU (false sharing)
     splice_kib,       // splice/sendfile: one KiB moved by MSG_SPLICE_PAGES (page refs, no copy)

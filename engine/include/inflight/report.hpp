@@ -29,7 +29,8 @@ std::string format_ns(std::uint64_t ns);
 // The run's timed calls grouped by task and call kind, durations sorted (for percentiles).
 struct LatencyGroup {
     std::string name;           // "sane, sendmsg, no fd"
-    std::uint32_t task = 0;
+    std::uint32_t task = 0;     // the first task of that name
+    std::string task_name;
     CallKind kind = CallKind::no_fd;
     KFn fn = KFn::sys_sendmsg;
     std::vector<std::uint64_t> durations;
