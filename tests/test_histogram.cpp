@@ -427,7 +427,7 @@ void TestHistogram::groupByTaskUserKind()
     s[3].task = 0, s[3].user = 0, s[3].kind = CallKind::autobind, s[3].duration_ns = 400;
     s[4].task = 9, s[4].user = 7, s[4].kind = CallKind::with_fds, s[4].duration_ns = 500;
 
-    auto byTask = group_latencies(s, GroupBy::task, TimeUnit::ns, tasks, users);
+    auto byTask = group_samples(s, GroupBy::task, TimeUnit::ns, tasks, users);
     QCOMPARE(byTask.size(), 4u);
     QCOMPARE(byTask[0].name, std::string("main"));
     QCOMPARE(byTask[1].name, std::string("sender")); // both sender tasks in one group
@@ -437,14 +437,14 @@ void TestHistogram::groupByTaskUserKind()
     QCOMPARE(byTask[2].name, std::string("other"));
     QCOMPARE(byTask[3].name, std::string("task 9")); // unknown task index: named by number
 
-    auto byUser = group_latencies(s, GroupBy::user, TimeUnit::ns, tasks, users);
+    auto byUser = group_samples(s, GroupBy::user, TimeUnit::ns, tasks, users);
     QCOMPARE(byUser.size(), 3u);
     QCOMPARE(byUser[0].name, std::string("root"));
     QCOMPARE(byUser[0].samples, (std::vector<std::size_t>{1, 3}));
     QCOMPARE(byUser[1].name, std::string("alice"));
     QCOMPARE(byUser[2].name, std::string("user 7"));
 
-    auto byKind = group_latencies(s, GroupBy::call_kind, TimeUnit::us, tasks, users);
+    auto byKind = group_samples(s, GroupBy::call_kind, TimeUnit::us, tasks, users);
     QCOMPARE(byKind.size(), 4u);
     QCOMPARE(byKind[0].name, std::string(call_kind_name(CallKind::no_fd)));
     QCOMPARE(byKind[0].samples.size(), 2u);
@@ -454,7 +454,7 @@ void TestHistogram::groupByTaskUserKind()
     QCOMPARE(byKind[0].histogram.unit(), TimeUnit::us);
 
     // Incremental: add() returns the group's position; a new group slots in by order.
-    LatencyGroups live(GroupBy::task, TimeUnit::ns, tasks, users);
+    SampleGroups live(GroupBy::task, TimeUnit::ns, tasks, users);
     QCOMPARE(live.add(s[1], 1), 0u); // sender
     QCOMPARE(live.add(s[3], 3), 0u); // main goes before sender
     QCOMPARE(live.groups()[1].name, std::string("sender"));

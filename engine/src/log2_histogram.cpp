@@ -285,13 +285,13 @@ std::string_view group_by_name(GroupBy by)
     return "?";
 }
 
-LatencyGroups::LatencyGroups(GroupBy by, TimeUnit unit, const std::vector<TaskInfo> &tasks,
-                             const std::vector<std::string> &user_names)
+SampleGroups::SampleGroups(GroupBy by, TimeUnit unit, const std::vector<TaskInfo> &tasks,
+                           const std::vector<std::string> &user_names)
     : by_(by), unit_(unit), tasks_(tasks), user_names_(user_names)
 {
 }
 
-std::string LatencyGroups::name_of(const LatencySample &s) const
+std::string SampleGroups::name_of(const LatencySample &s) const
 {
     switch (by_) {
     case GroupBy::task:
@@ -308,7 +308,7 @@ std::string LatencyGroups::name_of(const LatencySample &s) const
     return {};
 }
 
-std::uint64_t LatencyGroups::order_of(const LatencySample &s) const
+std::uint64_t SampleGroups::order_of(const LatencySample &s) const
 {
     switch (by_) {
     case GroupBy::task:
@@ -324,7 +324,7 @@ std::uint64_t LatencyGroups::order_of(const LatencySample &s) const
     return 0;
 }
 
-std::size_t LatencyGroups::add(const LatencySample &s, std::size_t index)
+std::size_t SampleGroups::add(const LatencySample &s, std::size_t index)
 {
     std::string name = name_of(s);
     auto it = by_name_.find(name);
@@ -332,9 +332,9 @@ std::size_t LatencyGroups::add(const LatencySample &s, std::size_t index)
     if (it != by_name_.end()) {
         g = it->second;
     } else {
-        LatencyGroup group{name, order_of(s), {}, Log2Histogram(unit_)};
+        SampleGroup group{name, order_of(s), {}, Log2Histogram(unit_)};
         auto pos = std::upper_bound(groups_.begin(), groups_.end(), group.order,
-                                    [](std::uint64_t o, const LatencyGroup &x) { return o < x.order; });
+                                    [](std::uint64_t o, const SampleGroup &x) { return o < x.order; });
         g = static_cast<std::size_t>(pos - groups_.begin());
         groups_.insert(pos, std::move(group));
         for (std::size_t i = g; i < groups_.size(); ++i)
@@ -345,24 +345,23 @@ std::size_t LatencyGroups::add(const LatencySample &s, std::size_t index)
     return g;
 }
 
-void LatencyGroups::set_unit(TimeUnit unit)
+void SampleGroups::set_unit(TimeUnit unit)
 {
     unit_ = unit;
-    for (LatencyGroup &g : groups_)
+    for (SampleGroup &g : groups_)
         g.histogram.set_unit(unit);
 }
 
-void LatencyGroups::clear()
+void SampleGroups::clear()
 {
     groups_.clear();
     by_name_.clear();
 }
 
-std::vector<LatencyGroup> group_latencies(const std::vector<LatencySample> &samples, GroupBy by, TimeUnit unit,
-                                          const std::vector<TaskInfo> &tasks,
-                                          const std::vector<std::string> &user_names)
+std::vector<SampleGroup> group_samples(const std::vector<LatencySample> &samples, GroupBy by, TimeUnit unit,
+                                       const std::vector<TaskInfo> &tasks, const std::vector<std::string> &user_names)
 {
-    LatencyGroups groups(by, unit, tasks, user_names);
+    SampleGroups groups(by, unit, tasks, user_names);
     for (std::size_t i = 0; i < samples.size(); ++i)
         groups.add(samples[i], i);
     return groups.groups();

@@ -117,7 +117,7 @@ LatencyRatio latency_ratio(const Log2Histogram &a, const Log2Histogram &b);
 enum class GroupBy : std::uint8_t { task, user, call_kind };
 std::string_view group_by_name(GroupBy by); // "task", "user", "call kind"
 
-struct LatencyGroup {
+struct SampleGroup {
     std::string name;                  // the task's name, the user's name, call_kind_name()
     std::uint64_t order = 0;           // groups are kept sorted by this (first task, user id, kind)
     std::vector<std::size_t> samples;  // indices into the sample vector given to add()
@@ -126,17 +126,17 @@ struct LatencyGroup {
 
 // Splits samples into groups one sample at a time, so a live view can feed it as a run plays.
 // Tasks are grouped by name (a scene that spawns "sender" four times gets one "sender" group).
-class LatencyGroups {
+class SampleGroups {
 public:
     // `tasks` and `user_names` (Kernel::users by index) name the groups; both must outlive this.
-    LatencyGroups(GroupBy by, TimeUnit unit, const std::vector<TaskInfo> &tasks,
-                  const std::vector<std::string> &user_names);
+    SampleGroups(GroupBy by, TimeUnit unit, const std::vector<TaskInfo> &tasks,
+                 const std::vector<std::string> &user_names);
 
     GroupBy by() const { return by_; }
     // Adds the sample (its position `index` in the caller's vector) and returns its group's
     // position. A new group may shift the positions of later ones.
     std::size_t add(const LatencySample &s, std::size_t index);
-    const std::vector<LatencyGroup> &groups() const { return groups_; }
+    const std::vector<SampleGroup> &groups() const { return groups_; }
     void set_unit(TimeUnit unit);
     void clear();
 
@@ -148,13 +148,12 @@ private:
     TimeUnit unit_;
     const std::vector<TaskInfo> &tasks_;
     const std::vector<std::string> &user_names_;
-    std::vector<LatencyGroup> groups_;
+    std::vector<SampleGroup> groups_;
     std::map<std::string, std::size_t, std::less<>> by_name_;
 };
 
 // All of `samples` at once, in the groups' order.
-std::vector<LatencyGroup> group_latencies(const std::vector<LatencySample> &samples, GroupBy by, TimeUnit unit,
-                                          const std::vector<TaskInfo> &tasks,
-                                          const std::vector<std::string> &user_names);
+std::vector<SampleGroup> group_samples(const std::vector<LatencySample> &samples, GroupBy by, TimeUnit unit,
+                                       const std::vector<TaskInfo> &tasks, const std::vector<std::string> &user_names);
 
 } // namespace inflight
