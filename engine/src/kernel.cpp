@@ -319,12 +319,8 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
     }
     co_yield ev(EventKind::sock_release, KFn::unix_release_sock, u.id, npos, embryo ? 1 : 0);
     // The cause is decided by who dropped the last reference (see FreedBy).
-    if (u.address != npos) {
-        auto &space = abstract_names[static_cast<int>(u.type)];
-        auto it = space.find(addresses[u.address]);
-        if (it != space.end() && it->second == &u)
-            space.erase(it);
-    }
+    if (u.address != npos)
+        abstract_ns.unbind(addresses[u.address], u.type, u.id); // unix_remove_socket(): only its own name
     const SockState old = u.state;
     u.released = true;
     u.freed_by = embryo ? FreedBy::cascade : (u.file ? u.file->cause : FreedBy::close);

@@ -52,39 +52,138 @@ Proc Kernel::sys_socketpair(Process &p, SockType type, std::string n0, std::stri
     r.value = fd0;
 }
 
-std::string Kernel::autobind_name(std::uint32_t n) const
+UnixSock *Kernel::find_abstract(const std::string &name, SockType type)
 {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "%05x", n & 0xFFFFFu);
-    return buf;
+    const ProbeResult res = abstract_ns.find(name, type);
+    charge(Cost::hash_chain_entry, res.compared);
+    return res.taken && res.owner < socks.size() ? &socks[res.owner] : nullptr;
 }
 
-Errno Kernel::bind_name(UnixSock &u, const std::string &name)
+Proc Kernel::table_lock(std::uint32_t h1, std::uint32_t h2)
 {
-    auto &space = abstract_names[static_cast<int>(u.type)];
-    if (space.count(name))
-        return Errno::addrinuse;
-    space.emplace(name, &u);
-    u.address = static_cast<std::uint32_t>(addresses.size());
-    addresses.push_back(name);
-    return Errno::none;
-}
-
-Errno Kernel::autobind(UnixSock &u)
-{
-    // The merged form of "af_unix: Relax race in unix_autobind()": a random start, advance then
-    // try, and ENOSPC once all 2^20 names of this socket type were tried.
-    std::uint32_t ordernum = static_cast<std::uint32_t>(rng_());
-    const std::uint32_t lastnum = ordernum & 0xFFFFFu;
-    auto &space = abstract_names[static_cast<int>(u.type)];
-    for (;;) {
-        ordernum = (ordernum + 1) & 0xFFFFFu;
-        std::string name = autobind_name(ordernum);
-        if (!space.count(name))
-            return bind_name(u, name);
-        if (ordernum == lastnum)
-            return Errno::nospc;
+    if (config_.global_table_lock) {
+        co_yield spin_lock(unix_table_lock, 1);
+        co_return;
     }
+    // unix_table_double_lock(): one lock when both hashes agree, else the lower index first.
+    if (h1 > h2)
+        std::swap(h1, h2);
+    co_yield spin_lock(table_locks[h1], 2 + h1);
+    if (h1 != h2)
+        co_yield spin_lock(table_locks[h2], 2 + h2);
+}
+
+void Kernel::table_unlock(std::uint32_t h1, std::uint32_t h2)
+{
+    if (config_.global_table_lock) {
+        spin_unlock(unix_table_lock);
+        return;
+    }
+    spin_unlock(table_locks[h1]);
+    if (h1 != h2)
+        spin_unlock(table_locks[h2]);
+}
+
+Proc Kernel::bind_name(UnixSock &u, const std::string &name, Errno &err)
+{
+    // unix_bind_abstract(): the name's bucket and the socket's unbound bucket, double-locked.
+    const std::uint32_t old_bucket = u.id & 255;
+    const std::uint32_t bucket = abstract_name_bucket(name, u.type);
+    co_yield table_lock(old_bucket, bucket);
+    const BindResult res = abstract_ns.bind(name, u.type, u.id);
+    charge(Cost::hash_chain_entry, res.lookup.compared);
+    err = res.err;
+    if (err == Errno::none) {
+        u.address = static_cast<std::uint32_t>(addresses.size());
+        addresses.push_back(name);
+    }
+    table_unlock(old_bucket, bucket);
+}
+
+Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
+{
+    // Three generations (set autobind, spec 6): the pre-2021 shared counter, the 2021 v1 patch's
+    // random start that could loop forever, and the merged random start that gives up after
+    // 2^20 probes. AutobindIterator holds the arithmetic; here are the locks, the events and
+    // the time each probe costs.
+    Task *task = running;
+    const std::uint64_t t0 = now();
+    const std::uint64_t waited0 = task ? task->waited_ns : 0, spun0 = task ? task->spun_ns : 0;
+    const std::uint64_t first_step = step_hint + 1;
+    charge(Cost::autobind);
+    AutobindIterator it = abstract_ns.autobind(u.type, config_.autobind, rng_);
+    const std::uint32_t old_bucket = u.id & 255;
+    err = Errno::none;
+    while (!it.finished()) {
+        if (fast_forward && !concurrent) {
+            // Nobody watches the probes one by one and nobody else binds meanwhile: runs of
+            // taken names are walked in bulk, each probe and chain entry still charged.
+            const std::uint64_t compared0 = it.compared();
+            const std::uint32_t n = it.skip_taken(kAutobindSpace, true);
+            if (n) {
+                charge(Cost::autobind_probe, n);
+                charge(Cost::hash_chain_entry, it.compared() - compared0);
+                micro_steps_total += n;
+            }
+            if (it.finished())
+                break;
+        }
+        const std::uint32_t value = it.format();
+        const std::uint32_t bucket = autobind_bucket(value, u.type);
+        const std::uint64_t spun_before = task ? task->spun_ns : 0;
+        co_yield table_lock(old_bucket, bucket);
+        if (task && task->spun_ns > spun_before)
+            abstract_ns.note_lock_wait(task->spun_ns - spun_before);
+        it.locked_advance();
+        const ProbeResult res = it.lookup();
+        // The chain walk happens under the bucket lock, so its cost is charged before unlocking.
+        Event probe = ev(EventKind::autobind_probe, KFn::unix_autobind, u.id, value, bucket,
+                         static_cast<std::int64_t>(res.compared), res.taken ? 1 : 0);
+        co_yield probe;
+        if (!res.taken) {
+            it.commit(u.id);
+            u.address = static_cast<std::uint32_t>(addresses.size());
+            addresses.push_back(autobind_name(value));
+            table_unlock(old_bucket, bucket);
+            break;
+        }
+        table_unlock(old_bucket, bucket);
+        if (it.after_taken() != AutobindStop::running)
+            break;
+        co_yield sched_point(); // cond_resched() before the next try
+    }
+    if (it.stop() == AutobindStop::enospc) {
+        err = Errno::nospc;
+        Event fail = ev(EventKind::autobind_fail, KFn::unix_autobind, u.id, it.start(), npos,
+                        static_cast<std::int64_t>(Errno::nospc), it.probes());
+        co_yield fail;
+    } else if (it.stop() == AutobindStop::endless) {
+        // The kernel would spin here forever (Eric Dumazet's review of the v1 patch): the run
+        // stops with the diagnosis instead of hanging.
+        err = Errno::nospc;
+        const EndlessLoop &loop = *it.endless();
+        char start[16];
+        std::snprintf(start, sizeof start, "0x%08x", loop.initnum);
+        finding("autobind would loop forever",
+                "unix_autobind() of " + label_of(u) + ": start " + start + ", " + std::to_string(loop.probes) +
+                    " probes made, every name taken; " + loop.reason);
+        Event fail = ev(EventKind::autobind_fail, KFn::unix_autobind, u.id, loop.initnum, npos, -1, loop.probes);
+        co_yield fail;
+    }
+    LatencySample smp;
+    smp.fn = KFn::unix_autobind;
+    smp.kind = CallKind::autobind;
+    smp.task = task ? task->id : 0;
+    smp.user = task && task->process && task->process->user ? task->process->user->id : 0;
+    smp.start_ns = t0;
+    smp.duration_ns = now() - t0;
+    smp.waited_ns = task ? task->waited_ns - waited0 : 0;
+    smp.spun_ns = task ? task->spun_ns - spun0 : 0;
+    smp.probes = it.probes();
+    smp.first_step = first_step;
+    smp.last_step = std::max(first_step, step_hint + 1);
+    smp.failed = err != Errno::none;
+    latencies.push_back(smp);
 }
 
 Proc Kernel::sys_bind(Process &p, std::string name, std::optional<std::string> address, SysResult &r)
@@ -98,7 +197,10 @@ Proc Kernel::sys_bind(Process &p, std::string name, std::optional<std::string> a
             r.err = Errno::inval;
         co_return;
     }
-    r.err = address ? bind_name(*u, *address) : autobind(*u);
+    if (address)
+        co_yield bind_name(*u, *address, r.err);
+    else
+        co_yield unix_autobind(*u, r.err);
     if (r.err == Errno::none)
         co_yield ev(EventKind::note, address ? KFn::sys_bind : KFn::unix_autobind, u->id, npos, u->address);
 }
@@ -157,12 +259,11 @@ Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string
         }
         addr = addresses[t->address];
     }
-    if (u->passcred && u->address == npos)
-        autobind(*u);
-
-    auto &space = abstract_names[static_cast<int>(u->type)];
-    auto found = space.find(addr);
-    UnixSock *other = found == space.end() ? nullptr : found->second;
+    if (u->passcred && u->address == npos) {
+        Errno ignored = Errno::none; // unix_may_passcred(): connect() autobinds first
+        co_yield unix_autobind(*u, ignored);
+    }
+    UnixSock *other = find_abstract(addr, u->type);
 
     if (u->type == SockType::dgram) {
         if (!other) {
@@ -341,15 +442,14 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
         else
             other = u->peer; // to= is ignored on a connected seqpacket socket
     } else {
-        if (u->passcred && u->address == npos)
-            autobind(*u);
+        if (u->passcred && u->address == npos) {
+            Errno ignored = Errno::none; // an unbound sender with SO_PASSCRED autobinds first
+            co_yield unix_autobind(*u, ignored);
+        }
         if (to) {
-            auto &space = abstract_names[static_cast<int>(SockType::dgram)];
-            auto it = space.find(*to);
-            if (it == space.end())
+            other = find_abstract(*to, SockType::dgram);
+            if (!other)
                 err = Errno::connrefused;
-            else
-                other = it->second;
         } else if (!u->peer) {
             err = Errno::notconn;
         } else {

@@ -72,6 +72,7 @@ KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &opti
     c.creds_by_default = scene.settings.creds_by_default;
     c.fix_splice_no_checksum = scene.settings.fix_splice_no_checksum;
     c.autobind = scene.settings.autobind;
+    c.global_table_lock = scene.settings.global_table_lock;
     for (const CostOverride &o : scene.settings.costs)
         if (auto cost = cost_by_name(o.name))
             c.costs.set(*cost, o.ns);

@@ -3,6 +3,7 @@
 // the workqueue that runs queued collections. Deterministic: no clocks, no host randomness.
 #pragma once
 
+#include "inflight/abstract_namespace.hpp"
 #include "inflight/collector.hpp"
 #include "inflight/cost_model.hpp"
 #include "inflight/errno_code.hpp"
@@ -18,6 +19,7 @@
 #include "inflight/unix_sock.hpp"
 
 #include <cstdint>
+#include <array>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -206,7 +208,10 @@ public:
     NamePool name_pool;                // labels and fd names, interned
     std::vector<std::uint32_t> label_owner; // name id -> sock id it labels (npos: none)
     std::vector<std::string> addresses;
-    std::unordered_map<std::string, UnixSock *> abstract_names[3]; // per socket type
+    // The abstract buckets (256..511) of the namespace's socket hash table, with autobind.
+    AbstractNamespace abstract_ns;
+    KLock unix_table_lock;                     // before 2021: one lock for the whole table
+    std::array<KLock, 512> table_locks;        // from 2021: one per bucket (unix_table_double_lock)
 
     // classic and async
     GcList gc_inflight_list, gc_candidates, not_cycle_list;
@@ -285,9 +290,12 @@ private:
     Proc flush_gc_work();
     Proc purge_queue(UnixSock &u);
     Proc send_skb(UnixSock &receiver, SkBuff &skb);
-    Errno autobind(UnixSock &u);
-    Errno bind_name(UnixSock &u, const std::string &name);
-    std::string autobind_name(std::uint32_t n) const;
+    Proc unix_autobind(UnixSock &u, Errno &err);
+    Proc bind_name(UnixSock &u, const std::string &name, Errno &err);
+    Proc table_lock(std::uint32_t h1, std::uint32_t h2);
+    void table_unlock(std::uint32_t h1, std::uint32_t h2);
+    // __unix_find_socket_byname() for connect()/sendto(): the walk's cost is charged.
+    UnixSock *find_abstract(const std::string &name, SockType type);
     Proc dgram_disconnected(UnixSock &u);
 
     KernelConfig config_;
@@ -301,7 +309,6 @@ private:
     std::uint64_t work_ready_at_ = 0;
     Proc creds_ref(Process &owner, bool get);
     std::mt19937_64 rng_;
-    std::uint32_t autobind_ordernum_ = 1;
     std::string pending_trigger_;
 };
 
