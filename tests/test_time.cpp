@@ -211,9 +211,9 @@ private slots:
     void deterministicInterleaving()
     {
         const std::string text = "set cpus 4\nsocketpair a b dgram\nsocketpair c d dgram\n"
-                                 "spawn left cpu=1 {\n  repeat 5 {\n    send a fds=c\n    recv b fds=got\n  }\n}\n"
-                                 "spawn right cpu=2 {\n  repeat 5 {\n    send c fds=a\n    recv d fds=got2\n  }\n}\n"
-                                 "wait\nclose a b c d got got2\n";
+                                 "spawn left cpu=1 {\n  repeat 5 {\n    send a fds=c\n    recv b fds=got\n    close got\n  }\n}\n"
+                                 "spawn right cpu=2 {\n  repeat 5 {\n    send c fds=a\n    recv d fds=got2\n    close got2\n  }\n}\n"
+                                 "wait\nclose a b c d\n";
         auto run = [&] {
             auto scene = scene_of(text);
             SimulationOptions o;
