@@ -440,7 +440,7 @@ AbstractNamespace::AbstractNamespace() = default;
 AbstractNamespace::AbstractNamespace(const AbstractNamespace &other) = default;
 AbstractNamespace &AbstractNamespace::operator=(const AbstractNamespace &other) = default;
 
-std::vector<AbstractNamespace::Slot> &AbstractNamespace::slots(SockType type)
+std::vector<AbstractNamespace::Slot> &AbstractNamespace::slots_for(SockType type)
 {
     const auto t = static_cast<std::size_t>(type_index(type));
     if (slots_[t].empty()) {
@@ -601,7 +601,7 @@ BindResult AbstractNamespace::bind_value(std::uint32_t value, SockType type, std
 
 bool AbstractNamespace::insert_value(std::uint32_t value, SockType type, std::uint32_t sock)
 {
-    auto &s = slots(type);
+    auto &s = slots_for(type);
     if (s[value].owner != kNoSock)
         return false;
     s[value].owner = sock;

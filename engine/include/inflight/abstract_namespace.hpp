@@ -341,7 +341,7 @@ private:
     bool insert_value(std::uint32_t value, SockType type, std::uint32_t sock); // false if taken
     void remove_entry(std::uint32_t bucket, std::uint32_t index);
     std::uint32_t *index_of_key(std::uint32_t key);
-    std::vector<Slot> &slots(SockType type);
+    std::vector<Slot> &slots_for(SockType type); // (not "slots": a Qt keyword)
     // First offset k < n such that value (start + k) & 0xFFFFF is free for `type`; n if none.
     std::uint32_t first_free(SockType type, std::uint32_t start, std::uint32_t n) const;
     // The chain entries compared by probes of the (taken) values start .. start + n - 1.
