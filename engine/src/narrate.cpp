@@ -1,5 +1,8 @@
 #include "inflight/narrate.hpp"
 
+#include "inflight/abstract_namespace.hpp"
+#include "inflight/report.hpp"
+
 #include "inflight/algorithm_listing.hpp"
 #include "inflight/kernel.hpp"
 
@@ -34,6 +37,28 @@ const char *dead_reason(std::int64_t r)
     case 2: return "a copy of its file sits in a queue of another SCC";
     default: return "file_count != out_degree: something outside flight (an fd, a peeked copy) holds it";
     }
+}
+
+std::string wait_for_text(std::int64_t w)
+{
+    switch (static_cast<WaitFor>(w)) {
+    case WaitFor::gc: return "the collection to end";
+    case WaitFor::gc_lock: return "unix_gc_lock";
+    case WaitFor::data: return "data to read";
+    case WaitFor::task: return "a task to end";
+    case WaitFor::idle: return "queued kernel work to finish";
+    case WaitFor::table_lock: return "a hash table lock";
+    }
+    return "?";
+}
+
+std::string lock_text(std::uint32_t which)
+{
+    if (which == 0)
+        return "unix_gc_lock";
+    if (which == 1)
+        return "unix_table_lock";
+    return "the lock of hash bucket " + std::to_string(which - 2);
 }
 
 } // namespace
@@ -103,6 +128,24 @@ std::string describe(const Event &e, const Kernel &k)
     case EventKind::finding: return "finding #" + n(e.a) + ": " + (e.a < k.findings.size() ? k.findings[e.a].invariant : std::string());
     case EventKind::warning: return "statement failed: " + std::string(errno_name(static_cast<Errno>(e.before)));
     case EventKind::expect_result: return e.before ? "expectation holds" : "expectation FAILED";
+    case EventKind::wait_end: return "waited " + format_ns(static_cast<std::uint64_t>(e.before)) + " for " + wait_for_text(e.after);
+    case EventKind::lock_spin:
+        return "spun " + format_ns(static_cast<std::uint64_t>(e.before)) + " on " + lock_text(e.a);
+    case EventKind::task_spawn:
+        return "task " + (e.a < k.tasks.size() ? k.tasks[e.a].name : n(e.a)) + " starts on cpu " + n(e.b);
+    case EventKind::task_exit: return "task " + (e.a < k.tasks.size() ? k.tasks[e.a].name : n(e.a)) + " ends";
+    case EventKind::autobind_probe:
+        return a + " tries @" + autobind_name(e.b) + " (bucket " + n(e.c) + ", " + n(e.before) + " compared): " +
+               (e.after ? "taken" : "free, bound");
+    case EventKind::autobind_fail:
+        return e.before < 0 ? a + ": autobind would loop forever after " + n(e.after) + " probes"
+                            : a + ": ENOSPC after " + n(e.after) + " probes";
+    case EventKind::splice_chunk:
+        return n(e.before) + " bytes spliced from " + a + " to " + s(e.b) + (e.after ? ", checksummed" : "");
+    case EventKind::creds_ref:
+        return std::string(e.before ? "pid and cred references taken" : "pid and cred references dropped") + " (" +
+               format_ns(static_cast<std::uint64_t>(e.after)) + ")";
+    case EventKind::sched_point: return {};
     }
     return {};
 }
@@ -171,6 +214,18 @@ std::string narrate(const Event &e, const Kernel &k)
     case EventKind::sock_release:
         return a + " is released: its receive queue is purged, dropping every fd it carried.";
     case EventKind::gc_begin: return "A collection starts.";
+    case EventKind::gc_wait:
+        return "The sender must wait for the collection: " +
+               std::string(k.era() == GcEra::classic ? "up to 6.8 every sendmsg waits while one runs (unix_gc_wait)."
+                                                     : "its user has 2024 or more in flight and it passes an AF_UNIX fd (flush_work).");
+    case EventKind::lock_spin:
+        return "Another CPU held " + lock_text(e.a) + ": this task spun " + format_ns(static_cast<std::uint64_t>(e.before)) +
+               " before it could take it.";
+    case EventKind::autobind_probe:
+        return e.after ? "@" + autobind_name(e.b) + " is taken (" + n(e.before) + " sockets compared in bucket " + n(e.c) +
+                             "): " + a + " tries the next name."
+                       : "@" + autobind_name(e.b) + " is free (" + n(e.before) + " sockets compared in bucket " + n(e.c) +
+                             "): " + a + " is bound to it.";
     default: break;
     }
     return describe(e, k);
