@@ -76,6 +76,8 @@ KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &opti
     for (const CostOverride &o : scene.settings.costs)
         if (auto cost = cost_by_name(o.name))
             c.costs.set(*cost, o.ns);
+    for (const auto &[cost, ns] : options.cost_overrides)
+        c.costs.set(cost, ns);
     return c;
 }
 

@@ -30,6 +30,8 @@ struct SimulationOptions {
     // their time, but are not handed out one by one; only gc_begin/gc_end and what a viewer
     // must see are. The CLI uses it for reports; the app and the tests step everything.
     bool fast_forward = false;
+    // Costs set outside the scene (the app's Model > Costs dialog), applied over `set cost`.
+    std::vector<std::pair<Cost, std::uint64_t>> cost_overrides;
 };
 
 struct SceneWarning {
