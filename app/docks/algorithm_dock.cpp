@@ -9,6 +9,7 @@
 #include "inflight/algorithm_listing.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
+#include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 
 #include <QFrame>
@@ -256,6 +257,13 @@ void AlgorithmDock::refresh()
             cap += tr(" · line %1").arg(e->scene_line);
         if (e->fn != KFn::none && e->fn != KFn::scene)
             cap += QStringLiteral(" · ") + qs(kfn_name(e->fn));
+        // Several tasks: say whose step this is and when, on the modelled clock.
+        if (k.concurrent && e->task < k.tasks.size()) {
+            const Task &t = k.tasks[e->task];
+            cap += tr(" · %1 on cpu %2").arg(QString::fromStdString(t.name)).arg(t.cpu);
+        }
+        if (e->time)
+            cap += QStringLiteral(" · t = ") + QString::fromStdString(format_ns(e->time));
         caption_->setText(cap);
     } else {
         narration_->setText(tr("Nothing has run yet. Step forward to start the scene."));

@@ -7,6 +7,7 @@
 
 #include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
+#include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 
 #include <QBrush>
@@ -175,8 +176,17 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         default: return {};
         }
     case Qt::ToolTipRole:
-        if (index.column() == DescriptionColumn)
-            return QString::fromStdString(narrate(e, labels()));
+        if (index.column() == DescriptionColumn) {
+            QString tip = QString::fromStdString(narrate(e, labels()));
+            // Which task ran it and when (modelled clock): how interleaved tasks are told apart.
+            const auto &tasks = labels().tasks;
+            if (labels().concurrent && e.task < tasks.size())
+                tip += tr("\n(%1 on cpu %2, t = %3)")
+                           .arg(QString::fromStdString(tasks[e.task].name))
+                           .arg(tasks[e.task].cpu)
+                           .arg(QString::fromStdString(format_ns(e.time)));
+            return tip;
+        }
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == StepColumn || index.column() == LineColumn)
