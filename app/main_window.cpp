@@ -4,6 +4,7 @@
 #include "theme.h"
 #include "timeline_widget.h"
 
+#include "autobind/autobind_panel.h"
 #include "docks/algorithm_dock.h"
 #include "docks/event_log_dock.h"
 #include "docks/inspector_dock.h"
@@ -267,6 +268,11 @@ void MainWindow::buildDocks()
     place(log, Qt::BottomDockWidgetArea);
     tabifyDockWidget(scene, inspector);
     scene->raise();
+    // Autobind: the name space's fill map, a tab beside the event log; a click selects a socket.
+    auto *autobind_dock = new autobind::AutobindDock(controller_, this);
+    place(autobind_dock, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(log, autobind_dock);
+    log->raise();
     resizeDocks({scene, algorithm}, {380, 440}, Qt::Horizontal);
     resizeDocks({algorithm, lists}, {520, 420}, Qt::Vertical);
     resizeDocks({log}, {170}, Qt::Vertical);

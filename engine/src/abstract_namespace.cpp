@@ -725,11 +725,13 @@ std::uint32_t AbstractNamespace::owner(SockType type, std::uint32_t value) const
 
 unsigned AbstractNamespace::taken_mask(std::uint32_t value) const
 {
+    // From the bitmaps (128 KiB a type, cache-resident), not the 8 MiB slot arrays: the map
+    // repaints tens of thousands of scattered values per frame.
     unsigned m = 0;
     value &= kAutobindMask;
     for (int t = 0; t < kSockTypes; ++t) {
-        const auto &s = slots_[static_cast<std::size_t>(t)];
-        if (!s.empty() && s[value].owner != kNoSock)
+        const auto &b = bits_[static_cast<std::size_t>(t)];
+        if (!b.empty() && (b[value >> 6] >> (value & 63u) & 1u))
             m |= 1u << t;
     }
     return m;

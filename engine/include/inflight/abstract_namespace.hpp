@@ -303,7 +303,8 @@ public:
     // journal that was cleared because it grew past kJournalCap entries.
     bool read_dirty(DirtyCursor &cursor, std::vector<std::uint32_t> &out) const;
     std::uint64_t instance() const { return instance_.id; }
-    static constexpr std::size_t kJournalCap = 1u << 16;
+    // Sized so that a reader polling at any sane rate never misses a fill: 2^20 changes (4 MiB).
+    static constexpr std::size_t kJournalCap = 1u << 20;
 
 private:
     friend class AutobindIterator;

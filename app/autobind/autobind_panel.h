@@ -1,0 +1,128 @@
+// "Autobind": the abstract name space of the run's network namespace as a fill map
+// (AutobindMap: 2^20 names, one pixel each) with its figures beside it — names taken per type
+// (which doubles as the map's legend), probes of the last bind, mean probes per bind, the longest
+// hash chain, hash-lock waits, ENOSPC count — and a histogram of autobind latency in µs drawn by
+// the latency panel's HistogramWidget.
+//
+// AutobindPanel is the view of one AbstractNamespace (tests fill one directly); AutobindDock
+// (objectName "autobindDock") feeds it from the PlayerController: the current kernel's namespace
+// and the autobind calls that have returned by the player's step, refreshed at most every 16 ms.
+#pragma once
+
+#include "autobind/autobind_map.h"
+
+#include "inflight/abstract_namespace.hpp"
+#include "inflight/log2_histogram.hpp"
+
+#include <QDockWidget>
+#include <QHash>
+#include <QTimer>
+#include <QWidget>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+// The latency panel's histogram widget (app/latency/). Built without it, the panel shows the
+// latency figures as text in its place (see AutobindPanel::setLatency).
+#if __has_include("latency/histogram_widget.h")
+#define INFLIGHT_AUTOBIND_HISTOGRAM 1
+namespace latency {
+class HistogramWidget;
+}
+#else
+#define INFLIGHT_AUTOBIND_HISTOGRAM 0
+#endif
+
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QToolButton;
+class PlayerController;
+
+namespace autobind {
+
+class AutobindPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit AutobindPanel(QWidget *parent = nullptr);
+
+    AutobindMap *map() const { return map_; }
+    void setNamespace(const inflight::AbstractNamespace *ns);
+    const inflight::AbstractNamespace *ns() const { return map_->ns(); }
+    void setLabeler(std::function<QString(std::uint32_t sock)> labeler) { map_->setLabeler(std::move(labeler)); }
+    // Re-reads the namespace: the map's changed pixels, the trace overlay and the figures.
+    void refresh();
+    // The autobind calls returned so far (durations in ns; shown in µs).
+    void setLatency(const inflight::Log2Histogram &h);
+    const inflight::Log2Histogram &latency() const { return latency_; }
+
+    // The figures as shown, by key: "taken.stream", "taken.dgram", "taken.seqpacket",
+    // "lastBind", "meanProbes", "longestChain", "lockWaits", "enospc", "latency".
+    QString figure(const QString &key) const;
+    QString hoverText() const;
+    QComboBox *typeBox() const { return type_box_; }
+#if INFLIGHT_AUTOBIND_HISTOGRAM
+    latency::HistogramWidget *histogram() const { return histogram_; }
+#endif
+
+signals:
+    void socketClicked(quint32 sock);
+
+private:
+    void applyTheme();
+    void setFigure(const QString &key, const QString &text);
+
+    AutobindMap *map_ = nullptr;
+    QLabel *hover_ = nullptr;
+    QComboBox *type_box_ = nullptr;
+    QToolButton *fit_ = nullptr;
+    QGridLayout *figures_ = nullptr;
+    QHash<QString, QLabel *> values_;
+    QList<QLabel *> captions_;
+    QList<QLabel *> swatches_;
+    QLabel *latency_title_ = nullptr;
+    inflight::Log2Histogram latency_{inflight::TimeUnit::us};
+#if INFLIGHT_AUTOBIND_HISTOGRAM
+    latency::HistogramWidget *histogram_ = nullptr;
+#else
+    // TODO(histogram): plug latency::HistogramWidget here once app/latency/ has landed.
+    QLabel *latency_text_ = nullptr;
+#endif
+};
+
+class AutobindDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit AutobindDock(PlayerController &controller, QWidget *parent = nullptr);
+
+    AutobindPanel *panel() const { return panel_; }
+    // Where the namespace comes from. Default: the controller's current kernel
+    // (Kernel::abstract_ns, once the kernel has one; until then nothing). Tests give their own.
+    void setNamespaceProvider(std::function<const inflight::AbstractNamespace *()> provider);
+    // Brings the panel to the player's step now (position changes are otherwise coalesced and
+    // applied at most every 16 ms, so a fill can play at 60 frames a second).
+    void refresh();
+    int refreshCount() const { return refreshes_; }
+
+    static constexpr int kRefreshMs = 16;
+
+private:
+    void scheduleRefresh();
+    void takeNamespace();
+    void takeSamples();
+    void updateLatency();
+
+    PlayerController &controller_;
+    AutobindPanel *panel_ = nullptr;
+    std::function<const inflight::AbstractNamespace *()> provider_;
+    QTimer throttle_;
+    int refreshes_ = 0;
+    // The run's autobind calls by the step they returned at (durations in ns).
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> samples_;
+    std::size_t shown_ = 0;
+    std::uint64_t shown_position_ = 0;
+    inflight::Log2Histogram latency_{inflight::TimeUnit::us};
+};
+
+} // namespace autobind
