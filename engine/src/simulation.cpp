@@ -307,10 +307,15 @@ const Event *Simulation::step()
 
 bool Simulation::step_over()
 {
+    // With several tasks, "the statement" is the one of the task that makes the next step:
+    // other tasks' statements may interleave with it and are run along.
     bool any = false;
+    std::optional<std::uint16_t> task;
     while (const Event *e = step()) {
         any = true;
-        if (e->kind == EventKind::stmt_end)
+        if (!task)
+            task = e->task;
+        if (e->kind == EventKind::stmt_end && e->task == *task)
             break;
     }
     return any;
