@@ -466,6 +466,30 @@ private slots:
         QVERIFY(s[3].cpu.text.empty()); // not given
     }
 
+    // fds=s{0..3} is s0,s1,s2,s3 (bash-style), also around a ${...} template, and mixed with
+    // plain names; a range that counts down, is not a number, or is unclosed is an error.
+    void fdRanges()
+    {
+        const auto r = parse("repeat 4 as i {\n  socket s$i dgram\n}\nsocketpair a b dgram\n"
+                             "send a fds=s{0..3},b\n"
+                             "repeat 2 as k {\n  socket x${k}_0 dgram\n  socket x${k}_1 dgram\n  send a fds=x${k}_{0..1}\n}\n");
+        VERIFY_OK(r);
+        const Statement &send = r.scene.statements[2];
+        QCOMPARE(send.op, Op::send);
+        QCOMPARE(texts(send.fds), (std::vector<std::string>{"s0", "s1", "s2", "s3", "b"}));
+        const Statement &inner = r.scene.statements[3].body[2];
+        QCOMPARE(texts(inner.fds), (std::vector<std::string>{"x${k}_0", "x${k}_1"}));
+        QVERIFY(inner.fds[0].has_vars);
+
+        const auto bad = parse("socketpair a b dgram\nsend a fds=s{3..1}\nsend a fds=s{0..x}\nsend a fds=s{0..2\n");
+        const auto errors = errors_of(bad);
+        QCOMPARE(errors.size(), std::size_t(3));
+        QCOMPARE(at(errors[0]->loc), QString("2:13"));
+        QVERIFY(errors[0]->message.find("must count up") != std::string::npos);
+        QCOMPARE(at(errors[1]->loc), QString("3:17"));
+        QVERIFY(errors[2]->message.find("bad range") != std::string::npos);
+    }
+
     void spawnBlocks()
     {
         const auto r = parse("set cpus 4\n"
