@@ -539,6 +539,14 @@ private slots:
         // And one zoomed in on the probe cursor, down to single names.
         panel.map()->setView(40.0, QPointF(AutobindMap::cellOf(ns.trace().cursor)) - QPointF(9, 8));
         QVERIFY(panel.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath("autobind_panel_zoom.png")));
+        // Presentation mode (larger fonts, high contrast), whole map.
+        Theme::instance().setFontScale(1.5);
+        Theme::instance().setHighContrast(true);
+        panel.map()->fitView();
+        panel.resize(1600, 1000);
+        QVERIFY(panel.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath("autobind_panel_presentation.png")));
+        Theme::instance().setFontScale(1.0);
+        Theme::instance().setHighContrast(false);
     }
 
 private:

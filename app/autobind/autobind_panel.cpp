@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -140,6 +141,7 @@ AutobindPanel::AutobindPanel(QWidget *parent) : QWidget(parent)
         auto *val = new QLabel(QStringLiteral("\u2014"), right);
         val->setObjectName(QStringLiteral("autobindFigure_") + key);
         val->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        val->setWordWrap(true); // large fonts on a narrow dock wrap rather than clip
         values_.insert(key, val);
         figures_->addWidget(sw, row, 0);
         figures_->addWidget(cap, row, 1);
@@ -154,18 +156,18 @@ AutobindPanel::AutobindPanel(QWidget *parent) : QWidget(parent)
         // Legend-only rows: their value column explains them.
         const QPixmap several = swatch(AutobindMap::severalColor(), 16);
         addRow(QStringLiteral("legend.several"), tr("several types"), &several);
-        values_[QStringLiteral("legend.several")]->setText(tr("a name held by more than one type"));
+        values_[QStringLiteral("legend.several")]->setText(tr("held by 2 or 3 types"));
         const QPixmap free = swatch(AutobindMap::freeColor(), 16);
         addRow(QStringLiteral("legend.free"), tr("free"), &free);
-        values_[QStringLiteral("legend.free")]->setText(tr("1 pixel = 1 name, x = value & 1023, y = value >> 10"));
+        values_[QStringLiteral("legend.free")]->setText(tr("1 pixel = 1 name; row = value >> 10"));
         QColor probed = AutobindMap::probedColor();
         probed.setAlpha(255);
         const QPixmap pr = swatch(probed, 16);
         addRow(QStringLiteral("legend.probed"), tr("probed"), &pr);
-        values_[QStringLiteral("legend.probed")]->setText(tr("names tried by the current bind"));
+        values_[QStringLiteral("legend.probed")]->setText(tr("tried by the current bind"));
         const QPixmap cur = swatch(AutobindMap::cursorColor(), 16, true);
         addRow(QStringLiteral("legend.cursor"), tr("cursor"), &cur);
-        values_[QStringLiteral("legend.cursor")]->setText(tr("the name it tried last"));
+        values_[QStringLiteral("legend.cursor")]->setText(tr("its last try"));
     }
     addRow(QStringLiteral("lastBind"), tr("Last bind"));
     addRow(QStringLiteral("meanProbes"), tr("Probes per bind"));
@@ -195,7 +197,8 @@ AutobindPanel::AutobindPanel(QWidget *parent) : QWidget(parent)
 #endif
 
     split->addWidget(left);
-    split->addWidget(right);
+    // The figures and the histogram scroll when large fonts make them taller than the dock.
+    split->addWidget(docks::scrollable(right, split));
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto *outer = new QVBoxLayout(this);
