@@ -11,6 +11,7 @@
 #include "docks/lists_dock.h"
 #include "docks/scene_dock.h"
 #include "graph/graph_panel.h"
+#include "latency/latency_dock.h"
 
 #include "inflight/kernel.hpp"
 #include "inflight/report.hpp"
@@ -268,6 +269,12 @@ void MainWindow::buildDocks()
     place(log, Qt::BottomDockWidgetArea);
     tabifyDockWidget(scene, inspector);
     scene->raise();
+    // Latency: a tab beside the event log; a wait marker on the timeline selects its call there.
+    auto *latency_dock = new latency::LatencyDock(controller_, this);
+    place(latency_dock, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(log, latency_dock);
+    log->raise();
+    connect(timeline_, &TimelineWidget::waitMarkerClicked, latency_dock, &latency::LatencyDock::selectCallAt);
     // Autobind: the name space's fill map, a tab beside the event log; a click selects a socket.
     auto *autobind_dock = new autobind::AutobindDock(controller_, this);
     place(autobind_dock, Qt::BottomDockWidgetArea);

@@ -127,6 +127,9 @@ void PlayerController::startIndex()
     index_.clear();
     gc_steps_.clear();
     warning_steps_.clear();
+    latency_samples_.clear();
+    tasks_.clear();
+    user_names_.clear();
     emit indexReadyChanged();
     auto cancel = index_cancel_;
     auto scene = scene_;
@@ -153,6 +156,8 @@ void PlayerController::startIndex()
                 case EventKind::gc_end:
                 case EventKind::finding:
                 case EventKind::warning:
+                case EventKind::gc_wait:  // the timeline's wait markers
+                case EventKind::wait_end:
                     events->push_back(*e);
                     break;
                 default:
@@ -176,11 +181,23 @@ void PlayerController::startIndex()
         if (cancel->load() || !self)
             return;
         const std::uint64_t total = sim.steps();
+        // The latency panel's samples, and the task and user names its groups are called by.
+        struct Timed {
+            std::vector<LatencySample> samples;
+            std::vector<TaskInfo> tasks;
+            std::vector<std::string> users;
+        };
+        auto timed = std::make_shared<Timed>(Timed{sim.latencies(), sim.tasks(), {}});
+        for (const User &u : sim.kernel().users)
+            timed->users.push_back(u.name);
         QMetaObject::invokeMethod(
             self.data(),
-            [self, cancel, events, complete, total]() {
+            [self, cancel, events, complete, total, timed]() {
                 if (!self || cancel->load())
                     return;
+                self->latency_samples_ = std::move(timed->samples);
+                self->tasks_ = std::move(timed->tasks);
+                self->user_names_ = std::move(timed->users);
                 self->index_ = std::move(*events);
                 self->index_complete_ = complete;
                 self->total_steps_ = total;

@@ -6,6 +6,7 @@
 
 #include "inflight/event.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/latency.hpp"
 #include "inflight/player.hpp"
 #include "inflight/scene.hpp"
 
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace inflight {
@@ -74,6 +76,11 @@ public:
     const std::vector<std::uint64_t> &warningSteps() const { return warning_steps_; }
     // The first step of the statement on `line` (0 if it never runs).
     std::uint64_t firstStepOfLine(int line) const;
+    // Every timed call of the whole run (sendmsg, autobind), the tasks that made them and the
+    // users' names by Kernel::users index: the latency panel reads them (with the index).
+    const std::vector<inflight::LatencySample> &latencySamples() const { return latency_samples_; }
+    const std::vector<inflight::TaskInfo> &tasks() const { return tasks_; }
+    const std::vector<std::string> &userNames() const { return user_names_; }
 
     // ---- selection shared by every view ----------------------------------------------------------
     std::optional<std::uint32_t> selectedSocket() const { return selected_; }
@@ -131,6 +138,9 @@ private:
     std::unique_ptr<inflight::Player> player_;
     std::vector<inflight::Event> index_;
     std::vector<std::uint64_t> gc_steps_, warning_steps_;
+    std::vector<inflight::LatencySample> latency_samples_;
+    std::vector<inflight::TaskInfo> tasks_;
+    std::vector<std::string> user_names_;
     bool index_ready_ = false;
     bool index_complete_ = true;
     std::uint64_t total_steps_ = 0;

@@ -8,17 +8,21 @@
 #include <QMouseEvent>
 #include <QPainter>
 
+#include <map>
+
 using namespace inflight;
 
 TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent)
     : QWidget(parent), controller_(controller)
 {
     setObjectName(QStringLiteral("timeline"));
-    setToolTip(tr("The whole run. Blue ticks: a collection starts. Red: a line breakpoint. "
-                  "Orange: a statement failed. Click or drag to go to a step."));
+    setToolTip(tr("The whole run. Blue ticks: a collection starts (shaded while it runs). Red: a line "
+                  "breakpoint. Orange: a statement failed. Red bars along the bottom: a sender waits for the "
+                  "collector; click one to see that call's latency. Click or drag to go to a step."));
     connect(&controller_, &PlayerController::positionChanged, this, qOverload<>(&QWidget::update));
     connect(&controller_, &PlayerController::indexReadyChanged, this, [this] {
         rebuildTicks();
+        rebuildMarkers();
         update();
     });
     connect(&controller_, &PlayerController::lineBreakpointsChanged, this, [this] {
@@ -29,6 +33,9 @@ TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent)
         updateGeometry();
         update();
     });
+    // A timeline made after the index is ready (a test, a re-created view) starts with its marks.
+    rebuildTicks();
+    rebuildMarkers();
 }
 
 QSize TimelineWidget::sizeHint() const
@@ -54,9 +61,98 @@ void TimelineWidget::rebuildTicks()
             breakpoint_ticks_.push_back(e.step);
 }
 
+void TimelineWidget::rebuildMarkers()
+{
+    gc_markers_.clear();
+    wait_markers_.clear();
+    if (controller_.indexReady())
+        markersOf(controller_.timeline(), controller_.totalSteps(), gc_markers_, wait_markers_);
+}
+
+void TimelineWidget::markersOf(const std::vector<Event> &events, std::uint64_t total, std::vector<Marker> &collections,
+                               std::vector<Marker> &waits)
+{
+    // Collections pair gc_begin with gc_end by run number. A wait starts at a task's gc_wait and
+    // ends when it wakes (wait_end for the collector) - or, when the waiter ran the queued
+    // collection itself (one task: flush_work() runs it inline, no wait_end), at that
+    // collection's gc_end; at the end of its statement at the latest.
+    std::map<std::uint32_t, std::size_t> open_runs;
+    std::map<int, std::size_t> open_waits;
+    for (const Event &e : events) {
+        switch (e.kind) {
+        case EventKind::gc_begin:
+            open_runs[e.a] = collections.size();
+            collections.push_back({e.step, total, e.task});
+            break;
+        case EventKind::gc_end:
+            if (auto it = open_runs.find(e.a); it != open_runs.end()) {
+                collections[it->second].last = e.step;
+                open_runs.erase(it);
+            }
+            for (const auto &[task, i] : open_waits)
+                if (waits[i].last == total)
+                    waits[i].last = e.step; // provisional: a later wait_end extends it
+            break;
+        case EventKind::gc_wait:
+            open_waits[e.task] = waits.size();
+            waits.push_back({e.step, total, e.task});
+            break;
+        case EventKind::wait_end:
+        case EventKind::stmt_end:
+            // The task's wake-up from this wait, or the end of its statement at the latest.
+            if (auto it = open_waits.find(e.task); it != open_waits.end()) {
+                Marker &m = waits[it->second];
+                const bool woke = e.kind == EventKind::wait_end && e.after == static_cast<std::int64_t>(WaitFor::gc);
+                if (woke || m.last == total)
+                    m.last = e.step;
+                open_waits.erase(it);
+            }
+            break;
+        default:
+            break;
+        }
+    }
+}
+
 QRect TimelineWidget::track() const
 {
     return rect().adjusted(8, 6, -8, -6);
+}
+
+QRect TimelineWidget::waitLane() const
+{
+    const QRect t = track();
+    const int h = std::max(4, t.height() * 3 / 10);
+    return {t.left(), t.bottom() - h + 1, t.width(), h};
+}
+
+QRect TimelineWidget::waitMarkerRect(int i) const
+{
+    if (i < 0 || i >= static_cast<int>(wait_markers_.size()))
+        return {};
+    const Marker &m = wait_markers_[static_cast<std::size_t>(i)];
+    const QRect lane = waitLane();
+    const int x0 = xOf(m.first), x1 = std::max(xOf(m.last), x0 + 3);
+    return {x0, lane.top(), x1 - x0, lane.height()};
+}
+
+int TimelineWidget::waitMarkerAt(const QPoint &p) const
+{
+    if (!waitLane().adjusted(0, -2, 0, 2).contains(p))
+        return -1;
+    // Of the markers within a few pixels, the nearest: thousands of waits share a lane.
+    int best = -1, best_d = 4;
+    for (int i = 0; i < static_cast<int>(wait_markers_.size()); ++i) {
+        const QRect r = waitMarkerRect(i);
+        const int d = p.x() < r.left() ? r.left() - p.x() : p.x() > r.right() ? p.x() - r.right() : 0;
+        if (d < best_d) {
+            best = i;
+            best_d = d;
+            if (d == 0)
+                break;
+        }
+    }
+    return best;
 }
 
 int TimelineWidget::xOf(std::uint64_t step) const
@@ -109,6 +205,27 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             p.drawLine(x, t.top() + inset, x, t.bottom() - inset);
         }
     };
+    // Collections, shaded while they run (one band a pixel column is enough).
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0x1f, 0x5f, 0xd0, theme.highContrast() ? 90 : 60));
+    int last_band = -1;
+    for (const Marker &m : gc_markers_) {
+        const int x0 = xOf(m.first), x1 = std::max(xOf(m.last), x0 + 1);
+        if (x1 <= last_band)
+            continue;
+        p.drawRect(QRect(QPoint(std::max(x0, last_band + 1), t.top()), QPoint(x1, t.bottom())));
+        last_band = x1;
+    }
+    // Senders waiting for a collection, in their lane along the bottom.
+    p.setBrush(theme.highContrast() ? QColor(0xd0, 0x00, 0x00) : QColor(0xd8, 0x3a, 0x2a));
+    last_band = -1;
+    for (int i = 0; i < static_cast<int>(wait_markers_.size()); ++i) {
+        const QRect r = waitMarkerRect(i);
+        if (r.right() <= last_band)
+            continue;
+        p.drawRect(r.adjusted(std::max(0, last_band + 1 - r.left()), 0, 0, 0));
+        last_band = r.right();
+    }
     ticks(controller_.collectionSteps(), QColor(0x1f, 0x5f, 0xd0), 2);
     ticks(controller_.warningSteps(), QColor(0xf0, 0x8c, 0x00), 5);
     p.setPen(Qt::NoPen);
@@ -129,8 +246,16 @@ void TimelineWidget::paintEvent(QPaintEvent *)
 
 void TimelineWidget::mousePressEvent(QMouseEvent *e)
 {
-    if (e->button() == Qt::LeftButton && controller_.indexReady())
-        controller_.seek(stepAt(e->position().toPoint().x()));
+    if (e->button() != Qt::LeftButton || !controller_.indexReady())
+        return;
+    const int wait = waitMarkerAt(e->position().toPoint());
+    if (wait >= 0) {
+        const Marker m = wait_markers_[static_cast<std::size_t>(wait)];
+        controller_.seek(m.last);
+        emit waitMarkerClicked(m.first, m.task);
+        return;
+    }
+    controller_.seek(stepAt(e->position().toPoint().x()));
 }
 
 void TimelineWidget::mouseMoveEvent(QMouseEvent *e)

@@ -1,6 +1,8 @@
 // The scrubber under the graph: the whole run from step 0 to the last, the current step, and
 // ticks where collections start (blue), where line breakpoints stop (red) and where a statement
-// failed or an invariant broke (orange). Click or drag to go to a step.
+// failed or an invariant broke (orange). Collections are shaded from start to end, and a lane
+// along the bottom marks where a sender waited for one (gc_wait to wait_end); clicking a wait
+// marker asks for that call in the latency panel. Click or drag elsewhere to go to a step.
 #pragma once
 
 #include <QWidget>
@@ -9,6 +11,9 @@
 #include <vector>
 
 class PlayerController;
+namespace inflight {
+struct Event;
+}
 
 class TimelineWidget : public QWidget {
     Q_OBJECT
@@ -21,6 +26,24 @@ public:
     std::uint64_t stepAt(int x) const;
     const std::vector<std::uint64_t> &breakpointTicks() const { return breakpoint_ticks_; }
 
+    // A stretch of the run: a collection (task = the one that ran it) or a wait for one.
+    struct Marker {
+        std::uint64_t first = 0, last = 0;
+        int task = 0;
+    };
+    const std::vector<Marker> &collectionMarkers() const { return gc_markers_; }
+    // Both kinds of markers of a run's events (`total`: its last step, for what never closes).
+    static void markersOf(const std::vector<inflight::Event> &events, std::uint64_t total,
+                          std::vector<Marker> &collections, std::vector<Marker> &waits);
+    const std::vector<Marker> &waitMarkers() const { return wait_markers_; }
+    // The wait marker under a point (index into waitMarkers()), or -1; and where one is drawn.
+    int waitMarkerAt(const QPoint &p) const;
+    QRect waitMarkerRect(int i) const;
+
+signals:
+    // A wait marker was clicked: the task that waited and the step its wait began.
+    void waitMarkerClicked(quint64 step, int task);
+
 protected:
     void paintEvent(QPaintEvent *) override;
     void mousePressEvent(QMouseEvent *e) override;
@@ -28,9 +51,12 @@ protected:
 
 private:
     void rebuildTicks();
+    void rebuildMarkers();
     int xOf(std::uint64_t step) const;
     QRect track() const;
+    QRect waitLane() const;
 
     PlayerController &controller_;
     std::vector<std::uint64_t> breakpoint_ticks_;
+    std::vector<Marker> gc_markers_, wait_markers_;
 };
