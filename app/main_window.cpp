@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "settings/cost_settings_dialog.h"
+
 #include "player_controller.h"
 #include "theme.h"
 #include "timeline_widget.h"
@@ -323,6 +325,30 @@ void MainWindow::buildMenus()
     bp->addSeparator();
     bp->addAction(tr("a socket becomes a candidate…"), this, [this] { askSocketBreakpoint(true); });
     bp->addAction(tr("a socket is found garbage…"), this, [this] { askSocketBreakpoint(false); });
+
+    QMenu *model = menuBar()->addMenu(tr("&Model"));
+    auto *step_into = model->addAction(tr("Step into &collections and autobind probes"));
+    step_into->setObjectName("stepIntoCollectionsAction");
+    step_into->setCheckable(true);
+    step_into->setToolTip(tr("Off: each collection and each bind is fast-forwarded (its cost still counted). "
+                             "Scenes of more than %1 statements start with it off.")
+                              .arg(PlayerController::kStepIntoLimit));
+    connect(step_into, &QAction::toggled, this, [this](bool on) { controller_.setStepsIntoCollections(on); });
+    connect(&controller_, &PlayerController::sceneLoaded, step_into, [this, step_into] {
+        const QSignalBlocker block(step_into);
+        step_into->setChecked(controller_.stepsIntoCollections());
+    });
+    model->addAction(tr("&Costs…"), this, [this] {
+        if (!controller_.hasScene())
+            return;
+        // The scene's own costs (its `set cost` lines), without this window's overrides.
+        inflight::SimulationOptions own = controller_.simulationOptions();
+        own.cost_overrides.clear();
+        CostSettingsDialog dialog(controller_.costOverrides(), inflight::kernel_config_for(controller_.scene(), own).costs,
+                                  this);
+        if (dialog.exec() == QDialog::Accepted)
+            controller_.setCostOverrides(dialog.overrides());
+    });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(presentation_action_);

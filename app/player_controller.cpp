@@ -84,14 +84,41 @@ bool PlayerController::openText(const QString &text, const QString &name, QStrin
     return true;
 }
 
-void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &path)
+SimulationOptions PlayerController::simulationOptions() const
+{
+    SimulationOptions o;
+    o.era = era_;
+    o.fast_forward = fast_forward_;
+    o.cost_overrides = cost_overrides_;
+    return o;
+}
+
+void PlayerController::setStepsIntoCollections(bool on)
+{
+    if (on == !fast_forward_)
+        return;
+    fast_forward_ = !on;
+    if (scene_)
+        reset(scene_, path_, false);
+}
+
+void PlayerController::setCostOverrides(std::vector<std::pair<Cost, std::uint64_t>> overrides)
+{
+    cost_overrides_ = std::move(overrides);
+    if (scene_)
+        reset(scene_, path_, false);
+}
+
+void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &path, bool new_scene)
 {
     pause();
     scene_ = std::move(scene);
     path_ = path;
-    SimulationOptions o;
-    o.era = era_;
-    player_ = std::make_unique<Player>(scene_, o);
+    // A scene of tens of thousands of statements (the seed scenes: 32,000 sockets in flight, a
+    // million autobinds) is fast-forwarded through its collections by default.
+    if (new_scene)
+        fast_forward_ = unrolled_statements(scene_->statements) > kStepIntoLimit;
+    player_ = std::make_unique<Player>(scene_, simulationOptions());
     selected_.reset();
     startIndex();
     emit sceneLoaded();
@@ -106,9 +133,7 @@ void PlayerController::setEra(GcEra era)
     const std::uint64_t statement = player_->sim().statements_executed();
     era_ = era;
     pause();
-    SimulationOptions o;
-    o.era = era_;
-    player_ = std::make_unique<Player>(scene_, o);
+    player_ = std::make_unique<Player>(scene_, simulationOptions());
     while (player_->sim().statements_executed() < statement && player_->step_into()) {
     }
     startIndex();
@@ -133,12 +158,10 @@ void PlayerController::startIndex()
     emit indexReadyChanged();
     auto cancel = index_cancel_;
     auto scene = scene_;
-    const GcEra era = era_;
+    SimulationOptions o = simulationOptions();
+    o.record = false;
     QPointer<PlayerController> self(this);
-    QThreadPool::globalInstance()->start([self, cancel, scene, era]() {
-        SimulationOptions o;
-        o.era = era;
-        o.record = false;
+    QThreadPool::globalInstance()->start([self, cancel, scene, o]() {
         Simulation sim(scene, o);
         auto events = std::make_shared<std::vector<Event>>();
         bool complete = true;
@@ -366,8 +389,7 @@ void PlayerController::seek(std::uint64_t step)
     busy_ = true;
     emit busyChanged(true);
     auto scene = scene_;
-    SimulationOptions o;
-    o.era = era_;
+    const SimulationOptions o = simulationOptions();
     QPointer<PlayerController> self(this);
     const GcEra era = era_;
     QThreadPool::globalInstance()->start([self, scene, o, step, era]() {

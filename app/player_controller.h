@@ -8,6 +8,7 @@
 #include "inflight/gc_era.hpp"
 #include "inflight/latency.hpp"
 #include "inflight/player.hpp"
+#include "inflight/scene_cursor.hpp"
 #include "inflight/scene.hpp"
 
 #include <QObject>
@@ -51,6 +52,19 @@ public:
     // Re-runs the scene under another collector, at the same statement as far as possible.
     void setEra(inflight::GcEra era);
     inflight::GcEra era() const { return era_; }
+    // Step into every micro-step of collections and autobind probes (the default for scenes
+    // of up to kStepIntoLimit statements), or fast-forward them: their cost is still counted
+    // and gc_begin/gc_end still shown, but a 32,000-socket collection is one step, not 32,000.
+    // Changing it re-runs the scene (step numbers differ between the two).
+    static constexpr std::uint64_t kStepIntoLimit = 50'000;
+    bool stepsIntoCollections() const { return !fast_forward_; }
+    void setStepsIntoCollections(bool on);
+    // Cost constants set in the Model > Costs dialog, over the scene's `set cost` lines.
+    void setCostOverrides(std::vector<std::pair<inflight::Cost, std::uint64_t>> overrides);
+    const std::vector<std::pair<inflight::Cost, std::uint64_t>> &costOverrides() const { return cost_overrides_; }
+    // Every Simulation of this window's run is made with these (player, index, views), so that
+    // their step numbers agree.
+    inflight::SimulationOptions simulationOptions() const;
     bool hasScene() const { return static_cast<bool>(scene_); }
     const inflight::Scene &scene() const { return *scene_; }
     QString filePath() const { return path_; }
@@ -127,7 +141,9 @@ signals:
     void lineBreakpointsChanged();
 
 private:
-    void reset(std::shared_ptr<const inflight::Scene> scene, const QString &path);
+    // new_scene: a scene just opened (decides stepping into collections by its size); false
+    // when the same scene is re-run with other options.
+    void reset(std::shared_ptr<const inflight::Scene> scene, const QString &path, bool new_scene = true);
     void startIndex();
     void onTick();
     void moved();
@@ -135,6 +151,8 @@ private:
     std::shared_ptr<const inflight::Scene> scene_;
     QString path_;
     inflight::GcEra era_ = inflight::GcEra::async;
+    bool fast_forward_ = false;
+    std::vector<std::pair<inflight::Cost, std::uint64_t>> cost_overrides_;
     std::unique_ptr<inflight::Player> player_;
     std::vector<inflight::Event> index_;
     std::vector<std::uint64_t> gc_steps_, warning_steps_;

@@ -354,7 +354,13 @@ AutobindDock::AutobindDock(PlayerController &controller, QWidget *parent)
 {
     setObjectName(QStringLiteral("autobindDock"));
     panel_ = new AutobindPanel(this);
-    setWidget(panel_);
+    // In a scroll area, so the dock can be as short as the bottom area of a 1280x800 window
+    // (it shares it with the event log and the latency panel) without forcing the window taller.
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(panel_);
+    setWidget(scroll);
     provider_ = [this]() -> const AbstractNamespace * {
         return controller_.hasScene() ? namespaceOf(controller_.kernel()) : nullptr;
     };

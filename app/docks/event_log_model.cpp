@@ -65,13 +65,11 @@ void EventLogModel::startLabels()
         return;
     // The same deterministic run, to its end, without recording: its kernel knows every socket.
     auto scene = std::make_shared<const Scene>(controller_.scene());
-    const GcEra era = controller_.era();
+    SimulationOptions o = controller_.simulationOptions();
+    o.record = false;
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     cancel_ = cancel;
-    worker_ = QThread::create([this, scene, era, cancel] {
-        SimulationOptions o;
-        o.era = era;
-        o.record = false;
+    worker_ = QThread::create([this, scene, o, cancel] {
         auto sim = std::make_unique<Simulation>(scene, o);
         std::uint64_t n = 0;
         while (sim->step())

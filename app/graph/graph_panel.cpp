@@ -111,8 +111,7 @@ void GraphPanel::onSceneLoaded()
     // The worker replays the run once (time-boxed) so every socket gets its place before it
     // exists; until then the scene waits with its first layout.
     if (controller_.hasScene()) {
-        inflight::SimulationOptions options;
-        options.era = controller_.era();
+        const inflight::SimulationOptions options = controller_.simulationOptions();
         scene_->planRun(std::make_shared<const inflight::Scene>(controller_.scene()), options);
     }
     last_match_.reset();

@@ -1,5 +1,7 @@
 #include "inflight/scene_cursor.hpp"
 
+#include <algorithm>
+
 namespace inflight {
 namespace {
 
@@ -18,6 +20,24 @@ bool executes_something(const std::vector<Statement> &statements)
 }
 
 } // namespace
+
+std::uint64_t unrolled_statements(const std::vector<Statement> &statements)
+{
+    constexpr std::uint64_t kMax = std::uint64_t(1) << 62;
+    std::uint64_t n = 0;
+    for (const auto &s : statements) {
+        std::uint64_t add = 1;
+        if (s.op == Op::repeat) {
+            const std::uint64_t body = unrolled_statements(s.body);
+            const auto count = static_cast<std::uint64_t>(std::max<std::int64_t>(s.count, 0));
+            add = body && count > kMax / body ? kMax : body * count;
+        } else if (s.op == Op::spawn) {
+            add = 1 + unrolled_statements(s.body);
+        }
+        n = std::min(kMax, n + add);
+    }
+    return n;
+}
 
 SceneCursor::SceneCursor(const std::vector<Statement> &statements)
 {

@@ -11,6 +11,11 @@
 
 namespace inflight {
 
+// How many statements running these executes (repeat bodies unrolled, spawn bodies counted
+// where they are spawned); saturates instead of overflowing. The app uses it to decide whether
+// a scene is small enough to step into every collection by default.
+std::uint64_t unrolled_statements(const std::vector<Statement> &statements);
+
 class SceneCursor {
 public:
     explicit SceneCursor(const std::vector<Statement> &statements);
