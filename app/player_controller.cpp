@@ -84,6 +84,12 @@ bool PlayerController::openText(const QString &text, const QString &name, QStrin
     return true;
 }
 
+bool PlayerController::fastForwardsByDefault(const Scene &scene)
+{
+    const std::uint64_t n = unrolled_statements(scene.statements);
+    return n > kStepIntoLimit || (scene.settings.cpus > 1 && n > 10'000);
+}
+
 SimulationOptions PlayerController::simulationOptions() const
 {
     SimulationOptions o;
@@ -117,7 +123,7 @@ void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &
     // A scene of tens of thousands of statements (the seed scenes: 32,000 sockets in flight, a
     // million autobinds) is fast-forwarded through its collections by default.
     if (new_scene)
-        fast_forward_ = unrolled_statements(scene_->statements) > kStepIntoLimit;
+        fast_forward_ = fastForwardsByDefault(*scene_);
     player_ = std::make_unique<Player>(scene_, simulationOptions());
     selected_.reset();
     startIndex();
@@ -359,6 +365,14 @@ void PlayerController::last()
 {
     if (!player_)
         return;
+    // Once the index knows the end, a long way there is one replay on a pool thread (seek())
+    // rather than slices that repaint every view each 40 ms: the views of a million-socket
+    // scene would take most of each slice.
+    constexpr std::uint64_t kSeekInstead = 500'000;
+    if (index_ready_ && total_steps_ > player_->position() + kSeekInstead) {
+        seek(total_steps_);
+        return;
+    }
     // In slices, like continueToBreakpoint(), so a run of millions of steps never freezes.
     QElapsedTimer clock;
     clock.start();

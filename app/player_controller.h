@@ -57,6 +57,10 @@ public:
     // and gc_begin/gc_end still shown, but a 32,000-socket collection is one step, not 32,000.
     // Changing it re-runs the scene (step numbers differ between the two).
     static constexpr std::uint64_t kStepIntoLimit = 50'000;
+    // True for the scenes that start fast-forwarded: more than kStepIntoLimit statements, or a
+    // time-model scene (several CPUs) of more than 10,000 (32,000 sockets in flight make every
+    // collection tens of thousands of steps).
+    static bool fastForwardsByDefault(const inflight::Scene &scene);
     bool stepsIntoCollections() const { return !fast_forward_; }
     void setStepsIntoCollections(bool on);
     // Cost constants set in the Model > Costs dialog, over the scene's `set cost` lines.

@@ -56,7 +56,7 @@ QVariant BucketCallsModel::data(const QModelIndex &index, int role) const
         case DurationColumn: return durationText(static_cast<double>(s.duration_ns), unit_);
         case WaitedColumn: return durationText(static_cast<double>(s.waited_ns), unit_);
         case SpunColumn: return durationText(static_cast<double>(s.spun_ns), unit_);
-        case LineColumn: return s.scene_line;
+        case LineColumn: return static_cast<uint>(s.scene_line);
         }
         break;
     case Qt::TextAlignmentRole:
