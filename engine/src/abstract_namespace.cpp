@@ -5,6 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#endif
 
 namespace inflight {
 
@@ -154,6 +161,29 @@ const std::uint8_t *autobind_mix_table()
     return table.data();
 }
 
+// compares_of_run() adds long runs a block of kIndexBlock values at a time.
+constexpr std::uint32_t kIndexBlockBits = 10;
+constexpr std::uint32_t kIndexBlock = 1u << kIndexBlockBits;                 // 1024 values
+constexpr std::uint32_t kIndexBlocks = kAutobindSpace >> kIndexBlockBits;   // 1024 blocks
+
+// For block k (0..1024) and mix byte m: how many values below k * kIndexBlock have
+// autobind_mix_table()[v] == m. (1025 x 256 counts, 1 MiB, built on first use.)
+const std::uint32_t *mix_block_prefix()
+{
+    static const std::vector<std::uint32_t> table = [] {
+        const std::uint8_t *mix = autobind_mix_table();
+        std::vector<std::uint32_t> t(std::size_t{kIndexBlocks + 1} * 256, 0);
+        for (std::uint32_t k = 0; k < kIndexBlocks; ++k) {
+            std::uint32_t *next = &t[std::size_t{k + 1} * 256];
+            std::copy_n(&t[std::size_t{k} * 256], 256, next);
+            for (std::uint32_t v = k * kIndexBlock; v < (k + 1) * kIndexBlock; ++v)
+                ++next[mix[v]];
+        }
+        return t;
+    }();
+    return table.data();
+}
+
 } // namespace
 
 std::uint32_t autobind_bucket(std::uint32_t value, SockType type)
@@ -211,6 +241,9 @@ std::uint32_t AutobindIterator::format()
         value_ = ordernum_;
     }
     bucket_ = autobind_bucket(value_, type_);
+    // lookup() reads the value's slot after the caller has taken the bucket locks.
+    if (const auto &s = ns_->slots_[static_cast<std::size_t>(type_index(type_))]; !s.empty())
+        __builtin_prefetch(&s[value_]);
     phase_ = Phase::formatted;
     return value_;
 }
@@ -440,12 +473,68 @@ AbstractNamespace::AbstractNamespace() = default;
 AbstractNamespace::AbstractNamespace(const AbstractNamespace &other) = default;
 AbstractNamespace &AbstractNamespace::operator=(const AbstractNamespace &other) = default;
 
-std::vector<AbstractNamespace::Slot> &AbstractNamespace::slots_for(SockType type)
+AbstractNamespace::SlotArray::SlotArray(const SlotArray &other)
+{
+    if (other.empty())
+        return;
+    allocate();
+    // Copy page by page, leaving the pages that are still all free untouched.
+    constexpr std::size_t kPage = 4096 / sizeof(Slot);
+    for (std::size_t v = 0; v < kAutobindSpace; v += kPage) {
+        const Slot *from = other.p_ + v;
+        bool any = false;
+        for (std::size_t i = 0; i < kPage && !any; ++i)
+            any = from[i].held != 0 || from[i].index != 0;
+        if (any)
+            std::memcpy(p_ + v, from, kPage * sizeof(Slot));
+    }
+}
+
+AbstractNamespace::SlotArray &AbstractNamespace::SlotArray::operator=(const SlotArray &other)
+{
+    if (this != &other) {
+        SlotArray copy(other);
+        std::swap(p_, copy.p_);
+    }
+    return *this;
+}
+
+// Straight from mmap() where there is one: calloc() hands out fresh zero pages only while its
+// mmap threshold is below 8 MiB, and glibc raises that threshold as large blocks are freed.
+AbstractNamespace::SlotArray::~SlotArray()
+{
+    if (!p_)
+        return;
+#if defined(__unix__) || defined(__APPLE__)
+    munmap(p_, std::size_t{kAutobindSpace} * sizeof(Slot));
+#else
+    std::free(p_);
+#endif
+}
+
+void AbstractNamespace::SlotArray::allocate()
+{
+    if (p_)
+        return;
+#if defined(__unix__) || defined(__APPLE__)
+    void *p = mmap(nullptr, std::size_t{kAutobindSpace} * sizeof(Slot), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        throw std::bad_alloc();
+    p_ = static_cast<Slot *>(p);
+#else
+    p_ = static_cast<Slot *>(std::calloc(kAutobindSpace, sizeof(Slot)));
+    if (!p_)
+        throw std::bad_alloc();
+#endif
+}
+
+AbstractNamespace::SlotArray &AbstractNamespace::slots_for(SockType type)
 {
     const auto t = static_cast<std::size_t>(type_index(type));
     if (slots_[t].empty()) {
-        slots_[t].resize(kAutobindSpace);
+        slots_[t].allocate();
         bits_[t].assign(kAutobindSpace / 64, 0);
+        index_sums_[t].assign(kIndexBlocks, 0);
     }
     return slots_[t];
 }
@@ -474,27 +563,93 @@ std::uint32_t AbstractNamespace::first_free(SockType type, std::uint32_t start, 
 std::uint64_t AbstractNamespace::compares_of_run(SockType type, std::uint32_t start, std::uint32_t n) const
 {
     // Each value is taken, so each probe compares up to its entry: its position from the head.
-    const auto &s = slots_[static_cast<std::size_t>(type_index(type))];
-    if (s.empty())
+    const auto t = static_cast<std::size_t>(type_index(type));
+    const auto &s = slots_[t];
+    if (s.empty() || n == 0)
         return 0;
-    bool tombs = false;
-    std::array<std::uint32_t, kAbstractBuckets> size{};
-    for (std::uint32_t i = 0; i < kAbstractBuckets; ++i) {
-        size[i] = static_cast<std::uint32_t>(buckets_[i].keys.size());
-        tombs = tombs || !buckets_[i].tombs.empty();
-    }
     const auto skt = static_cast<std::uint8_t>(sk_type_value(type));
     const std::uint8_t *mix = autobind_mix_table();
-    std::uint64_t sum = 0;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        const std::uint32_t v = (start + i) & kAutobindMask;
-        const std::uint32_t b = static_cast<std::uint8_t>(mix[v] ^ skt);
-        if (tombs)
-            sum += position(buckets_[b], s[v].index);
-        else
-            sum += size[b] - s[v].index;
+    if (tombs_total_ != 0) {
+        std::uint64_t sum = 0;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t v = (start + i) & kAutobindMask;
+            sum += position(buckets_[static_cast<std::uint8_t>(mix[v] ^ skt)], s[v].index);
+        }
+        return sum;
     }
-    return sum;
+    // No tombstones: a taken value's position is (its bucket's size) - (its index). The sum over
+    // the run is (sum of the bucket sizes) - (sum of the indices). Over whole blocks of values
+    // the first is sum over buckets of size x (the block range's values in that bucket), the
+    // second the blocks' index sums (free values have index 0). A run's partial blocks at either
+    // end are added value by value, or the whole block is added and the values outside the run
+    // taken off, whichever walks fewer values. (Unsigned arithmetic: the parts taken off were
+    // added before, so the totals never go below zero.)
+    std::uint64_t sizes = 0, indices = 0;
+    std::array<std::uint32_t, kAbstractBuckets> size; // by mix byte (bucket mix ^ skt)
+    const bool table = n >= 512;
+    if (table)
+        for (std::uint32_t m = 0; m < kAbstractBuckets; ++m)
+            size[m] = static_cast<std::uint32_t>(buckets_[m ^ skt].keys.size());
+    const auto direct = [&](std::uint32_t lo, std::uint32_t hi, bool add) {
+        std::uint64_t sz = 0, ix = 0;
+        if (table) {
+            for (std::uint32_t v = lo; v < hi; ++v) {
+                sz += size[mix[v]];
+                ix += s[v].index;
+            }
+        } else {
+            for (std::uint32_t v = lo; v < hi; ++v) {
+                sz += buckets_[static_cast<std::uint8_t>(mix[v] ^ skt)].keys.size();
+                ix += s[v].index;
+            }
+        }
+        if (add) {
+            sizes += sz;
+            indices += ix;
+        } else {
+            sizes -= sz;
+            indices -= ix;
+        }
+    };
+    const auto range = [&](std::uint32_t lo, std::uint32_t hi) { // within 0 .. 2^20
+        if (hi - lo < kIndexBlock) {
+            direct(lo, hi, true);
+            return;
+        }
+        std::uint32_t kb = lo >> kIndexBlockBits;               // first block counted whole
+        const std::uint32_t before = lo - (kb << kIndexBlockBits); // its values below lo
+        if (before > kIndexBlock / 2) {
+            ++kb;
+            direct(lo, kb << kIndexBlockBits, true);
+        } else if (before) {
+            direct(kb << kIndexBlockBits, lo, false);
+        }
+        std::uint32_t ke = (hi + kIndexBlock - 1) >> kIndexBlockBits; // past the last one
+        const std::uint32_t after = (ke << kIndexBlockBits) - hi;       // its values from hi on
+        if (after > kIndexBlock / 2) {
+            --ke;
+            direct(ke << kIndexBlockBits, hi, true);
+        } else if (after) {
+            direct(hi, ke << kIndexBlockBits, false);
+        }
+        if (ke <= kb)
+            return;
+        const std::uint32_t *lo_count = mix_block_prefix() + std::size_t{kb} * 256;
+        const std::uint32_t *hi_count = mix_block_prefix() + std::size_t{ke} * 256;
+        for (std::uint32_t m = 0; m < 256; ++m)
+            sizes += std::uint64_t{hi_count[m] - lo_count[m]} * size[m];
+        const auto &sums = index_sums_[t];
+        for (std::uint32_t k = kb; k < ke; ++k)
+            indices += sums[k];
+    };
+    const std::uint32_t first = start & kAutobindMask;
+    if (std::uint64_t{first} + n <= kAutobindSpace) {
+        range(first, first + n);
+    } else {
+        range(first, kAutobindSpace);
+        range(0, static_cast<std::uint32_t>(std::uint64_t{first} + n - kAutobindSpace));
+    }
+    return sizes - indices;
 }
 
 std::uint32_t AbstractNamespace::position(const Bucket &b, std::uint32_t index) const
@@ -532,22 +687,31 @@ void AbstractNamespace::remove_entry(std::uint32_t bucket, std::uint32_t index)
         while (!b.keys.empty() && b.keys.back() == kTomb) {
             b.keys.pop_back();
             b.tombs.pop_back();
+            --tombs_total_;
         }
         return;
     }
     b.keys[index] = kTomb;
     b.tombs.insert(std::upper_bound(b.tombs.begin(), b.tombs.end(), index), index);
+    ++tombs_total_;
     if (b.tombs.size() * 2 > b.keys.size() && b.tombs.size() > 8) {
         // Compact: keep the live keys in order and tell each its new index.
         std::size_t w = 0;
         for (std::size_t r = 0; r < b.keys.size(); ++r) {
-            if (b.keys[r] == kTomb)
+            const std::uint32_t key = b.keys[r];
+            if (key == kTomb)
                 continue;
-            b.keys[w] = b.keys[r];
-            *index_of_key(b.keys[w]) = static_cast<std::uint32_t>(w);
+            b.keys[w] = key;
+            std::uint32_t *idx = index_of_key(key);
+            if (!(key & kOtherBit)) {
+                std::uint64_t &sum = index_sums_[key >> 20][(key & kAutobindMask) >> kIndexBlockBits];
+                sum = sum - *idx + w;
+            }
+            *idx = static_cast<std::uint32_t>(w);
             ++w;
         }
         b.keys.resize(w);
+        tombs_total_ -= static_cast<std::uint32_t>(b.tombs.size());
         b.tombs.clear();
     }
 }
@@ -571,9 +735,9 @@ void AbstractNamespace::lookup_value(std::uint32_t value, SockType type, std::ui
     r.bucket = bucket;
     const Bucket &b = bucket_ref(bucket);
     const auto &s = slots_[static_cast<std::size_t>(type_index(type))];
-    if (!s.empty() && s[value].owner != kNoSock) {
+    if (!s.empty() && s[value].held != 0) {
         r.taken = true;
-        r.owner = s[value].owner;
+        r.owner = s[value].owner();
         r.position = position(b, s[value].index);
         r.compared = r.position;
     } else {
@@ -602,12 +766,13 @@ BindResult AbstractNamespace::bind_value(std::uint32_t value, SockType type, std
 bool AbstractNamespace::insert_value(std::uint32_t value, SockType type, std::uint32_t sock)
 {
     auto &s = slots_for(type);
-    if (s[value].owner != kNoSock)
+    if (s[value].held != 0)
         return false;
-    s[value].owner = sock;
+    s[value].held = sock + 1;
     bits_[static_cast<std::size_t>(type_index(type))][value >> 6] |= std::uint64_t{1} << (value & 63u);
     s[value].index = add_entry(autobind_bucket(value, type),
                                (static_cast<std::uint32_t>(type_index(type)) << 20) | value);
+    index_sums_[static_cast<std::size_t>(type_index(type))][value >> kIndexBlockBits] += s[value].index;
     autobind_taken_[static_cast<std::size_t>(type_index(type))] += 1;
     journal(value);
     return true;
@@ -652,8 +817,9 @@ bool AbstractNamespace::unbind_value(std::uint32_t value, SockType type, std::ui
 {
     value &= kAutobindMask;
     auto &s = slots_[static_cast<std::size_t>(type_index(type))];
-    if (s.empty() || s[value].owner == kNoSock || s[value].owner != sock)
+    if (s.empty() || s[value].held == 0 || s[value].owner() != sock)
         return false;
+    index_sums_[static_cast<std::size_t>(type_index(type))][value >> kIndexBlockBits] -= s[value].index;
     remove_entry(autobind_bucket(value, type), s[value].index);
     s[value] = Slot{};
     bits_[static_cast<std::size_t>(type_index(type))][value >> 6] &= ~(std::uint64_t{1} << (value & 63u));
@@ -720,7 +886,7 @@ ProbeResult AbstractNamespace::find(std::string_view name, SockType type) const
 std::uint32_t AbstractNamespace::owner(SockType type, std::uint32_t value) const
 {
     const auto &s = slots_[static_cast<std::size_t>(type_index(type))];
-    return s.empty() ? kNoSock : s[value & kAutobindMask].owner;
+    return s.empty() ? kNoSock : s[value & kAutobindMask].owner();
 }
 
 unsigned AbstractNamespace::taken_mask(std::uint32_t value) const

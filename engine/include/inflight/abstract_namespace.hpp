@@ -19,7 +19,8 @@
 //
 // How it is stored (2^20 names of one type bind in well under a second and cost ~12 MiB):
 //  * per type, one slot per autobind value 0x00000..0xFFFFF (owner socket id, index in the bucket
-//    vector), allocated on first use; other names live in a per-type hash map;
+//    vector), allocated zeroed on first use (only the pages of bound values take memory); other
+//    names live in a per-type hash map;
 //  * per bucket, a vector of entry keys in insertion order (the chain's head is the back), with
 //    tombstones for removed entries (compacted when they outnumber the live ones). A hit's
 //    position from the head is then (entries after it) - (tombstones after it) + 1: O(1) when the
@@ -40,6 +41,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace inflight {
@@ -310,8 +312,32 @@ private:
     friend class AutobindIterator;
 
     struct Slot {
-        std::uint32_t owner = kNoSock;
+        std::uint32_t held = 0;    // the owner socket + 1; 0 = free (so zeroed memory is all free)
         std::uint32_t index = 0;   // in its bucket's keys
+        std::uint32_t owner() const { return held - 1; } // kNoSock when free
+    };
+    // The 2^20 slots of one type, zero-filled pages from mmap(): the pages of values nobody binds
+    // are never written, so they take no memory (a type with a single name costs a page, not
+    // 8 MiB).
+    class SlotArray {
+    public:
+        SlotArray() = default;
+        SlotArray(const SlotArray &other);
+        SlotArray &operator=(const SlotArray &other);
+        SlotArray(SlotArray &&other) noexcept : p_(other.p_) { other.p_ = nullptr; }
+        SlotArray &operator=(SlotArray &&other) noexcept
+        {
+            std::swap(p_, other.p_);
+            return *this;
+        }
+        ~SlotArray();
+        bool empty() const { return p_ == nullptr; }
+        void allocate();
+        Slot &operator[](std::size_t v) { return p_[v]; }
+        const Slot &operator[](std::size_t v) const { return p_[v]; }
+
+    private:
+        Slot *p_ = nullptr;
     };
     struct Bucket {
         std::vector<std::uint32_t> keys;   // insertion order; back = chain head; kTomb = removed
@@ -342,7 +368,7 @@ private:
     bool insert_value(std::uint32_t value, SockType type, std::uint32_t sock); // false if taken
     void remove_entry(std::uint32_t bucket, std::uint32_t index);
     std::uint32_t *index_of_key(std::uint32_t key);
-    std::vector<Slot> &slots_for(SockType type); // (not "slots": a Qt keyword)
+    SlotArray &slots_for(SockType type); // (not "slots": a Qt keyword)
     // First offset k < n such that value (start + k) & 0xFFFFF is free for `type`; n if none.
     std::uint32_t first_free(SockType type, std::uint32_t start, std::uint32_t n) const;
     // The chain entries compared by probes of the (taken) values start .. start + n - 1.
@@ -350,8 +376,12 @@ private:
     void lookup_value(std::uint32_t value, SockType type, std::uint32_t bucket, ProbeResult &out) const;
     void journal(std::uint32_t value);
 
-    std::array<std::vector<Slot>, kSockTypes> slots_;          // empty until first used
+    std::array<SlotArray, kSockTypes> slots_;                  // empty until first used
     std::array<std::vector<std::uint64_t>, kSockTypes> bits_;  // taken bitmap, with slots_
+    // Per block of 1024 values: the sum of Slot::index over the taken values (with slots_), so
+    // that compares_of_run() adds whole blocks of a long run at once.
+    std::array<std::vector<std::uint64_t>, kSockTypes> index_sums_;
+    std::uint32_t tombs_total_ = 0;                            // tombstones in all buckets
     std::array<std::uint32_t, kSockTypes> autobind_taken_{};
     std::array<std::uint32_t, kSockTypes> other_taken_{};
     std::array<std::unordered_map<std::string, std::uint32_t>, kSockTypes> other_index_;
