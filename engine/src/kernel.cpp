@@ -89,8 +89,11 @@ UnixSock *Kernel::find_label(const std::string &label)
 void Kernel::add_label(const std::string &label, std::uint32_t sock_id)
 {
     const std::uint32_t id = name_pool.intern(label);
-    if (id >= label_owner.size())
+    if (id >= label_owner.size()) {
+        if (id >= label_owner.capacity()) // grows with the pool, not at its own power of two
+            label_owner.reserve(std::max<std::size_t>(2 * label_owner.capacity(), name_pool.capacity()));
         label_owner.resize(id + 1, npos);
+    }
     if (label_owner[id] == npos) // the first socket keeps a label (scenes make them unique)
         label_owner[id] = sock_id;
 }
@@ -133,7 +136,7 @@ UnixSock &Kernel::create_sock(SockType type, std::uint32_t owner, const std::str
     u.type = type;
     u.owner = owner;
     add_label(label, u.id);
-    u.label = *name_pool.find(label);
+    u.label = name_pool.intern(label); // the name add_label() interned last: no second lookup
     return u;
 }
 
@@ -157,16 +160,24 @@ Errno Kernel::install_fd(Process &p, File &f, const std::string &name, int &fd)
     fd = static_cast<int>(slot);
     if (slot >= p.nofile)
         return Errno::mfile;
-    if (slot == p.fds.size())
+    if (slot == p.fds.size()) {
+        // The table never outgrows RLIMIT_NOFILE: the first time it fills, it is sized for the
+        // limit (up to 2^21 fds), so that a large table is never copied again; pages no fd
+        // reaches are never touched. Past that size it doubles as usual.
+        if (slot == p.fds.capacity())
+            p.fds.reserve(std::max<std::size_t>(2 * slot, std::min<std::uint64_t>(p.nofile, std::uint64_t{1} << 21)));
         p.fds.push_back(&f);
-    else
+    } else {
         p.fds[slot] = &f;
+    }
     ++f.count;
     ++gc_inputs_version;
     ++p.open_count;
     // Reusing a name that is still open leaves the old fd open but unnamed, as overwriting a
     // variable holding an fd does in C.
-    p.names.set(name_pool.intern(name), fd);
+    const std::uint32_t id = name_pool.intern(name);
+    p.names.reserve_ids(name_pool.capacity());
+    p.names.set(id, fd);
     return Errno::none;
 }
 

@@ -1,55 +1,90 @@
 #include "inflight/name_pool.hpp"
 
-#include <functional>
-
 namespace inflight {
 
-std::size_t NamePool::slot_of(std::string_view text) const
+namespace {
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+} // namespace
+
+std::size_t NamePool::slot_of(std::string_view text, std::uint64_t h) const
 {
     const std::size_t mask = slots_.size() - 1;
-    std::size_t i = std::hash<std::string_view>{}(text) & mask;
-    while (slots_[i] && str(slots_[i] - 1) != text)
-        i = (i + 1) & mask;
+    const std::uint32_t id_mask = id_bits_ >= 32 ? kNone : (1u << id_bits_) - 1;
+    const std::uint32_t frag = static_cast<std::uint32_t>(h >> 32) & ~id_mask;
+    std::size_t i = static_cast<std::size_t>(h) & mask;
+    for (std::uint32_t s; (s = slots_[i]) != 0; i = (i + 1) & mask)
+        if ((s & ~id_mask) == frag && str((s & id_mask) - 1) == text)
+            break;
     return i;
 }
 
 void NamePool::grow()
 {
-    std::vector<std::uint32_t> old;
-    old.swap(slots_);
-    slots_.assign(old.empty() ? 64 : old.size() * 2, 0);
-    for (std::uint32_t id : old)
-        if (id)
-            slots_[slot_of(str(id - 1))] = id;
+    const std::size_t n = slots_.empty() ? 64 : slots_.size() * 2;
+    slots_.assign(n, 0);
+    offsets_.reserve(n / 4 * 3 + 1); // capacity() names, and no copy before the next grow()
+    id_bits_ = static_cast<std::uint32_t>(__builtin_ctzll(n));
+    const std::uint32_t id_mask = id_bits_ >= 32 ? kNone : (1u << id_bits_) - 1;
+    const std::size_t mask = n - 1;
+    for (std::uint32_t id = 0; id < size(); ++id) {
+        const std::uint64_t h = hash(str(id));
+        std::size_t i = static_cast<std::size_t>(h) & mask;
+        while (slots_[i])
+            i = (i + 1) & mask;
+        slots_[i] = (static_cast<std::uint32_t>(h >> 32) & ~id_mask) | (id + 1);
+    }
 }
 
 std::uint32_t NamePool::intern(std::string_view text)
 {
-    if ((size() + 1) * 2 > slots_.size())
+    if (last_ != kNone && str(last_) == text)
+        return last_;
+    if ((std::size_t{size()} + 1) * 4 > slots_.size() * 3)
         grow();
-    const std::size_t i = slot_of(text);
-    if (slots_[i])
-        return slots_[i] - 1;
+    const std::uint64_t h = hash(text);
+    const std::size_t i = slot_of(text, h);
+    const std::uint32_t id_mask = id_bits_ >= 32 ? kNone : (1u << id_bits_) - 1;
+    if (slots_[i]) {
+        last_ = (slots_[i] & id_mask) - 1;
+        return last_;
+    }
     const std::uint32_t id = size();
     arena_.append(text);
     offsets_.push_back(static_cast<std::uint32_t>(arena_.size()));
-    slots_[i] = id + 1;
+    slots_[i] = (static_cast<std::uint32_t>(h >> 32) & ~id_mask) | (id + 1);
+    last_ = id;
     return id;
 }
 
 std::optional<std::uint32_t> NamePool::find(std::string_view text) const
 {
+    if (last_ != kNone && str(last_) == text)
+        return last_;
     if (slots_.empty())
         return std::nullopt;
-    const std::size_t i = slot_of(text);
+    const std::size_t i = slot_of(text, hash(text));
     if (!slots_[i])
         return std::nullopt;
-    return slots_[i] - 1;
+    const std::uint32_t id_mask = id_bits_ >= 32 ? kNone : (1u << id_bits_) - 1;
+    return (slots_[i] & id_mask) - 1;
 }
 
 std::size_t NamePool::bytes() const
 {
     return arena_.capacity() + offsets_.capacity() * sizeof(std::uint32_t) + slots_.capacity() * sizeof(std::uint32_t);
+}
+
+// ---- FdNames --------------------------------------------------------------------------------
+
+void FdNames::to_hashed()
+{
+    std::vector<std::int32_t> dense;
+    dense.swap(dense_);
+    hashed_ = true;
+    used_ = 0;
+    for (std::size_t name = 0; name < dense.size(); ++name)
+        if (dense[name] != kAbsent)
+            hashed_set(static_cast<std::uint32_t>(name), dense[name]);
 }
 
 void FdNames::grow()
@@ -60,10 +95,31 @@ void FdNames::grow()
     used_ = 0;
     for (const Slot &s : old)
         if (s.name != kEmpty)
-            set(s.name, s.fd);
+            hashed_set(s.name, s.fd);
 }
 
 void FdNames::set(std::uint32_t name, int fd)
+{
+    if (!hashed_) {
+        if (name < dense_.size()) {
+            used_ += dense_[name] == kAbsent;
+            dense_[name] = fd;
+            return;
+        }
+        // Flat while it costs no more than the hash table would (4 bytes per id up to the
+        // largest, against 8 bytes per slot at a load of 1/4 to 1/2).
+        if (std::size_t{name} < 4 * (used_ + 1) + 1024) {
+            dense_.resize(std::size_t{name} + 1, kAbsent);
+            dense_[name] = fd;
+            ++used_;
+            return;
+        }
+        to_hashed();
+    }
+    hashed_set(name, fd);
+}
+
+void FdNames::hashed_set(std::uint32_t name, int fd)
 {
     if ((used_ + 1) * 2 > slots_.size())
         grow();
@@ -76,7 +132,7 @@ void FdNames::set(std::uint32_t name, int fd)
     slots_[i] = Slot{name, fd};
 }
 
-int FdNames::get(std::uint32_t name) const
+int FdNames::hashed_get(std::uint32_t name) const
 {
     if (slots_.empty())
         return -1;
@@ -91,6 +147,13 @@ int FdNames::get(std::uint32_t name) const
 
 bool FdNames::erase(std::uint32_t name)
 {
+    if (!hashed_) {
+        if (name >= dense_.size() || dense_[name] == kAbsent)
+            return false;
+        dense_[name] = kAbsent;
+        --used_;
+        return true;
+    }
     if (slots_.empty())
         return false;
     const std::size_t mask = slots_.size() - 1;

@@ -21,26 +21,80 @@ public:
         return {arena_.data() + begin, offsets_[id + 1] - begin};
     }
     std::uint32_t size() const { return static_cast<std::uint32_t>(offsets_.size() - 1); }
+    // How many names the pool holds before its index grows again: tables indexed by name id can
+    // be sized to it, so that they grow when the pool does and not at a power of two of their own.
+    std::uint32_t capacity() const { return static_cast<std::uint32_t>(slots_.size() / 4 * 3); }
     std::size_t bytes() const;
 
 private:
-    std::size_t slot_of(std::string_view text) const;
+    static std::uint64_t hash(std::string_view text)
+    {
+        // Names are short ("s1048575"): eight bytes at a time, then splitmix64's finaliser, so
+        // that every input bit reaches the low bits (the home slot) and the top bits (the
+        // fragment kept in the slot).
+        const char *p = text.data();
+        std::size_t n = text.size();
+        std::uint64_t h = 0x9E3779B97F4A7C15ull * (n + 1);
+        while (n >= 8) {
+            std::uint64_t w;
+            __builtin_memcpy(&w, p, 8);
+            h = (h ^ w) * 0x9FB21C651E98DF25ull;
+            h ^= h >> 29;
+            p += 8;
+            n -= 8;
+        }
+        std::uint64_t w = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+        h ^= w;
+        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+        h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+        return h ^ (h >> 31);
+    }
+    // The slot holding `text`, or the empty slot where it would go.
+    std::size_t slot_of(std::string_view text, std::uint64_t h) const;
     void grow();
 
     std::string arena_;
     std::vector<std::uint32_t> offsets_{0}; // name i is arena_[offsets_[i], offsets_[i+1])
-    std::vector<std::uint32_t> slots_;      // id + 1, 0 = empty; linear probing, load <= 1/2
+    // Linear probing, load <= 3/4, 0 = empty. A slot is (id + 1) in its low id_bits_ bits and,
+    // above them, the top bits of the name's hash: most slots of another name are passed over
+    // without reading the arena. id_bits_ = log2(slots_.size()) > log2(size()).
+    std::vector<std::uint32_t> slots_;
+    std::uint32_t id_bits_ = 0;
+    // The name interned last: a socket statement interns its label and fd name (the same text)
+    // and the next statement usually looks that name up again.
+    std::uint32_t last_ = 0xFFFFFFFFu;
 };
 
-// A process's fd names: name id -> fd, open addressing with backward-shift deletion.
+// A process's fd names: name id -> fd. While the names a process uses are dense among all the
+// pool's ids (the usual case: most names are the main process's), a flat array indexed by
+// name id; otherwise open addressing with backward-shift deletion.
 class FdNames {
 public:
     void set(std::uint32_t name, int fd);
-    int get(std::uint32_t name) const; // -1 when absent
+    int get(std::uint32_t name) const // -1 when absent
+    {
+        if (!hashed_)
+            return name < dense_.size() && dense_[name] != kAbsent ? dense_[name] : -1;
+        return hashed_get(name);
+    }
     bool erase(std::uint32_t name);
     std::size_t size() const { return used_; }
+    // Room for name ids below `ids` (NamePool::capacity()) while the table is flat.
+    void reserve_ids(std::size_t ids)
+    {
+        if (!hashed_ && ids > dense_.capacity() && ids < 4 * (used_ + 1) + 1024)
+            dense_.reserve(ids);
+    }
     template <class F> void for_each(F &&f) const // f(name id, fd), in no particular order
     {
+        if (!hashed_) {
+            for (std::size_t i = 0; i < dense_.size(); ++i)
+                if (dense_[i] != kAbsent)
+                    f(static_cast<std::uint32_t>(i), static_cast<int>(dense_[i]));
+            return;
+        }
         for (const Slot &s : slots_)
             if (s.name != kEmpty)
                 f(s.name, s.fd);
@@ -52,10 +106,17 @@ private:
         std::int32_t fd = -1;
     };
     static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+    static constexpr std::int32_t kAbsent = INT32_MIN; // a dense entry without a name
     std::size_t home(std::uint32_t name) const { return (name * 2654435761u) & (slots_.size() - 1); }
+    int hashed_get(std::uint32_t name) const;
+    void hashed_set(std::uint32_t name, int fd);
     void grow();
+    void to_hashed();
+
+    std::vector<std::int32_t> dense_; // by name id: fd, or kAbsent
     std::vector<Slot> slots_;
     std::size_t used_ = 0;
+    bool hashed_ = false;
 };
 
 } // namespace inflight
