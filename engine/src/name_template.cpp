@@ -1,6 +1,7 @@
 #include "inflight/name_template.hpp"
 #include "parser_detail.hpp"
 
+#include <charconv>
 #include <limits>
 
 namespace inflight {
@@ -315,11 +316,51 @@ private:
 
 } // namespace
 
+namespace {
+
+// The usual templates ("s$i", "c${i}" aside) only name loop variables: expands those in one
+// pass with no expression walker. False (out unspecified) when the text has anything else
+// after a '$' or an unbound variable: the walker then expands it, or reports the error.
+bool expand_plain_vars(std::string_view text, const Bindings &bindings, std::string &out)
+{
+    out.clear();
+    out.reserve(text.size() + 16);
+    std::size_t p = 0;
+    while (p < text.size()) {
+        const std::size_t dollar = text.find('$', p);
+        if (dollar == std::string_view::npos) {
+            out.append(text, p);
+            break;
+        }
+        out.append(text, p, dollar - p);
+        p = dollar + 1;
+        if (p >= text.size() || !is_ident_start(text[p]))
+            return false;
+        const std::size_t name_start = p;
+        while (p < text.size() && is_ident_char(text[p]))
+            ++p;
+        const std::string_view name = text.substr(name_start, p - name_start);
+        auto it = bindings.rbegin(); // innermost binding last: an inner variable hides an outer one
+        while (it != bindings.rend() && it->first != name)
+            ++it;
+        if (it == bindings.rend())
+            return false;
+        char buf[24];
+        const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, it->second);
+        out.append(buf, static_cast<std::size_t>(end - buf));
+    }
+    return true;
+}
+
+} // namespace
+
 std::optional<std::string> expand_name(std::string_view text, const Bindings &bindings,
                                        std::string *error, std::size_t *error_offset)
 {
     if (text.find('$') == std::string_view::npos)
         return std::string(text);
+    if (std::string fast; expand_plain_vars(text, bindings, fast))
+        return fast;
     auto lookup = [&bindings](std::string_view name, std::int64_t &value) {
         // Innermost binding last: search backwards so an inner loop variable hides an outer one.
         for (auto it = bindings.rbegin(); it != bindings.rend(); ++it) {

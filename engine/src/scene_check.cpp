@@ -1,6 +1,7 @@
 // check_scene(): the static, whole-scene checks that need the scene unrolled in execution order
 // (which names each process has defined so far, which socket labels exist, how many sockets the
 // scene creates). Syntax problems are the parser's business; see parser.cpp.
+#include "inflight/name_pool.hpp"
 #include "inflight/name_template.hpp"
 #include "parser_detail.hpp"
 #include "inflight/parser.hpp"
@@ -22,7 +23,7 @@ namespace {
 // Above this many unrolled statements the detailed walk is not worth its time (tens of seconds):
 // only the first kPrefixBudget statements are checked. Everything found in a prefix of the
 // execution is a real error, because names and labels only ever accumulate.
-constexpr std::uint64_t kFullWalkLimit = 50'000'000;
+constexpr std::uint64_t kFullWalkLimit = 1'000'000;
 constexpr std::uint64_t kPrefixBudget = 200'000;
 constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
 
@@ -120,6 +121,74 @@ std::string bindings_text(const Bindings &bindings)
     return out;
 }
 
+constexpr std::uint32_t kNoName = 0xFFFFFFFFu; // no interned name
+constexpr std::uint32_t kNoLine = 0xFFFFFFFFu;
+
+// Interned name id -> V, open addressing (load <= 1/2): a socket statement costs a probe or two
+// instead of a node allocation.
+template <class V>
+class IdMap {
+public:
+    const V *find(std::uint32_t id) const
+    {
+        if (slots_.empty())
+            return nullptr;
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = home(id, mask);; i = (i + 1) & mask) {
+            if (slots_[i].key == id + 1)
+                return &slots_[i].value;
+            if (slots_[i].key == 0)
+                return nullptr;
+        }
+    }
+    bool contains(std::uint32_t id) const { return find(id) != nullptr; }
+    V &operator[](std::uint32_t id) // a default V when new
+    {
+        if ((used_ + 1) * 2 > slots_.size())
+            rehash(std::max<std::size_t>(16, slots_.size() * 2));
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t i = home(id, mask);
+        while (slots_[i].key != 0 && slots_[i].key != id + 1)
+            i = (i + 1) & mask;
+        if (slots_[i].key == 0) {
+            slots_[i].key = id + 1;
+            ++used_;
+        }
+        return slots_[i].value;
+    }
+    void reserve(std::size_t n)
+    {
+        std::size_t size = 16;
+        while (size < 2 * n)
+            size *= 2;
+        if (size > slots_.size())
+            rehash(size);
+    }
+
+private:
+    struct Slot {
+        std::uint32_t key = 0; // id + 1; 0 = empty
+        V value{};
+    };
+    static std::size_t home(std::uint32_t id, std::size_t mask) { return (id * 2654435761u) & mask; }
+    void rehash(std::size_t size)
+    {
+        std::vector<Slot> old(size);
+        old.swap(slots_);
+        const std::size_t mask = size - 1;
+        for (const Slot &o : old) {
+            if (o.key == 0)
+                continue;
+            std::size_t i = home(o.key - 1, mask);
+            while (slots_[i].key != 0)
+                i = (i + 1) & mask;
+            slots_[i] = o;
+        }
+    }
+    std::vector<Slot> slots_;
+    std::size_t used_ = 0;
+};
+
 class Checker {
 public:
     Checker(const Scene &scene, std::vector<Diagnostic> &out,
@@ -136,7 +205,7 @@ public:
         // Sizing the tables once saves the rehashing that dominates big scenes otherwise.
         const std::uint64_t cap = complete ? 4'000'000 : kPrefixBudget;
         const auto clamp = [cap](std::uint64_t n) { return static_cast<std::size_t>(std::min(n, cap)); };
-        labels_.reserve(clamp(total_.sockets));
+        label_line_.reserve(clamp(total_.sockets));
         fds_["main"].reserve(clamp(total_.names));
         walk(complete ? kSaturated : kPrefixBudget);
     }
@@ -146,12 +215,12 @@ private:
     struct FdInfo {
         bool type_known = false;
         SockType type = SockType::stream;
-        std::string label; // empty: unknown (a received descriptor)
+        std::uint32_t label = kNoName; // interned; kNoName: unknown (a received descriptor)
     };
-    using FdTable = std::unordered_map<std::string, FdInfo>;
+    using FdTable = IdMap<FdInfo>; // by interned fd name
 
     struct PendingLabel {
-        std::string label;
+        std::uint32_t label;           // interned
         const NameTemplate *source;
         SourceLoc loc;
     };
@@ -300,11 +369,17 @@ private:
     void commit_labels()
     {
         for (auto &p : pending_) {
-            auto [it, inserted] = labels_.emplace(p.label, p.loc.line);
+            if (p.label >= label_line_.size())
+                label_line_.resize(std::size_t{p.label} + 1, kNoLine);
+            std::uint32_t &line = label_line_[p.label];
+            const bool inserted = line == kNoLine;
+            if (inserted)
+                line = p.loc.line;
             if (inserted || !first_time(p.source, kDuplicateLabel))
                 continue;
-            report(p.loc, "label '" + p.label + "' is already used by the socket created at line " +
-                              std::to_string(it->second) + "; socket labels must be unique");
+            report(p.loc, "label '" + std::string(names_.str(p.label)) +
+                              "' is already used by the socket created at line " + std::to_string(line) +
+                              "; socket labels must be unique");
         }
         pending_.clear();
     }
@@ -328,11 +403,22 @@ private:
         return nullptr;
     }
 
+    // The interned id of a name, or kNoName when no statement has defined or labelled it.
+    std::uint32_t known(const std::string &name) const { return names_.find(name).value_or(kNoName); }
+    bool has_label(const std::string &label) const
+    {
+        const std::uint32_t id = known(label);
+        return id < label_line_.size() && label_line_[id] != kNoLine;
+    }
+
     void use(FdTable &fds, const std::string &process, const NameTemplate &t, const Bindings &b)
     {
         std::string scratch;
         const std::string *name = name_of(t, b, scratch);
-        if (!name || fds.count(*name) || unreliable(t.text) || unreliable(*name))
+        if (!name)
+            return;
+        const std::uint32_t id = known(*name);
+        if ((id != kNoName && fds.contains(id)) || unreliable(t.text) || unreliable(*name))
             return;
         if (!first_time(&t, kUnknownName))
             return;
@@ -340,7 +426,7 @@ private:
         if (t.has_vars)
             message += " (from '" + t.text + "' with " + bindings_text(b) + ")";
         for (const auto &[other, table] : fds_) {
-            if (other != process && table.count(*name)) {
+            if (other != process && id != kNoName && table.contains(id)) {
                 message += "; it is defined in process '" + other +
                            "', and each process has its own file descriptors";
                 break;
@@ -355,7 +441,7 @@ private:
     {
         const std::string *name = name_of(t, b, scratch);
         if (name)
-            fds[*name] = info;
+            fds[names_.intern(*name)] = info;
         return name;
     }
 
@@ -365,27 +451,28 @@ private:
         const std::string *name = name_of(t, b, scratch);
         if (!name)
             return {};
-        auto it = fds.find(*name);
-        return it == fds.end() ? FdInfo{} : it->second;
+        const std::uint32_t id = known(*name);
+        const FdInfo *info = id == kNoName ? nullptr : fds.find(id);
+        return info ? *info : FdInfo{};
     }
 
-    void add_label(std::string label, const NameTemplate &source)
+    void add_label(std::uint32_t label, const NameTemplate &source)
     {
-        pending_.push_back(PendingLabel{std::move(label), &source, source.loc});
+        pending_.push_back(PendingLabel{label, &source, source.loc});
     }
 
     void expect_label(const NameTemplate &t, const Bindings &b)
     {
         std::string scratch;
         const std::string *label = name_of(t, b, scratch);
-        if (!label || labels_.count(*label) || unreliable_label(t, *label))
+        if (!label || has_label(*label) || unreliable_label(t, *label))
             return;
         if (embryos_unknown_ && label->compare(0, 7, "embryo(") == 0)
             return;
         if (!first_time(&t, kUnknownLabel))
             return;
         std::string message = "unknown socket label '" + *label + "'";
-        if (labels_.count("embryo(" + *label + ")"))
+        if (has_label("embryo(" + *label + ")"))
             message += "; did you mean 'embryo(" + *label + ")'?";
         report(t.loc, std::move(message));
     }
@@ -494,7 +581,11 @@ private:
             first_time(&s, kProcess))
             report(s.process_loc, "unknown process '" + s.process + "'; declare it first with 'process " +
                                       s.process + "'");
-        FdTable &fds = fds_[process];
+        if (!fds_of_ || process != fds_process_) {
+            fds_of_ = &fds_[process]; // (references to unordered_map values stay valid)
+            fds_process_ = process;
+        }
+        FdTable &fds = *fds_of_;
         std::string scratch;
         const auto at = [&s](std::size_t i) -> const NameTemplate * {
             return i < s.names.size() ? &s.names[i] : nullptr;
@@ -513,8 +604,9 @@ private:
             for (const auto &t : s.names) {
                 std::string scratch_name;
                 if (const std::string *name = name_of(t, b, scratch_name)) {
-                    fds[*name] = FdInfo{true, s.type, *name};
-                    add_label(*name, t);
+                    const std::uint32_t id = names_.intern(*name);
+                    fds[id] = FdInfo{true, s.type, id};
+                    add_label(id, t);
                 }
             }
             break;
@@ -529,10 +621,10 @@ private:
                 const FdInfo info = info_of(fds, *client, b);
                 if (info.type_known && info.type == SockType::dgram)
                     break;
-                if (info.label.empty())
+                if (info.label == kNoName)
                     embryos_unknown_ = true;
                 else
-                    add_label("embryo(" + info.label + ")", *client);
+                    add_label(names_.intern("embryo(" + std::string(names_.str(info.label)) + ")"), *client);
             }
             break;
         case Op::accept:
@@ -541,9 +633,10 @@ private:
                 FdInfo info = info_of(fds, *listener, b);
                 if (const NameTemplate *accepted = at(1)) {
                     if (const std::string *name = name_of(*accepted, b, scratch)) {
-                        info.label = *name; // an alias label of the embryo it returns
-                        fds[*name] = info;
-                        add_label(*name, *accepted);
+                        const std::uint32_t id = names_.intern(*name);
+                        info.label = id; // an alias label of the embryo it returns
+                        fds[id] = info;
+                        add_label(id, *accepted);
                     }
                 }
             }
@@ -603,8 +696,11 @@ private:
 
     std::unordered_map<std::string, std::uint32_t> users_;     // name -> line (0: built in)
     std::unordered_map<std::string, std::uint32_t> processes_; // name -> line (0: built in)
+    NamePool names_;                                           // fd names and labels, interned
     std::unordered_map<std::string, FdTable> fds_;             // per process
-    std::unordered_map<std::string, std::uint32_t> labels_;    // label -> line that created it
+    FdTable *fds_of_ = nullptr;                                // fds_[fds_process_]
+    std::string fds_process_;
+    std::vector<std::uint32_t> label_line_;                    // label id -> line that created it (kNoLine: none)
     std::vector<PendingLabel> pending_;
     Cost total_; // of the whole scene, computed by check_limit()
     bool embryos_unknown_ = false; // a connect from a socket whose label is not known here
