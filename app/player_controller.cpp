@@ -212,11 +212,11 @@ void PlayerController::startIndex()
         const std::uint64_t total = sim.steps();
         // The latency panel's samples, and the task and user names its groups are called by.
         struct Timed {
-            std::vector<LatencySample> samples;
+            LatencyLog samples;
             std::vector<TaskInfo> tasks;
             std::vector<std::string> users;
         };
-        auto timed = std::make_shared<Timed>(Timed{sim.latencies(), sim.tasks(), {}});
+        auto timed = std::make_shared<Timed>(Timed{sim.take_latencies(), sim.tasks(), {}});
         for (const User &u : sim.kernel().users)
             timed->users.push_back(u.name);
         QMetaObject::invokeMethod(

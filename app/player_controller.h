@@ -96,7 +96,7 @@ public:
     std::uint64_t firstStepOfLine(int line) const;
     // Every timed call of the whole run (sendmsg, autobind), the tasks that made them and the
     // users' names by Kernel::users index: the latency panel reads them (with the index).
-    const std::vector<inflight::LatencySample> &latencySamples() const { return latency_samples_; }
+    const inflight::LatencyLog &latencySamples() const { return latency_samples_; }
     const std::vector<inflight::TaskInfo> &tasks() const { return tasks_; }
     const std::vector<std::string> &userNames() const { return user_names_; }
 
@@ -160,7 +160,7 @@ private:
     std::unique_ptr<inflight::Player> player_;
     std::vector<inflight::Event> index_;
     std::vector<std::uint64_t> gc_steps_, warning_steps_;
-    std::vector<inflight::LatencySample> latency_samples_;
+    inflight::LatencyLog latency_samples_;
     std::vector<inflight::TaskInfo> tasks_;
     std::vector<std::string> user_names_;
     bool index_ready_ = false;

@@ -420,7 +420,9 @@ void TestHistogram::groupByTaskUserKind()
     std::vector<TaskInfo> tasks{{"main", 0, 0, false}, {"sender", 1, 1, false}, {"sender", 2, 2, false},
                                 {"kworker", npos, 3, true}, {"other", 3, 0, false}};
     const std::vector<std::string> users{"root", "alice"};
-    std::vector<LatencySample> s(5);
+    LatencyLog s;
+    for (int i = 0; i < 5; ++i)
+        s.emplace_back();
     s[0].task = 4, s[0].user = 1, s[0].kind = CallKind::with_unix_fds, s[0].duration_ns = 100;
     s[1].task = 1, s[1].user = 0, s[1].kind = CallKind::no_fd, s[1].duration_ns = 200;
     s[2].task = 2, s[2].user = 1, s[2].kind = CallKind::no_fd, s[2].duration_ns = 300;

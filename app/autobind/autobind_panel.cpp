@@ -67,7 +67,7 @@ const AbstractNamespace *namespaceOf(const K &k)
 
 // The run's timed calls, where the controller has them (the latency panel's index).
 template <typename C>
-const std::vector<LatencySample> *samplesOf(const C &c)
+const LatencyLog *samplesOf(const C &c)
 {
     if constexpr (requires { c.latencySamples(); })
         return &c.latencySamples();

@@ -44,7 +44,7 @@ std::shared_ptr<const LatencyRun> runHeadless(std::shared_ptr<const Scene> scene
         if ((++n & 0xffff) == 0 && cancel && cancel->load())
             return nullptr;
     auto run = std::make_shared<LatencyRun>();
-    run->samples = sim.latencies();
+    run->samples = sim.take_latencies();
     run->tasks = sim.tasks();
     for (const User &u : sim.kernel().users)
         run->user_names.push_back(u.name);

@@ -18,7 +18,7 @@ namespace latency {
 
 // One run's timed calls and the names their groups are called by.
 struct LatencyRun {
-    std::vector<inflight::LatencySample> samples;
+    inflight::LatencyLog samples;
     std::vector<inflight::TaskInfo> tasks;
     std::vector<std::string> user_names; // by Kernel::users index
 };

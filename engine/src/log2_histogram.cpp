@@ -358,7 +358,7 @@ void SampleGroups::clear()
     by_name_.clear();
 }
 
-std::vector<SampleGroup> group_samples(const std::vector<LatencySample> &samples, GroupBy by, TimeUnit unit,
+std::vector<SampleGroup> group_samples(const LatencyLog &samples, GroupBy by, TimeUnit unit,
                                        const std::vector<TaskInfo> &tasks, const std::vector<std::string> &user_names)
 {
     SampleGroups groups(by, unit, tasks, user_names);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "inflight/abstract_namespace.hpp"
+#include "inflight/chunked_vector.hpp"
 #include "inflight/collector.hpp"
 #include "inflight/cost_model.hpp"
 #include "inflight/errno_code.hpp"
@@ -166,7 +167,7 @@ public:
     UnixSock *find_label(const std::string &label);
     std::string label_of(const UnixSock &u) const { return std::string(name_pool.str(u.label)); }
     std::string label_of_id(std::uint32_t sock_id) const;
-    const std::string &address_of(const UnixSock &u) const;
+    std::string address_of(const UnixSock &u) const; // the abstract name without '@', or ""
     std::uint32_t fd_refs(const File &f) const;      // fd table entries pointing at f
     std::uint32_t fp_refs(const File &f) const;      // live SCM_RIGHTS list entries holding f
 
@@ -201,12 +202,15 @@ public:
     GcList &gc_list(ListId id);
 
     // ---- state (public so that views and invariant checks can read it) ---------------------
-    std::deque<UnixSock> socks;       // by id, never shrinks: released sockets stay for the views
-    std::deque<File> files;           // by id (= socket id)
+    ChunkedVector<UnixSock> socks;    // by id, never shrinks: released sockets stay for the views
+    ChunkedVector<File> files;        // by id (= socket id)
     std::deque<User> users;           // users[0] is root
     std::deque<Process> processes;    // processes[0] is main
     NamePool name_pool;                // labels and fd names, interned
     std::vector<std::uint32_t> label_owner; // name id -> sock id it labels (npos: none)
+    // UnixSock::address: npos when unbound; kAutobindAddress | value for a name of five hex digits
+    // (every autobind name: a filled name space stores no strings); else an index into addresses.
+    static constexpr std::uint32_t kAutobindAddress = 0x8000'0000u;
     std::vector<std::string> addresses;
     // The abstract buckets (256..511) of the namespace's socket hash table, with autobind.
     AbstractNamespace abstract_ns;
@@ -256,7 +260,7 @@ public:
     bool concurrent = false;          // several tasks: locks and sleeps are scheduling points
     KLock unix_gc_lock;
     std::uint64_t gc_busy_until = 0;  // end (modelled) of the last collection
-    std::vector<LatencySample> latencies;
+    LatencyLog latencies;
     std::uint64_t micro_steps_total = 0; // every micro-step, also those a fast-forward absorbed
     // Fast-forwarding (SimulationOptions::fast_forward): nobody looks at a collection's inner
     // steps, so a collector may skip a walk whose outcome it already knows (see ClassicCollector).
@@ -292,6 +296,7 @@ private:
     Proc send_skb(UnixSock &receiver, SkBuff &skb);
     Proc unix_autobind(UnixSock &u, Errno &err);
     Proc bind_name(UnixSock &u, const std::string &name, Errno &err);
+    std::uint32_t store_address(const std::string &name); // the UnixSock::address of a name
     Proc table_lock(std::uint32_t h1, std::uint32_t h2);
     void table_unlock(std::uint32_t h1, std::uint32_t h2);
     // __unix_find_socket_byname() for connect()/sendto(): the walk's cost is charged.

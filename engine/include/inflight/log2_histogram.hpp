@@ -153,7 +153,7 @@ private:
 };
 
 // All of `samples` at once, in the groups' order.
-std::vector<SampleGroup> group_samples(const std::vector<LatencySample> &samples, GroupBy by, TimeUnit unit,
+std::vector<SampleGroup> group_samples(const LatencyLog &samples, GroupBy by, TimeUnit unit,
                                        const std::vector<TaskInfo> &tasks, const std::vector<std::string> &user_names);
 
 } // namespace inflight
