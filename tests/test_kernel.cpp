@@ -237,6 +237,56 @@ private slots:
         QVERIFY(na != k.address_of(sock(*sim, "b")));
     }
 
+    void addressesOfBothKinds()
+    {
+        // A name of five hex digits is stored as its value (every autobind name is one), any
+        // other as text; both read back the same, and closing unbinds either.
+        auto sim = run_scene("socket a dgram\nbind a @0abcd\nsocket b dgram\nbind b @srv\nsocket c dgram\nbind c\n"
+                             "close a b\nsocket d dgram\nbind d @0abcd\nsocket e dgram\nbind e @srv\n");
+        QVERIFY(sim);
+        const Kernel &k = sim->kernel();
+        QCOMPARE(k.address_of(sock(*sim, "a")), std::string("0abcd"));
+        QCOMPARE(k.address_of(sock(*sim, "b")), std::string("srv"));
+        QCOMPARE(k.address_of(sock(*sim, "d")), std::string("0abcd"));
+        QCOMPARE(k.address_of(sock(*sim, "e")), std::string("srv"));
+        QCOMPARE(k.address_of(sock(*sim, "c")).size(), std::size_t(5));
+        QCOMPARE(k.addresses.size(), std::size_t(2)); // "srv" twice; no autobind-shaped text
+        QCOMPARE(sim->expectations_failed(), std::size_t(0));
+        QVERIFY2(k.findings.empty(), findings_of(*sim).c_str());
+    }
+
+    void socketsNeverMove()
+    {
+        // Sockets point at each other (peer, listener): growing the table must not move them.
+        ChunkedVector<int> v;
+        std::vector<int *> at;
+        for (int i = 0; i < 100'000; ++i)
+            at.push_back(&v.emplace_back(i));
+        QCOMPARE(v.size(), std::size_t(100'000));
+        for (int i : {0, 31, 32, 95, 96, 99'999}) {
+            QCOMPARE(at[i], &v[i]);
+            QCOMPARE(v[i], i);
+        }
+        long sum = 0, expect = 0;
+        for (int x : v)
+            sum += x;
+        for (int i = 0; i < 100'000; ++i)
+            expect += i;
+        QCOMPARE(sum, expect);
+        QCOMPARE(v.end() - v.begin(), 100'000L);
+        const ChunkedVector<int> copy = v;
+        QCOMPARE(copy.back(), 99'999);
+        QVERIFY(&copy[5] != &v[5]);
+
+        auto sim = run_scene("set nofile 5000\nrepeat 2000 as i {\n  socketpair a$i b$i\n}\n");
+        QVERIFY(sim);
+        const Kernel &k = sim->kernel();
+        QCOMPARE(k.socks.size(), std::size_t(4000));
+        QCOMPARE(k.socks[0].peer, &k.socks[1]);
+        QCOMPARE(k.socks[3999].peer, &k.socks[3998]);
+        QCOMPARE(k.files[3999].sock, &k.socks[3999]);
+    }
+
     void perEraTriggers()
     {
         // classic runs the collection inside close(); 6.9+ queue it to a kworker.

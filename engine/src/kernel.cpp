@@ -105,10 +105,21 @@ std::string Kernel::label_of_id(std::uint32_t sock_id) const
     return label_of(socks[sock_id]);
 }
 
-const std::string &Kernel::address_of(const UnixSock &u) const
+std::string Kernel::address_of(const UnixSock &u) const
 {
-    static const std::string none;
-    return u.address == npos ? none : addresses[u.address];
+    if (u.address == npos)
+        return {};
+    if (u.address & kAutobindAddress)
+        return autobind_name(u.address & kAutobindMask);
+    return addresses[u.address];
+}
+
+std::uint32_t Kernel::store_address(const std::string &name)
+{
+    if (const auto v = autobind_value_of(name))
+        return kAutobindAddress | *v;
+    addresses.push_back(name);
+    return static_cast<std::uint32_t>(addresses.size() - 1);
 }
 
 std::uint32_t Kernel::fd_refs(const File &f) const
@@ -331,7 +342,7 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
     co_yield ev(EventKind::sock_release, KFn::unix_release_sock, u.id, npos, embryo ? 1 : 0);
     // The cause is decided by who dropped the last reference (see FreedBy).
     if (u.address != npos)
-        abstract_ns.unbind(addresses[u.address], u.type, u.id); // unix_remove_socket(): only its own name
+        abstract_ns.unbind(address_of(u), u.type, u.id); // unix_remove_socket(): only its own name
     const SockState old = u.state;
     u.released = true;
     u.freed_by = embryo ? FreedBy::cascade : (u.file ? u.file->cause : FreedBy::close);

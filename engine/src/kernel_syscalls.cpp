@@ -94,8 +94,7 @@ Proc Kernel::bind_name(UnixSock &u, const std::string &name, Errno &err)
     charge(Cost::hash_chain_entry, res.lookup.compared);
     err = res.err;
     if (err == Errno::none) {
-        u.address = static_cast<std::uint32_t>(addresses.size());
-        addresses.push_back(name);
+        u.address = store_address(name);
     }
     table_unlock(old_bucket, bucket);
 }
@@ -142,8 +141,7 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
         co_yield probe;
         if (!res.taken) {
             it.commit(u.id);
-            u.address = static_cast<std::uint32_t>(addresses.size());
-            addresses.push_back(autobind_name(value));
+            u.address = kAutobindAddress | value;
             table_unlock(old_bucket, bucket);
             break;
         }
@@ -257,7 +255,7 @@ Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string
             r.err = Errno::inval; // nothing to connect to: the target has no address
             co_return;
         }
-        addr = addresses[t->address];
+        addr = address_of(*t);
     }
     if (u->passcred && u->address == npos) {
         Errno ignored = Errno::none; // unix_may_passcred(): connect() autobinds first
