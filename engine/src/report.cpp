@@ -58,14 +58,30 @@ std::string format_ns(std::uint64_t ns)
 
 std::vector<LatencyGroup> latency_groups(const Simulation &sim)
 {
+    // Two passes: the groups and their sizes first, then each durations vector filled at its
+    // final size. A million-bind scene's report then holds one copy of the durations, not the
+    // two or three that doubling vectors would briefly need.
     std::vector<LatencyGroup> groups;
-    for (const LatencySample &smp : sim.latencies()) {
-        // A task spawned several times under one name (a declared process) is one group.
-        const std::string task_name = smp.task < sim.tasks().size() ? sim.tasks()[smp.task].name : std::string("?");
-        auto it = std::find_if(groups.begin(), groups.end(), [&](const LatencyGroup &g) {
+    std::vector<std::size_t> counts;
+    auto group_of = [&](const LatencySample &smp, std::size_t &last) -> std::size_t {
+        auto same = [&](const LatencyGroup &g) {
+            // A task spawned several times under one name (a declared process) is one group.
+            const std::string_view task_name =
+                smp.task < sim.tasks().size() ? std::string_view(sim.tasks()[smp.task].name) : std::string_view("?");
             return g.task_name == task_name && g.kind == smp.kind && g.fn == smp.fn;
-        });
-        if (it == groups.end()) {
+        };
+        if (last < groups.size() && groups[last].task == smp.task && same(groups[last]))
+            return last;
+        for (std::size_t i = 0; i < groups.size(); ++i)
+            if (same(groups[i]))
+                return last = i;
+        return last = npos;
+    };
+    std::size_t last = npos;
+    for (const LatencySample &smp : sim.latencies()) {
+        std::size_t i = group_of(smp, last);
+        if (i == npos) {
+            const std::string task_name = smp.task < sim.tasks().size() ? sim.tasks()[smp.task].name : std::string("?");
             LatencyGroup g;
             g.task = smp.task;
             g.task_name = task_name;
@@ -74,12 +90,20 @@ std::vector<LatencyGroup> latency_groups(const Simulation &sim)
             g.name = task_name + ", " + std::string(kfn_name(smp.fn)) +
                      (smp.kind == CallKind::autobind ? std::string() : ", " + std::string(call_kind_name(smp.kind)));
             groups.push_back(g);
-            it = groups.end() - 1;
+            counts.push_back(0);
+            last = i = groups.size() - 1;
         }
-        it->durations.push_back(smp.duration_ns);
-        it->waited_ns += smp.waited_ns;
-        it->spun_ns += smp.spun_ns;
-        it->waits += smp.waited_ns > 0;
+        ++counts[i];
+    }
+    for (std::size_t i = 0; i < groups.size(); ++i)
+        groups[i].durations.reserve(counts[i]);
+    last = npos;
+    for (const LatencySample &smp : sim.latencies()) {
+        LatencyGroup &g = groups[group_of(smp, last)];
+        g.durations.push_back(smp.duration_ns);
+        g.waited_ns += smp.waited_ns;
+        g.spun_ns += smp.spun_ns;
+        g.waits += smp.waited_ns > 0;
     }
     for (LatencyGroup &g : groups)
         std::sort(g.durations.begin(), g.durations.end());
