@@ -1,6 +1,8 @@
 // inflight-app-bench: the application's figures on real scenes, offscreen. Prints numbers.
 //   opening a scene (first frame), indexing the whole run, jumping to step 100,000, and the
-//   memory of the open 32,000-socket scene.
+//   memory of the open 32,000-socket scene; the million-socket autobind scene opened and
+//   played to its end.
+//   inflight-app-bench [jump] [open32k] [million]     (default: all three)
 #include "graph/graph_panel.h"
 #include "main_window.h"
 #include "player_controller.h"
@@ -22,6 +24,21 @@ long rss_kb()
     std::string key;
     while (status >> key) {
         if (key == "VmRSS:") {
+            long kb = 0;
+            status >> kb;
+            return kb;
+        }
+        std::getline(status, key);
+    }
+    return 0;
+}
+
+long peak_kb()
+{
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "VmHWM:") {
             long kb = 0;
             status >> kb;
             return kb;
@@ -53,8 +70,10 @@ int main(int argc, char **argv)
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const QString scenes = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/");
+    const QStringList args = app.arguments().mid(1);
+    auto wanted = [&](const char *part) { return args.isEmpty() || args.contains(QLatin1String(part)); };
 
-    {
+    if (wanted("jump")) {
         // Jump to step 100,000 of a long scene (the 32,000-socket scene is 2e8 steps long).
         std::vector<double> jump;
         for (int i = 0; i < 5; ++i) {
@@ -75,7 +94,7 @@ int main(int argc, char **argv)
         std::printf("Jump to step 100,000 (engine replay + every view updated): %.1f ms median\n", median(jump));
     }
 
-    {
+    if (wanted("open32k")) {
         const long before = rss_kb();
         PlayerController c;
         MainWindow w(c);
@@ -103,6 +122,58 @@ int main(int argc, char **argv)
                     first_frame, index_s, indexed ? "ok" : "not finished",
                     static_cast<unsigned long long>(c.totalSteps()), layout_s, laid_out ? "ok" : "not finished",
                     (rss_kb() - before) / 1024);
+    }
+    if (wanted("million")) {
+        // 1,048,578 sockets bound by name: every view shows the end state of the whole fill.
+        const long before = rss_kb();
+        PlayerController c;
+        MainWindow w(c);
+        w.resize(1600, 1000);
+        w.show();
+        QElapsedTimer t;
+        t.start();
+        w.openScene(scenes + "autobind-exhaustion.scn", false);
+        QApplication::processEvents();
+        const double first_frame = t.nsecsElapsed() / 1e6;
+        const bool indexed = wait_index(c, 600000);
+        const double index_s = t.elapsed() / 1000.0;
+        QElapsedTimer lt;
+        lt.start();
+        c.last();
+        while ((!c.atEnd() || c.isBusy()) && lt.elapsed() < 600000)
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QApplication::processEvents();
+        const double end_s = lt.elapsed() / 1000.0;
+        std::printf("autobind-exhaustion (1,048,578 sockets): first frame %.0f ms; indexed in %.1f s (%s);\n"
+                    "  last(): at the end after %.1f s more (%s); resident memory %ld MB, peak %ld MB\n",
+                    first_frame, index_s, indexed ? "ok" : "not finished", end_s, c.atEnd() ? "ok" : "not finished",
+                    (rss_kb() - before) / 1024, peak_kb() / 1024);
+    }
+    if (wanted("million")) {
+        // 1,048,578 sockets bound by name: every view shows the end state of the whole fill.
+        const long before = rss_kb();
+        PlayerController c;
+        MainWindow w(c);
+        w.resize(1600, 1000);
+        w.show();
+        QElapsedTimer t;
+        t.start();
+        w.openScene(scenes + "autobind-exhaustion.scn", false);
+        QApplication::processEvents();
+        const double first_frame = t.nsecsElapsed() / 1e6;
+        const bool indexed = wait_index(c, 600000);
+        const double index_s = t.elapsed() / 1000.0;
+        QElapsedTimer lt;
+        lt.start();
+        c.last();
+        while ((!c.atEnd() || c.isBusy()) && lt.elapsed() < 600000)
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QApplication::processEvents();
+        const double end_s = lt.elapsed() / 1000.0;
+        std::printf("autobind-exhaustion (1,048,578 sockets): first frame %.0f ms; indexed in %.1f s (%s);\n"
+                    "  last(): at the end after %.1f s more (%s); resident memory %ld MB, peak %ld MB\n",
+                    first_frame, index_s, indexed ? "ok" : "not finished", end_s, c.atEnd() ? "ok" : "not finished",
+                    (rss_kb() - before) / 1024, peak_kb() / 1024);
     }
     return 0;
 }
