@@ -13,6 +13,7 @@
 #include <QThreadPool>
 
 #include <algorithm>
+#include <limits>
 
 using namespace inflight;
 
@@ -370,7 +371,9 @@ void PlayerController::last()
     // scene would take most of each slice.
     constexpr std::uint64_t kSeekInstead = 500'000;
     if (index_ready_ && total_steps_ > player_->position() + kSeekInstead) {
-        seek(total_steps_);
+        // Past the last step, not onto it: only the step() that finds nothing left finishes
+        // the run (its end-of-run checks included), which is what atEnd() reports.
+        seek(std::numeric_limits<std::uint64_t>::max());
         return;
     }
     // In slices, like continueToBreakpoint(), so a run of millions of steps never freezes.
