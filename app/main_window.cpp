@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "inflight/scene_cursor.hpp"
+
 #include "settings/cost_settings_dialog.h"
 
 #include "player_controller.h"
@@ -23,6 +25,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QShowEvent>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -101,6 +104,7 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
         const QSignalBlocker block(era_box_);
         era_box_->setCurrentIndex(static_cast<int>(controller_.era()));
     });
+    connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::showPanelForScene);
     connect(&controller_, &PlayerController::playingChanged, this, [this](bool playing) {
         play_action_->setText(playing ? tr("Pause") : tr("Play"));
         play_action_->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
@@ -282,6 +286,9 @@ void MainWindow::buildDocks()
     place(autobind_dock, Qt::BottomDockWidgetArea);
     tabifyDockWidget(log, autobind_dock);
     log->raise();
+    log_dock_ = log;
+    latency_dock_ = latency_dock;
+    autobind_dock_ = autobind_dock;
     resizeDocks({scene, algorithm}, {380, 440}, Qt::Horizontal);
     resizeDocks({algorithm, lists}, {520, 420}, Qt::Vertical);
     resizeDocks({log}, {170}, Qt::Vertical);
@@ -290,6 +297,39 @@ void MainWindow::buildDocks()
         if (controller_.selectedSocket())
             inspector->raise();
     });
+}
+
+void MainWindow::showPanelForScene()
+{
+    // The bottom panel the scene is about: one that mostly autobinds (the seed 001 race, the
+    // fill, the exhaustion) is its name space, whose map needs room more than the graph of idle
+    // sockets does; a timed scene on several CPUs or with variants to compare is its latencies.
+    // Only when a scene is opened: re-running it keeps what the user chose.
+    if (!controller_.hasScene() || !log_dock_)
+        return;
+    const inflight::Scene &scene = controller_.scene();
+    if (&scene == panel_scene_ && !panel_pending_)
+        return; // the same scene re-run (another collector, other costs)
+    panel_scene_ = &scene;
+    // Docks are sized against the window: before it is shown, wait for showEvent().
+    panel_pending_ = !isVisible();
+    if (panel_pending_)
+        return;
+    const std::uint64_t statements = inflight::unrolled_statements(scene.statements);
+    const std::uint64_t autobinds = inflight::unrolled_autobinds(scene.statements);
+    QDockWidget *front = log_dock_;
+    int height = 170;
+    if (autobinds >= 64 && autobinds * 4 >= statements) {
+        front = autobind_dock_;
+        height = this->height() / 2;
+    } else if (scene.settings.cpus > 1 || !scene.variants.empty()) {
+        front = latency_dock_;
+        height = this->height() * 2 / 5;
+    }
+    if (front->isFloating() || !front->toggleViewAction()->isChecked()) // the user moved or closed it
+        return;
+    front->raise();
+    resizeDocks({front}, {std::max(170, height)}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus()
@@ -556,13 +596,24 @@ bool MainWindow::saveScreenshot(const QString &file, int settle_ms)
     clock.start();
     while ((!controller_.indexReady() || !graph_->waitForLayout(50)) && clock.elapsed() < settle_ms)
         QApplication::processEvents(QEventLoop::AllEvents, 50);
-    QApplication::processEvents();
+    // Panels refresh on throttle timers (a few frames): let the pending ones fire.
+    QElapsedTimer settle;
+    settle.start();
+    while (settle.elapsed() < 300)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
     const QPixmap shot = grab();
     if (shot.isNull() || !shot.save(file)) {
         std::fprintf(stderr, "inflight: error: could not write %s\n", qPrintable(file));
         return false;
     }
     return true;
+}
+
+void MainWindow::showEvent(QShowEvent *e)
+{
+    QMainWindow::showEvent(e);
+    if (panel_pending_)
+        showPanelForScene();
 }
 
 void MainWindow::closeEvent(QCloseEvent *e)

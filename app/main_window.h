@@ -18,6 +18,9 @@ class QSlider;
 class GraphPanel;
 class PlayerController;
 class TimelineWidget;
+namespace inflight {
+struct Scene;
+}
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -31,12 +34,13 @@ public:
     GraphPanel &graph() { return *graph_; }
     TimelineWidget &timeline() { return *timeline_; }
     // Renders the whole window to a PNG once the graph layout has settled.
-    bool saveScreenshot(const QString &file, int settle_ms = 5000);
+    bool saveScreenshot(const QString &file, int settle_ms = 30000);
     void setPresentationMode(bool on);
     QAction *action(const QString &object_name) const;
 
 protected:
     void closeEvent(QCloseEvent *e) override;
+    void showEvent(QShowEvent *e) override;
     void dragEnterEvent(QDragEnterEvent *e) override;
     void dropEvent(QDropEvent *e) override;
 
@@ -55,6 +59,7 @@ private:
     void exportTrace();
     void about();
     void askSocketBreakpoint(bool candidate);
+    void showPanelForScene();
 
     PlayerController &controller_;
     GraphPanel *graph_ = nullptr;
@@ -67,6 +72,9 @@ private:
     QMenu *recent_menu_ = nullptr;
     QFileSystemWatcher *watcher_ = nullptr;
     QList<QDockWidget *> docks_;
+    QDockWidget *log_dock_ = nullptr, *latency_dock_ = nullptr, *autobind_dock_ = nullptr;
+    bool panel_pending_ = false; // a scene opened before the window was shown
+    const inflight::Scene *panel_scene_ = nullptr; // the scene showPanelForScene() chose for
     QAction *play_action_ = nullptr;
     QAction *presentation_action_ = nullptr;
     double normal_font_scale_ = 1.0;

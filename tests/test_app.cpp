@@ -4,12 +4,12 @@
 #include "player_controller.h"
 
 #include "inflight/parser.hpp"
-#include "inflight/scene_cursor.hpp"
 #include "inflight/graph_snapshot.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/simulation.hpp"
 
 #include <QDir>
+#include <QDockWidget>
 #include <QImage>
 #include <QProcess>
 #include <QSignalSpy>
@@ -182,6 +182,37 @@ private slots:
         QVERIFY(!c.openFile(QStringLiteral("/nonexistent/x.scn"), &errors));
         QVERIFY(errors.first().contains(QStringLiteral("cannot open")));
         QCOMPARE(c.position(), at);
+    }
+
+    void aSceneBringsItsPanelForward()
+    {
+        // The bottom area shows what the scene is about: the name space for scenes that mostly
+        // autobind, the latencies for timed scenes on several CPUs, else the event log.
+        PlayerController c;
+        MainWindow w(c);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *log = w.findChild<QDockWidget *>("eventLogDock");
+        auto *latency = w.findChild<QDockWidget *>("latencyDock");
+        auto *autobind = w.findChild<QDockWidget *>("autobindDock");
+        QVERIFY(log && latency && autobind);
+        const QString scenes = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/");
+        // A tab behind another is moved out of sight rather than hidden.
+        auto shown = [](QDockWidget *d) { return d->isVisible() && !d->visibleRegion().isEmpty(); };
+        QVERIFY(w.openScene(scenes + "autobind-fill.scn", false));
+        QTRY_VERIFY(shown(autobind) && !shown(log) && !shown(latency));
+        QTRY_VERIFY(autobind->height() >= 1000 / 3); // the map needs room more than the idle graph
+        QVERIFY(w.openScene(scenes + "seed-gc-penalty.scn", false));
+        QTRY_VERIFY(shown(latency) && !shown(autobind));
+        QVERIFY(w.openScene(scenes + "self-reference.scn", false));
+        QTRY_VERIFY(shown(log) && !shown(latency));
+        // A re-run of the same scene (another collector) keeps the user's choice.
+        autobind->raise();
+        QTRY_VERIFY(shown(autobind));
+        c.setEra(GcEra::classic);
+        QTest::qWait(50);
+        QVERIFY(shown(autobind));
     }
 
     void everySceneOpensAndPlaysToTheEndWithoutWarning_data()

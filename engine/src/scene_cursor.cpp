@@ -39,6 +39,24 @@ std::uint64_t unrolled_statements(const std::vector<Statement> &statements)
     return n;
 }
 
+std::uint64_t unrolled_autobinds(const std::vector<Statement> &statements)
+{
+    constexpr std::uint64_t kMax = std::uint64_t(1) << 62;
+    std::uint64_t n = 0;
+    for (const auto &s : statements) {
+        std::uint64_t add = s.op == Op::bind && !s.address ? 1 : 0;
+        if (s.op == Op::repeat) {
+            const std::uint64_t body = unrolled_autobinds(s.body);
+            const auto count = static_cast<std::uint64_t>(std::max<std::int64_t>(s.count, 0));
+            add = body && count > kMax / body ? kMax : body * count;
+        } else if (s.op == Op::spawn) {
+            add = unrolled_autobinds(s.body);
+        }
+        n = std::min(kMax, n + add);
+    }
+    return n;
+}
+
 SceneCursor::SceneCursor(const std::vector<Statement> &statements)
 {
     stack_.push_back(Frame{&statements, 0, -1, 0, nullptr});

@@ -15,6 +15,8 @@ namespace inflight {
 // where they are spawned); saturates instead of overflowing. The app uses it to decide whether
 // a scene is small enough to step into every collection by default.
 std::uint64_t unrolled_statements(const std::vector<Statement> &statements);
+// Of those, the binds without an address (explicit autobinds), repeat counts multiplied out.
+std::uint64_t unrolled_autobinds(const std::vector<Statement> &statements);
 
 class SceneCursor {
 public:
