@@ -8,9 +8,7 @@
 #include "player_controller.h"
 #include "theme.h"
 
-#if INFLIGHT_AUTOBIND_HISTOGRAM
 #include "latency/histogram_widget.h"
-#endif
 
 #include "inflight/abstract_namespace.hpp"
 #include "inflight/kernel.hpp"
@@ -400,11 +398,9 @@ private slots:
         panel.setLatency(h);
         QCOMPARE(panel.latency().count(), 4u);
         QCOMPARE(panel.latency().unit(), TimeUnit::us);
-#if INFLIGHT_AUTOBIND_HISTOGRAM
         QVERIFY(panel.histogram());
         QCOMPARE(panel.histogram()->histogram().count(), 4u);
         QCOMPARE(panel.histogram()->unit(), TimeUnit::us);
-#endif
         // The hover line under the map follows the pointer.
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));

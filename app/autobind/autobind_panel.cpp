@@ -4,15 +4,14 @@
 #include "player_controller.h"
 #include "theme.h"
 
-#if INFLIGHT_AUTOBIND_HISTOGRAM
 #include "latency/histogram_widget.h"
-#endif
 
 #include "inflight/kernel.hpp"
 #include "inflight/latency.hpp"
 #include "inflight/simulation.hpp"
 
 #include <QComboBox>
+#include <QResizeEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -93,6 +92,8 @@ constexpr TypeRow kTypeRows[] = {
 AutobindPanel::AutobindPanel(QWidget *parent) : QWidget(parent)
 {
     auto *split = new QSplitter(Qt::Horizontal, this);
+    split_ = split;
+    connect(split, &QSplitter::splitterMoved, this, [this] { split_moved_ = true; });
 
     // Left: the map, the hover line under it.
     auto *left = new QWidget(split);
@@ -181,20 +182,12 @@ AutobindPanel::AutobindPanel(QWidget *parent) : QWidget(parent)
     latency_title_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     rv->addSpacing(6);
     rv->addWidget(latency_title_);
-#if INFLIGHT_AUTOBIND_HISTOGRAM
     histogram_ = new latency::HistogramWidget(right);
     histogram_->setObjectName(QStringLiteral("autobindLatency"));
     histogram_->setUnit(TimeUnit::us);
     histogram_->setTitle(tr("unix_autobind()"));
     rv->addWidget(histogram_, 1);
     values_.insert(QStringLiteral("latency"), latency_title_);
-#else
-    latency_text_ = new QLabel(tr("no autobind call yet"), right);
-    latency_text_->setObjectName(QStringLiteral("autobindLatency"));
-    rv->addWidget(latency_text_);
-    values_.insert(QStringLiteral("latency"), latency_text_);
-    rv->addStretch(1);
-#endif
 
     split->addWidget(left);
     // The figures and the histogram scroll when large fonts make them taller than the dock.
@@ -293,7 +286,7 @@ void AutobindPanel::refresh()
     const AbstractStats &st = ns->stats();
     const AutobindTrace &tr_ = ns->trace();
     if (tr_.active) {
-        setFigure(QStringLiteral("lastBind"), tr("probing: %1 probes so far").arg(grouped(tr_.probes)));
+        setFigure(QStringLiteral("lastBind"), (tr_.probes == 1 ? tr("probing: 1 probe so far") : tr("probing: %1 probes so far").arg(grouped(tr_.probes))));
     } else if (tr_.any) {
         QString end;
         switch (tr_.stop) {
@@ -304,7 +297,7 @@ void AutobindPanel::refresh()
         case AutobindStop::endless: end = tr("endless loop (v1)"); break;
         case AutobindStop::running: break;
         }
-        setFigure(QStringLiteral("lastBind"), tr("%1 probes \u00b7 %2").arg(grouped(tr_.probes), end));
+        setFigure(QStringLiteral("lastBind"), (tr_.probes == 1 ? tr("1 probe \u00b7 %1").arg(end) : tr("%1 probes \u00b7 %2").arg(grouped(tr_.probes), end)));
     } else {
         setFigure(QStringLiteral("lastBind"), none);
     }
@@ -328,23 +321,25 @@ void AutobindPanel::refresh()
     setFigure(QStringLiteral("enospc"), enospc);
 }
 
+void AutobindPanel::resizeEvent(QResizeEvent *e)
+{
+    QWidget::resizeEvent(e);
+    if (split_moved_)
+        return;
+    // The map is square: it gets about its height in width, the figures and the histogram the
+    // rest (a fixed 3:2 split left grey bands beside the map and clipped the figures).
+    const int total = split_->width();
+    const int side = height() - hover_->sizeHint().height() - 12;
+    const int left = std::clamp(side, total * 35 / 100, total * 60 / 100);
+    split_->setSizes({left, std::max(0, total - left)});
+}
+
 void AutobindPanel::setLatency(const Log2Histogram &h)
 {
     latency_ = h;
     latency_.set_unit(TimeUnit::us);
-#if INFLIGHT_AUTOBIND_HISTOGRAM
     histogram_->setHistogram(latency_);
     histogram_->setTitle(tr("unix_autobind() \u00b7 %n call(s)", nullptr, static_cast<int>(latency_.count())));
-#else
-    if (latency_.empty())
-        latency_text_->setText(tr("no autobind call yet"));
-    else
-        latency_text_->setText(tr("%1 calls \u00b7 mean %2 \u00b5s \u00b7 p99 %3 \u00b5s \u00b7 max %4 \u00b5s")
-                                   .arg(grouped(latency_.count()))
-                                   .arg(latency_.mean_ns() / 1000.0, 0, 'f', 1)
-                                   .arg(latency_.percentile(99))
-                                   .arg(latency_.max()));
-#endif
 }
 
 // ---- AutobindDock ----------------------------------------------------------------------------------------

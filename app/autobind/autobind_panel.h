@@ -23,18 +23,12 @@
 #include <functional>
 #include <vector>
 
-// The latency panel's histogram widget (app/latency/). Built without it, the panel shows the
-// latency figures as text in its place (see AutobindPanel::setLatency).
-#if __has_include("latency/histogram_widget.h")
-#define INFLIGHT_AUTOBIND_HISTOGRAM 1
 namespace latency {
-class HistogramWidget;
+class HistogramWidget; // the latency panel's widget, shared: not a copy
 }
-#else
-#define INFLIGHT_AUTOBIND_HISTOGRAM 0
-#endif
 
 class QComboBox;
+class QSplitter;
 class QGridLayout;
 class QLabel;
 class QToolButton;
@@ -62,17 +56,20 @@ public:
     QString figure(const QString &key) const;
     QString hoverText() const;
     QComboBox *typeBox() const { return type_box_; }
-#if INFLIGHT_AUTOBIND_HISTOGRAM
     latency::HistogramWidget *histogram() const { return histogram_; }
-#endif
 
 signals:
     void socketClicked(quint32 sock);
+
+protected:
+    void resizeEvent(QResizeEvent *e) override;
 
 private:
     void applyTheme();
     void setFigure(const QString &key, const QString &text);
 
+    QSplitter *split_ = nullptr;
+    bool split_moved_ = false; // the user placed the splitter: keep it there
     AutobindMap *map_ = nullptr;
     QLabel *hover_ = nullptr;
     QComboBox *type_box_ = nullptr;
@@ -83,12 +80,7 @@ private:
     QList<QLabel *> swatches_;
     QLabel *latency_title_ = nullptr;
     inflight::Log2Histogram latency_{inflight::TimeUnit::us};
-#if INFLIGHT_AUTOBIND_HISTOGRAM
     latency::HistogramWidget *histogram_ = nullptr;
-#else
-    // TODO(histogram): plug latency::HistogramWidget here once app/latency/ has landed.
-    QLabel *latency_text_ = nullptr;
-#endif
 };
 
 class AutobindDock : public QDockWidget {
