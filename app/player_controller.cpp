@@ -171,17 +171,37 @@ void PlayerController::startIndex()
     QThreadPool::globalInstance()->start([self, cancel, scene, o]() {
         Simulation sim(scene, o);
         auto events = std::make_shared<std::vector<Event>>();
+        // A run of millions of statements: room for the capped events and a landmark or two per
+        // statement at once, so the vector never doubles (and never briefly holds two copies
+        // of a few hundred MB). Untouched capacity costs address space, not memory.
+        const std::uint64_t unrolled = unrolled_statements(scene->statements);
+        if (unrolled > kIndexCap / 8)
+            events->reserve(kIndexCap + 2 * std::min<std::uint64_t>(unrolled, 50'000'000));
         bool complete = true;
         std::uint64_t next_report = 1u << 20;
+        std::vector<bool> waiting; // by task: a gc_wait whose end the timeline still needs
         while (const Event *e = sim.step()) {
             if (events->size() < kIndexCap) {
                 events->push_back(*e);
             } else {
                 complete = false;
-                // Past the cap only the landmarks the timeline and the event log need.
+                // Past the cap only the landmarks the timeline and the event log need. A
+                // statement's end only when it failed (a warning tick) or ends a wait marker.
+                if (e->kind == EventKind::gc_wait || e->kind == EventKind::wait_end) {
+                    if (waiting.size() <= e->task)
+                        waiting.resize(e->task + 1u, false);
+                    waiting[e->task] = e->kind == EventKind::gc_wait;
+                }
+                if (e->kind == EventKind::stmt_end) {
+                    const bool ends_wait = e->task < waiting.size() && waiting[e->task];
+                    if (e->before != 0 || ends_wait)
+                        events->push_back(*e);
+                    if (ends_wait)
+                        waiting[e->task] = false;
+                    continue;
+                }
                 switch (e->kind) {
                 case EventKind::stmt_begin:
-                case EventKind::stmt_end:
                 case EventKind::gc_begin:
                 case EventKind::gc_end:
                 case EventKind::finding:

@@ -159,41 +159,5 @@ int main(int argc, char **argv)
                     first_frame, index_s, indexed ? "ok" : "not finished", end_s, c.atEnd() ? "ok" : "not finished",
                     (rss_kb() - before) / 1024, peak_kb() / 1024);
     }
-    if (wanted("million")) {
-        // 1,048,578 sockets bound by name: every view shows the end state of the whole fill.
-        const long before = rss_kb();
-        PlayerController c;
-        MainWindow w(c);
-        w.resize(1600, 1000);
-        w.show();
-        QElapsedTimer t;
-        t.start();
-        w.openScene(scenes + "autobind-exhaustion.scn", false);
-        QApplication::processEvents();
-        const double first_frame = t.nsecsElapsed() / 1e6;
-        const bool indexed = wait_index(c, 600000);
-        const double index_s = t.elapsed() / 1000.0;
-        std::fprintf(stderr, "  indexed after %.1f s: %llu steps, rss %ld MB\n", index_s,
-                     static_cast<unsigned long long>(c.totalSteps()), rss_kb() / 1024);
-        QElapsedTimer lt;
-        lt.start();
-        c.last();
-        qint64 said = 0;
-        while ((!c.atEnd() || c.isBusy()) && lt.elapsed() < 600000) {
-            QApplication::processEvents(QEventLoop::AllEvents, 20);
-            if (lt.elapsed() - said > 10000) {
-                said = lt.elapsed();
-                std::fprintf(stderr, "  ... %.0f s: step %llu of %llu, %s\n", said / 1000.0,
-                             static_cast<unsigned long long>(c.position()),
-                             static_cast<unsigned long long>(c.totalSteps()), c.isBusy() ? "busy" : "idle");
-            }
-        }
-        QApplication::processEvents();
-        const double end_s = lt.elapsed() / 1000.0;
-        std::printf("autobind-exhaustion (1,048,578 sockets): first frame %.0f ms; indexed in %.1f s (%s);\n"
-                    "  last(): at the end after %.1f s more (%s); resident memory %ld MB, peak %ld MB\n",
-                    first_frame, index_s, indexed ? "ok" : "not finished", end_s, c.atEnd() ? "ok" : "not finished",
-                    (rss_kb() - before) / 1024, peak_kb() / 1024);
-    }
     return 0;
 }
