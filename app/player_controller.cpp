@@ -160,6 +160,7 @@ void PlayerController::startIndex()
     gc_steps_.clear();
     warning_steps_.clear();
     latency_samples_.clear();
+    end_of_run_.reset();
     tasks_.clear();
     user_names_.clear();
     emit indexReadyChanged();
@@ -169,7 +170,8 @@ void PlayerController::startIndex()
     o.record = false;
     QPointer<PlayerController> self(this);
     QThreadPool::globalInstance()->start([self, cancel, scene, o]() {
-        Simulation sim(scene, o);
+        // Shared: once finished it stays as endOfRun(), the labels of every socket of the run.
+        auto sim = std::make_shared<Simulation>(scene, o);
         auto events = std::make_shared<std::vector<Event>>();
         // A run of millions of statements: room for the capped events and a landmark or two per
         // statement at once, so the vector never doubles (and never briefly holds two copies
@@ -180,7 +182,7 @@ void PlayerController::startIndex()
         bool complete = true;
         std::uint64_t next_report = 1u << 20;
         std::vector<bool> waiting; // by task: a gc_wait whose end the timeline still needs
-        while (const Event *e = sim.step()) {
+        while (const Event *e = sim->step()) {
             if (events->size() < kIndexCap) {
                 events->push_back(*e);
             } else {
@@ -218,7 +220,7 @@ void PlayerController::startIndex()
                 next_report += 1u << 20;
                 if (cancel->load())
                     return;
-                const quint64 steps = e->step, statements = sim.statements_executed();
+                const quint64 steps = e->step, statements = sim->statements_executed();
                 QMetaObject::invokeMethod(
                     self.data(),
                     [self, cancel, steps, statements] {
@@ -230,19 +232,19 @@ void PlayerController::startIndex()
         }
         if (cancel->load() || !self)
             return;
-        const std::uint64_t total = sim.steps();
+        const std::uint64_t total = sim->steps();
         // The latency panel's samples, and the task and user names its groups are called by.
         struct Timed {
             LatencyLog samples;
             std::vector<TaskInfo> tasks;
             std::vector<std::string> users;
         };
-        auto timed = std::make_shared<Timed>(Timed{sim.take_latencies(), sim.tasks(), {}});
-        for (const User &u : sim.kernel().users)
+        auto timed = std::make_shared<Timed>(Timed{sim->take_latencies(), sim->tasks(), {}});
+        for (const User &u : sim->kernel().users)
             timed->users.push_back(u.name);
         QMetaObject::invokeMethod(
             self.data(),
-            [self, cancel, events, complete, total, timed]() {
+            [self, cancel, events, complete, total, timed, sim]() {
                 if (!self || cancel->load())
                     return;
                 self->latency_samples_ = std::move(timed->samples);
@@ -257,6 +259,7 @@ void PlayerController::startIndex()
                     else if ((e.kind == EventKind::stmt_end && e.before != 0) || e.kind == EventKind::finding)
                         self->warning_steps_.push_back(e.step);
                 }
+                self->end_of_run_ = sim;
                 self->index_ready_ = true;
                 emit self->indexReadyChanged();
             },

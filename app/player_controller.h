@@ -99,6 +99,10 @@ public:
     const inflight::LatencyLog &latencySamples() const { return latency_samples_; }
     const std::vector<inflight::TaskInfo> &tasks() const { return tasks_; }
     const std::vector<std::string> &userNames() const { return user_names_; }
+    // The index's own run, finished (null until indexReady()): its kernel knows every socket the
+    // run ever made, for views that name sockets by label. Its latency samples were handed to
+    // latencySamples(). One run serves both, instead of a second replay of the whole scene.
+    std::shared_ptr<const inflight::Simulation> endOfRun() const { return end_of_run_; }
 
     // ---- selection shared by every view ----------------------------------------------------------
     std::optional<std::uint32_t> selectedSocket() const { return selected_; }
@@ -161,6 +165,7 @@ private:
     std::vector<inflight::Event> index_;
     std::vector<std::uint64_t> gc_steps_, warning_steps_;
     inflight::LatencyLog latency_samples_;
+    std::shared_ptr<const inflight::Simulation> end_of_run_;
     std::vector<inflight::TaskInfo> tasks_;
     std::vector<std::string> user_names_;
     bool index_ready_ = false;

@@ -11,7 +11,6 @@
 #include "inflight/simulation.hpp"
 
 #include <QBrush>
-#include <QThread>
 
 #include <algorithm>
 #include <limits>
@@ -31,18 +30,7 @@ EventLogModel::EventLogModel(PlayerController &controller, QObject *parent)
     reindex();
 }
 
-EventLogModel::~EventLogModel() { stopLabels(); }
-
-void EventLogModel::stopLabels()
-{
-    if (cancel_)
-        cancel_->store(true);
-    if (worker_) {
-        worker_->wait();
-        delete worker_;
-        worker_ = nullptr;
-    }
-}
+EventLogModel::~EventLogModel() = default;
 
 void EventLogModel::reindex()
 {
@@ -52,47 +40,11 @@ void EventLogModel::reindex()
     beginResetModel();
     count_ = n;
     shown_pos_ = controller_.position();
-    end_.reset();
+    // The index's finished run names every socket, also those created after the current step.
+    end_ = ready ? controller_.endOfRun() : nullptr;
     endResetModel();
-    stopLabels();
-    if (ready)
-        startLabels();
-}
-
-void EventLogModel::startLabels()
-{
-    if (!controller_.hasScene())
-        return;
-    // The same deterministic run, to its end, without recording: its kernel knows every socket.
-    auto scene = std::make_shared<const Scene>(controller_.scene());
-    SimulationOptions o = controller_.simulationOptions();
-    o.record = false;
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    cancel_ = cancel;
-    worker_ = QThread::create([this, scene, o, cancel] {
-        auto sim = std::make_unique<Simulation>(scene, o);
-        std::uint64_t n = 0;
-        while (sim->step())
-            if ((++n & 0xFFFF) == 0 && cancel->load())
-                return;
-        if (cancel->load())
-            return;
-        // The model outlives the thread (its destructor waits), so `this` is valid here; the
-        // queued call (and the run with it) is dropped if the model is deleted before it runs.
-        std::shared_ptr<const Simulation> done(std::move(sim));
-        QMetaObject::invokeMethod(
-            this,
-            [this, done, cancel] {
-                if (cancel->load())
-                    return;
-                end_ = done;
-                if (count_)
-                    emit dataChanged(index(0, DescriptionColumn), index(count_ - 1, DescriptionColumn));
-                emit labelsChanged();
-            },
-            Qt::QueuedConnection);
-    });
-    worker_->start();
+    if (end_)
+        emit labelsChanged();
 }
 
 const Kernel &EventLogModel::labels() const { return end_ ? end_->kernel() : controller_.kernel(); }

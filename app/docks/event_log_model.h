@@ -11,11 +11,9 @@
 
 #include <QAbstractTableModel>
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 
-class QThread;
 class PlayerController;
 
 namespace inflight {
@@ -55,15 +53,11 @@ signals:
 private:
     void reindex();
     void moved();
-    void startLabels();
-    void stopLabels();
 
     PlayerController &controller_;
     int count_ = 0;
     std::uint64_t shown_pos_ = 0;
     std::shared_ptr<const inflight::Simulation> end_;
-    QThread *worker_ = nullptr;
-    std::shared_ptr<std::atomic<bool>> cancel_;
 };
 
 } // namespace docks
