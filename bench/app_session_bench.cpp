@@ -3,6 +3,7 @@
 //   memory of the open 32,000-socket scene; the million-socket autobind scene opened and
 //   played to its end.
 //   inflight-app-bench [jump] [open32k] [million]     (default: all three)
+#include "proc_status.hpp"
 #include "graph/graph_panel.h"
 #include "main_window.h"
 #include "player_controller.h"
@@ -17,36 +18,6 @@
 #include <vector>
 
 namespace {
-
-long rss_kb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmRSS:") {
-            long kb = 0;
-            status >> kb;
-            return kb;
-        }
-        std::getline(status, key);
-    }
-    return 0;
-}
-
-long peak_kb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmHWM:") {
-            long kb = 0;
-            status >> kb;
-            return kb;
-        }
-        std::getline(status, key);
-    }
-    return 0;
-}
 
 double median(std::vector<double> v)
 {
@@ -95,7 +66,7 @@ int main(int argc, char **argv)
     }
 
     if (wanted("open32k")) {
-        const long before = rss_kb();
+        const long before = bench::status_kib("VmRSS");
         PlayerController c;
         MainWindow w(c);
         w.resize(1600, 1000);
@@ -121,11 +92,11 @@ int main(int argc, char **argv)
                     "  resident memory of the open scene %ld MB\n",
                     first_frame, index_s, indexed ? "ok" : "not finished",
                     static_cast<unsigned long long>(c.totalSteps()), layout_s, laid_out ? "ok" : "not finished",
-                    (rss_kb() - before) / 1024);
+                    (bench::status_kib("VmRSS") - before) / 1024);
     }
     if (wanted("million")) {
         // 1,048,578 sockets bound by name: every view shows the end state of the whole fill.
-        const long before = rss_kb();
+        const long before = bench::status_kib("VmRSS");
         PlayerController c;
         MainWindow w(c);
         w.resize(1600, 1000);
@@ -138,7 +109,7 @@ int main(int argc, char **argv)
         const bool indexed = wait_index(c, 600000);
         const double index_s = t.elapsed() / 1000.0;
         std::fprintf(stderr, "  indexed after %.1f s: %llu steps, rss %ld MB\n", index_s,
-                     static_cast<unsigned long long>(c.totalSteps()), rss_kb() / 1024);
+                     static_cast<unsigned long long>(c.totalSteps()), bench::status_kib("VmRSS") / 1024);
         QElapsedTimer lt;
         lt.start();
         c.last();
@@ -157,7 +128,7 @@ int main(int argc, char **argv)
         std::printf("autobind-exhaustion (1,048,578 sockets): first frame %.0f ms; indexed in %.1f s (%s);\n"
                     "  last(): at the end after %.1f s more (%s); resident memory %ld MB, peak %ld MB\n",
                     first_frame, index_s, indexed ? "ok" : "not finished", end_s, c.atEnd() ? "ok" : "not finished",
-                    (rss_kb() - before) / 1024, peak_kb() / 1024);
+                    (bench::status_kib("VmRSS") - before) / 1024, bench::status_kib("VmHWM") / 1024);
     }
     return 0;
 }

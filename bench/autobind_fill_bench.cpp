@@ -6,6 +6,7 @@
 // its peak RSS (VmHWM) is its own. Prints plain "key value" lines. Not a test.
 //
 //   inflight-fill-bench [--only N]     (N: the number of binds of one run, e.g. 1048576)
+#include "proc_status.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
 
@@ -25,18 +26,6 @@ using namespace inflight;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-// A line of /proc/self/status, in kB (0 if absent).
-long status_kib(const char *key)
-{
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    const std::size_t n = std::strlen(key);
-    while (std::getline(f, line))
-        if (line.compare(0, n, key) == 0 && line.size() > n && line[n] == ':')
-            return std::strtol(line.c_str() + n + 1, nullptr, 10);
-    return 0;
-}
 
 double seconds_since(Clock::time_point t0)
 {
@@ -112,7 +101,7 @@ int run_one(std::uint32_t binds)
     std::printf("%s.run_s %.3f\n", prefix, run_s);
     std::printf("%s.wall_s %.3f\n", prefix, wall_s);
     std::printf("%s.cpu_s %.3f\n", prefix, cpu_seconds());
-    std::printf("%s.peak_rss_kib %ld\n", prefix, status_kib("VmHWM"));
+    std::printf("%s.peak_rss_kib %ld\n", prefix, bench::status_kib("VmHWM"));
     std::fflush(stdout);
     const bool ok = sim.expectations_failed() == 0 && !sim.stopped_by_finding() &&
                     (binds < kAutobindSpace || st.enospc == 1);

@@ -8,6 +8,7 @@
 //
 // --no-compares skips runs of taken names with a bitmap scan and does not count the chain
 // entries they compare (the kernel model's per-probe cost needs them; the fill does not).
+#include "proc_status.hpp"
 #include "inflight/abstract_namespace.hpp"
 
 #include <chrono>
@@ -22,18 +23,6 @@ using namespace inflight;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-// A line of /proc/self/status, in kB (0 if absent).
-long status_kib(const char *key)
-{
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    const std::size_t n = std::strlen(key);
-    while (std::getline(f, line))
-        if (line.compare(0, n, key) == 0 && line.size() > n && line[n] == ':')
-            return std::strtol(line.c_str() + n + 1, nullptr, 10);
-    return 0;
-}
 
 double seconds_since(Clock::time_point t0)
 {
@@ -72,7 +61,7 @@ int main(int argc, char **argv)
                             : mode == AutobindMode::random_v1 ? "random-v1"
                                                               : "random";
 
-    const long rss_before = status_kib("VmHWM");
+    const long rss_before = bench::status_kib("VmHWM");
     AbstractNamespace ns;
     std::mt19937_64 rng(seed);
     std::uint32_t most = 0, failed = 0;
@@ -118,6 +107,6 @@ int main(int argc, char **argv)
     std::printf("longest_chain %u\n", longest);
     std::printf("longest_chain_bucket %u\n", longest_bucket);
     std::printf("rss_before_kib %ld\n", rss_before);
-    std::printf("peak_rss_kib %ld\n", status_kib("VmHWM"));
+    std::printf("peak_rss_kib %ld\n", bench::status_kib("VmHWM"));
     return 0;
 }

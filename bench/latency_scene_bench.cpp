@@ -2,6 +2,7 @@
 // `inflight-cli run --hist` runs them (fast-forwarded, nothing recorded), one line per variant,
 // with the model's own figures beside the wall-clock time. The 32,000-in-flight scene
 // (seed-gc-penalty) must run each variant in well under 2 s on a 2-core machine.
+#include "proc_status.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
@@ -17,16 +18,6 @@
 using namespace inflight;
 
 namespace {
-
-long peak_rss_kb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::stol(line.substr(6));
-    return -1;
-}
 
 double median(std::vector<double> v)
 {
@@ -88,5 +79,5 @@ int main(int argc, char **argv)
     for (const char *name : {"seed-gc-penalty.scn", "seed-scm-credentials.scn", "seed-splice-checksum.scn",
                              "seed-autobind-race.scn", "autobind-fill.scn"})
         bench_scene(dir + "/" + name, repeats);
-    std::printf("peak RSS %ld KB\n", peak_rss_kb());
+    std::printf("peak RSS %ld KB\n", bench::status_kib("VmHWM"));
 }
