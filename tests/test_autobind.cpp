@@ -4,15 +4,20 @@
 #include "scene_runner.hpp"
 
 #include "inflight/abstract_namespace.hpp"
+#include "inflight/algorithm_listing.hpp"
 
 #include <QTest>
 
+#include <algorithm>
+#include <functional>
 #include <string>
 
 using namespace inflight;
 using namespace inflight::test;
 
 namespace {
+
+std::uint16_t l_of(AlgoLine l) { return static_cast<std::uint16_t>(l); }
 
 std::vector<Event> probes_of(const Simulation &sim, const std::string &label)
 {
@@ -24,7 +29,9 @@ std::vector<Event> probes_of(const Simulation &sim, const std::string &label)
     return out;
 }
 
-std::unique_ptr<Simulation> run_fast(const std::string &text)
+// Fast-forwarded: runs of taken names are walked in bulk. `each` sees every event still handed
+// out (statements, lock spins, a bind's failure).
+std::unique_ptr<Simulation> run_fast(const std::string &text, const std::function<void(const Event &)> &each = {})
 {
     auto scene = scene_of(text);
     if (!scene)
@@ -33,7 +40,9 @@ std::unique_ptr<Simulation> run_fast(const std::string &text)
     o.record = false;
     o.fast_forward = true;
     auto sim = std::make_unique<Simulation>(scene, o);
-    sim->run();
+    while (const Event *e = sim->step())
+        if (each)
+            each(*e);
     return sim;
 }
 
@@ -89,6 +98,32 @@ private slots:
         QCOMPARE(probes_of(*shared, "c").size(), std::size_t(1));
     }
 
+    // Each probe carries its line of unix_autobind()'s listing: a taken name the "taken" line, a
+    // free one the lookup, then the bind itself; a full space ends on the give-up test.
+    void probesCarryTheirListingLines()
+    {
+        auto line = [](AlgoLine l) { return static_cast<std::uint16_t>(l); };
+        auto sim = run_scene("set autobind sequential\nsocket a dgram\nbind a @00001\nsocket b dgram\nbind b\n",
+                             GcEra::graph, true);
+        QVERIFY(sim);
+        std::vector<std::uint16_t> lines;
+        for (const Event &e : sim->events())
+            if (e.fn == KFn::unix_autobind)
+                lines.push_back(e.algo_line);
+        const std::vector<std::uint16_t> expected{line(AlgoLine::autobind_taken), line(AlgoLine::autobind_lookup),
+                                                  line(AlgoLine::autobind_bound)};
+        QCOMPARE(lines, expected);
+        for (AutobindMode m : {AutobindMode::sequential, AutobindMode::random_v1, AutobindMode::random}) {
+            const auto &listing = autobind_listing(m);
+            for (std::uint16_t l : expected)
+                QVERIFY(std::any_of(listing.begin(), listing.end(),
+                                    [&](const ListingLine &x) { return static_cast<std::uint16_t>(x.id) == l; }));
+            QCOMPARE(&listing_of_line(l_of(AlgoLine::autobind_give_up), GcEra::graph, m), &listing);
+        }
+        QCOMPARE(&listing_of_line(l_of(AlgoLine::graph_enter), GcEra::graph, AutobindMode::random),
+                 &algorithm_listing(GcEra::graph));
+    }
+
     // Implicit autobind: an unbound datagram socket with SO_PASSCRED gets a name when it sends.
     void implicitAutobindOnSend()
     {
@@ -142,8 +177,14 @@ private slots:
     // exactly 2^20 probes, and a stream socket still binds.
     void enospcAtTwoToTheTwenty()
     {
-        auto sim = run_fast(kFill + "socket last dgram\nbind last\nexpect error ENOSPC\nsocket s stream\nbind s\nexpect alive s\n");
+        std::uint16_t give_up_line = 0;
+        auto sim = run_fast(kFill + "socket last dgram\nbind last\nexpect error ENOSPC\nsocket s stream\nbind s\nexpect alive s\n",
+                            [&](const Event &e) {
+                                if (e.kind == EventKind::autobind_fail)
+                                    give_up_line = e.algo_line;
+                            });
         QVERIFY(sim);
+        QCOMPARE(give_up_line, l_of(AlgoLine::autobind_give_up)); // the listing's -ENOSPC line
         QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
         QCOMPARE(sim->expectations_failed(), std::size_t(0));
         QVERIFY(sim->warnings().empty());

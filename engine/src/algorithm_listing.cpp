@@ -50,11 +50,67 @@ const std::vector<ListingLine> kGraph{
     {AlgoLine::graph_end, 1, "gc_in_progress = false"},
 };
 
+// unix_autobind() per generation (spec 6). A taken name costs one probe event on the "taken"
+// line; a free one on the lookup line, then the bind on the last line.
+const std::vector<ListingLine> kAutobindSequential{
+    {AlgoLine::autobind_begin, 0, "unix_autobind(sk):   # before 2021"},
+    {AlgoLine::autobind_start, 1, "static ordernum (starts at 1, shared by every socket); retries = 0"},
+    {AlgoLine::autobind_next, 1, "retry: name = \"\\0\" + %05x of ordernum"},
+    {AlgoLine::autobind_lock, 1, "spin_lock(unix_table_lock); ordernum = (ordernum + 1) & 0xFFFFF"},
+    {AlgoLine::autobind_lookup, 1, "if no socket of this type has the name (__unix_find_socket_byname):"},
+    {AlgoLine::autobind_bound, 2, "hash sk under the name; unlock; return 0"},
+    {AlgoLine::autobind_taken, 1, "taken: unlock; cond_resched()"},
+    {AlgoLine::autobind_give_up, 1, "if retries++ == 0xFFFFF: return -ENOSPC; else goto retry"},
+};
+
+const std::vector<ListingLine> kAutobindRandomV1{
+    {AlgoLine::autobind_begin, 0, "unix_autobind(sk):   # 2021 patch, v1"},
+    {AlgoLine::autobind_start, 1, "initnum = ordernum = prandom_u32()   # all 32 bits"},
+    {AlgoLine::autobind_next, 1, "retry: ordernum = (ordernum + 1) & 0xFFFFF; name = \"\\0\" + %05x"},
+    {AlgoLine::autobind_lock, 1, "unix_table_double_lock(old bucket, new bucket)"},
+    {AlgoLine::autobind_lookup, 1, "if no socket of this type has the name (__unix_find_socket_byname):"},
+    {AlgoLine::autobind_bound, 2, "rehash sk under the new bucket; unlock; return 0"},
+    {AlgoLine::autobind_taken, 1, "taken: unlock; cond_resched()"},
+    {AlgoLine::autobind_give_up, 1, "if ordernum == initnum: return -ENOSPC   # never once initnum >= 2^20"},
+};
+
+const std::vector<ListingLine> kAutobindRandom{
+    {AlgoLine::autobind_begin, 0, "unix_autobind(sk):   # merged form, 2021-11 on"},
+    {AlgoLine::autobind_start, 1, "ordernum = get_random_u32(); lastnum = ordernum & 0xFFFFF"},
+    {AlgoLine::autobind_next, 1, "retry: ordernum = (ordernum + 1) & 0xFFFFF; name = \"\\0\" + %05x"},
+    {AlgoLine::autobind_lock, 1, "unix_table_double_lock(old bucket, new bucket)"},
+    {AlgoLine::autobind_lookup, 1, "if no socket of this type has the name (__unix_find_socket_byname):"},
+    {AlgoLine::autobind_bound, 2, "rehash sk under the new bucket; unlock; return 0"},
+    {AlgoLine::autobind_taken, 1, "taken: unlock; cond_resched()"},
+    {AlgoLine::autobind_give_up, 1, "if ordernum == lastnum: return -ENOSPC   # all 2^20 tried"},
+};
+
 } // namespace
 
 const std::vector<ListingLine> &algorithm_listing(GcEra era)
 {
     return era == GcEra::graph ? kGraph : kClassic;
+}
+
+const std::vector<ListingLine> &autobind_listing(AutobindMode mode)
+{
+    switch (mode) {
+    case AutobindMode::sequential: return kAutobindSequential;
+    case AutobindMode::random_v1: return kAutobindRandomV1;
+    case AutobindMode::random: break;
+    }
+    return kAutobindRandom;
+}
+
+bool is_autobind_line(std::uint16_t line)
+{
+    return line >= static_cast<std::uint16_t>(AlgoLine::autobind_begin) &&
+           line <= static_cast<std::uint16_t>(AlgoLine::autobind_bound);
+}
+
+const std::vector<ListingLine> &listing_of_line(std::uint16_t line, GcEra era, AutobindMode mode)
+{
+    return is_autobind_line(line) ? autobind_listing(mode) : algorithm_listing(era);
 }
 
 } // namespace inflight

@@ -59,18 +59,22 @@ UnixSock *Kernel::find_abstract(const std::string &name, SockType type)
     return res.taken && res.owner < socks.size() ? &socks[res.owner] : nullptr;
 }
 
-Proc Kernel::table_lock(std::uint32_t h1, std::uint32_t h2)
+namespace {
+constexpr std::uint16_t line(AlgoLine l) { return static_cast<std::uint16_t>(l); }
+} // namespace
+
+Proc Kernel::table_lock(std::uint32_t h1, std::uint32_t h2, std::uint16_t algo_line)
 {
     if (config_.global_table_lock) {
-        co_yield spin_lock(unix_table_lock, 1);
+        co_yield spin_lock(unix_table_lock, 1, algo_line);
         co_return;
     }
     // unix_table_double_lock(): one lock when both hashes agree, else the lower index first.
     if (h1 > h2)
         std::swap(h1, h2);
-    co_yield spin_lock(table_locks[h1], 2 + h1);
+    co_yield spin_lock(table_locks[h1], 2 + h1, algo_line);
     if (h1 != h2)
-        co_yield spin_lock(table_locks[h2], 2 + h2);
+        co_yield spin_lock(table_locks[h2], 2 + h2, algo_line);
 }
 
 void Kernel::table_unlock(std::uint32_t h1, std::uint32_t h2)
@@ -130,7 +134,7 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
         const std::uint32_t value = it.format();
         const std::uint32_t bucket = autobind_bucket(value, u.type);
         const std::uint64_t spun_before = task ? task->spun_ns : 0;
-        co_yield table_lock(old_bucket, bucket);
+        co_yield table_lock(old_bucket, bucket, line(AlgoLine::autobind_lock));
         if (task && task->spun_ns > spun_before)
             abstract_ns.note_lock_wait(task->spun_ns - spun_before);
         it.locked_advance();
@@ -138,6 +142,7 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
         // The chain walk happens under the bucket lock, so its cost is charged before unlocking.
         Event probe = ev(EventKind::autobind_probe, KFn::unix_autobind, u.id, value, bucket,
                          static_cast<std::int64_t>(res.compared), res.taken ? 1 : 0);
+        probe.algo_line = line(res.taken ? AlgoLine::autobind_taken : AlgoLine::autobind_lookup);
         co_yield probe;
         if (!res.taken) {
             it.commit(u.id);
@@ -154,6 +159,7 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
         err = Errno::nospc;
         Event fail = ev(EventKind::autobind_fail, KFn::unix_autobind, u.id, it.start(), npos,
                         static_cast<std::int64_t>(Errno::nospc), it.probes());
+        fail.algo_line = line(AlgoLine::autobind_give_up);
         co_yield fail;
     } else if (it.stop() == AutobindStop::endless) {
         // The kernel would spin here forever (Eric Dumazet's review of the v1 patch): the run
@@ -166,6 +172,7 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
                 "unix_autobind() of " + label_of(u) + ": start " + start + ", " + std::to_string(loop.probes) +
                     " probes made, every name taken; " + loop.reason);
         Event fail = ev(EventKind::autobind_fail, KFn::unix_autobind, u.id, loop.initnum, npos, -1, loop.probes);
+        fail.algo_line = line(AlgoLine::autobind_give_up);
         co_yield fail;
     }
     LatencySample smp;
@@ -199,8 +206,12 @@ Proc Kernel::sys_bind(Process &p, std::string name, std::optional<std::string> a
         co_yield bind_name(*u, *address, r.err);
     else
         co_yield unix_autobind(*u, r.err);
-    if (r.err == Errno::none)
-        co_yield ev(EventKind::note, address ? KFn::sys_bind : KFn::unix_autobind, u->id, npos, u->address);
+    if (r.err == Errno::none) {
+        Event bound = ev(EventKind::note, address ? KFn::sys_bind : KFn::unix_autobind, u->id, npos, u->address);
+        if (!address)
+            bound.algo_line = line(AlgoLine::autobind_bound);
+        co_yield bound;
+    }
 }
 
 Proc Kernel::sys_listen(Process &p, std::string name, SysResult &r)

@@ -51,7 +51,7 @@ Proc Kernel::sched_point()
     co_yield ev(EventKind::sched_point, KFn::none);
 }
 
-Proc Kernel::spin_lock(KLock &l, std::uint32_t which)
+Proc Kernel::spin_lock(KLock &l, std::uint32_t which, std::uint16_t algo_line)
 {
     co_yield sched_point();
     const std::uint64_t start = now();
@@ -73,8 +73,10 @@ Proc Kernel::spin_lock(KLock &l, std::uint32_t which)
         ++l.contended;
         l.spun_ns += spun;
         running->spun_ns += spun;
-        co_yield ev(EventKind::lock_spin, which == 0 ? KFn::unix_gc : KFn::unix_table_lock, which, npos, npos,
-                    static_cast<std::int64_t>(spun));
+        Event e = ev(EventKind::lock_spin, which == 0 ? KFn::unix_gc : KFn::unix_table_lock, which, npos, npos,
+                     static_cast<std::int64_t>(spun));
+        e.algo_line = algo_line;
+        co_yield e;
     }
 }
 

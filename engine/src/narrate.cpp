@@ -221,11 +221,11 @@ std::string narrate(const Event &e, const Kernel &k)
     case EventKind::lock_spin:
         return "Another CPU held " + lock_text(e.a) + ": this task spun " + format_ns(static_cast<std::uint64_t>(e.before)) +
                " before it could take it.";
-    case EventKind::autobind_probe:
-        return e.after ? "@" + autobind_name(e.b) + " is taken (" + n(e.before) + " sockets compared in bucket " + n(e.c) +
-                             "): " + a + " tries the next name."
-                       : "@" + autobind_name(e.b) + " is free (" + n(e.before) + " sockets compared in bucket " + n(e.c) +
-                             "): " + a + " is bound to it.";
+    case EventKind::autobind_probe: {
+        const std::string compared = n(e.before) + (e.before == 1 ? " socket" : " sockets") + " compared in bucket " + n(e.c);
+        return e.after ? "@" + autobind_name(e.b) + " is taken (" + compared + "): " + a + " tries the next name."
+                       : "@" + autobind_name(e.b) + " is free (" + compared + "): " + a + " is bound to it.";
+    }
     default: break;
     }
     return describe(e, k);

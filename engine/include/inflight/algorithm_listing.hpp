@@ -1,9 +1,11 @@
 // The active collector as short pseudo-code in our own words (kernel function names kept), and
 // the ids of its lines: every collector event carries the line it executes, so a player can
-// highlight it.
+// highlight it. unix_autobind() has a listing of its own per generation (set autobind): its
+// probes carry their lines too, so a bind can be stepped through like a collection.
 #pragma once
 
 #include "inflight/gc_era.hpp"
+#include "inflight/scene.hpp"
 
 #include <cstdint>
 #include <string_view>
@@ -55,6 +57,15 @@ enum class AlgoLine : std::uint16_t {
     graph_fast_dead,
     graph_purge,
     graph_end,
+    // unix_autobind() (every generation has each line, in its own words)
+    autobind_begin,
+    autobind_start,   // where the search starts
+    autobind_next,    // the next number and its name
+    autobind_lock,    // the table lock(s)
+    autobind_lookup,  // __unix_find_socket_byname(): the name is free
+    autobind_taken,   // taken: unlock, cond_resched(), next
+    autobind_give_up, // the generation's stop test: -ENOSPC (or, v1, never)
+    autobind_bound,   // free: hashed under the new name, return 0
 };
 
 struct ListingLine {
@@ -65,5 +76,10 @@ struct ListingLine {
 
 // The listing of the collector of `era` (classic and async share one, with async's queue line).
 const std::vector<ListingLine> &algorithm_listing(GcEra era);
+// unix_autobind() of one generation.
+const std::vector<ListingLine> &autobind_listing(AutobindMode mode);
+bool is_autobind_line(std::uint16_t line);
+// The listing `line` belongs to: unix_autobind()'s for its lines, else the collector's.
+const std::vector<ListingLine> &listing_of_line(std::uint16_t line, GcEra era, AutobindMode mode);
 
 } // namespace inflight

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "inflight/abstract_namespace.hpp"
+#include "inflight/algorithm_listing.hpp"
 #include "inflight/chunked_vector.hpp"
 #include "inflight/collector.hpp"
 #include "inflight/cost_model.hpp"
@@ -149,7 +150,8 @@ public:
     // A point where another task may run first (only when the run is concurrent).
     Proc sched_point();
     // spin_lock(): waits (in modelled time) until the lock is free, then holds it.
-    Proc spin_lock(KLock &l, std::uint32_t which);
+    // algo_line: the listing line a contended spin shows (0: none).
+    Proc spin_lock(KLock &l, std::uint32_t which, std::uint16_t algo_line = 0);
     void spin_unlock(KLock &l);
     // Puts the running task to sleep until wake() for the same reason (and socket).
     Proc sleep(WaitFor what, const UnixSock *sock = nullptr);
@@ -297,7 +299,7 @@ private:
     Proc unix_autobind(UnixSock &u, Errno &err);
     Proc bind_name(UnixSock &u, const std::string &name, Errno &err);
     std::uint32_t store_address(const std::string &name); // the UnixSock::address of a name
-    Proc table_lock(std::uint32_t h1, std::uint32_t h2);
+    Proc table_lock(std::uint32_t h1, std::uint32_t h2, std::uint16_t algo_line = 0);
     void table_unlock(std::uint32_t h1, std::uint32_t h2);
     // __unix_find_socket_byname() for connect()/sendto(): the walk's cost is charged.
     UnixSock *find_abstract(const std::string &name, SockType type);
