@@ -513,6 +513,57 @@ private slots:
         QCOMPARE(dock.noteText(), QStringLiteral("All three are gone"));
     }
 
+    // Stepping through a bind probe by probe shows unix_autobind() of the scene's generation, its
+    // line per probe; a collection afterwards brings the collector's listing back.
+    void algorithmShowsUnixAutobindWhileBinding()
+    {
+        PlayerController c;
+        AlgorithmDock dock(c);
+        QVERIFY(open(c,
+                     QStringLiteral("set autobind sequential\nsocket a dgram\nbind a @00001\nsocket b dgram\nbind b\n"
+                                    "socketpair x y\nsend x fds=y\nsend y fds=x\nclose x y\ngc\n"),
+                     GcEra::graph));
+        const auto &autobind = autobind_listing(AutobindMode::sequential);
+        auto rowOf = [](const std::vector<ListingLine> &l, AlgoLine id) {
+            for (std::size_t i = 0; i < l.size(); ++i)
+                if (l[i].id == id)
+                    return static_cast<int>(i);
+            return -1;
+        };
+        std::vector<AlgoLine> seen;
+        bool saw_gc_listing = false, dimmed_after_bind = false;
+        while (!c.atEnd()) {
+            c.stepInto();
+            const Event &e = *c.currentEvent();
+            if (e.fn == KFn::unix_autobind) {
+                QVERIFY2(dock.listingTitle().startsWith(QStringLiteral("unix_autobind()")), qPrintable(dock.listingTitle()));
+                QVERIFY(dock.listingTitle().contains(QStringLiteral("before 2021")));
+                QCOMPARE(dock.listingView()->listing(), &autobind);
+                QCOMPARE(dock.currentListingRow(), rowOf(autobind, static_cast<AlgoLine>(e.algo_line)));
+                QVERIFY(!dock.currentLineDimmed());
+                seen.push_back(static_cast<AlgoLine>(e.algo_line));
+            } else if (!seen.empty() && !saw_gc_listing && !e.algo_line && !c.sim().gc_in_progress()) {
+                // Between the bind and the collection: the bind's last line stays, dimmed.
+                QCOMPARE(dock.listingView()->listing(), &autobind);
+                dimmed_after_bind = dock.currentLineDimmed();
+                QVERIFY(dimmed_after_bind);
+            }
+            if (e.kind == EventKind::gc_begin) {
+                saw_gc_listing = true;
+                QCOMPARE(dock.listingView()->listing(), &algorithm_listing(GcEra::graph));
+                QVERIFY(dock.listingTitle().startsWith(QStringLiteral("__unix_gc()")));
+            }
+        }
+        const std::vector<AlgoLine> expected{AlgoLine::autobind_taken, AlgoLine::autobind_lookup, AlgoLine::autobind_bound};
+        QCOMPARE(seen, expected);
+        QVERIFY(saw_gc_listing);
+        QVERIFY(dimmed_after_bind);
+        // A jump back into the bind finds its listing through the index.
+        c.seek(1);
+        c.seek(c.firstStepOfLine(5) + 1);
+        QCOMPARE(dock.listingView()->listing(), &autobind);
+    }
+
     // ---- scene dock -----------------------------------------------------------------------------
     void sceneHighlightsAndBreakpoints()
     {

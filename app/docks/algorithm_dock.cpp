@@ -42,11 +42,10 @@ std::uint16_t listingLineOf(const Event &e, GcEra era)
 }
 
 namespace {
-int row_of(GcEra era, std::uint16_t line)
+int row_of(const std::vector<ListingLine> &l, std::uint16_t line)
 {
     if (!line)
         return -1;
-    const auto &l = algorithm_listing(era);
     for (std::size_t i = 0; i < l.size(); ++i)
         if (static_cast<std::uint16_t>(l[i].id) == line)
             return static_cast<int>(i);
@@ -214,14 +213,6 @@ void AlgorithmDock::refresh()
     }
     indexIfNeeded();
     const GcEra era = controller_.era();
-    const auto &listing = algorithm_listing(era);
-    view_->setListing(&listing);
-    title_->setText(era == GcEra::graph ? tr("__unix_gc() — graph collector, %1")
-                                              .arg(qs(era_kernel_label(era)))
-                                        : tr("unix_gc() — %1 collector, %2")
-                                              .arg(qs(era_name(era)),
-                                                   qs(era_kernel_label(era))));
-
     const Kernel &k = controller_.kernel();
     const Event *e = controller_.currentEvent();
     const std::uint64_t pos = controller_.position();
@@ -245,7 +236,18 @@ void AlgorithmDock::refresh()
         line = lastLineBefore(pos);
         dim = !running;
     }
-    view_->setCurrent(row_of(era, line), dim);
+    // The listing of the code that ran last, like a debugger's source pane: unix_autobind() of
+    // the scene's generation while a bind probes, else the collector of the era.
+    const AutobindMode mode = k.config().autobind;
+    const auto &listing = listing_of_line(line, era, mode);
+    view_->setListing(&listing);
+    if (is_autobind_line(line))
+        title_->setText(tr("unix_autobind() — %1").arg(autobindTitle(mode)));
+    else
+        title_->setText(era == GcEra::graph ? tr("__unix_gc() — graph collector, %1").arg(qs(era_kernel_label(era)))
+                                            : tr("unix_gc() — %1 collector, %2")
+                                                  .arg(qs(era_name(era)), qs(era_kernel_label(era))));
+    view_->setCurrent(row_of(listing, line), dim);
 
     // Narration.
     if (e) {
@@ -292,6 +294,18 @@ void AlgorithmDock::refresh()
     if (note_current_ != note_styled_current_)
         styleNote();
 }
+
+QString AlgorithmDock::autobindTitle(AutobindMode mode)
+{
+    switch (mode) {
+    case AutobindMode::sequential: return tr("one shared counter (before 2021)");
+    case AutobindMode::random_v1: return tr("random start, 2021 patch v1 (could loop forever)");
+    case AutobindMode::random: break;
+    }
+    return tr("random start, merged form (2021-11 on)");
+}
+
+QString AlgorithmDock::listingTitle() const { return title_->text(); }
 
 int AlgorithmDock::currentListingRow() const { return view_->currentRow(); }
 bool AlgorithmDock::currentLineDimmed() const { return view_->dimmed(); }

@@ -5,6 +5,7 @@
 
 #include "inflight/event.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/scene.hpp"
 
 #include <QDockWidget>
 
@@ -34,8 +35,10 @@ public:
     QString noteText() const;
     bool noteIsCurrent() const { return note_current_; }
     AlgorithmView *listingView() const { return view_; }
+    QString listingTitle() const;
 
 private:
+    static QString autobindTitle(inflight::AutobindMode mode);
     void sceneLoaded();
     void refresh();
     void applyTheme();

@@ -20,6 +20,7 @@ public:
     explicit AlgorithmView(QWidget *parent = nullptr);
 
     void setListing(const std::vector<inflight::ListingLine> *listing);
+    const std::vector<inflight::ListingLine> *listing() const { return listing_; }
     // row: index into the listing (-1: none).
     void setCurrent(int row, bool dimmed);
     int currentRow() const { return current_; }
