@@ -107,6 +107,10 @@ AutobindPanel::AutobindPanel(QWidget *parent) : QWidget(parent)
     hover_->setObjectName(QStringLiteral("autobindHover"));
     hover_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     hover_->setText(tr("Hover a name; wheel zooms, drag pans, click selects its socket."));
+    // Wraps instead of setting the pane's minimum width: the map pane is only as wide as the
+    // square map needs (see resizeEvent()).
+    hover_->setWordWrap(true);
+    hover_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     lv->addWidget(hover_);
 
     // Right: controls, figures (the type rows are the legend), the latency histogram.
@@ -330,7 +334,7 @@ void AutobindPanel::resizeEvent(QResizeEvent *e)
     // rest (a fixed 3:2 split left grey bands beside the map and clipped the figures).
     const int total = split_->width();
     const int side = height() - hover_->sizeHint().height() - 12;
-    const int left = std::clamp(side, total * 35 / 100, total * 60 / 100);
+    const int left = std::clamp(side, total / 4, total * 3 / 5);
     split_->setSizes({left, std::max(0, total - left)});
 }
 
