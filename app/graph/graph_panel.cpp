@@ -74,7 +74,10 @@ GraphPanel::GraphPanel(PlayerController &controller, QWidget *parent)
     });
 
     connect(&controller_, &PlayerController::sceneLoaded, this, &GraphPanel::onSceneLoaded);
-    connect(&controller_, &PlayerController::positionChanged, this, &GraphPanel::refresh);
+    deferred_ = new QTimer(this);
+    deferred_->setSingleShot(true);
+    connect(deferred_, &QTimer::timeout, this, &GraphPanel::refresh);
+    connect(&controller_, &PlayerController::positionChanged, this, &GraphPanel::positionMoved);
     connect(&controller_, &PlayerController::selectionChanged, this, &GraphPanel::onSelectionChanged);
     connect(scene_, &GraphScene::socketClicked, this, [this](std::uint32_t sock) { controller_.selectSocket(sock); });
     connect(view_, &GraphView::backgroundClicked, this, [this] { controller_.selectSocket(std::nullopt); });
@@ -96,13 +99,30 @@ int GraphPanel::fdEdgeItemCount() const { return scene_->fdEdgeItemCount(); }
 int GraphPanel::processItemCount() const { return scene_->processItemCount(); }
 int GraphPanel::aggregateItemCount() const { return scene_->aggregateItemCount(); }
 
+void GraphPanel::positionMoved()
+{
+    constexpr qint64 kFrameMs = 16;
+    if (last_refresh_ms_ <= kFrameMs) {
+        refresh();
+        return;
+    }
+    // Not restarted by each step: while stepping or playing it still refreshes, once per
+    // interval, with the step it has reached by then.
+    if (!deferred_->isActive())
+        deferred_->start(static_cast<int>(std::min<qint64>(last_refresh_ms_, 500)));
+}
+
 void GraphPanel::refresh()
 {
+    deferred_->stop();
     if (!controller_.hasScene())
         return;
+    QElapsedTimer took;
+    took.start();
     const inflight::Kernel &k = controller_.kernel();
     scene_->setSnapshot(inflight::snapshot_graph(k), k.era() == inflight::GcEra::graph);
     scene_->setSelectedSocket(controller_.selectedSocket());
+    last_refresh_ms_ = took.elapsed();
 }
 
 void GraphPanel::onSceneLoaded()
@@ -117,6 +137,7 @@ void GraphPanel::onSceneLoaded()
     last_match_.reset();
     status_->clear();
     view_->setFollowsGraph(true);
+    last_refresh_ms_ = 0;
     refresh();
 }
 
@@ -179,6 +200,8 @@ bool GraphPanel::exportDot(const QString &path) { return graph_export::writeDot(
 
 bool GraphPanel::waitForLayout(int ms)
 {
+    if (deferred_->isActive())
+        refresh(); // the step the controller is at, not the last one drawn
     QElapsedTimer timer;
     timer.start();
     while (scene_->layoutPending()) {

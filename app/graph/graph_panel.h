@@ -14,6 +14,7 @@ class LegendBar;
 class OverviewView;
 class PlayerController;
 class QLabel;
+class QTimer;
 class QLineEdit;
 
 class GraphPanel : public QWidget {
@@ -55,6 +56,7 @@ public slots:
 private:
     void onSceneLoaded();
     void onSelectionChanged();
+    void positionMoved();
     void centreWhenShown(std::uint32_t sock);
 
     PlayerController &controller_;
@@ -64,4 +66,9 @@ private:
     QLineEdit *search_;
     QLabel *status_;
     std::optional<std::uint32_t> last_match_;
+    // A graph that takes longer than a frame to snapshot (a million sockets: a third of a
+    // second) is refreshed at most once per that long while the steps come, the rest of the
+    // window following each step at once.
+    QTimer *deferred_ = nullptr;
+    qint64 last_refresh_ms_ = 0;
 };
