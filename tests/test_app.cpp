@@ -2,6 +2,7 @@
 // switch, every scene played to the end, and --screenshot.
 #include "main_window.h"
 #include "player_controller.h"
+#include "wait_index.hpp"
 
 #include "inflight/parser.hpp"
 #include "inflight/graph_snapshot.hpp"
@@ -17,22 +18,12 @@
 #include <QTest>
 
 using namespace inflight;
+using inflight::test::waitIndex;
 
 namespace {
 
 const char *kTriangle = "scene \"t\"\nset gc classic\nsocketpair a a2\nsocketpair b b2\nsocketpair c c2\n"
                         "send a2 fds=b\nsend b2 fds=c\nsend c2 fds=a\nclose a b c\nclose a2\nclose b2 c2\n";
-
-bool waitIndex(PlayerController &c)
-{
-    if (c.indexReady())
-        return true;
-    QSignalSpy spy(&c, &PlayerController::indexReadyChanged);
-    while (!c.indexReady())
-        if (!spy.wait(10000))
-            return false;
-    return true;
-}
 
 // What every view is built from at one step.
 QString shown(const PlayerController &c)

@@ -20,6 +20,7 @@
 #include "docks/scene_text_view.h"
 #include "docks/vertex_stack_model.h"
 #include "player_controller.h"
+#include "wait_index.hpp"
 #include "theme.h"
 
 #include "inflight/algorithm_listing.hpp"
@@ -44,6 +45,7 @@
 #include <memory>
 
 using namespace inflight;
+using inflight::test::waitIndex;
 using namespace docks;
 
 namespace {
@@ -60,17 +62,6 @@ const char *kTriangle = "socketpair a a2\nsocketpair b b2\nsocketpair c c2\nsend
                         "send c2 fds=a\nclose a b c\nclose a2 b2 c2\n";
 
 QString sceneFile(const char *name) { return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/") + QLatin1String(name); }
-
-bool waitIndex(PlayerController &c)
-{
-    if (c.indexReady())
-        return true;
-    QSignalSpy spy(&c, &PlayerController::indexReadyChanged);
-    while (!c.indexReady())
-        if (!spy.wait(10000))
-            return false;
-    return true;
-}
 
 // Opens a scene ("file:NAME" from scenes/, or scene text) under `era` and waits for the index.
 bool open(PlayerController &c, const QString &scene, GcEra era)

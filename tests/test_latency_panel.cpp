@@ -14,6 +14,7 @@
 #include "latency/percentile_model.h"
 #include "main_window.h"
 #include "player_controller.h"
+#include "wait_index.hpp"
 #include "theme.h"
 #include "timeline_widget.h"
 
@@ -32,23 +33,13 @@
 #include <memory>
 
 using namespace inflight;
+using inflight::test::waitIndex;
 using namespace latency;
 
 namespace {
 
 const char *kTriangle = "socketpair a a2\nsocketpair b b2\nsocketpair c c2\nsend a2 fds=b\nsend b2 fds=c\n"
                         "send c2 fds=a\nclose a b c\nclose a2 b2 c2\ngc\n";
-
-bool waitIndex(PlayerController &c)
-{
-    if (c.indexReady())
-        return true;
-    QSignalSpy spy(&c, &PlayerController::indexReadyChanged);
-    while (!c.indexReady())
-        if (!spy.wait(10000))
-            return false;
-    return true;
-}
 
 bool open(PlayerController &c, const char *text = kTriangle)
 {
