@@ -985,4 +985,19 @@ bool AbstractNamespace::read_dirty(DirtyCursor &cursor, std::vector<std::uint32_
     return true;
 }
 
+std::size_t AbstractNamespace::memory_bytes() const
+{
+    std::size_t n = sizeof(*this) + journal_.capacity() * sizeof(std::uint32_t) + others_.size() * sizeof(OtherName);
+    for (std::size_t t = 0; t < kSockTypes; ++t) {
+        // A bound value touches its slot's page; bound values are mostly clustered, so count
+        // the slots themselves plus one page per type in use.
+        if (!slots_[t].empty())
+            n += 4096 + std::size_t{autobind_taken_[t] + other_taken_[t]} * sizeof(Slot);
+        n += bits_[t].capacity() * sizeof(std::uint64_t) + index_sums_[t].capacity() * sizeof(std::uint64_t);
+    }
+    for (const Bucket &b : buckets_)
+        n += (b.keys.capacity() + b.tombs.capacity()) * sizeof(std::uint32_t);
+    return n;
+}
+
 } // namespace inflight

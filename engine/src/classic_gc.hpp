@@ -11,6 +11,14 @@ class ClassicCollector final : public Collector {
 public:
     using Collector::Collector;
     GcEra era() const override { return k_.era(); }
+    std::unique_ptr<Collector> clone_for(Kernel &k) const override
+    {
+        auto c = std::make_unique<ClassicCollector>(k);
+        c->memo_valid_ = memo_valid_;
+        c->memo_version_ = memo_version_;
+        c->memo_size_ = memo_size_;
+        return c;
+    }
     Proc attach(ScmFpList &fpl) override;
     Proc enqueued(SkBuff &, UnixSock &) override { co_return; }
     Proc dequeued(SkBuff &) override { co_return; }

@@ -31,6 +31,7 @@ UnixVertex *GraphCollector::new_vertex(UnixSock &u)
     // Vertices are never reused: a freed vertex stays recognisable if a stale SCC ring still
     // points at it, so the model can report what the kernel would have read after free.
     UnixVertex &v = k_.vertex_pool.emplace_back();
+    v.pool_index = static_cast<std::uint32_t>(k_.vertex_pool.size() - 1);
     v.index = k_.unvisited_index;
     v.scc_index = ++k_.max_scc_index; // "af_unix: Initialise scc_index in unix_add_edge()."
     v.out_degree = 0;

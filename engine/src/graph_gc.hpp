@@ -14,6 +14,7 @@ class GraphCollector final : public Collector {
 public:
     using Collector::Collector;
     GcEra era() const override { return GcEra::graph; }
+    std::unique_ptr<Collector> clone_for(Kernel &k) const override { return std::make_unique<GraphCollector>(k); }
     Proc attach(ScmFpList &) override { co_return; }
     Proc enqueued(SkBuff &skb, UnixSock &receiver) override;
     Proc dequeued(SkBuff &skb) override;

@@ -305,6 +305,8 @@ public:
     // journal that was cleared because it grew past kJournalCap entries.
     bool read_dirty(DirtyCursor &cursor, std::vector<std::uint32_t> &out) const;
     std::uint64_t instance() const { return instance_.id; }
+    // Memory a copy takes, estimated: the touched slot pages, bitmaps, chains and journal.
+    std::size_t memory_bytes() const;
     // Sized so that a reader polling at any sane rate never misses a fill: 2^20 changes (4 MiB).
     static constexpr std::size_t kJournalCap = 1u << 20;
 

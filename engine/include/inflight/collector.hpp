@@ -5,6 +5,8 @@
 #include "inflight/gc_era.hpp"
 #include "inflight/proc.hpp"
 
+#include <memory>
+
 namespace inflight {
 
 class Kernel;
@@ -20,6 +22,9 @@ public:
     Collector &operator=(const Collector &) = delete;
 
     virtual GcEra era() const = 0;
+    // The same collector, with whatever it remembers between collections, for a copy of the
+    // kernel state (a checkpoint).
+    virtual std::unique_ptr<Collector> clone_for(Kernel &k) const = 0;
 
     // unix_attach_fds(), before the skb is queued. Classic: unix_inflight() per file.
     virtual Proc attach(ScmFpList &fpl) = 0;

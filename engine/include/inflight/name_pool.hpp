@@ -81,6 +81,7 @@ public:
     }
     bool erase(std::uint32_t name);
     std::size_t size() const { return used_; }
+    std::size_t bytes() const { return dense_.capacity() * sizeof(std::int32_t) + slots_.capacity() * sizeof(Slot); }
     // Room for name ids below `ids` (NamePool::capacity()) while the table is flat.
     void reserve_ids(std::size_t ids)
     {

@@ -34,6 +34,7 @@ struct ScmFpList {
 
 struct SkBuff {
     std::uint32_t id = 0;
+    std::uint32_t slot = 0;         // position in the kernel's skb storage (for a state copy)
     std::uint64_t len = 0;
     bool oob = false;               // the MSG_OOB byte (u->oob_skb of the receiver)
     bool consumed = false;          // an OOB byte already read: skipped and freed by the reader

@@ -23,7 +23,7 @@ using EdgeStack = bi::list<UnixEdge, bi::member_hook<UnixEdge, SafeHook, &UnixEd
                            bi::constant_time_size<false>>;
 
 struct UnixVertex {
-    EdgeList edges;
+    CopiedEmpty<EdgeList> edges;
     SafeHook entry;                 // unix_unvisited_vertices or unix_visited_vertices
     // scc_entry: a head-less ring like the kernel's list_head, holding the SCC the last walk
     // grouped this vertex into; the fast path walks it. A new vertex is a ring of itself.
@@ -35,6 +35,7 @@ struct UnixVertex {
     unsigned long index = 0;
     unsigned long scc_index = 0;
     UnixSock *sock = nullptr;       // back pointer, for the views and the SCC lists
+    std::uint32_t pool_index = 0;   // position in Kernel::vertex_pool (its id, for a state copy)
 };
 
 using VertexList = bi::list<UnixVertex, bi::member_hook<UnixVertex, SafeHook, &UnixVertex::entry>,

@@ -60,7 +60,7 @@ struct UnixSock : GcLink {
     UnixVertex *vertex = nullptr;     // graph era: non-null while in flight
     SkBuff *oob_skb = nullptr;        // u->oob_skb
 
-    SkbQueue receive_queue;           // sk->sk_receive_queue
+    CopiedEmpty<SkbQueue> receive_queue; // sk->sk_receive_queue
 };
 static_assert(sizeof(void *) != 8 || sizeof(UnixSock) == 112, "UnixSock: 112 bytes, see above");
 
