@@ -188,6 +188,7 @@ Proc ClassicCollector::collect()
         // the modelled time are the same).
         k.charge(Cost::gc_select, memo_size_);
         k.micro_steps_total += memo_size_;
+        k.steps_skipped += memo_size_; // one candidate_check each
     } else
     for (auto it = k.gc_inflight_list.begin(); it != k.gc_inflight_list.end();) {
         UnixSock &u = sock_of(*it++);

@@ -215,6 +215,7 @@ SkBuff &Kernel::alloc_skb(std::uint64_t len)
     } else {
         skb_slots_.push_back(std::make_unique<SkBuff>());
         skb = skb_slots_.back().get();
+        skb->slot = static_cast<std::uint32_t>(skb_slots_.size() - 1);
     }
     skb->id = ++skbs_allocated;
     skb->len = len;

@@ -127,6 +127,7 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
                 charge(Cost::autobind_probe, n);
                 charge(Cost::hash_chain_entry, it.compared() - compared0);
                 micro_steps_total += n;
+                steps_skipped += n; // one autobind_probe each
             }
             if (it.finished())
                 break;

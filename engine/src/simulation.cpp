@@ -99,6 +99,50 @@ Simulation::Simulation(std::shared_ptr<const Scene> scene, SimulationOptions opt
         kernel_.kworker = &add_task("kworker", nullptr, cpus - 1, true);
 }
 
+Simulation::Simulation(const Simulation &o)
+    : scene_(o.scene_), kernel_(o.kernel_), checked_(o.checked_), record_(o.record_),
+      fast_forward_(o.fast_forward_), cpu_free_at_(o.cpu_free_at_), last_(o.last_), steps_(o.steps_),
+      statements_(o.statements_), line_(o.line_), finished_(o.finished_),
+      stopped_by_finding_(o.stopped_by_finding_), findings_seen_(o.findings_seen_), warnings_(o.warnings_),
+      expectations_(o.expectations_), tasks_info_(o.tasks_info_), now_ns_(o.now_ns_)
+{
+    for (const TaskScript &from : o.scripts_) {
+        TaskScript &ts = scripts_.emplace_back();
+        if (from.cursor)
+            ts.cursor = std::make_unique<SceneCursor>(*from.cursor);
+        ts.line = from.line;
+        ts.pending_failure = from.pending_failure;
+        ts.last_result = from.last_result;
+        ts.last_result_line = from.last_result_line;
+        ts.between_statements = from.between_statements;
+    }
+    auto task = [this](const Task *t) { return t ? &kernel_.tasks[t->id] : nullptr; };
+    for (const Task *t : o.cpu_owner_)
+        cpu_owner_.push_back(task(t));
+    cur_ = task(o.cur_);
+    // A script suspended between statements resumes by reading its cursor's next statement,
+    // which is exactly where a new script coroutine starts.
+    if (!finished_)
+        for (Task &t : kernel_.tasks)
+            if (!t.kworker && !t.finished) {
+                t.body = script(t.id);
+                t.body.set_sink(this);
+            }
+}
+
+bool Simulation::quiescent() const
+{
+    if (!kernel_.quiescent())
+        return false;
+    for (const Task &t : kernel_.tasks) {
+        if (t.finished || t.kworker)
+            continue; // an idle kworker has no body: Kernel::quiescent() checked it
+        if (t.blocked || !scripts_[t.id].between_statements)
+            return false;
+    }
+    return true;
+}
+
 Simulation::~Simulation()
 {
     // The task bodies are coroutines over this object's scripts: end them first.
@@ -140,22 +184,46 @@ bool Simulation::absorb(const Event &e)
     ++kernel_.micro_steps_total;
     if (kernel_.running)
         kernel_.running->clock += kernel_.cost_of(e);
-    if (!fast_forward_)
-        return false;
-    switch (e.kind) {
-    case EventKind::gc_begin:
-    case EventKind::gc_end:
-    case EventKind::gc_skip:
-    case EventKind::gc_wait:
-    case EventKind::wait_end:
-    case EventKind::lock_spin:
-    case EventKind::finding:
-    case EventKind::autobind_fail:
-    case EventKind::stmt_begin:
-    case EventKind::stmt_end: return false;
-    case EventKind::autobind_probe: return true;
-    default: return kernel_.gc_phase != GcPhase::none;
+    bool skip = false;
+    if (seek_target_ && steps_ + 1 < seek_target_ && !checked_) {
+        // advance_to(): only the end of a statement needs the driver (it frees the CPU).
+        skip = e.kind != EventKind::stmt_end;
+    } else if (fast_forward_) {
+        switch (e.kind) {
+        case EventKind::gc_begin:
+        case EventKind::gc_end:
+        case EventKind::gc_skip:
+        case EventKind::gc_wait:
+        case EventKind::wait_end:
+        case EventKind::lock_spin:
+        case EventKind::finding:
+        case EventKind::autobind_fail:
+        case EventKind::stmt_begin:
+        case EventKind::stmt_end: skip = false; break;
+        case EventKind::autobind_probe: skip = true; break;
+        default: skip = kernel_.gc_phase != GcPhase::none; break;
+        }
     }
+    // A finding made on the way to this event ends the run at this step: the driver sees it.
+    if (!skip || kernel_.findings.size() > findings_seen_)
+        return false;
+    // Absorbed, but still a step: numbering never depends on who watches.
+    steps_ += 1 + std::exchange(kernel_.steps_skipped, 0);
+    kernel_.step_hint = steps_;
+    if (kernel_.running)
+        now_ns_ = std::max(now_ns_, kernel_.running->clock);
+    return true;
+}
+
+void Simulation::advance_to(std::uint64_t step, const std::function<bool()> &at_statement_end)
+{
+    seek_target_ = step;
+    while (steps_ < step) {
+        const Event *e = this->step();
+        if (!e || (e->kind == EventKind::stmt_end && at_statement_end && !at_statement_end()))
+            break;
+    }
+    seek_target_ = 0;
 }
 
 void Simulation::release_cpu(Task &t)
@@ -282,6 +350,7 @@ const Event *Simulation::step()
         } else {
             last_ = *e;
         }
+        steps_ += std::exchange(kernel_.steps_skipped, 0);
         last_.step = ++steps_;
         last_.scene_line = t->kworker ? line_ : scripts_[t->id].line;
         last_.time = t->clock;
@@ -554,6 +623,7 @@ Proc Simulation::script(std::uint32_t id)
         ts.line = s.loc.line;
         line_ = s.loc.line;
         ++statements_;
+        ts.between_statements = false;
         co_yield kernel_.ev(EventKind::stmt_begin, KFn::scene, static_cast<std::uint32_t>(statements_));
         Process *own = task.process;
         Process *p = own;
@@ -604,6 +674,7 @@ Proc Simulation::script(std::uint32_t id)
         }
         if (checked_ && !kernel_.concurrent)
             check_quiescent_invariants(kernel_);
+        ts.between_statements = true;
         co_yield kernel_.ev(EventKind::stmt_end, KFn::scene, static_cast<std::uint32_t>(statements_), npos, npos,
                             static_cast<std::int64_t>(r.err), r.value);
     }

@@ -86,8 +86,17 @@ class Kernel {
 public:
     explicit Kernel(const KernelConfig &config);
     ~Kernel();
-    Kernel(const Kernel &) = delete;
+    // A copy of the state at a quiescent point: no kernel code path is running (every task
+    // between statements, no queued work under way, no send-time SCM_RIGHTS cookie alive).
+    // Objects keep their ids; every pointer between them is translated through those ids and
+    // every list is linked again in the source's order (kernel_copy.cpp). Tasks are copied
+    // without their bodies: the Simulation that owns the copy gives them new ones.
+    // quiescent() says whether a copy may be taken now.
+    Kernel(const Kernel &other);
     Kernel &operator=(const Kernel &) = delete;
+    bool quiescent() const;
+    // What a copy of this state takes in memory, estimated from the object counts.
+    std::size_t state_bytes() const;
 
     const KernelConfig &config() const { return config_; }
     GcEra era() const { return config_.era; }
@@ -264,6 +273,10 @@ public:
     std::uint64_t gc_busy_until = 0;  // end (modelled) of the last collection
     LatencyLog latencies;
     std::uint64_t micro_steps_total = 0; // every micro-step, also those a fast-forward absorbed
+    // Micro-steps a fast-forward shortcut (a memo, a bulk walk of taken names) did not yield at
+    // all. The Simulation counts them as steps, so a step number means the same micro-step
+    // whether or not a run fast-forwards.
+    std::uint64_t steps_skipped = 0;
     // Fast-forwarding (SimulationOptions::fast_forward): nobody looks at a collection's inner
     // steps, so a collector may skip a walk whose outcome it already knows (see ClassicCollector).
     bool fast_forward = false;

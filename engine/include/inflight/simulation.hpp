@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,9 +49,15 @@ struct ExpectationOutcome {
 class Simulation : private EventSink {
 public:
     explicit Simulation(std::shared_ptr<const Scene> scene, SimulationOptions options = {});
-    Simulation(const Simulation &) = delete;
+    // A copy of the run as it stands, to resume from (a checkpoint): only at a quiescent point.
+    // The copy's events() starts empty (history is the recorder's, not the state's).
+    Simulation(const Simulation &other);
     Simulation &operator=(const Simulation &) = delete;
     ~Simulation() override;
+    // Every task is between two statements (or finished, or not started), no queued kernel
+    // work is under way and no kernel code path is suspended: the whole state is data, no
+    // coroutine frame holds any of it, so it can be copied.
+    bool quiescent() const;
 
     // One micro-step. Returns the event, or nullptr once the scene (and all pending kernel
     // work) has finished or a finding stopped the run. Valid until the next call.
@@ -62,6 +69,12 @@ public:
     bool step_out();
     // Runs to the end.
     void run();
+    // Runs forward until steps() == step (or the end), as fast as the model allows: the
+    // micro-steps before the last are absorbed (counted and timed, never handed out), so the
+    // state reached and the last event are exactly those of stepping one by one.
+    // at_statement_end: called at every statement end on the way (where a checkpoint can be
+    // taken or a cancel request seen); returning false stops there.
+    void advance_to(std::uint64_t step, const std::function<bool()> &at_statement_end = nullptr);
 
     bool finished() const { return finished_; }
     bool stopped_by_finding() const { return stopped_by_finding_; }
@@ -105,6 +118,9 @@ private:
         std::optional<Failure> pending_failure; // a failed statement not yet matched by `expect error`
         std::optional<Errno> last_result;       // errno of the last syscall statement
         std::uint32_t last_result_line = 0;
+        // The script's coroutine is suspended between two statements (or not started): a copy
+        // can give the task a new script coroutine that resumes from the cursor.
+        bool between_statements = true;
     };
 
     bool absorb(const Event &e) override;
@@ -139,6 +155,7 @@ private:
     std::vector<ExpectationOutcome> expectations_;
     std::vector<TaskInfo> tasks_info_;
     std::uint64_t now_ns_ = 0;
+    std::uint64_t seek_target_ = 0;          // advance_to(): absorb what comes before it
 };
 
 KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &options);
