@@ -1,40 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/player.hpp"
 
 namespace inflight {
 
-Player::Player(std::shared_ptr<const Scene> scene, SimulationOptions options)
-    : scene_(std::move(scene)), options_(options)
+Player::Player(std::shared_ptr<const Scene> scene, SimulationOptions options, std::shared_ptr<CheckpointStore> store)
+    : scene_(std::move(scene)), options_(options), store_(std::move(store))
 {
-    options_.record = false; // the player shows state, not history; history is total_steps()'s job
-    sim_ = fresh();
+    options_.record = false; // the player shows state, not history; history is the recorder's
+    if (!store_)
+        store_ = std::make_shared<CheckpointStore>();
+    sim_ = std::make_unique<Simulation>(scene_, options_);
+    if (!store_->at_or_before(0))
+        store_->add(*sim_); // step 0: every seek has somewhere to start from
 }
 
-std::unique_ptr<Simulation> Player::fresh() const { return std::make_unique<Simulation>(scene_, options_); }
+void Player::offer_checkpoint()
+{
+    const Event *e = sim_->last_event();
+    if (!e || e->kind != EventKind::stmt_end)
+        return;
+    if (store_->due(sim_->steps(), sim_->kernel().micro_steps_total) && sim_->quiescent()) {
+        store_->set_present(sim_->steps());
+        store_->add(*sim_);
+    }
+}
+
+bool Player::step_into()
+{
+    const bool moved = sim_->step() != nullptr;
+    offer_checkpoint();
+    return moved;
+}
+
+bool Player::step_over()
+{
+    const bool moved = sim_->step_over();
+    offer_checkpoint();
+    return moved;
+}
+
+bool Player::step_out()
+{
+    const bool moved = sim_->step_out();
+    offer_checkpoint();
+    return moved;
+}
 
 bool Player::back()
 {
-    if (position() == 0)
+    const std::uint64_t here = position();
+    if (here == 0)
         return false;
-    seek(position() - 1);
+    if (!options_.fast_forward) {
+        seek(here - 1);
+        return true;
+    }
+    // Fast-forwarded, a run stops only at the steps it shows (a collection's inner steps are
+    // absorbed): the previous one is found by stepping from the checkpoint before here.
+    Simulation probe(*store_->at_or_before(here - 1));
+    std::uint64_t previous = probe.steps();
+    while (probe.step() && probe.steps() < here)
+        previous = probe.steps();
+    seek(previous);
     return true;
 }
 
-void Player::seek(std::uint64_t step)
+bool Player::advance(std::uint64_t step, const std::atomic<bool> *cancel)
 {
-    if (step < position())
-        sim_ = fresh();
-    while (position() < step && sim_->step()) {
-    }
+    bool cancelled = false;
+    sim_->advance_to(step, [&] {
+        offer_checkpoint();
+        cancelled = cancel && cancel->load(std::memory_order_relaxed);
+        return !cancelled;
+    });
+    return !cancelled;
+}
+
+bool Player::seek(std::uint64_t step, const std::atomic<bool> *cancel)
+{
+    if (total_ >= 0)
+        step = std::min<std::uint64_t>(step, static_cast<std::uint64_t>(total_));
+    if (step == position())
+        return true;
+    store_->set_present(step);
+    std::shared_ptr<const Simulation> c = store_->at_or_before(step);
+    // Backwards, or forwards past a checkpoint later than where we are: start from it.
+    if (c && (step < position() || c->steps() > position()))
+        sim_ = std::make_unique<Simulation>(*c);
+    return advance(step, cancel);
 }
 
 void Player::back_statement()
 {
-    // Replays to find the last stmt_begin before the current step, then stops just before it.
+    // The start of the statement containing the current step: the last stmt_begin at or
+    // before it. Found by replaying from the nearest checkpoint before it, one statement at a
+    // time (checkpoints sit at statement boundaries, so the one at or before `here - 1` lies
+    // at or before that statement's start).
     const std::uint64_t here = position();
-    auto probe = fresh();
-    std::uint64_t begin = 0;
-    while (probe->steps() + 1 < here) {
-        const Event *e = probe->step();
+    if (here == 0)
+        return;
+    std::shared_ptr<const Simulation> c = store_->at_or_before(here - 1);
+    Simulation probe(*c);
+    std::uint64_t begin = probe.steps();
+    while (probe.steps() + 1 < here) {
+        const Event *e = probe.step();
         if (!e)
             break;
         if (e->kind == EventKind::stmt_begin)
@@ -46,9 +115,10 @@ void Player::back_statement()
 std::uint64_t Player::total_steps()
 {
     if (total_ < 0) {
-        auto probe = fresh();
-        probe->run();
-        total_ = static_cast<std::int64_t>(probe->steps());
+        std::shared_ptr<const Simulation> c = store_->at_or_before(~std::uint64_t(0));
+        Simulation probe(*c);
+        probe.advance_to(~std::uint64_t(0));
+        total_ = static_cast<std::int64_t>(probe.steps());
     }
     return static_cast<std::uint64_t>(total_);
 }

@@ -1,11 +1,16 @@
-// A Simulation that can also go backwards. The model is deterministic, so the state at step N
-// is reached exactly by replaying N steps from the start without recording; replay runs at
-// millions of steps per second, so jumping to step 100,000 costs milliseconds. (Coroutine
-// frames cannot be copied, which is why this replays rather than restoring snapshots.)
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A Simulation that can also go backwards, to any step in time bounded by the checkpoint
+// spacing rather than by the length of the run. The model is deterministic, so the state at
+// step N is the state of the nearest checkpoint at or before N (CheckpointStore) replayed to N;
+// replay absorbs every micro-step but the last (Simulation::advance_to()), and the player
+// takes checkpoints of its own as it passes quiescent points, so going back near where it has
+// been is cheap.
 #pragma once
 
+#include "inflight/checkpoint_store.hpp"
 #include "inflight/simulation.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -13,31 +18,68 @@ namespace inflight {
 
 class Player {
 public:
-    Player(std::shared_ptr<const Scene> scene, SimulationOptions options = {});
+    // store: shared with the recorder of the same run (same scene and options), or null for a
+    // store of its own.
+    Player(std::shared_ptr<const Scene> scene, SimulationOptions options = {},
+           std::shared_ptr<CheckpointStore> store = nullptr);
 
     const Simulation &sim() const { return *sim_; }
     std::uint64_t position() const { return sim_->steps(); }
     bool at_end() const { return sim_->finished(); }
-
-    bool step_into() { return sim_->step() != nullptr; }
-    bool step_over() { return sim_->step_over(); }
-    bool step_out() { return sim_->step_out(); }
+    bool step_into();
+    bool step_over();
+    bool step_out();
     // One micro-step back (false at step 0).
     bool back();
-    // Goes to exactly `step` (clamped to the end of the run).
-    void seek(std::uint64_t step);
+    // Goes to exactly `step` (clamped to the end of the run). With a cancel flag, gives up at
+    // the next statement boundary once it is set (the position is then somewhere on the way)
+    // and returns false.
+    bool seek(std::uint64_t step, const std::atomic<bool> *cancel = nullptr);
     // Back to the start of the statement that contains the current step.
     void back_statement();
     // The number of micro-steps of the whole run (computed once, by a run to the end).
     std::uint64_t total_steps();
+    CheckpointStore &checkpoints() { return *store_; }
+    const std::shared_ptr<CheckpointStore> &checkpoint_store() const { return store_; }
+    const SimulationOptions &options() const { return options_; }
 
 private:
-    std::unique_ptr<Simulation> fresh() const;
+    // Takes a checkpoint if this is a quiescent point and one is due (every step ends a
+    // statement at most once, so this is cheap to ask after each).
+    void offer_checkpoint();
+    // Forward to `step`, offering checkpoints at every statement end on the way.
+    bool advance(std::uint64_t step, const std::atomic<bool> *cancel);
 
     std::shared_ptr<const Scene> scene_;
     SimulationOptions options_;
+    std::shared_ptr<CheckpointStore> store_;
     std::unique_ptr<Simulation> sim_;
     std::int64_t total_ = -1;
 };
+
+// Records a whole run once, off the GUI thread: steps it to the end, hands every event to
+// on_event, and fills the store with checkpoints as it goes. Returns false if cancelled
+// (checked at every statement end and every 2^16 steps).
+template <class OnEvent>
+bool record_run(Simulation &sim, CheckpointStore &store, OnEvent &&on_event, const std::atomic<bool> &cancel)
+{
+    std::uint32_t tick = 0;
+    while (const Event *e = sim.step()) {
+        on_event(*e);
+        if (e->kind == EventKind::stmt_end) {
+            if (cancel.load(std::memory_order_relaxed))
+                return false;
+            if (store.due(sim.steps(), sim.kernel().micro_steps_total) && sim.quiescent()) {
+                store.set_present(sim.steps());
+                store.add(sim);
+            }
+        } else if (++tick == (1u << 16)) {
+            tick = 0;
+            if (cancel.load(std::memory_order_relaxed))
+                return false;
+        }
+    }
+    return true;
+}
 
 } // namespace inflight

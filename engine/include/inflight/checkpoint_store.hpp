@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Checkpoints of one run: copies of the whole model state taken at quiescent points, so that any
+// step is reached by restoring the nearest checkpoint at or before it and replaying at most the
+// distance to it (rr's approach, with copies of a value instead of forked processes).
+//
+// Placement: a checkpoint is due every `interval` micro-steps of work (kernel micro-steps,
+// absorbed ones included: that is what replay costs). Memory: within `budget` bytes; when full,
+// the store thins itself so that checkpoints stay dense around the present (the position the
+// user is at, or the recorder's frontier) and grow sparser with distance from it, O(log L)
+// of them for a run of L micro-steps, as rr keeps them. The state at step 0 is never dropped.
+//
+// Thread-safe: the recorder adds from a worker thread while the player restores on another.
+// A checkpoint is immutable once stored; restoring copies it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace inflight {
+
+class Simulation;
+
+struct CheckpointStats {
+    std::size_t count = 0;
+    std::size_t bytes = 0;
+    std::size_t taken = 0;    // ever added
+    std::size_t thinned = 0;  // dropped to stay within the budget
+};
+
+class CheckpointStore {
+public:
+    static constexpr std::size_t kDefaultBudget = std::size_t(256) << 20;
+    static constexpr std::uint64_t kDefaultInterval = std::uint64_t(1) << 20;
+
+    explicit CheckpointStore(std::size_t budget = kDefaultBudget, std::uint64_t interval = kDefaultInterval);
+    CheckpointStore(const CheckpointStore &) = delete;
+    CheckpointStore &operator=(const CheckpointStore &) = delete;
+
+    // Whether a checkpoint is wanted for a state at `step` after `work` micro-steps: no stored
+    // one lies within `interval` of work on either side.
+    bool due(std::uint64_t step, std::uint64_t work) const;
+    // Stores a copy of sim, which must be quiescent (Simulation::quiescent()).
+    void add(const Simulation &sim);
+    // The latest checkpoint at or before `step` (null only while the store is empty).
+    std::shared_ptr<const Simulation> at_or_before(std::uint64_t step) const;
+    // Thinning keeps checkpoints dense around this step.
+    void set_present(std::uint64_t step);
+    std::uint64_t interval() const { return interval_; }
+    std::size_t budget() const { return budget_; }
+    CheckpointStats stats() const;
+
+private:
+    struct Entry {
+        std::uint64_t step = 0;
+        std::uint64_t work = 0;
+        std::size_t bytes = 0;
+        std::shared_ptr<const Simulation> sim;
+    };
+    void thin(); // with m_ held
+
+    const std::size_t budget_;
+    const std::uint64_t interval_;
+    mutable std::mutex m_;
+    std::vector<Entry> entries_; // by step
+    std::uint64_t present_work_ = 0;
+    CheckpointStats stats_;
+};
+
+// The memory a copy of this state takes, estimated from its object counts (for the budget).
+std::size_t state_bytes(const Simulation &sim);
+
+} // namespace inflight

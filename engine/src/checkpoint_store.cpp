@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "inflight/checkpoint_store.hpp"
+
+#include "inflight/simulation.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace inflight {
+
+CheckpointStore::CheckpointStore(std::size_t budget, std::uint64_t interval)
+    : budget_(budget), interval_(std::max<std::uint64_t>(1, interval))
+{
+}
+
+bool CheckpointStore::due(std::uint64_t step, std::uint64_t work) const
+{
+    std::lock_guard lock(m_);
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), step,
+                               [](const Entry &e, std::uint64_t s) { return e.step < s; });
+    if (it != entries_.end() && (it->step == step || it->work - work < interval_))
+        return false;
+    if (it != entries_.begin() && work - std::prev(it)->work < interval_)
+        return false;
+    return true;
+}
+
+void CheckpointStore::add(const Simulation &sim)
+{
+    Entry e;
+    e.step = sim.steps();
+    e.work = sim.kernel().micro_steps_total;
+    e.bytes = state_bytes(sim);
+    e.sim = std::make_shared<const Simulation>(sim); // the copy is made outside the lock
+    std::lock_guard lock(m_);
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), e.step,
+                               [](const Entry &x, std::uint64_t s) { return x.step < s; });
+    if (it != entries_.end() && it->step == e.step)
+        return; // the same state again (the recorder and the player both passed here)
+    entries_.insert(it, std::move(e));
+    ++stats_.taken;
+    thin();
+}
+
+void CheckpointStore::thin()
+{
+    std::size_t bytes = 0;
+    for (const Entry &e : entries_)
+        bytes += e.bytes;
+    // Drop, one at a time, the checkpoint whose removal leaves the smallest gap for its
+    // distance from the present: gaps then grow in proportion to that distance.
+    while (bytes > budget_ && entries_.size() > 2) {
+        std::size_t victim = 0;
+        double best = std::numeric_limits<double>::max();
+        for (std::size_t i = 1; i + 1 < entries_.size(); ++i) {
+            const double gap = static_cast<double>(entries_[i + 1].work - entries_[i - 1].work);
+            const std::uint64_t w = entries_[i].work;
+            const double distance =
+                static_cast<double>(w > present_work_ ? w - present_work_ : present_work_ - w) +
+                static_cast<double>(interval_);
+            const double score = gap / distance;
+            if (score < best) {
+                best = score;
+                victim = i;
+            }
+        }
+        if (!victim) {
+            // Three or more entries always offer an inner one; two: keep both (step 0 and the
+            // newest), over budget if a single state is larger than the budget.
+            break;
+        }
+        bytes -= entries_[victim].bytes;
+        entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(victim));
+        ++stats_.thinned;
+    }
+    stats_.bytes = bytes;
+    stats_.count = entries_.size();
+}
+
+std::shared_ptr<const Simulation> CheckpointStore::at_or_before(std::uint64_t step) const
+{
+    std::lock_guard lock(m_);
+    auto it = std::upper_bound(entries_.begin(), entries_.end(), step,
+                               [](std::uint64_t s, const Entry &e) { return s < e.step; });
+    if (it == entries_.begin())
+        return nullptr;
+    return std::prev(it)->sim;
+}
+
+void CheckpointStore::set_present(std::uint64_t step)
+{
+    std::lock_guard lock(m_);
+    // The present in work: the work of the nearest checkpoint at or before it is close enough.
+    auto it = std::upper_bound(entries_.begin(), entries_.end(), step,
+                               [](std::uint64_t s, const Entry &e) { return s < e.step; });
+    present_work_ = it == entries_.begin() ? 0 : std::prev(it)->work;
+}
+
+std::size_t state_bytes(const Simulation &sim)
+{
+    return sizeof(Simulation) + sim.kernel().state_bytes() + sim.warnings().size() * sizeof(SceneWarning) +
+           sim.expectations().size() * sizeof(ExpectationOutcome);
+}
+
+CheckpointStats CheckpointStore::stats() const
+{
+    std::lock_guard lock(m_);
+    return stats_;
+}
+
+} // namespace inflight
