@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Time travel is exact: for every shipped scene under every collector it lists, the state at
+// random steps is the same whether reached by stepping one micro-step at a time from step 0
+// (the reference), by restoring a checkpoint and replaying, going forwards or backwards, with
+// the store thinned to a tiny budget, or stepping a restored copy one micro-step at a time.
+// Fast-forwarded runs number their steps exactly like full runs.
+
+#include "inflight/checkpoint_store.hpp"
+#include "inflight/gc_era.hpp"
+#include "inflight/parser.hpp"
+#include "inflight/player.hpp"
+#include "inflight/scene.hpp"
+#include "inflight/scene_cursor.hpp"
+#include "inflight/simulation.hpp"
+#include "inflight/state_digest.hpp"
+
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace inflight;
+
+namespace {
+
+struct Case {
+    QString file;
+    std::shared_ptr<const Scene> scene;
+    GcEra era;
+    bool large = false;
+};
+
+std::vector<Case> cases()
+{
+    std::vector<Case> out;
+    QDirIterator it(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes"), {QStringLiteral("*.scn")}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    QStringList files;
+    while (it.hasNext())
+        files << it.next();
+    files.sort();
+    for (const QString &f : files) {
+        ParseResult r = load_scene_file(f.toStdString());
+        if (!r.ok())
+            continue;
+        auto scene = std::make_shared<const Scene>(std::move(r.scene));
+        std::vector<GcEra> eras = scene->settings.collectors;
+        if (eras.empty())
+            eras.push_back(scene->settings.gc);
+        for (GcEra e : eras)
+            out.push_back({f, scene, e});
+    }
+    return out;
+}
+
+// Runs of more than this many micro-steps are checked fast-forwarded, as the app runs them
+// (their collections and probes absorbed, still numbered): the million-bind scene has 7.5e8.
+constexpr std::uint64_t kLargeRun = 2'000'000;
+
+SimulationOptions options_for(const Case &c)
+{
+    SimulationOptions o;
+    o.era = c.era;
+    o.record = false;
+    o.checked = false;
+    o.fast_forward = c.large;
+    return o;
+}
+
+// The reference: one micro-step at a time from step 0, the state text at each wanted step.
+std::map<std::uint64_t, std::string> reference_states(const Case &c, const std::vector<std::uint64_t> &wanted,
+                                                      std::uint64_t &total)
+{
+    std::map<std::uint64_t, std::string> out;
+    Simulation sim(c.scene, options_for(c));
+    auto next = wanted.begin();
+    while (next != wanted.end() && *next == 0) {
+        out[0] = state_text(sim);
+        ++next;
+    }
+    while (sim.step()) {
+        while (next != wanted.end() && *next == sim.steps()) {
+            out[*next] = state_text(sim);
+            ++next;
+        }
+    }
+    total = sim.steps();
+    return out;
+}
+
+
+QByteArray label(const Case &c)
+{
+    return (QFileInfo(c.file).fileName() + QStringLiteral(" / ") + QString::fromUtf8(era_name(c.era))).toUtf8();
+}
+
+// The first line where two state texts differ, for a readable failure.
+QByteArray first_difference(const std::string &a, const std::string &b)
+{
+    std::size_t i = 0, line_start = 0;
+    while (i < a.size() && i < b.size() && a[i] == b[i]) {
+        if (a[i] == '\n')
+            line_start = i + 1;
+        ++i;
+    }
+    auto line = [&](const std::string &s) { return QByteArray::fromStdString(s.substr(line_start, s.find('\n', line_start) - line_start)); };
+    return "expected: " + line(a).left(300) + "\n     got: " + line(b).left(300);
+}
+
+#define COMPARE_STATE(expected, actual, what)                                                                   \
+    do {                                                                                                        \
+        const std::string e_ = (expected), a_ = (actual);                                                       \
+        if (e_ != a_)                                                                                           \
+            QFAIL((label(c) + " " + (what) + "\n" + first_difference(e_, a_)).constData());                     \
+    } while (0)
+
+} // namespace
+
+class TestTimeTravel : public QObject {
+    Q_OBJECT
+
+    // A fast-forwarded run stops only at the steps it shows. One reference pass keeps, for a
+    // few random statements k, the state at k's stmt_end and at k+1's stmt_begin (the step
+    // right after it that a viewer sees); a player seeks to the latter and steps back to the
+    // former, in a shuffled order.
+    void checkLargeRun(const Case &c, std::mt19937_64 &rng)
+    {
+        const std::uint64_t statements = unrolled_statements(c.scene->statements);
+        std::vector<std::uint64_t> ks;
+        for (int i = 0; i < 3; ++i)
+            ks.push_back(std::uniform_int_distribution<std::uint64_t>(1, statements - 1)(rng));
+        ks.push_back(statements - 1);
+        std::sort(ks.begin(), ks.end());
+        struct Target {
+            std::uint64_t end_step = 0, begin_step = 0;
+            std::string at_end, at_begin;
+        };
+        std::map<std::uint64_t, Target> targets; // by statement ordinal k
+        for (std::uint64_t k : ks)
+            targets[k];
+        {
+            Simulation ref(c.scene, options_for(c));
+            std::uint64_t pending = 0; // k whose stmt_end was seen, waiting for the next stmt_begin
+            while (const Event *e = ref.step()) {
+                if (e->kind == EventKind::stmt_end && targets.count(e->a) && e->task == 0) {
+                    targets[e->a].end_step = e->step;
+                    targets[e->a].at_end = state_text(ref);
+                    pending = e->a;
+                } else if (pending && e->kind == EventKind::stmt_begin) {
+                    targets[pending].begin_step = e->step;
+                    targets[pending].at_begin = state_text(ref);
+                    pending = 0;
+                } else if (pending) {
+                    pending = 0; // something visible ran between the two: not this pair
+                }
+            }
+        }
+        std::vector<Target> order;
+        for (auto &[k, t] : targets)
+            if (t.begin_step)
+                order.push_back(t);
+        QVERIFY2(!order.empty(), label(c) + ": statement pairs found");
+        std::shuffle(order.begin(), order.end(), rng);
+        auto store = std::make_shared<CheckpointStore>(CheckpointStore::kDefaultBudget, CheckpointStore::kDefaultInterval);
+        Player player(c.scene, options_for(c), store);
+        for (const Target &t : order) {
+            player.seek(t.begin_step);
+            QCOMPARE(player.position(), t.begin_step);
+            COMPARE_STATE(t.at_begin, state_text(player.sim()), "seek to " + QByteArray::number(qulonglong(t.begin_step)));
+            player.back();
+            QCOMPARE(player.position(), t.end_step);
+            COMPARE_STATE(t.at_end, state_text(player.sim()), "back to " + QByteArray::number(qulonglong(t.end_step)));
+        }
+        QVERIFY2(store->stats().count > 1, label(c) + " took checkpoints");
+    }
+
+private slots:
+    void everySceneEveryCollector()
+    {
+        const std::vector<Case> all = cases();
+        QVERIFY2(all.size() >= 30, "the shipped scenes are found");
+        for (Case c : all) {
+            QElapsedTimer clock;
+            clock.start();
+            {
+                Simulation probe(c.scene, options_for(c));
+                probe.advance_to(kLargeRun);
+                c.large = !probe.finished();
+            }
+            std::mt19937_64 rng(std::hash<std::string>{}(label(c).toStdString()));
+            if (c.large) {
+                checkLargeRun(c, rng);
+                qInfo("%s: fast-forwarded, %lld ms", label(c).constData(), static_cast<long long>(clock.elapsed()));
+                continue;
+            }
+            std::uint64_t total = 0;
+            {
+                Simulation sized(c.scene, options_for(c));
+                sized.advance_to(~std::uint64_t(0));
+                total = sized.steps();
+            }
+            QVERIFY(total > 0);
+            // Targets: random steps (seeded by the scene) and the end; with each, the step
+            // before it (for back()).
+            std::vector<std::uint64_t> targets;
+            std::map<std::uint64_t, std::uint64_t> before;
+            for (int i = 0; i < 10; ++i) {
+                const auto t = std::uniform_int_distribution<std::uint64_t>(1, total)(rng);
+                targets.push_back(t);
+                before[t] = t - 1;
+            }
+            targets.push_back(total);
+            before[total] = total - 1;
+            std::vector<std::uint64_t> wanted = targets;
+            for (std::uint64_t t : targets)
+                wanted.push_back(before[t]);
+            std::sort(wanted.begin(), wanted.end());
+            wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+            std::uint64_t ref_total = 0;
+            const auto ref = reference_states(c, wanted, ref_total);
+            QCOMPARE(ref_total, total); // advance_to() numbers steps like one-by-one stepping
+
+            // Checkpoints dense enough that every seek starts from one.
+            const std::uint64_t interval = std::max<std::uint64_t>(16, total / 64);
+            auto store = std::make_shared<CheckpointStore>(CheckpointStore::kDefaultBudget, interval);
+            Player player(c.scene, options_for(c), store);
+            std::vector<std::uint64_t> order = targets;
+            std::shuffle(order.begin(), order.end(), rng);
+            for (std::uint64_t t : order) {
+                player.seek(t);
+                QCOMPARE(player.position(), t);
+                COMPARE_STATE(ref.at(t), state_text(player.sim()), "seek to " + QByteArray::number(qulonglong(t)));
+                player.back();
+                QCOMPARE(player.position(), before[t]);
+                COMPARE_STATE(ref.at(before[t]), state_text(player.sim()), "back from " + QByteArray::number(qulonglong(t)));
+            }
+            QVERIFY2(store->stats().count > 1, label(c) + " took checkpoints");
+
+            // A restored checkpoint stepped one micro-step at a time (no absorption).
+            const std::uint64_t t = targets.front();
+            std::shared_ptr<const Simulation> cp = store->at_or_before(t);
+            QVERIFY(cp);
+            Simulation copy(*cp);
+            while (copy.steps() < t && copy.step()) {
+            }
+            COMPARE_STATE(ref.at(t), state_text(copy), "a restored copy stepped to " + QByteArray::number(qulonglong(t)));
+
+            // A store so small it keeps only two checkpoints: still exact, within its budget.
+            auto tiny = std::make_shared<CheckpointStore>(1, interval);
+            Player thin(c.scene, options_for(c), tiny);
+            for (std::uint64_t x : order) {
+                thin.seek(x);
+                COMPARE_STATE(ref.at(x), state_text(thin.sim()), "thinned store, seek to " + QByteArray::number(qulonglong(x)));
+            }
+            QVERIFY(tiny->stats().count <= 2);
+            qInfo("%s: %llu steps, %lld ms", label(c).constData(), static_cast<unsigned long long>(total),
+                  static_cast<long long>(clock.elapsed()));
+        }
+    }
+
+    void fastForwardNeverRenumbers()
+    {
+        // Every event a fast-forwarded run shows is the event of the full run at that step.
+        for (const Case &c : cases()) {
+            if (c.file.contains(QStringLiteral("/large/")) || c.file.endsWith(QStringLiteral("autobind-exhaustion.scn")))
+                continue; // their full runs take minutes; everySceneEveryCollector covers them fast-forwarded
+            SimulationOptions full = options_for(c);
+            SimulationOptions ff = full;
+            ff.fast_forward = true;
+            Simulation a(c.scene, full), b(c.scene, ff);
+            std::uint64_t compared = 0;
+            while (const Event *e = b.step()) {
+                const Event mine = *e;
+                while (a.steps() < mine.step && a.step()) {
+                }
+                const Event *ref = a.last_event();
+                QVERIFY2(ref && ref->step == mine.step, label(c) + " step " + QByteArray::number(qulonglong(mine.step)));
+                QVERIFY2(ref->kind == mine.kind && ref->a == mine.a && ref->b == mine.b && ref->before == mine.before &&
+                             ref->time == mine.time,
+                         label(c) + " same event at step " + QByteArray::number(qulonglong(mine.step)));
+                ++compared;
+            }
+            a.run();
+            QCOMPARE(b.steps(), a.steps());
+            QVERIFY(compared > 0);
+        }
+    }
+
+    void cliStepNumbersWithAndWithoutTrace()
+    {
+        // The report's micro-step count is the number of trace lines, for scenes whose
+        // collections the report fast-forwards.
+        const QStringList scenes = {QStringLiteral("selftest-triangle-stream.scn"), QStringLiteral("selftest-cross-edge-stream.scn"),
+                                    QStringLiteral("etoomanyrefs.scn")};
+        for (const QString &s : scenes) {
+            const QString path = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/") + s;
+            QProcess report, trace;
+            report.start(QStringLiteral(INFLIGHT_CLI), {QStringLiteral("run"), path});
+            trace.start(QStringLiteral(INFLIGHT_CLI), {QStringLiteral("run"), path, QStringLiteral("--trace")});
+            QVERIFY(report.waitForFinished(120000) && trace.waitForFinished(120000));
+            const QString out = QString::fromUtf8(report.readAllStandardOutput());
+            const auto m = QRegularExpression(QStringLiteral("micro-steps: (\\d+)")).match(out);
+            QVERIFY2(m.hasMatch(), qPrintable(out.left(400)));
+            qulonglong traced = 0;
+            for (const QByteArray &line : trace.readAllStandardOutput().split('\n'))
+                traced += !line.isEmpty() && std::isdigit(static_cast<unsigned char>(line.trimmed().front()));
+            QCOMPARE(m.captured(1).toULongLong(), traced);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimeTravel)
+#include "test_timetravel.moc"
