@@ -1,6 +1,6 @@
 #include "player_controller.h"
 
-#include "inflight/algorithm_listing.hpp"
+#include "inflight/event_breakpoints.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
@@ -299,30 +299,29 @@ bool PlayerController::breaksAt(const Event &e, QString *why) const
     };
     if (e.kind == EventKind::stmt_begin && line_breakpoints_.contains(static_cast<int>(e.scene_line)))
         return say(tr("breakpoint at line %1").arg(e.scene_line));
-    const EventBreakpoints &b = event_breakpoints_;
-    if (b.collection_starts && e.kind == EventKind::gc_begin)
-        return say(tr("a collection starts"));
-    if (b.hitlist_non_empty && (e.kind == EventKind::skb_hitlist || (e.kind == EventKind::queue_splice && e.before > 0)))
-        return say(tr("the hitlist is no longer empty"));
-    if (b.invariant_violated && e.kind == EventKind::finding)
-        return say(tr("an invariant was violated"));
-    if (b.statement_fails && e.kind == EventKind::stmt_end && e.before != 0)
-        return say(tr("a statement failed"));
     if (!player_)
         return false;
-    const Kernel &k = kernel();
-    auto is = [&](const QString &label, std::uint32_t id) {
-        return !label.isEmpty() && id != npos && QString::fromStdString(k.label_of_id(id)) == label;
-    };
-    if ((e.kind == EventKind::list_move && e.to == ListId::gc_candidates && e.from == ListId::gc_inflight_list) ||
-        e.kind == EventKind::vertex_visit)
-        if (is(b.becomes_candidate, e.a))
-            return say(tr("%1 becomes a candidate").arg(b.becomes_candidate));
-    const bool garbage = (e.kind == EventKind::vertex_dead && e.before == 1) ||
-                         (e.kind == EventKind::scan && e.fn == KFn::scan_inflight &&
-                          e.algo_line == static_cast<std::uint16_t>(AlgoLine::classic_hitlist_scan));
-    if (garbage && is(b.found_garbage, e.a))
-        return say(tr("%1 is found garbage").arg(b.found_garbage));
+    // The engine decides (it knows each era's events); the menu's fields are translated here.
+    const EventBreakpoints &b = event_breakpoints_;
+    // continueToBreakpoint() asks on every step: the labels are converted only when they change.
+    EventBreakpointSet &set = engine_breaks_;
+    set.collection_starts = b.collection_starts;
+    set.hitlist_non_empty = b.hitlist_non_empty;
+    set.invariant_violated = b.invariant_violated;
+    set.statement_fails = b.statement_fails;
+    if (b.becomes_candidate != candidate_label_)
+        set.becomes_candidate = (candidate_label_ = b.becomes_candidate).toStdString();
+    if (b.found_garbage != garbage_label_)
+        set.found_garbage = (garbage_label_ = b.found_garbage).toStdString();
+    switch (set.check(e, kernel())) {
+    case EventBreak::none: break;
+    case EventBreak::collection_starts: return say(tr("a collection starts"));
+    case EventBreak::hitlist_non_empty: return say(tr("the hitlist is no longer empty"));
+    case EventBreak::invariant_violated: return say(tr("an invariant was violated"));
+    case EventBreak::statement_fails: return say(tr("a statement failed"));
+    case EventBreak::becomes_candidate: return say(tr("%1 becomes a candidate").arg(b.becomes_candidate));
+    case EventBreak::found_garbage: return say(tr("%1 is found garbage").arg(b.found_garbage));
+    }
     return false;
 }
 

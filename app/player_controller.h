@@ -5,6 +5,7 @@
 #pragma once
 
 #include "inflight/event.hpp"
+#include "inflight/event_breakpoints.hpp"
 #include "inflight/gc_era.hpp"
 #include "inflight/latency.hpp"
 #include "inflight/player.hpp"
@@ -176,6 +177,9 @@ private:
     std::optional<std::uint32_t> selected_;
     QSet<int> line_breakpoints_;
     EventBreakpoints event_breakpoints_;
+    // breaksAt()'s engine form of event_breakpoints_, and the labels it was made from.
+    mutable inflight::EventBreakpointSet engine_breaks_;
+    mutable QString candidate_label_, garbage_label_;
     QTimer timer_;
     double speed_ = 8.0;
     double credit_ = 0.0;

@@ -79,10 +79,14 @@ EventBreak EventBreakpointSet::check(const Event &e, const Kernel &k) const
         return EventBreak::invariant_violated;
     if (statement_fails && e.kind == EventKind::stmt_end && e.before != 0)
         return EventBreak::statement_fails;
-    if (!becomes_candidate.empty())
+    // The labels are looked up only on the events that can mean them (this runs on every step).
+    const bool candidate_event = e.kind == EventKind::list_move || e.kind == EventKind::vertex_visit ||
+                                 e.kind == EventKind::scc_found;
+    if (candidate_event && !becomes_candidate.empty())
         if (const UnixSock *u = k.find_label(becomes_candidate); u && inflight::becomes_candidate(e, k, *u))
             return EventBreak::becomes_candidate;
-    if (!found_garbage.empty())
+    const bool garbage_event = e.kind == EventKind::scc_verdict || e.kind == EventKind::scan;
+    if (garbage_event && !found_garbage.empty())
         if (const UnixSock *u = k.find_label(found_garbage); u && inflight::found_garbage(e, k, *u))
             return EventBreak::found_garbage;
     return EventBreak::none;
