@@ -290,6 +290,52 @@ void PlayerController::toggleLineBreakpoint(int line)
     emit lineBreakpointsChanged();
 }
 
+bool PlayerController::addWatch(const QString &expr, QString *error)
+{
+    WatchError err;
+    std::optional<Watch> w = Watch::parse(expr.toStdString(), &err);
+    if (!w) {
+        if (error)
+            *error = QString::fromStdString(err.format());
+        return false;
+    }
+    watches_.emplace_back(std::move(*w));
+    if (player_)
+        watches_.back().reset(kernel());
+    emit watchesChanged();
+    return true;
+}
+
+void PlayerController::removeWatch(int index)
+{
+    if (index < 0 || index >= watchCount())
+        return;
+    watches_.erase(watches_.begin() + index);
+    emit watchesChanged();
+}
+
+QString PlayerController::watchText(int index) const
+{
+    if (index < 0 || index >= watchCount())
+        return {};
+    return QString::fromStdString(watches_[static_cast<std::size_t>(index)].watch().text());
+}
+
+QString PlayerController::watchValue(int index) const
+{
+    if (index < 0 || index >= watchCount() || !player_)
+        return {};
+    return QString::fromStdString(watches_[static_cast<std::size_t>(index)].current(kernel()));
+}
+
+void PlayerController::primeWatches()
+{
+    if (!player_)
+        return;
+    for (Watchpoint &w : watches_)
+        w.reset(kernel());
+}
+
 bool PlayerController::breaksAt(const Event &e, QString *why) const
 {
     auto say = [&](const QString &s) {
@@ -297,6 +343,15 @@ bool PlayerController::breaksAt(const Event &e, QString *why) const
             *why = s;
         return true;
     };
+    // Every watch moves on to this state, whichever breakpoint then reports the stop.
+    QString fired;
+    if (player_)
+        for (std::size_t i = 0; i < watches_.size(); ++i)
+            if (auto c = watches_[i].check(kernel()); c && fired.isEmpty())
+                fired = tr("watch %1 (%2): %3 -> %4")
+                            .arg(i + 1)
+                            .arg(QString::fromStdString(watches_[i].watch().text()),
+                                 QString::fromStdString(c->before), QString::fromStdString(c->after));
     if (e.kind == EventKind::stmt_begin && line_breakpoints_.contains(static_cast<int>(e.scene_line)))
         return say(tr("breakpoint at line %1").arg(e.scene_line));
     if (!player_)
@@ -322,6 +377,8 @@ bool PlayerController::breaksAt(const Event &e, QString *why) const
     case EventBreak::becomes_candidate: return say(tr("%1 becomes a candidate").arg(b.becomes_candidate));
     case EventBreak::found_garbage: return say(tr("%1 is found garbage").arg(b.found_garbage));
     }
+    if (!fired.isEmpty())
+        return say(fired);
     return false;
 }
 
@@ -457,12 +514,17 @@ void PlayerController::continueToBreakpoint()
     QElapsedTimer clock;
     clock.start();
     QString why;
-    bool first_step = true;
+    // Only a fresh continue steps off its stop unchecked; a later slice checks every step.
+    bool first_step = !resume_slice_;
+    resume_slice_ = false;
+    primeWatches(); // a watch fires on what changes from here on
     while (!player_->at_end()) {
         if (!player_->step_into())
             break;
         const Event *e = player_->sim().last_event();
-        if (!first_step && e && breaksAt(*e, &why)) {
+        // The first step leaves the stop we continue from; it still moves the watches on.
+        const bool hit = e && breaksAt(*e, &why);
+        if (!first_step && hit) {
             moved();
             emit breakpointHit(why);
             return;
@@ -470,6 +532,7 @@ void PlayerController::continueToBreakpoint()
         first_step = false;
         if (clock.elapsed() > kSliceBudgetMs) {
             moved();
+            resume_slice_ = true;
             QTimer::singleShot(0, this, &PlayerController::continueToBreakpoint);
             return;
         }
@@ -502,6 +565,7 @@ void PlayerController::setSpeed(double steps_per_second)
 void PlayerController::onTick()
 {
     credit_ += speed_ * kTickMs / 1000.0;
+    primeWatches();
     bool any = false;
     QString why;
     while (credit_ >= 1.0) {
