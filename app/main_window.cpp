@@ -14,6 +14,7 @@
 #include "docks/inspector_dock.h"
 #include "docks/lists_dock.h"
 #include "docks/scene_dock.h"
+#include "docks/watches_dock.h"
 #include "graph/graph_panel.h"
 #include "latency/latency_dock.h"
 
@@ -265,6 +266,7 @@ void MainWindow::buildDocks()
     auto *scene = new docks::SceneDock(controller_, this);
     auto *inspector = new docks::InspectorDock(controller_, this);
     auto *log = new docks::EventLogDock(controller_, this);
+    auto *watches = new docks::WatchesDock(controller_, this);
     // Side docks own the corners, so the event log sits under the graph only.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -274,6 +276,9 @@ void MainWindow::buildDocks()
     place(lists, Qt::RightDockWidgetArea);
     place(log, Qt::BottomDockWidgetArea);
     tabifyDockWidget(scene, inspector);
+    // Watches: a tab beside the scene and the inspector, the other "what is it now" views.
+    place(watches, Qt::LeftDockWidgetArea);
+    tabifyDockWidget(inspector, watches);
     scene->raise();
     // Latency: a tab beside the event log; a wait marker on the timeline selects its call there.
     auto *latency_dock = new latency::LatencyDock(controller_, this);

@@ -1,6 +1,6 @@
 #include "player_controller.h"
 
-#include "inflight/algorithm_listing.hpp"
+#include "inflight/event_breakpoints.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
@@ -290,6 +290,52 @@ void PlayerController::toggleLineBreakpoint(int line)
     emit lineBreakpointsChanged();
 }
 
+bool PlayerController::addWatch(const QString &expr, QString *error)
+{
+    WatchError err;
+    std::optional<Watch> w = Watch::parse(expr.toStdString(), &err);
+    if (!w) {
+        if (error)
+            *error = QString::fromStdString(err.format());
+        return false;
+    }
+    watches_.emplace_back(std::move(*w));
+    if (player_)
+        watches_.back().reset(kernel());
+    emit watchesChanged();
+    return true;
+}
+
+void PlayerController::removeWatch(int index)
+{
+    if (index < 0 || index >= watchCount())
+        return;
+    watches_.erase(watches_.begin() + index);
+    emit watchesChanged();
+}
+
+QString PlayerController::watchText(int index) const
+{
+    if (index < 0 || index >= watchCount())
+        return {};
+    return QString::fromStdString(watches_[static_cast<std::size_t>(index)].watch().text());
+}
+
+QString PlayerController::watchValue(int index) const
+{
+    if (index < 0 || index >= watchCount() || !player_)
+        return {};
+    return QString::fromStdString(watches_[static_cast<std::size_t>(index)].current(kernel()));
+}
+
+void PlayerController::primeWatches()
+{
+    if (!player_)
+        return;
+    for (Watchpoint &w : watches_)
+        w.reset(kernel());
+}
+
 bool PlayerController::breaksAt(const Event &e, QString *why) const
 {
     auto say = [&](const QString &s) {
@@ -297,32 +343,42 @@ bool PlayerController::breaksAt(const Event &e, QString *why) const
             *why = s;
         return true;
     };
+    // Every watch moves on to this state, whichever breakpoint then reports the stop.
+    QString fired;
+    if (player_)
+        for (std::size_t i = 0; i < watches_.size(); ++i)
+            if (auto c = watches_[i].check(kernel()); c && fired.isEmpty())
+                fired = tr("watch %1 (%2): %3 -> %4")
+                            .arg(i + 1)
+                            .arg(QString::fromStdString(watches_[i].watch().text()),
+                                 QString::fromStdString(c->before), QString::fromStdString(c->after));
     if (e.kind == EventKind::stmt_begin && line_breakpoints_.contains(static_cast<int>(e.scene_line)))
         return say(tr("breakpoint at line %1").arg(e.scene_line));
-    const EventBreakpoints &b = event_breakpoints_;
-    if (b.collection_starts && e.kind == EventKind::gc_begin)
-        return say(tr("a collection starts"));
-    if (b.hitlist_non_empty && (e.kind == EventKind::skb_hitlist || (e.kind == EventKind::queue_splice && e.before > 0)))
-        return say(tr("the hitlist is no longer empty"));
-    if (b.invariant_violated && e.kind == EventKind::finding)
-        return say(tr("an invariant was violated"));
-    if (b.statement_fails && e.kind == EventKind::stmt_end && e.before != 0)
-        return say(tr("a statement failed"));
     if (!player_)
         return false;
-    const Kernel &k = kernel();
-    auto is = [&](const QString &label, std::uint32_t id) {
-        return !label.isEmpty() && id != npos && QString::fromStdString(k.label_of_id(id)) == label;
-    };
-    if ((e.kind == EventKind::list_move && e.to == ListId::gc_candidates && e.from == ListId::gc_inflight_list) ||
-        e.kind == EventKind::vertex_visit)
-        if (is(b.becomes_candidate, e.a))
-            return say(tr("%1 becomes a candidate").arg(b.becomes_candidate));
-    const bool garbage = (e.kind == EventKind::vertex_dead && e.before == 1) ||
-                         (e.kind == EventKind::scan && e.fn == KFn::scan_inflight &&
-                          e.algo_line == static_cast<std::uint16_t>(AlgoLine::classic_hitlist_scan));
-    if (garbage && is(b.found_garbage, e.a))
-        return say(tr("%1 is found garbage").arg(b.found_garbage));
+    // The engine decides (it knows each era's events); the menu's fields are translated here.
+    const EventBreakpoints &b = event_breakpoints_;
+    // continueToBreakpoint() asks on every step: the labels are converted only when they change.
+    EventBreakpointSet &set = engine_breaks_;
+    set.collection_starts = b.collection_starts;
+    set.hitlist_non_empty = b.hitlist_non_empty;
+    set.invariant_violated = b.invariant_violated;
+    set.statement_fails = b.statement_fails;
+    if (b.becomes_candidate != candidate_label_)
+        set.becomes_candidate = (candidate_label_ = b.becomes_candidate).toStdString();
+    if (b.found_garbage != garbage_label_)
+        set.found_garbage = (garbage_label_ = b.found_garbage).toStdString();
+    switch (set.check(e, kernel())) {
+    case EventBreak::none: break;
+    case EventBreak::collection_starts: return say(tr("a collection starts"));
+    case EventBreak::hitlist_non_empty: return say(tr("the hitlist is no longer empty"));
+    case EventBreak::invariant_violated: return say(tr("an invariant was violated"));
+    case EventBreak::statement_fails: return say(tr("a statement failed"));
+    case EventBreak::becomes_candidate: return say(tr("%1 becomes a candidate").arg(b.becomes_candidate));
+    case EventBreak::found_garbage: return say(tr("%1 is found garbage").arg(b.found_garbage));
+    }
+    if (!fired.isEmpty())
+        return say(fired);
     return false;
 }
 
@@ -458,12 +514,17 @@ void PlayerController::continueToBreakpoint()
     QElapsedTimer clock;
     clock.start();
     QString why;
-    bool first_step = true;
+    // Only a fresh continue steps off its stop unchecked; a later slice checks every step.
+    bool first_step = !resume_slice_;
+    resume_slice_ = false;
+    primeWatches(); // a watch fires on what changes from here on
     while (!player_->at_end()) {
         if (!player_->step_into())
             break;
         const Event *e = player_->sim().last_event();
-        if (!first_step && e && breaksAt(*e, &why)) {
+        // The first step leaves the stop we continue from; it still moves the watches on.
+        const bool hit = e && breaksAt(*e, &why);
+        if (!first_step && hit) {
             moved();
             emit breakpointHit(why);
             return;
@@ -471,6 +532,7 @@ void PlayerController::continueToBreakpoint()
         first_step = false;
         if (clock.elapsed() > kSliceBudgetMs) {
             moved();
+            resume_slice_ = true;
             QTimer::singleShot(0, this, &PlayerController::continueToBreakpoint);
             return;
         }
@@ -503,6 +565,7 @@ void PlayerController::setSpeed(double steps_per_second)
 void PlayerController::onTick()
 {
     credit_ += speed_ * kTickMs / 1000.0;
+    primeWatches();
     bool any = false;
     QString why;
     while (credit_ >= 1.0) {

@@ -5,11 +5,13 @@
 #pragma once
 
 #include "inflight/event.hpp"
+#include "inflight/event_breakpoints.hpp"
 #include "inflight/gc_era.hpp"
 #include "inflight/latency.hpp"
 #include "inflight/player.hpp"
 #include "inflight/scene_cursor.hpp"
 #include "inflight/scene.hpp"
+#include "inflight/watch.hpp"
 
 #include <QObject>
 #include <QSet>
@@ -112,8 +114,20 @@ public:
     const QSet<int> &lineBreakpoints() const { return line_breakpoints_; }
     void toggleLineBreakpoint(int line);
     EventBreakpoints &eventBreakpoints() { return event_breakpoints_; }
-    // Whether the event at `step` (1-based) stops a run; `why` says which breakpoint.
+    // Whether the event at `step` (1-based) stops a run; `why` says which breakpoint. A watch
+    // fires when its value changed (or its condition became true) since the state breaksAt()
+    // last saw; continue and play take the state they start from as that baseline.
     bool breaksAt(const inflight::Event &e, QString *why = nullptr) const;
+
+    // ---- watches (the Watches dock) -------------------------------------------------------
+    // Adds a watch expression (inflight/watch.hpp); on a bad one returns false and a message
+    // with its column.
+    bool addWatch(const QString &expr, QString *error = nullptr);
+    void removeWatch(int index);
+    int watchCount() const { return static_cast<int>(watches_.size()); }
+    QString watchText(int index) const;
+    // The watch's value at the current position ("" without a scene).
+    QString watchValue(int index) const;
 
     // ---- playback ------------------------------------------------------------------------------
     bool isPlaying() const { return timer_.isActive(); }
@@ -147,6 +161,7 @@ signals:
     void playingChanged(bool playing);
     void breakpointHit(const QString &why);
     void lineBreakpointsChanged();
+    void watchesChanged();
 
 private:
     // new_scene: a scene just opened (decides stepping into collections by its size); false
@@ -155,6 +170,7 @@ private:
     void startIndex();
     void onTick();
     void moved();
+    void primeWatches();
 
     std::shared_ptr<const inflight::Scene> scene_;
     QString path_;
@@ -176,6 +192,12 @@ private:
     std::optional<std::uint32_t> selected_;
     QSet<int> line_breakpoints_;
     EventBreakpoints event_breakpoints_;
+    // breaksAt()'s engine form of event_breakpoints_, and the labels it was made from.
+    mutable inflight::EventBreakpointSet engine_breaks_;
+    mutable QString candidate_label_, garbage_label_;
+    // Each keeps the value it last saw: breaksAt() moves them on (see primeWatches()).
+    mutable std::vector<inflight::Watchpoint> watches_;
+    bool resume_slice_ = false; // the next continueToBreakpoint() goes on with a slice
     QTimer timer_;
     double speed_ = 8.0;
     double credit_ = 0.0;

@@ -4,6 +4,7 @@
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
+#include "watch_cli.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -25,6 +26,7 @@ void usage(std::FILE *to)
 {
     std::fputs("usage: inflight-cli run FILE [--gc classic|async|graph] [--json] [--trace] [--seed N] [--check]\n"
                "                        [--hist] [--unit ns|us|ms] [--variant NAME]\n"
+               "                        [--watch EXPR]... [--break LINE[ if COND]]...\n"
                "       inflight-cli check FILE        (parse and check only)\n"
                "\n"
                "Runs a scene of AF_UNIX syscalls against a model of the Linux garbage collector of\n"
@@ -38,7 +40,18 @@ void usage(std::FILE *to)
                "            autobind) per task and call kind, in bcc funclatency's format; a scene\n"
                "            with `variant` blocks runs once per variant and ends with their ratios\n"
                "  --unit U  histogram unit: ns (default), us or ms\n"
-               "  --variant NAME  run only that variant of the scene\n",
+               "  --variant NAME  run only that variant of the scene\n"
+               "  --watch EXPR    print each step where EXPR fires, before the report (repeatable):\n"
+               "            FIELD LABEL  fires when the value changes; fields: inflight, refs (file_count),\n"
+               "                         out_degree, index, scc_index, flags (gc_flags), queue, nr_fds, state\n"
+               "            LABEL freed|alive|candidate|garbage   fires when it becomes true\n"
+               "            unix_tot_inflight, gc_in_progress, hitlist, unix_graph_maybe_cyclic,\n"
+               "            unix_graph_grouped, user NAME inflight (user->unix_inflight)\n"
+               "            ... OP VALUE (==, !=, <, <=, >, >=): fires when the condition becomes true;\n"
+               "            a socket not created yet (or a field it lacks) is none\n"
+               "  --break LINE[ if COND]  print each step where a statement on LINE begins (and COND,\n"
+               "            a watch expression, holds) (repeatable)\n"
+               "            Either runs every micro-step (no fast-forward); --json adds \"hits\".\n",
                to);
 }
 
@@ -144,6 +157,7 @@ int main(int argc, char **argv)
     bool json = false, trace = false, hist = false;
     TimeUnit unit = TimeUnit::ns;
     std::string only_variant;
+    cli::Watches watches;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char *what) -> const char * {
@@ -177,6 +191,13 @@ int main(int argc, char **argv)
             if (!v)
                 return 2;
             only_variant = v;
+        } else if (a == "--watch" || a == "--break") {
+            const char *v = value(a == "--watch" ? "an expression, as in 'inflight a >= 2'"
+                                                 : "a line, as in '14' or '14 if queue a > 0'");
+            if (!v)
+                return 2;
+            if (auto err = a == "--watch" ? watches.add_watch(v) : watches.add_break(v))
+                return fail_usage(*err);
         } else if (a == "--check") {
             options.checked = true;
         } else if (a == "--gc") {
@@ -214,6 +235,8 @@ int main(int argc, char **argv)
         return 2;
     if (command == "check")
         return 0;
+    if (auto err = watches.check_lines(parsed.scene))
+        return fail_usage(*err);
 
     const auto &written_for = parsed.scene.settings.collectors;
     if (options.era && !written_for.empty() &&
@@ -226,7 +249,7 @@ int main(int argc, char **argv)
     }
     // A report needs the outcome, not each micro-step: collections are fast-forwarded (their
     // cost is still counted). --trace and --check see every step.
-    options.fast_forward = !trace && !options.checked.value_or(false);
+    options.fast_forward = !trace && !options.checked.value_or(false) && watches.empty();
     // Which settings to run: the scene's own, one named variant, or (--hist) every variant.
     std::vector<std::pair<std::string, std::shared_ptr<const Scene>>> scenes;
     const Scene &base = parsed.scene;
@@ -257,11 +280,22 @@ int main(int argc, char **argv)
     int status = 0;
     for (auto &[name, scene] : scenes) {
         auto sim = std::make_unique<Simulation>(scene, options);
+        std::vector<cli::Hit> hits;
         if (trace) {
             std::cout << "# costs:";
             for (const CostInfo &c : cost_table())
                 std::cout << " " << c.name << "=" << sim->kernel().costs()[c.cost];
             std::cout << "\n";
+        }
+        if (!watches.empty()) {
+            const Simulation &s = *sim;
+            hits = watches.run(*sim, [&](const Event &e) {
+                if (trace)
+                    std::cout << trace_line(e, s.kernel()) << "\n";
+            });
+            for (const std::string &w : watches.never_existed(*sim))
+                std::cerr << file << ": warning: " << w << "\n";
+        } else if (trace) {
             while (const Event *e = sim->step())
                 std::cout << trace_line(*e, sim->kernel()) << "\n";
         } else {
@@ -269,7 +303,13 @@ int main(int argc, char **argv)
         }
         if (scenes.size() > 1)
             std::cout << (json ? "" : "==== variant " + name + " ====\n");
-        std::cout << (json ? report_json(*sim) : report_text(*sim));
+        if (!json)
+            for (const cli::Hit &h : hits)
+                std::cout << cli::hit_line(h) << "\n";
+        if (json && !watches.empty())
+            std::cout << cli::json_with_hits(report_json(*sim), hits);
+        else
+            std::cout << (json ? report_json(*sim) : report_text(*sim));
         if (hist && !json)
             std::cout << histograms_text(*sim, unit, name.empty() ? std::string() : name + ": ");
         if (sim->expectations_failed() || sim->stopped_by_finding())

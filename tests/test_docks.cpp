@@ -19,6 +19,7 @@
 #include "docks/scene_dock.h"
 #include "docks/scene_text_view.h"
 #include "docks/vertex_stack_model.h"
+#include "docks/watches_dock.h"
 #include "player_controller.h"
 #include "wait_index.hpp"
 #include "theme.h"
@@ -36,6 +37,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QPushButton>
+#include <QTableWidget>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -815,6 +818,68 @@ private slots:
                  2 * row.value<QFont>().pointSizeF());
         Theme::instance().setFontScale(1.0);
         QCOMPARE(d.scene.textView()->font().pointSizeF(), scene);
+    }
+
+    // ---- watches: a value per watch at this step; continue stops where one fires ----------------
+    void watchesDockShowsValuesAndStopsContinue()
+    {
+        PlayerController c;
+        WatchesDock w(c);
+        QVERIFY(open(c, QString::fromLatin1(kTriangle), GcEra::classic));
+        c.eventBreakpoints().invariant_violated = false;
+        // A typo is refused where it is, and the text is kept for fixing.
+        QTest::keyClicks(w.input(), QStringLiteral("infligt b"));
+        QTest::keyClick(w.input(), Qt::Key_Return);
+        QCOMPARE(w.table()->rowCount(), 0);
+        QVERIFY(!w.error()->isHidden());
+        QVERIFY2(w.error()->text().contains(QLatin1String("column 1")), qPrintable(w.error()->text()));
+        QVERIFY(w.error()->text().contains(QLatin1String("did you mean 'inflight'?")));
+        QCOMPARE(w.input()->text(), QStringLiteral("infligt b"));
+        w.input()->clear();
+        for (const char *x : {"inflight b >= 1", "b freed"}) {
+            QTest::keyClicks(w.input(), QString::fromLatin1(x));
+            QTest::keyClick(w.input(), Qt::Key_Return);
+        }
+        QVERIFY(w.error()->isHidden());
+        QCOMPARE(w.table()->rowCount(), 2);
+        QCOMPARE(w.table()->item(0, 0)->text(), QStringLiteral("inflight b >= 1"));
+        QCOMPARE(w.table()->item(0, 1)->text(), QStringLiteral("false (none)")); // step 0: no b yet
+
+        // Where a replay of the same run sees the conditions become true.
+        std::uint64_t inflight_at = 0, freed_at = 0;
+        {
+            Simulation sim(std::make_shared<const Scene>(c.scene()), c.simulationOptions());
+            while (const Event *e = sim.step()) {
+                const UnixSock *b = sim.kernel().find_label("b");
+                if (!inflight_at && b && sim.kernel().collector().inflight_of(*b) >= 1)
+                    inflight_at = e->step;
+                if (!freed_at && b && b->released)
+                    freed_at = e->step;
+            }
+        }
+        QVERIFY(inflight_at > 1 && freed_at > inflight_at);
+        QSignalSpy hits(&c, &PlayerController::breakpointHit);
+        c.continueToBreakpoint();
+        QCOMPARE(hits.count(), 1);
+        QCOMPARE(c.position(), inflight_at);
+        QVERIFY2(hits.front().front().toString().startsWith(QLatin1String("watch 1 (inflight b >= 1): false -> true")),
+                 qPrintable(hits.front().front().toString()));
+        QCOMPARE(w.table()->item(0, 1)->text(), QStringLiteral("true (1)"));
+        QCOMPARE(w.table()->item(1, 1)->text(), QStringLiteral("false"));
+
+        // Removing the first leaves the second, which stops where b is released.
+        w.table()->selectRow(0);
+        QVERIFY(w.removeButton()->isEnabled());
+        QTest::mouseClick(w.removeButton(), Qt::LeftButton);
+        QCOMPARE(w.table()->rowCount(), 1);
+        QCOMPARE(w.table()->item(0, 0)->text(), QStringLiteral("b freed"));
+        c.continueToBreakpoint();
+        QCOMPARE(hits.count(), 2);
+        QCOMPARE(c.position(), freed_at);
+        QCOMPARE(w.table()->item(0, 1)->text(), QStringLiteral("true"));
+        // Seeking back shows the value there, not a stale one.
+        c.seek(inflight_at);
+        QCOMPARE(w.table()->item(0, 1)->text(), QStringLiteral("false"));
     }
 
     void docksHaveObjectNames()

@@ -7,3 +7,4 @@
 #include "inspector_dock.h"
 #include "lists_dock.h"
 #include "scene_dock.h"
+#include "watches_dock.h"

@@ -176,6 +176,10 @@ public:
 
     // ---- lookups for scenes, views and reports --------------------------------------------
     UnixSock *find_label(const std::string &label);
+    const UnixSock *find_label(const std::string &label) const
+    {
+        return const_cast<Kernel *>(this)->find_label(label); // watches read a const Kernel
+    }
     std::string label_of(const UnixSock &u) const { return std::string(name_pool.str(u.label)); }
     std::string label_of_id(std::uint32_t sock_id) const;
     std::string address_of(const UnixSock &u) const; // the abstract name without '@', or ""

@@ -1,0 +1,108 @@
+#include "watch_cli.hpp"
+
+#include "inflight/report.hpp"
+#include "inflight/simulation.hpp"
+
+namespace inflight::cli {
+
+std::optional<std::string> Watches::add_watch(const std::string &expr)
+{
+    WatchError e;
+    std::optional<Watch> w = Watch::parse(expr, &e);
+    if (!w)
+        return "--watch '" + expr + "': " + e.format();
+    watches_.emplace_back(std::move(*w));
+    return std::nullopt;
+}
+
+std::optional<std::string> Watches::add_break(const std::string &spec)
+{
+    WatchError e;
+    std::optional<LineBreakpoint> b = LineBreakpoint::parse(spec, &e);
+    if (!b)
+        return "--break '" + spec + "': " + e.format();
+    breaks_.push_back(std::move(*b));
+    return std::nullopt;
+}
+
+std::optional<std::string> Watches::check_lines(const Scene &scene) const
+{
+    for (const LineBreakpoint &b : breaks_)
+        if (!scene_has_statement_on_line(scene, b.line()))
+            return "--break '" + b.text() + "': " + scene.file + ":" + std::to_string(b.line()) +
+                   " has no statement, so the breakpoint could never stop";
+    return std::nullopt;
+}
+
+std::vector<Hit> Watches::run(Simulation &sim, const std::function<void(const Event &)> &each_step)
+{
+    std::vector<Hit> hits;
+    for (Watchpoint &w : watches_)
+        w.reset(sim.kernel()); // step 0: nothing has run
+    while (const Event *e = sim.step()) {
+        if (each_step)
+            each_step(*e);
+        const Kernel &k = sim.kernel();
+        for (std::size_t i = 0; i < breaks_.size(); ++i)
+            if (breaks_[i].hits(*e, k))
+                hits.push_back(Hit{false, i + 1, breaks_[i].text(), e->step, e->scene_line, {}, {}});
+        for (std::size_t i = 0; i < watches_.size(); ++i)
+            if (auto c = watches_[i].check(k))
+                hits.push_back(Hit{true, i + 1, watches_[i].watch().text(), e->step, e->scene_line,
+                                   std::move(c->before), std::move(c->after)});
+    }
+    return hits;
+}
+
+std::vector<std::string> Watches::never_existed(const Simulation &sim) const
+{
+    std::vector<std::string> out;
+    const Kernel &k = sim.kernel();
+    for (const Watchpoint &w : watches_) {
+        const Watch &x = w.watch();
+        if (x.subject().empty())
+            continue;
+        const bool user = x.field() == Watch::Field::user_inflight;
+        if (user ? k.find_user(x.subject()) == nullptr : k.find_label(x.subject()) == nullptr)
+            out.push_back("--watch '" + x.text() + "': no " + (user ? "user" : "socket labelled") + " '" +
+                          x.subject() + "' exists in this run, so it read none throughout");
+    }
+    return out;
+}
+
+std::string hit_line(const Hit &h)
+{
+    if (h.is_watch)
+        return "watch " + std::to_string(h.number) + " (" + h.expr + ") at step " + std::to_string(h.step) +
+               " line " + std::to_string(h.line) + ": " + h.before + " -> " + h.after;
+    const std::string::size_type cond = h.expr.find(" if ");
+    return "break line " + std::to_string(h.line) +
+           (cond == std::string::npos ? std::string() : " (" + h.expr.substr(cond + 1) + ")") + " at step " +
+           std::to_string(h.step);
+}
+
+std::string json_with_hits(std::string report, const std::vector<Hit> &hits)
+{
+    // report_json() ends its object with "\n}\n": the hits go in as its last member.
+    const std::string tail = "\n}\n";
+    if (report.size() < tail.size() || report.compare(report.size() - tail.size(), tail.size(), tail) != 0)
+        return report;
+    report.resize(report.size() - tail.size());
+    auto q = [](const std::string &s) { return "\"" + json_escape(s) + "\""; };
+    std::string o = ",\n  \"hits\": [";
+    bool first = true;
+    for (const Hit &h : hits) {
+        o += first ? "\n" : ",\n";
+        first = false;
+        o += "    {\"kind\": " + q(h.is_watch ? "watch" : "break") + ", \"number\": " + std::to_string(h.number) +
+             ", \"expr\": " + q(h.expr) + ", \"step\": " + std::to_string(h.step) +
+             ", \"line\": " + std::to_string(h.line);
+        if (h.is_watch)
+            o += ", \"before\": " + q(h.before) + ", \"after\": " + q(h.after);
+        o += "}";
+    }
+    o += first ? "]" : "\n  ]";
+    return report + o + tail;
+}
+
+} // namespace inflight::cli

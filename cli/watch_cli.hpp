@@ -1,0 +1,56 @@
+// inflight-cli's --watch EXPR and --break LINE[ if COND]: the run is stepped one micro-step at a
+// time (no fast-forward, so the step numbers are the app's) and every hit is listed before the
+// report, or as the report's "hits" array with --json.
+#pragma once
+
+#include "inflight/line_breakpoint.hpp"
+#include "inflight/watch.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace inflight {
+struct Event;
+struct Scene;
+class Simulation;
+}
+
+namespace inflight::cli {
+
+struct Hit {
+    bool is_watch = true;
+    std::size_t number = 0;   // 1-based, in command-line order of its kind
+    std::string expr;         // the watch expression, or the breakpoint as given
+    std::uint64_t step = 0;
+    std::uint32_t line = 0;   // the scene line being executed at that step
+    std::string before, after; // watches only
+};
+
+class Watches {
+public:
+    // Both return a message located in the option's text on a bad expression.
+    std::optional<std::string> add_watch(const std::string &expr);
+    std::optional<std::string> add_break(const std::string &spec);
+    bool empty() const { return watches_.empty() && breaks_.empty(); }
+    // A breakpoint on a line without a statement can never stop: say so before running.
+    std::optional<std::string> check_lines(const Scene &scene) const;
+
+    // Steps sim to its end, calling each_step (if any) after every micro-step; returns the hits.
+    std::vector<Hit> run(Simulation &sim, const std::function<void(const Event &)> &each_step);
+    // After a run: the watches whose socket or user never existed (they read none throughout).
+    std::vector<std::string> never_existed(const Simulation &sim) const;
+
+private:
+    std::vector<Watchpoint> watches_;
+    std::vector<LineBreakpoint> breaks_;
+};
+
+// "watch 1 (inflight a >= 2) at step 57 line 12: false -> true" / "break line 14 at step 80"
+std::string hit_line(const Hit &h);
+// The report's JSON object with "hits": [...] as its last member.
+std::string json_with_hits(std::string report, const std::vector<Hit> &hits);
+
+} // namespace inflight::cli
