@@ -4,6 +4,9 @@
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
+#include "inflight/state_dump.hpp"
+
+#include "step_to.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -11,6 +14,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #if defined(__GLIBC__)
@@ -24,21 +28,29 @@ namespace {
 void usage(std::FILE *to)
 {
     std::fputs("usage: inflight-cli run FILE [--gc classic|async|graph] [--json] [--trace] [--seed N] [--check]\n"
-               "                        [--hist] [--unit ns|us|ms] [--variant NAME]\n"
+               "                        [--hist] [--unit ns|us|ms] [--variant NAME] [--at STEP]\n"
+               "       inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]\n"
                "       inflight-cli check FILE        (parse and check only)\n"
                "\n"
                "Runs a scene of AF_UNIX syscalls against a model of the Linux garbage collector of\n"
                "the chosen era and reports which sockets were freed, the collections that ran and\n"
                "whether the scene's expectations held.\n"
                "  --json    one JSON object instead of the text report\n"
-               "  --trace   one line per micro-step before the report\n"
+               "  --trace   one line per micro-step before the report; with --json, JSON Lines:\n"
+               "            one object per micro-step, the report object as the last line\n"
+               "  --at STEP the state after STEP micro-steps instead of the report: every socket,\n"
+               "            the collector's lists in order and the globals (--json: one object)\n"
                "  --seed N  seed for autobind names (overrides `set seed`)\n"
                "  --check   verify the model's invariants after every micro-step\n"
                "  --hist    after the report, the latency histograms of every timed call (sendmsg,\n"
                "            autobind) per task and call kind, in bcc funclatency's format; a scene\n"
                "            with `variant` blocks runs once per variant and ends with their ratios\n"
                "  --unit U  histogram unit: ns (default), us or ms\n"
-               "  --variant NAME  run only that variant of the scene\n",
+               "  --variant NAME  run only that variant of the scene\n"
+               "\n"
+               "why: the shortest chain of references from a process fd that keeps socket LABEL alive\n"
+               "at STEP (default: the end), or, when none does, why the collector left it: the rule\n"
+               "of the era in the kernel's names. --json: the chain, verdict and reason as an object.\n",
                to);
 }
 
@@ -135,6 +147,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (command == "why")
+        return inflight_cli::why_main(argc, argv);
     if (command != "run" && command != "check")
         return fail_usage("unknown command '" + command + "'");
 
@@ -144,6 +158,7 @@ int main(int argc, char **argv)
     bool json = false, trace = false, hist = false;
     TimeUnit unit = TimeUnit::ns;
     std::string only_variant;
+    std::optional<std::uint64_t> at; // --at STEP
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char *what) -> const char * {
@@ -177,6 +192,13 @@ int main(int argc, char **argv)
             if (!v)
                 return 2;
             only_variant = v;
+        } else if (a == "--at") {
+            const char *v = value("a step number");
+            if (!v)
+                return 2;
+            at = inflight_cli::parse_step(v);
+            if (!at)
+                return fail_usage(std::string("bad step '") + v + "' (a number of micro-steps, 0 for the start)");
         } else if (a == "--check") {
             options.checked = true;
         } else if (a == "--gc") {
@@ -226,7 +248,9 @@ int main(int argc, char **argv)
     }
     // A report needs the outcome, not each micro-step: collections are fast-forwarded (their
     // cost is still counted). --trace and --check see every step.
-    options.fast_forward = !trace && !options.checked.value_or(false);
+    options.fast_forward = !trace && !at && !options.checked.value_or(false);
+    if (at && hist)
+        return fail_usage("--at shows one state, --hist a whole run: choose one");
     // Which settings to run: the scene's own, one named variant, or (--hist) every variant.
     std::vector<std::pair<std::string, std::shared_ptr<const Scene>>> scenes;
     const Scene &base = parsed.scene;
@@ -257,7 +281,25 @@ int main(int argc, char **argv)
     int status = 0;
     for (auto &[name, scene] : scenes) {
         auto sim = std::make_unique<Simulation>(scene, options);
-        if (trace) {
+        if (at) {
+            // The state at one step instead of the report (with --trace, the steps up to it).
+            std::string error;
+            const bool ok = inflight_cli::step_to(*sim, at, error, [&](const Event &e) {
+                if (trace)
+                    std::cout << (json ? trace_json_line(e, sim->kernel()) : trace_line(e, sim->kernel())) << "\n";
+            });
+            if (!ok) {
+                std::cerr << file << ": error: " << error << "\n";
+                return 2;
+            }
+            std::cout << (json ? state_json(*sim) : state_text(*sim));
+            return 0;
+        }
+        if (trace && json) {
+            // JSON Lines: every line one object, the report (re-emitted on one line) last.
+            while (const Event *e = sim->step())
+                std::cout << trace_json_line(*e, sim->kernel()) << "\n";
+        } else if (trace) {
             std::cout << "# costs:";
             for (const CostInfo &c : cost_table())
                 std::cout << " " << c.name << "=" << sim->kernel().costs()[c.cost];
@@ -269,7 +311,10 @@ int main(int argc, char **argv)
         }
         if (scenes.size() > 1)
             std::cout << (json ? "" : "==== variant " + name + " ====\n");
-        std::cout << (json ? report_json(*sim) : report_text(*sim));
+        if (trace && json)
+            std::cout << compact_json(report_json(*sim)) << "\n";
+        else
+            std::cout << (json ? report_json(*sim) : report_text(*sim));
         if (hist && !json)
             std::cout << histograms_text(*sim, unit, name.empty() ? std::string() : name + ": ");
         if (sim->expectations_failed() || sim->stopped_by_finding())
