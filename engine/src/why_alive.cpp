@@ -16,6 +16,7 @@ std::string_view why_verdict_name(WhyVerdict v)
     case WhyVerdict::pending_release: return "pending_release";
     case WhyVerdict::awaiting_gc: return "awaiting_gc";
     case WhyVerdict::left_by_gc: return "left_by_gc";
+    case WhyVerdict::gc_running: return "gc_running";
     case WhyVerdict::released: return "released";
     }
     return "?";
@@ -293,6 +294,26 @@ std::vector<std::uint32_t> holders_of(const Kernel &k, const UnixSock &u)
     return out;
 }
 
+// Copies of u's file that no queue scan can see: an skb held only by u->oob_skb after it left
+// the queue (up to 6.11 the pointer keeps its own skb reference), or the hitlist.
+std::vector<std::string> unscanned_copies(const Kernel &k, const UnixSock &u)
+{
+    std::vector<std::string> out;
+    if (!u.file)
+        return out;
+    auto carries = [&](const SkBuff &skb) {
+        return skb.fp && std::find(skb.fp->fp.begin(), skb.fp->fp.end(), u.file) != skb.fp->fp.end();
+    };
+    for (const UnixSock &x : k.socks)
+        if (x.oob_skb && !x.oob_skb->hook.is_linked() && carries(*x.oob_skb))
+            out.push_back("skb #" + std::to_string(x.oob_skb->id) + ", on no queue, held by u->oob_skb of " +
+                          k.label_of(x) + " with a reference of its own (up to 6.11)");
+    for (const SkBuff &skb : k.hitlist)
+        if (carries(skb))
+            out.push_back("skb #" + std::to_string(skb.id) + " on the hitlist");
+    return out;
+}
+
 Ruling classic_ruling(const Kernel &k, const UnixSock &u, const ClassicRun &r)
 {
     Ruling out;
@@ -327,9 +348,11 @@ Ruling classic_ruling(const Kernel &k, const UnixSock &u, const ClassicRun &r)
     out.culprit = root;
     out.rule = "inflight after dec_inflight";
     std::string why_root = "candidate " + k.label_of(ru) + " keeps inflight " + std::to_string(r.after_dec.at(root)) +
-                           " after dec_inflight: copies of its file sit in queues no candidate's scan covers";
+                           " after dec_inflight: a copy of its file is held where no candidate's scan_children() reaches";
     if (!outside.empty())
         why_root += " (" + join_labels(k, outside) + ", not candidates)";
+    for (const std::string &c : unscanned_copies(k, ru))
+        why_root += "; " + c + ": scan_children() walks receive queues only, so nothing decrements it";
     if (path.size() == 1) {
         out.reason = "a candidate, but judged alive by the restore walk: " + why_root;
     } else {
@@ -364,6 +387,7 @@ struct GraphRun {
     std::vector<int> reason;                          // unix_vertex_dead()'s reason of that member
     std::vector<const UnixVertex *> where;            // the edge's successor that failed it
     bool fast = false;
+    bool mid_run = false; // the rings of the walk running now
 };
 
 int vertex_dead(const Kernel &k, const UnixVertex *v, const GraphRun &r, const UnixVertex *&where)
@@ -412,7 +436,9 @@ void verdicts(const Kernel &k, GraphRun &r)
         }
 }
 
-GraphRun graph_run(const Kernel &k)
+// use_rings: judge the rings the vertices carry (the fast path, or mid-walk the SCCs the running
+// walk has already cut) instead of re-enacting Tarjan's walk.
+GraphRun graph_run(const Kernel &k, bool use_rings)
 {
     GraphRun r;
     std::vector<const UnixVertex *> order;
@@ -420,7 +446,7 @@ GraphRun graph_run(const Kernel &k)
         order.push_back(&v);
     for (const UnixVertex &v : k.visited_vertices)
         order.push_back(&v);
-    if (k.graph_grouped) {
+    if (use_rings) {
         // unix_walk_scc_fast(): the rings the last Tarjan walk left, with the scc_index values
         // the vertices carry now.
         r.fast = true;
@@ -510,7 +536,9 @@ Ruling graph_ruling(const Kernel &k, const UnixSock &u, const GraphRun &r)
     const std::size_t i = r.scc_of.at(u.vertex);
     for (const UnixVertex *v : r.sccs[i])
         out.group.push_back(v->sock->id);
-    const std::string path = r.fast ? "unix_walk_scc_fast() (the SCCs of the last Tarjan walk)" : "Tarjan's walk";
+    const std::string path = r.mid_run ? "the running collection"
+                             : r.fast  ? "unix_walk_scc_fast() (the SCCs of the last Tarjan walk)"
+                                       : "Tarjan's walk";
     const std::string scc_text = "its SCC {" + join_labels(k, out.group) + "}";
     if (r.failed[i] < 0) {
         out.garbage = true;
@@ -578,6 +606,21 @@ std::string left_runs_text(const WhyHistory &h)
         runs += (runs.empty() ? "#" : ", #") + std::to_string(n);
     return "collection " + runs + " ran since it became unreachable at step " + std::to_string(*h.unreachable_since) +
            " and left it";
+}
+
+std::string_view phase_word(GcPhase p)
+{
+    switch (p) {
+    case GcPhase::none: return "none";
+    case GcPhase::select: return "select";
+    case GcPhase::decrement: return "decrement";
+    case GcPhase::restore: return "restore";
+    case GcPhase::hitlist: return "hitlist";
+    case GcPhase::purge: return "purge";
+    case GcPhase::walk: return "walk";
+    case GcPhase::fast_walk: return "fast_walk";
+    }
+    return "?";
 }
 
 std::string gc_runs_text(const Kernel &k, const WhyHistory *h)
@@ -688,6 +731,27 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
     }
     const bool graph = k.era() == GcEra::graph;
     const bool in_flight = graph ? u.vertex != nullptr : u.inflight > 0 || u.on != ListId::none;
+    const std::vector<std::string> unscanned = unscanned_copies(k, u);
+    const bool on_hitlist = std::any_of(unscanned.begin(), unscanned.end(),
+                                        [](const std::string &c) { return c.find("hitlist") != std::string::npos; });
+    if (on_hitlist && (!in_flight || k.gc_phase == GcPhase::purge)) {
+        // The graph collector splices whole queues to the hitlist and their edges go with the
+        // purge; classic moved the skbs carrying candidates. Either way the purge is next.
+        w.verdict = WhyVerdict::awaiting_gc;
+        w.rule = "hitlist";
+        w.reason = "the running collection found it garbage: copies of its file are on the hitlist (" +
+                   unscanned.front() + "), and skb_queue_purge() drops them next";
+        return w;
+    }
+    if (!in_flight && k.fp_refs(*u.file) > 0 && k.gc_phase == GcPhase::purge) {
+        // Mid-purge the skb being freed is on no list any more: its fds are detached and
+        // scm_destroy() is about to drop the references.
+        w.verdict = WhyVerdict::pending_release;
+        w.rule = "hitlist";
+        w.reason = "the running collection's purge is freeing the skb that carries its last copy: it is off every "
+                   "queue and scm_destroy() drops the reference next";
+        return w;
+    }
     if (!in_flight) {
         w.verdict = WhyVerdict::left_by_gc;
         w.rule = "not in flight";
@@ -695,26 +759,84 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
                    refs_breakdown(k, *u.file) + "): the collector only looks at sockets in flight";
         return w;
     }
+    const bool mid_run = k.gc_phase != GcPhase::none;
     std::string running;
-    if (k.gc_phase != GcPhase::none)
-        running = " A collection is running now; this is what a whole run from this state decides.";
+    if (mid_run)
+        running = " (A collection is running now, phase " + std::string(phase_word(k.gc_phase)) + ".)";
 
     Ruling ruling;
     std::unordered_set<std::uint32_t> garbage;
-    if (graph) {
+    if (graph && mid_run) {
+        // The walk resets unix_graph_maybe_cyclic first and rebuilds it, and each SCC it cuts
+        // gets its ring and verdict there: read them instead of a second walk.
+        if (u.vertex->verdict < 0) {
+            w.verdict = WhyVerdict::gc_running;
+            w.rule = "not judged yet";
+            w.reason = "the running collection has not judged its SCC yet (index " + std::to_string(u.vertex->index) +
+                       ", scc_index " + std::to_string(u.vertex->scc_index) + ")" + running;
+            return w;
+        }
+        GraphRun r = graph_run(k, true);
+        r.mid_run = true;
+        ruling = graph_ruling(k, u, r);
+        if (u.vertex->verdict == 1) {
+            // Judged dead already; the purge changes the graph under a re-check, not the verdict.
+            ruling.garbage = true;
+            ruling.rule = "garbage";
+            ruling.culprit = npos;
+            ruling.defect = false;
+            ruling.reason = "the running collection judged its SCC {" + join_labels(k, ruling.group) +
+                            "} dead: unix_vertex_dead() held for every member";
+        }
+    } else if (graph) {
         if (!k.graph_maybe_cyclic) {
             w.verdict = WhyVerdict::left_by_gc;
             w.rule = "graph not maybe_cyclic";
             w.reason = "unix_graph_maybe_cyclic is false: the next __unix_gc() skips the walk (the last walk found no "
-                       "cyclic SCC left and no edge into an in-flight receiver was added since)" + running;
+                       "cyclic SCC left and no edge into an in-flight receiver was added since)";
             return w;
         }
-        const GraphRun r = graph_run(k);
+        const GraphRun r = graph_run(k, k.graph_grouped);
         ruling = graph_ruling(k, u, r);
         for (std::size_t i = 0; i < r.sccs.size(); ++i)
             if (r.failed[i] < 0)
                 for (const UnixVertex *v : r.sccs[i])
                     garbage.insert(v->sock->id);
+    } else if (mid_run) {
+        // Mid-run the counts are the collector's scratch (dec_inflight has run on some): the
+        // marks it has set so far are the answer.
+        w.group.clear();
+        for (const GcLink &l : k.gc_candidates)
+            if (!l.is_cursor)
+                w.group.push_back(static_cast<const UnixSock &>(l).id);
+        const bool decided = k.gc_phase == GcPhase::hitlist || k.gc_phase == GcPhase::purge;
+        if (u.on == ListId::not_cycle_list || (decided && u.on == ListId::gc_inflight_list && u.file->count == u.inflight)) {
+            w.verdict = WhyVerdict::left_by_gc;
+            w.rule = "inflight after dec_inflight";
+            w.reason = "the running collection's restore walk found it referenced from outside the candidates "
+                       "(moved to not_cycle_list, MAYBE_CYCLE cleared)" + running;
+        } else if (u.on == ListId::gc_candidates && decided) {
+            w.verdict = WhyVerdict::awaiting_gc;
+            w.rule = "garbage";
+            w.reason = "the running collection found it garbage: still on gc_candidates after the restore walk; "
+                       "the hitlist takes the skbs that carry it" + running;
+        } else if (u.on == ListId::gc_candidates) {
+            w.verdict = WhyVerdict::gc_running;
+            w.rule = "candidate";
+            w.reason = "a candidate of the running collection (gc_flags " +
+                       std::string((u.gc_flags & UNIX_GC_MAYBE_CYCLE) ? "CANDIDATE|MAYBE_CYCLE" : "CANDIDATE") +
+                       ", inflight " + std::to_string(u.inflight) + " so far): not decided yet" + running;
+        } else if (k.gc_phase == GcPhase::select) {
+            w.verdict = WhyVerdict::gc_running;
+            w.rule = "selecting";
+            w.reason = "the running collection is still selecting candidates" + running;
+        } else {
+            w.verdict = WhyVerdict::left_by_gc;
+            w.rule = "not a candidate";
+            w.reason = "not a candidate of the running collection: file_count " + std::to_string(u.file->count) +
+                       " > inflight " + std::to_string(u.inflight) + running;
+        }
+        return w;
     } else {
         const ClassicRun r = classic_run(k);
         ruling = classic_ruling(k, u, r);

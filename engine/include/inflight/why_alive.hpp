@@ -20,6 +20,7 @@ enum class WhyVerdict : std::uint8_t {
     pending_release, // no reference is left: __fput() (or the embryo's release) has yet to run
     awaiting_gc,     // garbage, or freed in the cascade, by the next collection
     left_by_gc,      // a collection run on this state would leave it: `rule` says why
+    gc_running,      // the running collection has not decided about it yet
     released,        // unix_release_sock() has run
 };
 std::string_view why_verdict_name(WhyVerdict v); // "reachable", "awaiting_gc", ...
