@@ -18,6 +18,9 @@ class QLineEdit;
 class QTreeWidget;
 class QTreeWidgetItem;
 class PlayerController;
+namespace inflight {
+class Kernel;
+}
 
 namespace docks {
 
@@ -41,6 +44,7 @@ private:
     void refresh();
     void applyTheme();
     std::vector<Field> build(std::uint32_t sock) const;
+    Field whyField(const inflight::Kernel &k, std::uint32_t sock) const;
     void addItems(QTreeWidgetItem *parent, const std::vector<Field> &fields, const QString &prefix);
     void updateItems(const std::vector<Field> &fields, const QString &prefix, bool top);
     void fill(QTreeWidgetItem *item, const Field &f, const QString &key, bool top);
