@@ -604,7 +604,8 @@ std::string left_runs_text(const WhyHistory &h)
     std::string runs;
     for (std::uint32_t n : h.runs_while_unreachable)
         runs += (runs.empty() ? "#" : ", #") + std::to_string(n);
-    return "collection " + runs + " ran since it became unreachable at step " + std::to_string(*h.unreachable_since) +
+    return std::string(h.runs_while_unreachable.size() == 1 ? "collection " : "collections ") + runs +
+           " ran since it became unreachable at step " + std::to_string(*h.unreachable_since) +
            " and left it";
 }
 
