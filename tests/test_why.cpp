@@ -196,6 +196,37 @@ private slots:
         QVERIFY2(after.reason.find("after collection #1") != std::string::npos, after.reason.c_str());
     }
 
+    // A reachable socket in flight also says how the collector sees it: a, with its fd, is not
+    // a candidate (classic) / fails out_degree == file_count (graph); b, in a's queue, is
+    // restored by the walk.
+    void reachableSocketsCarryTheCollectorsView()
+    {
+        auto scene = load(scene_path("cycle-kept-alive-by-open-fd.scn"));
+        QVERIFY(scene);
+        {
+            Simulation sim(scene, every_step(GcEra::classic));
+            QVERIFY(run_through_line(sim, 20)); // the first gc: only a's fd is left
+            const WhyAlive a = why_alive(sim.kernel(), sock_of(sim, "a"));
+            QCOMPARE(a.verdict, WhyVerdict::reachable);
+            QCOMPARE(a.collector_rule, std::string("not a candidate"));
+            QVERIFY2(a.collector_view.find("file_count 2 > inflight 1") != std::string::npos, a.collector_view.c_str());
+            const WhyAlive b = why_alive(sim.kernel(), sock_of(sim, "b"));
+            QCOMPARE(b.chain.size(), std::size_t(2));
+            QCOMPARE(b.collector_rule, std::string("inflight after dec_inflight"));
+            QVERIFY2(b.collector_view.find("in the queue of a, which is not a candidate") != std::string::npos,
+                     b.collector_view.c_str());
+        }
+        {
+            Simulation sim(scene, every_step(GcEra::graph));
+            QVERIFY(run_through_line(sim, 20));
+            const WhyAlive b = why_alive(sim.kernel(), sock_of(sim, "b"));
+            QCOMPARE(b.collector_rule, std::string("out_degree != file_count"));
+            QCOMPARE(b.culprit, sock_of(sim, "a"));
+            QVERIFY2(b.collector_view.find("vertex a has out_degree 1 != file_count 2") != std::string::npos,
+                     b.collector_view.c_str());
+        }
+    }
+
     // The triangle's p0 goes by close(), not by the collector.
     void releasedByClose()
     {

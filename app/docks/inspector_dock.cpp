@@ -140,6 +140,11 @@ InspectorDock::Field InspectorDock::whyField(const Kernel &k, std::uint32_t id) 
                                 tr("The check that decided, named as in the kernel."), {}, {}});
     why.children.push_back({QStringLiteral("reason"), tr("because"), s(w.reason),
                             tr("The explanation, with the values the collector compares."), {}, {}});
+    if (!w.collector_view.empty())
+        why.children.push_back({QStringLiteral("collector"), tr("the collector"), s(w.collector_view),
+                                tr("It is in flight as well: what a collection run now would rule about it (%1).")
+                                    .arg(s(w.collector_rule)),
+                                {}, {}});
     return why;
 }
 

@@ -277,6 +277,8 @@ std::string why_json(const Kernel &k, const WhyAlive &w, std::uint64_t step)
     j["group"] = group;
     j["culprit"] = w.culprit == npos ? json(nullptr) : json(k.label_of_id(w.culprit));
     j["scc_index_defect"] = w.scc_index_defect;
+    j["collector_rule"] = w.collector_rule.empty() ? json(nullptr) : json(w.collector_rule);
+    j["collector_view"] = w.collector_view.empty() ? json(nullptr) : json(w.collector_view);
     return dump(j, 2) + "\n";
 }
 

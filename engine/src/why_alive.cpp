@@ -348,9 +348,12 @@ Ruling classic_ruling(const Kernel &k, const UnixSock &u, const ClassicRun &r)
     out.culprit = root;
     out.rule = "inflight after dec_inflight";
     std::string why_root = "candidate " + k.label_of(ru) + " keeps inflight " + std::to_string(r.after_dec.at(root)) +
-                           " after dec_inflight: a copy of its file is held where no candidate's scan_children() reaches";
+                           " after dec_inflight: ";
     if (!outside.empty())
-        why_root += " (" + join_labels(k, outside) + ", not candidates)";
+        why_root += "copies of its file sit in the queue of " + join_labels(k, outside) +
+                    (outside.size() == 1 ? ", which is not a candidate" : ", which are not candidates");
+    else
+        why_root += "a copy of its file is held where no candidate's scan_children() reaches";
     for (const std::string &c : unscanned_copies(k, ru))
         why_root += "; " + c + ": scan_children() walks receive queues only, so nothing decrements it";
     if (path.size() == 1) {
@@ -696,6 +699,24 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
         w.reason = w.chain.size() == 1 ? "a process holds an fd on it"
                                        : "a process fd reaches it through " + std::to_string(w.chain.size() - 1) +
                                              " in-flight reference(s): it can still be received";
+        // In flight too: how the collector sees it, so the rule that keeps a reachable socket
+        // (the fd's reference, counted or not) can be read next to the chain.
+        const bool in_flight = k.era() == GcEra::graph ? u.vertex != nullptr : u.inflight > 0;
+        if (in_flight && k.gc_phase == GcPhase::none && u.file) {
+            Ruling r;
+            if (k.era() == GcEra::graph) {
+                if (k.graph_maybe_cyclic)
+                    r = graph_ruling(k, u, graph_run(k, k.graph_grouped));
+            } else {
+                r = classic_ruling(k, u, classic_run(k));
+            }
+            if (!r.rule.empty()) {
+                w.group = r.group;
+                w.culprit = r.culprit;
+                w.collector_rule = r.rule;
+                w.collector_view = r.reason;
+            }
+        }
         return w;
     }
 
@@ -751,6 +772,16 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
         w.rule = "hitlist";
         w.reason = "the running collection's purge is freeing the skb that carries its last copy: it is off every "
                    "queue and scm_destroy() drops the reference next";
+        return w;
+    }
+    if (!in_flight && k.fp_refs(*u.file) > 0) {
+        // An skb whose destructor is running (a release's queue purge) has left its queue but
+        // still holds its list; so does a message between recvmsg()'s dequeue and fd_install.
+        w.verdict = WhyVerdict::pending_release;
+        w.rule = "in transit";
+        w.reason = "no fd reaches it and it is not in flight; its last references (" + refs_breakdown(k, *u.file) +
+                   ") are in SCM_RIGHTS lists on no queue: an skb being freed, whose scm_destroy() drops them "
+                   "next, or a message on its way between a queue and an fd table";
         return w;
     }
     if (!in_flight) {
@@ -876,6 +907,8 @@ std::string why_text(const Kernel &k, const WhyAlive &w)
     if (!w.chain_text.empty())
         out += "  chain: " + w.chain_text + "\n";
     out += "  " + w.reason + "\n";
+    if (!w.collector_view.empty())
+        out += "  the collector's view (" + w.collector_rule + "): " + w.collector_view + "\n";
     return out;
 }
 

@@ -64,6 +64,9 @@ struct WhyAlive {
     // Is the ruling the collector's known defect (mixed low-point scc_index, spec 5.13)?
     bool scc_index_defect = false;
     std::string chain_text;            // the hops joined: "process main fd 5 (a) -> socket a -> ..."
+    // Reachable and in flight: what a collection run now would rule about it (rule key and
+    // reason as above), e.g. "not a candidate: file_count 2 > inflight 1". Empty otherwise.
+    std::string collector_rule, collector_view;
 };
 
 WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *history = nullptr);
