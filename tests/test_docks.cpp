@@ -662,6 +662,11 @@ private slots:
         QCOMPARE(dock.value(QStringLiteral("why")), QStringLiteral("garbage: the next collection frees it"));
         QCOMPARE(dock.value(QStringLiteral("why/rule")), QStringLiteral("garbage"));
         QVERIFY(!dock.field(QStringLiteral("why/hop0")));
+        // The whole reason, wrapped above the tree rather than elided in a cell.
+        const auto *why = dock.findChild<QLabel *>(QStringLiteral("whyAlive"));
+        QVERIFY(why && why->isVisibleTo(&dock) && why->wordWrap());
+        QCOMPARE(why->text(), QStringLiteral("Why is it alive? ") + dock.value(QStringLiteral("why/reason")).left(1).toUpper() +
+                                  dock.value(QStringLiteral("why/reason")).mid(1));
         // The label box selects.
         dock.findChild<QLineEdit *>()->setText(QStringLiteral("b2"));
         QTest::keyClick(dock.findChild<QLineEdit *>(), Qt::Key_Return);

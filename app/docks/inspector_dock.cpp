@@ -62,6 +62,15 @@ InspectorDock::InspectorDock(PlayerController &controller, QWidget *parent)
     header_ = new QLabel(body);
     header_->setWordWrap(true);
     layout->addWidget(header_);
+    // The answer to "why is it alive?" is a sentence or three: a tree cell would elide it, a
+    // wrapped label keeps all of it readable at projector size.
+    why_ = new QLabel(body);
+    why_->setObjectName(QStringLiteral("whyAlive"));
+    why_->setWordWrap(true);
+    why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    why_->setTextFormat(Qt::PlainText);
+    why_->hide();
+    layout->addWidget(why_);
     tree_ = new QTreeWidget(body);
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Field"), tr("Value")});
@@ -110,10 +119,17 @@ InspectorDock::Field InspectorDock::whyField(const Kernel &k, std::uint32_t id) 
     // A BFS over every queue per step: past this size the section would cost more than a step.
     constexpr std::size_t kMaxSockets = 50'000;
     if (k.socks.size() > kMaxSockets) {
+        why_text_.clear();
         why.value = tr("not worked out for scenes of more than %L1 sockets (inflight-cli why does it)").arg(kMaxSockets);
         return why;
     }
     const WhyAlive w = why_alive(k, id);
+    QString reason = s(w.reason);
+    if (!reason.isEmpty())
+        reason[0] = reason[0].toUpper();
+    why_text_ = tr("Why is it alive? ") + reason;
+    if (!w.collector_view.empty())
+        why_text_ += tr("\nThe collector: ") + s(w.collector_view);
     switch (w.verdict) {
     case WhyVerdict::reachable:
         why.value = w.chain.size() == 1 ? tr("a process has it open")
@@ -139,7 +155,9 @@ InspectorDock::Field InspectorDock::whyField(const Kernel &k, std::uint32_t id) 
         why.children.push_back({QStringLiteral("rule"), tr("rule"), s(w.rule),
                                 tr("The check that decided, named as in the kernel."), {}, {}});
     why.children.push_back({QStringLiteral("reason"), tr("because"), s(w.reason),
-                            tr("The explanation, with the values the collector compares."), {}, {}});
+                            tr("The explanation, with the values the collector compares (in full above the "
+                               "tree)."),
+                            {}, {}});
     if (!w.collector_view.empty())
         why.children.push_back({QStringLiteral("collector"), tr("the collector"), s(w.collector_view),
                                 tr("It is in flight as well: what a collection run now would rule about it (%1).")
@@ -432,6 +450,7 @@ void InspectorDock::refresh()
         keys_.clear();
         header_->setText(sel ? tr("The selected socket does not exist at this step.")
                              : tr("No socket selected. Click a socket in the graph or in a list, or type its label above."));
+        why_->hide();
         baseline_.clear();
         current_.clear();
         shown_.reset();
@@ -462,6 +481,8 @@ void InspectorDock::refresh()
         tree_->setUpdatesEnabled(true);
     }
     header_->setText(tr("%1 at step %2").arg(label(controller_.kernel(), *sel)).arg(pos));
+    why_->setText(why_text_);
+    why_->setVisible(!why_text_.isEmpty());
     current_.clear();
     for (auto it = items_.cbegin(); it != items_.cend(); ++it)
         current_.insert(it.key(), it.value()->text(1));
@@ -484,6 +505,7 @@ void InspectorDock::applyTheme()
     if (widget())
         widget()->setMinimumWidth(QFontMetrics(rowFont()).averageCharWidth() * 16);
     header_->setFont(t.font(kTitlePoints, true));
+    why_->setFont(t.font(kRowPoints));
     tree_->header()->setFont(t.font(kRowPoints * 0.9, true));
     QPalette p = tree_->palette();
     p.setColor(QPalette::Base, t.background());

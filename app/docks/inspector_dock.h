@@ -52,6 +52,8 @@ private:
     PlayerController &controller_;
     QLineEdit *search_ = nullptr;
     QLabel *header_ = nullptr;
+    QLabel *why_ = nullptr;             // the "why is it alive?" answer in full, wrapped
+    mutable QString why_text_;          // set by whyField() while build() runs
     QTreeWidget *tree_ = nullptr;
     QHash<QString, QTreeWidgetItem *> items_;
     QStringList keys_; // the fields shown, in order
