@@ -921,14 +921,21 @@ void WhyTracker::observe(const Event &e, const Kernel &k)
     if (e.kind == EventKind::gc_end && e.a == run_began_unreachable_ && history_.unreachable_since &&
         !k.socks[sock_].released)
         history_.runs_while_unreachable.push_back(run_began_unreachable_);
-    const bool large = k.socks.size() > kLargeScene;
+    if (!history_.tracked)
+        return;
+    if (k.socks.size() > kLargeScene) {
+        // Past this size a BFS per change costs more than the run: the answer falls back to
+        // what the state alone tells.
+        history_.tracked = false;
+        history_.unreachable_since.reset();
+        history_.runs_while_unreachable.clear();
+        return;
+    }
     bool check = false;
     switch (e.kind) {
     case EventKind::stmt_end:
     case EventKind::gc_begin:
     case EventKind::gc_end:
-        check = true;
-        break;
     case EventKind::sock_create:
     case EventKind::fd_install:
     case EventKind::fd_close:
@@ -939,7 +946,7 @@ void WhyTracker::observe(const Event &e, const Kernel &k)
     case EventKind::queue_splice:
     case EventKind::sock_release:
     case EventKind::fds_detach:
-        check = !large;
+        check = true;
         break;
     default:
         break;

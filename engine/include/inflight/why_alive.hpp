@@ -77,9 +77,9 @@ std::string why_text(const Kernel &k, const WhyAlive &w);
 bool reachable_from_fds(const Kernel &k, std::uint32_t sock);
 
 // Follows a run step by step for one socket: when it was released, since when no fd reaches it,
-// which collections began after that. Reachability is re-checked after events that can change
-// it; past kLargeScene sockets only at statement ends and collection starts (a BFS per micro-step
-// of a million-socket scene would cost more than the run).
+// which collections ran after that. Reachability is re-checked after the events that can change
+// it; past kLargeScene sockets it is no longer followed (history().tracked turns false: a BFS per
+// change of a 32,000-socket scene would cost more than the run) and only the release is kept.
 class WhyTracker {
 public:
     static constexpr std::size_t kLargeScene = 4096;
