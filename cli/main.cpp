@@ -292,7 +292,8 @@ int main(int argc, char **argv)
                 std::cerr << file << ": error: " << error << "\n";
                 return 2;
             }
-            std::cout << (json ? state_json(*sim) : state_text(*sim));
+            // After --trace --json lines, the state is one more line of JSON Lines.
+            std::cout << (json ? (trace ? compact_json(state_json(*sim)) + "\n" : state_json(*sim)) : state_text(*sim));
             return 0;
         }
         if (trace && json) {

@@ -441,6 +441,16 @@ private slots:
         QVERIFY2(r.out.contains("gc_inflight_list: u0 u1 u2 u3 u4 u5"), r.out.constData());
         QVERIFY2(r.out.contains("gc_candidates: (empty)"), r.out.constData());
 
+        // With --trace --json, the steps up to it and the state are JSON Lines.
+        r = cli({"run", scene, "--at", "20", "--trace", "--json"});
+        QCOMPARE(r.code, 0);
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 21);
+        for (const QByteArray &l : lines)
+            QVERIFY2(QJsonDocument::fromJson(l).isObject(), l.constData());
+        QCOMPARE(QJsonDocument::fromJson(lines.back()).object()["step"].toInt(), 20);
+        QVERIFY(QJsonDocument::fromJson(lines.back()).object()["globals"].isObject());
+
         r = cli({"run", scene, "--at", "100000"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(scene.toUtf8() + ": error: step 100000 is past the end"), r.err.constData());
