@@ -46,7 +46,7 @@ struct RawHop {
 // reference of its own, so its files live on). unix_peer() is not followed: the peer pointer
 // holds a struct sock reference (sock_hold()), never a file reference, and only file references
 // keep a socket from unix_release_sock().
-template <class F> void for_each_held(const Kernel &k, const UnixSock &x, F &&f)
+template <class F> void for_each_held(const UnixSock &x, F &&f)
 {
     auto carried = [&](const SkBuff &skb, WhyHop::Kind kind) {
         if (!skb.fp)
@@ -62,7 +62,6 @@ template <class F> void for_each_held(const Kernel &k, const UnixSock &x, F &&f)
     }
     if (x.oob_skb && !x.oob_skb->hook.is_linked())
         carried(*x.oob_skb, WhyHop::Kind::oob_skb);
-    (void)k;
 }
 
 // Multi-source BFS from every process fd, in process and fd order: the first chain found to a
@@ -99,7 +98,7 @@ Reach bfs(const Kernel &k, std::uint32_t target)
         const UnixSock &x = k.socks[queue.front()];
         queue.pop_front();
         bool found = false;
-        for_each_held(k, x, [&](const UnixSock &u, const RawHop &h) {
+        for_each_held(x, [&](const UnixSock &u, const RawHop &h) {
             if (!found && visit(u, x.id, h))
                 found = true;
         });
@@ -393,9 +392,8 @@ struct GraphRun {
     bool mid_run = false; // the rings of the walk running now
 };
 
-int vertex_dead(const Kernel &k, const UnixVertex *v, const GraphRun &r, const UnixVertex *&where)
+int vertex_dead(const UnixVertex *v, const GraphRun &r, const UnixVertex *&where)
 {
-    (void)k;
     where = nullptr;
     const auto idx = [&](const UnixVertex *x) { return r.scc_index.at(x); };
     for (const UnixEdge &e : v->edges) {
@@ -424,12 +422,12 @@ void judge(GraphRun &r, std::vector<const UnixVertex *> scc)
     r.where.push_back(nullptr);
 }
 
-void verdicts(const Kernel &k, GraphRun &r)
+void verdicts(GraphRun &r)
 {
     for (std::size_t i = 0; i < r.sccs.size(); ++i)
         for (std::size_t m = 0; m < r.sccs[i].size(); ++m) {
             const UnixVertex *where = nullptr;
-            const int reason = vertex_dead(k, r.sccs[i][m], r, where);
+            const int reason = vertex_dead(r.sccs[i][m], r, where);
             if (reason) { // unix_vertex_dead() short-circuits: the first live member decides
                 r.failed[i] = static_cast<int>(m);
                 r.reason[i] = reason;
@@ -467,7 +465,7 @@ GraphRun graph_run(const Kernel &k, bool use_rings)
                 r.scc_index[v] = v->scc_index;
             judge(r, std::move(scc));
         }
-        verdicts(k, r);
+        verdicts(r);
         return r;
     }
     // __unix_walk_scc(), iterative as the model runs it (graph_gc.cpp): scc_index is the low-link
@@ -529,7 +527,7 @@ GraphRun graph_run(const Kernel &k, bool use_rings)
     }
     // Verdicts after the walk: a member's scc_index is final once its SCC is cut, and an edge
     // never leads to an SCC cut later, so judging here gives what finish_scc() judged then.
-    verdicts(k, r);
+    verdicts(r);
     return r;
 }
 
