@@ -4,6 +4,9 @@
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
+#include "inflight/state_dump.hpp"
+
+#include "step_to.hpp"
 #include "watch_cli.hpp"
 
 #include <algorithm>
@@ -12,6 +15,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #if defined(__GLIBC__)
@@ -25,15 +29,19 @@ namespace {
 void usage(std::FILE *to)
 {
     std::fputs("usage: inflight-cli run FILE [--gc classic|async|graph] [--json] [--trace] [--seed N] [--check]\n"
-               "                        [--hist] [--unit ns|us|ms] [--variant NAME]\n"
+               "                        [--hist] [--unit ns|us|ms] [--variant NAME] [--at STEP]\n"
                "                        [--watch EXPR]... [--break LINE[ if COND]]...\n"
+               "       inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]\n"
                "       inflight-cli check FILE        (parse and check only)\n"
                "\n"
                "Runs a scene of AF_UNIX syscalls against a model of the Linux garbage collector of\n"
                "the chosen era and reports which sockets were freed, the collections that ran and\n"
                "whether the scene's expectations held.\n"
                "  --json    one JSON object instead of the text report\n"
-               "  --trace   one line per micro-step before the report\n"
+               "  --trace   one line per micro-step before the report; with --json, JSON Lines:\n"
+               "            one object per micro-step, the report object as the last line\n"
+               "  --at STEP the state after STEP micro-steps instead of the report: every socket,\n"
+               "            the collector's lists in order and the globals (--json: one object)\n"
                "  --seed N  seed for autobind names (overrides `set seed`)\n"
                "  --check   verify the model's invariants after every micro-step\n"
                "  --hist    after the report, the latency histograms of every timed call (sendmsg,\n"
@@ -51,7 +59,11 @@ void usage(std::FILE *to)
                "            a socket not created yet (or a field it lacks) is none\n"
                "  --break LINE[ if COND]  print each step where a statement on LINE begins (and COND,\n"
                "            a watch expression, holds) (repeatable)\n"
-               "            Either runs every micro-step (no fast-forward); --json adds \"hits\".\n",
+               "            Either runs every micro-step (no fast-forward); --json adds \"hits\".\n"
+               "\n"
+               "why: the shortest chain of references from a process fd that keeps socket LABEL alive\n"
+               "at STEP (default: the end), or, when none does, why the collector left it: the rule\n"
+               "of the era in the kernel's names. --json: the chain, verdict and reason as an object.\n",
                to);
 }
 
@@ -148,6 +160,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (command == "why")
+        return inflight_cli::why_main(argc, argv);
     if (command != "run" && command != "check")
         return fail_usage("unknown command '" + command + "'");
 
@@ -158,6 +172,7 @@ int main(int argc, char **argv)
     TimeUnit unit = TimeUnit::ns;
     std::string only_variant;
     cli::Watches watches;
+    std::optional<std::uint64_t> at; // --at STEP
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char *what) -> const char * {
@@ -198,6 +213,13 @@ int main(int argc, char **argv)
                 return 2;
             if (auto err = a == "--watch" ? watches.add_watch(v) : watches.add_break(v))
                 return fail_usage(*err);
+        } else if (a == "--at") {
+            const char *v = value("a step number");
+            if (!v)
+                return 2;
+            at = inflight_cli::parse_step(v);
+            if (!at)
+                return fail_usage(std::string("bad step '") + v + "' (a number of micro-steps, 0 for the start)");
         } else if (a == "--check") {
             options.checked = true;
         } else if (a == "--gc") {
@@ -249,7 +271,9 @@ int main(int argc, char **argv)
     }
     // A report needs the outcome, not each micro-step: collections are fast-forwarded (their
     // cost is still counted). --trace and --check see every step.
-    options.fast_forward = !trace && !options.checked.value_or(false) && watches.empty();
+    options.fast_forward = !trace && !at && !options.checked.value_or(false) && watches.empty();
+    if (at && hist)
+        return fail_usage("--at shows one state, --hist a whole run: choose one");
     // Which settings to run: the scene's own, one named variant, or (--hist) every variant.
     std::vector<std::pair<std::string, std::shared_ptr<const Scene>>> scenes;
     const Scene &base = parsed.scene;
@@ -280,8 +304,23 @@ int main(int argc, char **argv)
     int status = 0;
     for (auto &[name, scene] : scenes) {
         auto sim = std::make_unique<Simulation>(scene, options);
+        if (at) {
+            // The state at one step instead of the report (with --trace, the steps up to it).
+            std::string error;
+            const bool ok = inflight_cli::step_to(*sim, at, error, [&](const Event &e) {
+                if (trace)
+                    std::cout << (json ? trace_json_line(e, sim->kernel()) : trace_line(e, sim->kernel())) << "\n";
+            });
+            if (!ok) {
+                std::cerr << file << ": error: " << error << "\n";
+                return 2;
+            }
+            // After --trace --json lines, the state is one more line of JSON Lines.
+            std::cout << (json ? (trace ? compact_json(state_json(*sim)) + "\n" : state_json(*sim)) : state_text(*sim));
+            return 0;
+        }
         std::vector<cli::Hit> hits;
-        if (trace) {
+        if (trace && !json) {
             std::cout << "# costs:";
             for (const CostInfo &c : cost_table())
                 std::cout << " " << c.name << "=" << sim->kernel().costs()[c.cost];
@@ -291,13 +330,14 @@ int main(int argc, char **argv)
             const Simulation &s = *sim;
             hits = watches.run(*sim, [&](const Event &e) {
                 if (trace)
-                    std::cout << trace_line(e, s.kernel()) << "\n";
+                    std::cout << (json ? trace_json_line(e, s.kernel()) : trace_line(e, s.kernel())) << "\n";
             });
             for (const std::string &w : watches.never_existed(*sim))
                 std::cerr << file << ": warning: " << w << "\n";
         } else if (trace) {
+            // With --json: JSON Lines, every line one object, the report (on one line) last.
             while (const Event *e = sim->step())
-                std::cout << trace_line(*e, sim->kernel()) << "\n";
+                std::cout << (json ? trace_json_line(*e, sim->kernel()) : trace_line(*e, sim->kernel())) << "\n";
         } else {
             sim->run();
         }
@@ -307,7 +347,10 @@ int main(int argc, char **argv)
             for (const cli::Hit &h : hits)
                 std::cout << cli::hit_line(h) << "\n";
         if (json && !watches.empty())
-            std::cout << cli::json_with_hits(report_json(*sim), hits);
+            std::cout << (trace ? compact_json(cli::json_with_hits(report_json(*sim), hits)) + "\n"
+                                : cli::json_with_hits(report_json(*sim), hits));
+        else if (trace && json)
+            std::cout << compact_json(report_json(*sim)) << "\n";
         else
             std::cout << (json ? report_json(*sim) : report_text(*sim));
         if (hist && !json)

@@ -653,6 +653,23 @@ private slots:
         QCOMPARE(dock.value(QStringLiteral("refs/file_refs")), QStringLiteral("1"));
         QCOMPARE(dock.field(QStringLiteral("refs/file_refs"))->background(1).color(), touchedBackground());
         QCOMPARE(dock.value(QStringLiteral("socket/fds")), QStringLiteral("none"));
+        // Why is it alive: c's fd still reaches it through c's queue ...
+        QCOMPARE(dock.value(QStringLiteral("why")), QStringLiteral("a process reaches it through 1 message(s) in flight"));
+        QVERIFY2(dock.value(QStringLiteral("why/hop0")).startsWith(QStringLiteral("process main fd ")),
+                 qPrintable(dock.value(QStringLiteral("why/hop0"))));
+        QVERIFY2(dock.value(QStringLiteral("why/hop1")).contains(QStringLiteral("in c's receive queue carries a's file")),
+                 qPrintable(dock.value(QStringLiteral("why/hop1"))));
+        // ... and once b and c are closed too, the cycle waits for the collector.
+        while (c.stepInto(), !(c.currentEvent()->kind == EventKind::stmt_end && c.sim().current_line() == 7)) {
+        }
+        QCOMPARE(dock.value(QStringLiteral("why")), QStringLiteral("garbage: the next collection frees it"));
+        QCOMPARE(dock.value(QStringLiteral("why/rule")), QStringLiteral("garbage"));
+        QVERIFY(!dock.field(QStringLiteral("why/hop0")));
+        // The whole reason, wrapped above the tree rather than elided in a cell.
+        const auto *why = dock.findChild<QLabel *>(QStringLiteral("whyAlive"));
+        QVERIFY(why && why->isVisibleTo(&dock) && why->wordWrap());
+        QCOMPARE(why->text(), QStringLiteral("Why is it alive? ") + dock.value(QStringLiteral("why/reason")).left(1).toUpper() +
+                                  dock.value(QStringLiteral("why/reason")).mid(1));
         // The label box selects.
         dock.findChild<QLineEdit *>()->setText(QStringLiteral("b2"));
         QTest::keyClick(dock.findChild<QLineEdit *>(), Qt::Key_Return);

@@ -83,12 +83,12 @@ std::map<std::uint64_t, std::string> reference_states(const Case &c, const std::
     Simulation sim(c.scene, options_for(c));
     auto next = wanted.begin();
     while (next != wanted.end() && *next == 0) {
-        out[0] = state_text(sim);
+        out[0] = digest_text(sim);
         ++next;
     }
     while (sim.step()) {
         while (next != wanted.end() && *next == sim.steps()) {
-            out[*next] = state_text(sim);
+            out[*next] = digest_text(sim);
             ++next;
         }
     }
@@ -152,11 +152,11 @@ class TestTimeTravel : public QObject {
             while (const Event *e = ref.step()) {
                 if (e->kind == EventKind::stmt_end && targets.count(e->a) && e->task == 0) {
                     targets[e->a].end_step = e->step;
-                    targets[e->a].at_end = state_text(ref);
+                    targets[e->a].at_end = digest_text(ref);
                     pending = e->a;
                 } else if (pending && e->kind == EventKind::stmt_begin) {
                     targets[pending].begin_step = e->step;
-                    targets[pending].at_begin = state_text(ref);
+                    targets[pending].at_begin = digest_text(ref);
                     pending = 0;
                 } else if (pending) {
                     pending = 0; // something visible ran between the two: not this pair
@@ -174,10 +174,10 @@ class TestTimeTravel : public QObject {
         for (const Target &t : order) {
             player.seek(t.begin_step);
             QCOMPARE(player.position(), t.begin_step);
-            COMPARE_STATE(t.at_begin, state_text(player.sim()), "seek to " + QByteArray::number(qulonglong(t.begin_step)));
+            COMPARE_STATE(t.at_begin, digest_text(player.sim()), "seek to " + QByteArray::number(qulonglong(t.begin_step)));
             player.back();
             QCOMPARE(player.position(), t.end_step);
-            COMPARE_STATE(t.at_end, state_text(player.sim()), "back to " + QByteArray::number(qulonglong(t.end_step)));
+            COMPARE_STATE(t.at_end, digest_text(player.sim()), "back to " + QByteArray::number(qulonglong(t.end_step)));
         }
         QVERIFY2(store->stats().count > 1, label(c) + " took checkpoints");
     }
@@ -237,10 +237,10 @@ private slots:
             for (std::uint64_t t : order) {
                 player.seek(t);
                 QCOMPARE(player.position(), t);
-                COMPARE_STATE(ref.at(t), state_text(player.sim()), "seek to " + QByteArray::number(qulonglong(t)));
+                COMPARE_STATE(ref.at(t), digest_text(player.sim()), "seek to " + QByteArray::number(qulonglong(t)));
                 player.back();
                 QCOMPARE(player.position(), before[t]);
-                COMPARE_STATE(ref.at(before[t]), state_text(player.sim()), "back from " + QByteArray::number(qulonglong(t)));
+                COMPARE_STATE(ref.at(before[t]), digest_text(player.sim()), "back from " + QByteArray::number(qulonglong(t)));
             }
             QVERIFY2(store->stats().count > 1, label(c) + " took checkpoints");
 
@@ -251,14 +251,14 @@ private slots:
             Simulation copy(*cp);
             while (copy.steps() < t && copy.step()) {
             }
-            COMPARE_STATE(ref.at(t), state_text(copy), "a restored copy stepped to " + QByteArray::number(qulonglong(t)));
+            COMPARE_STATE(ref.at(t), digest_text(copy), "a restored copy stepped to " + QByteArray::number(qulonglong(t)));
 
             // A store so small it keeps only two checkpoints: still exact, within its budget.
             auto tiny = std::make_shared<CheckpointStore>(1, interval);
             Player thin(c.scene, options_for(c), tiny);
             for (std::uint64_t x : order) {
                 thin.seek(x);
-                COMPARE_STATE(ref.at(x), state_text(thin.sim()), "thinned store, seek to " + QByteArray::number(qulonglong(x)));
+                COMPARE_STATE(ref.at(x), digest_text(thin.sim()), "thinned store, seek to " + QByteArray::number(qulonglong(x)));
             }
             QVERIFY(tiny->stats().count <= 2);
             qInfo("%s: %llu steps, %lld ms", label(c).constData(), static_cast<unsigned long long>(total),

@@ -7,6 +7,7 @@
 
 #include "inflight/graph_snapshot.hpp"
 #include "inflight/kernel.hpp"
+#include "inflight/why_alive.hpp"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -61,6 +62,15 @@ InspectorDock::InspectorDock(PlayerController &controller, QWidget *parent)
     header_ = new QLabel(body);
     header_->setWordWrap(true);
     layout->addWidget(header_);
+    // The answer to "why is it alive?" is a sentence or three: a tree cell would elide it, a
+    // wrapped label keeps all of it readable at projector size.
+    why_ = new QLabel(body);
+    why_->setObjectName(QStringLiteral("whyAlive"));
+    why_->setWordWrap(true);
+    why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    why_->setTextFormat(Qt::PlainText);
+    why_->hide();
+    layout->addWidget(why_);
     tree_ = new QTreeWidget(body);
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Field"), tr("Value")});
@@ -94,6 +104,66 @@ InspectorDock::InspectorDock(PlayerController &controller, QWidget *parent)
     connect(&Theme::instance(), &Theme::changed, this, &InspectorDock::applyTheme);
     applyTheme();
     refresh();
+}
+
+// "Why is it alive?": the chain of references from a process fd, or the collector's reason
+// (engine/why_alive), in plain words. From the state alone: the player keeps no per-socket
+// history, so "since it became unreachable" is the CLI's (`inflight-cli why`).
+InspectorDock::Field InspectorDock::whyField(const Kernel &k, std::uint32_t id) const
+{
+    Field why{QStringLiteral("why"), tr("Why is it alive?"), QString(),
+              tr("What keeps this socket from being released: the shortest chain of references from a "
+                 "process's fd (through messages waiting in receive queues), or, when no fd reaches it, "
+                 "why the collector leaves it, in the kernel's own terms."),
+              {}, {}};
+    // A BFS over every queue per step: past this size the section would cost more than a step.
+    constexpr std::size_t kMaxSockets = 50'000;
+    if (k.socks.size() > kMaxSockets) {
+        why_text_.clear();
+        why.value = tr("not worked out for scenes of more than %L1 sockets (inflight-cli why does it)").arg(kMaxSockets);
+        return why;
+    }
+    const WhyAlive w = why_alive(k, id);
+    QString reason = s(w.reason);
+    if (!reason.isEmpty())
+        reason[0] = reason[0].toUpper();
+    why_text_ = tr("Why is it alive? ") + reason;
+    if (!w.collector_view.empty())
+        why_text_ += tr("\nThe collector: ") + s(w.collector_view);
+    switch (w.verdict) {
+    case WhyVerdict::reachable:
+        why.value = w.chain.size() == 1 ? tr("a process has it open")
+                                        : tr("a process reaches it through %n message(s) in flight", nullptr,
+                                             static_cast<int>(w.chain.size() - 1));
+        break;
+    case WhyVerdict::pending_release: why.value = tr("nothing holds it: its release is pending"); break;
+    case WhyVerdict::awaiting_gc: why.value = tr("garbage: the next collection frees it"); break;
+    case WhyVerdict::left_by_gc: why.value = tr("unreachable, but the collector keeps it"); break;
+    case WhyVerdict::gc_running: why.value = tr("the running collection has not decided yet"); break;
+    case WhyVerdict::released: why.value = tr("it is not: released (%1)").arg(s(w.rule)); break;
+    }
+    for (std::size_t i = 0; i < w.chain.size(); ++i) {
+        const WhyHop &h = w.chain[i];
+        why.children.push_back({QStringLiteral("hop%1").arg(i), i == 0 ? tr("held by") : tr("then"),
+                                s(h.text) + QStringLiteral(" → ") + label(k, h.to),
+                                h.kind == WhyHop::Kind::fd ? tr("A file descriptor in a process's table.")
+                                                           : tr("A message waiting in a receive queue: whoever "
+                                                                "can read that queue can receive this socket."),
+                                {}, {}});
+    }
+    if (w.verdict != WhyVerdict::reachable)
+        why.children.push_back({QStringLiteral("rule"), tr("rule"), s(w.rule),
+                                tr("The check that decided, named as in the kernel."), {}, {}});
+    why.children.push_back({QStringLiteral("reason"), tr("because"), s(w.reason),
+                            tr("The explanation, with the values the collector compares (in full above the "
+                               "tree)."),
+                            {}, {}});
+    if (!w.collector_view.empty())
+        why.children.push_back({QStringLiteral("collector"), tr("the collector"), s(w.collector_view),
+                                tr("It is in flight as well: what a collection run now would rule about it (%1).")
+                                    .arg(s(w.collector_rule)),
+                                {}, {}});
+    return why;
 }
 
 std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
@@ -164,6 +234,9 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
                                  "in-flight copies can keep it alive."),
                               {}, {}});
     out.push_back(std::move(ident));
+
+    // ---- why is it alive?
+    out.push_back(whyField(k, id));
 
     // ---- references
     Field refs{QStringLiteral("refs"), tr("References"), QString(),
@@ -377,6 +450,7 @@ void InspectorDock::refresh()
         keys_.clear();
         header_->setText(sel ? tr("The selected socket does not exist at this step.")
                              : tr("No socket selected. Click a socket in the graph or in a list, or type its label above."));
+        why_->hide();
         baseline_.clear();
         current_.clear();
         shown_.reset();
@@ -407,6 +481,8 @@ void InspectorDock::refresh()
         tree_->setUpdatesEnabled(true);
     }
     header_->setText(tr("%1 at step %2").arg(label(controller_.kernel(), *sel)).arg(pos));
+    why_->setText(why_text_);
+    why_->setVisible(!why_text_.isEmpty());
     current_.clear();
     for (auto it = items_.cbegin(); it != items_.cend(); ++it)
         current_.insert(it.key(), it.value()->text(1));
@@ -429,6 +505,7 @@ void InspectorDock::applyTheme()
     if (widget())
         widget()->setMinimumWidth(QFontMetrics(rowFont()).averageCharWidth() * 16);
     header_->setFont(t.font(kTitlePoints, true));
+    why_->setFont(t.font(kRowPoints));
     tree_->header()->setFont(t.font(kRowPoints * 0.9, true));
     QPalette p = tree_->palette();
     p.setColor(QPalette::Base, t.background());

@@ -18,6 +18,9 @@ class QLineEdit;
 class QTreeWidget;
 class QTreeWidgetItem;
 class PlayerController;
+namespace inflight {
+class Kernel;
+}
 
 namespace docks {
 
@@ -41,6 +44,7 @@ private:
     void refresh();
     void applyTheme();
     std::vector<Field> build(std::uint32_t sock) const;
+    Field whyField(const inflight::Kernel &k, std::uint32_t sock) const;
     void addItems(QTreeWidgetItem *parent, const std::vector<Field> &fields, const QString &prefix);
     void updateItems(const std::vector<Field> &fields, const QString &prefix, bool top);
     void fill(QTreeWidgetItem *item, const Field &f, const QString &key, bool top);
@@ -48,6 +52,8 @@ private:
     PlayerController &controller_;
     QLineEdit *search_ = nullptr;
     QLabel *header_ = nullptr;
+    QLabel *why_ = nullptr;             // the "why is it alive?" answer in full, wrapped
+    mutable QString why_text_;          // set by whyField() while build() runs
     QTreeWidget *tree_ = nullptr;
     QHash<QString, QTreeWidgetItem *> items_;
     QStringList keys_; // the fields shown, in order

@@ -2,6 +2,7 @@
 
 #include "inflight/narrate.hpp"
 #include "inflight/simulation.hpp"
+#include "inflight/state_dump.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,11 +11,54 @@
 
 namespace inflight {
 
+namespace {
+// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlongs, no surrogates, at
+// most U+10FFFF), or 0 when the byte there does not start one.
+std::size_t utf8_sequence(const std::string &s, std::size_t i)
+{
+    const auto b = [&](std::size_t j) { return j < s.size() ? static_cast<unsigned char>(s[j]) : 0u; };
+    const unsigned c = b(i);
+    auto cont = [&](std::size_t j, unsigned lo = 0x80, unsigned hi = 0xBF) { return b(j) >= lo && b(j) <= hi; };
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        return cont(i + 1) ? 2 : 0;
+    if (c == 0xE0)
+        return cont(i + 1, 0xA0) && cont(i + 2) ? 3 : 0;
+    if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
+        return cont(i + 1) && cont(i + 2) ? 3 : 0;
+    if (c == 0xED)
+        return cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;
+    if (c == 0xF0)
+        return cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    if (c >= 0xF1 && c <= 0xF3)
+        return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    if (c == 0xF4)
+        return cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    return 0;
+}
+} // namespace
+
 std::string json_escape(const std::string &s)
 {
     std::string out;
     out.reserve(s.size() + 2);
-    for (unsigned char c : s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const std::size_t n = utf8_sequence(s, i);
+        if (n == 0) {
+            // JSON is UTF-8: a byte that is not (a label from a Latin-1 scene file) becomes
+            // U+FFFD, as nlohmann's error_handler_t::replace does for the rest of the output.
+            out += "\\ufffd";
+            ++i;
+            continue;
+        }
+        if (n > 1) {
+            out.append(s, i, n);
+            i += n;
+            continue;
+        }
+        ++i;
         switch (c) {
         case '"': out += "\\\""; break;
         case '\\': out += "\\\\"; break;
@@ -332,7 +376,9 @@ std::string report_json(const Simulation &sim)
             first = false;
             o << "{\"line\": " << e.line << ", \"message\": " << q(e.message) << "}";
         }
-    o << "]}\n}\n";
+    o << "]},\n";
+    // The globals at the end of the run, as `run --at` shows them for any step.
+    o << "  \"globals\": " << globals_json(k) << "\n}\n";
     return o.str();
 }
 

@@ -36,7 +36,7 @@ void skb_text(std::ostringstream &o, const SkBuff &s)
 
 } // namespace
 
-std::string state_text(const Simulation &sim)
+std::string digest_text(const Simulation &sim)
 {
     const Kernel &k = sim.kernel();
     std::ostringstream o;
@@ -143,7 +143,7 @@ std::string state_text(const Simulation &sim)
 std::uint64_t state_digest(const Simulation &sim)
 {
     std::uint64_t h = 1469598103934665603ull;
-    for (const char c : state_text(sim)) {
+    for (const char c : digest_text(sim)) {
         h ^= static_cast<unsigned char>(c);
         h *= 1099511628211ull;
     }

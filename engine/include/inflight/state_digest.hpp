@@ -13,7 +13,7 @@ namespace inflight {
 
 class Simulation;
 
-std::string state_text(const Simulation &sim);
-std::uint64_t state_digest(const Simulation &sim); // FNV-1a of state_text()
+std::string digest_text(const Simulation &sim);
+std::uint64_t state_digest(const Simulation &sim); // FNV-1a of digest_text()
 
 } // namespace inflight

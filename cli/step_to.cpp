@@ -1,0 +1,58 @@
+#include "step_to.hpp"
+
+#include <charconv>
+
+using namespace inflight;
+
+namespace inflight_cli {
+
+std::optional<std::uint64_t> parse_step(const std::string &text)
+{
+    std::uint64_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
+bool step_to(Simulation &sim, std::optional<std::uint64_t> step, std::string &error,
+             const std::function<void(const Event &)> &each)
+{
+    while (!step || sim.steps() < *step) {
+        const Event *e = sim.step();
+        if (!e)
+            break;
+        if (each)
+            each(*e);
+    }
+    if (step && sim.steps() < *step) {
+        error = "step " + std::to_string(*step) + " is past the end of the run (" + std::to_string(sim.steps()) +
+                " micro-steps" + (sim.stopped_by_finding() ? ", stopped by a finding" : "") + ")";
+        return false;
+    }
+    return true;
+}
+
+std::optional<std::uint32_t> find_socket(const Kernel &k, const std::string &label)
+{
+    const auto id = k.name_pool.find(label);
+    if (!id || *id >= k.label_owner.size() || k.label_owner[*id] == npos)
+        return std::nullopt;
+    return k.label_owner[*id];
+}
+
+std::string label_list(const Kernel &k, std::size_t max)
+{
+    std::string out;
+    std::size_t n = 0;
+    for (const UnixSock &u : k.socks) {
+        if (n++ == max) {
+            out += ", ...";
+            break;
+        }
+        out += (out.empty() ? "" : ", ") + k.label_of(u);
+    }
+    return out.empty() ? "none" : out;
+}
+
+} // namespace inflight_cli

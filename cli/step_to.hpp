@@ -1,0 +1,31 @@
+// Helpers the `why` subcommand and `run --at` share: reading a step number and stepping a run
+// micro-step by micro-step to it.
+#pragma once
+
+#include "inflight/simulation.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace inflight_cli {
+
+// A step number, or nullopt when `text` is not one.
+std::optional<std::uint64_t> parse_step(const std::string &text);
+
+// Steps `sim` (made with fast_forward off, so every micro-step counts) until it has made `step`
+// micro-steps, or to the end when `step` is nullopt. `each` sees every event. Returns false with
+// `error` set when the run ends before `step`.
+bool step_to(inflight::Simulation &sim, std::optional<std::uint64_t> step, std::string &error,
+             const std::function<void(const inflight::Event &)> &each = {});
+
+// The socket a label names at this step, or nullopt.
+std::optional<std::uint32_t> find_socket(const inflight::Kernel &k, const std::string &label);
+// "a, b, c" (at most `max`, then "...").
+std::string label_list(const inflight::Kernel &k, std::size_t max = 24);
+
+// `inflight-cli why ...`: argv[1] is "why".
+int why_main(int argc, char **argv);
+
+} // namespace inflight_cli
