@@ -40,8 +40,12 @@ PlayerController::PlayerController(QObject *parent) : QObject(parent)
 
 PlayerController::~PlayerController()
 {
+    // Background jobs give up at their next statement end: quitting waits for that, not for
+    // the end of a replay.
     if (index_cancel_)
         index_cancel_->store(true);
+    if (seek_cancel_)
+        seek_cancel_->store(true);
     QThreadPool::globalInstance()->waitForDone();
 }
 
@@ -116,16 +120,30 @@ void PlayerController::setCostOverrides(std::vector<std::pair<Cost, std::uint64_
         reset(scene_, path_, false);
 }
 
+void PlayerController::cancelSeek()
+{
+    // A seek of the old run must not install its player over the new one.
+    if (seek_cancel_)
+        seek_cancel_->store(true);
+    seek_cancel_.reset();
+    if (busy_) {
+        busy_ = false;
+        emit busyChanged(false);
+    }
+}
+
 void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &path, bool new_scene)
 {
     pause();
+    cancelSeek();
     scene_ = std::move(scene);
     path_ = path;
     // A scene of tens of thousands of statements (the seed scenes: 32,000 sockets in flight, a
     // million autobinds) is fast-forwarded through its collections by default.
     if (new_scene)
         fast_forward_ = fastForwardsByDefault(*scene_);
-    player_ = std::make_unique<Player>(scene_, simulationOptions());
+    checkpoints_ = std::make_shared<CheckpointStore>();
+    player_ = std::make_unique<Player>(scene_, simulationOptions(), checkpoints_);
     selected_.reset();
     startIndex();
     emit sceneLoaded();
@@ -140,7 +158,9 @@ void PlayerController::setEra(GcEra era)
     const std::uint64_t statement = player_->sim().statements_executed();
     era_ = era;
     pause();
-    player_ = std::make_unique<Player>(scene_, simulationOptions());
+    cancelSeek();
+    checkpoints_ = std::make_shared<CheckpointStore>();
+    player_ = std::make_unique<Player>(scene_, simulationOptions(), checkpoints_);
     while (player_->sim().statements_executed() < statement && player_->step_into()) {
     }
     startIndex();
@@ -166,10 +186,11 @@ void PlayerController::startIndex()
     emit indexReadyChanged();
     auto cancel = index_cancel_;
     auto scene = scene_;
+    auto store = checkpoints_;
     SimulationOptions o = simulationOptions();
     o.record = false;
     QPointer<PlayerController> self(this);
-    QThreadPool::globalInstance()->start([self, cancel, scene, o]() {
+    QThreadPool::globalInstance()->start([self, cancel, scene, o, store]() {
         // Shared: once finished it stays as endOfRun(), the labels of every socket of the run.
         auto sim = std::make_shared<Simulation>(scene, o);
         auto events = std::make_shared<std::vector<Event>>();
@@ -183,6 +204,14 @@ void PlayerController::startIndex()
         std::uint64_t next_report = 1u << 20;
         std::vector<bool> waiting; // by task: a gc_wait whose end the timeline still needs
         while (const Event *e = sim->step()) {
+            if (e->kind == EventKind::stmt_end) {
+                // A statement is the unit of cancelling (a reload or quit waits at most one)
+                // and the place where the recorder leaves checkpoints for the player.
+                if (cancel->load(std::memory_order_relaxed))
+                    return;
+                if (store->due(sim->steps(), sim->kernel().micro_steps_total, store->last_bytes()) && sim->quiescent())
+                    store->add(*sim);
+            }
             if (events->size() < kIndexCap) {
                 events->push_back(*e);
             } else {
@@ -469,35 +498,47 @@ void PlayerController::last()
 
 void PlayerController::seek(std::uint64_t step)
 {
-    if (!player_ || busy_)
+    if (!player_)
         return;
-    // Replaying a few million steps takes a fraction of a second; longer backward jumps (or
-    // long forward ones) run on a pool thread with a fresh Player that then replaces ours.
-    constexpr std::uint64_t kInlineSteps = 3'000'000;
+    // A seek costs the replay from the nearest checkpoint at or before the target (or from
+    // here, going forward). Up to ~30 ms of replay runs inline; longer ones run on a pool
+    // thread with a Player sharing this run's checkpoints, which then replaces ours.
+    constexpr std::uint64_t kInlineSteps = 300'000;
     const std::uint64_t here = player_->position();
-    const std::uint64_t work = step < here ? step : step - here;
-    if (work <= kInlineSteps) {
+    std::shared_ptr<const Simulation> c = checkpoints_->at_or_before(step);
+    const std::uint64_t from = step >= here && (!c || c->steps() <= here) ? here : (c ? c->steps() : 0);
+    if (!busy_ && step - from <= kInlineSteps) {
         player_->seek(step);
         moved();
         return;
     }
+    // A newer request supersedes one under way: the old job stops at its next statement end
+    // and its result is dropped.
+    if (seek_cancel_)
+        seek_cancel_->store(true);
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    seek_cancel_ = cancel;
     pause();
-    busy_ = true;
-    emit busyChanged(true);
+    if (!busy_) {
+        busy_ = true;
+        emit busyChanged(true);
+    }
     auto scene = scene_;
+    auto store = checkpoints_;
     const SimulationOptions o = simulationOptions();
     QPointer<PlayerController> self(this);
-    const GcEra era = era_;
-    QThreadPool::globalInstance()->start([self, scene, o, step, era]() {
-        auto player = std::make_shared<std::unique_ptr<Player>>(std::make_unique<Player>(scene, o));
-        (*player)->seek(step);
+    QThreadPool::globalInstance()->start([self, scene, o, step, store, cancel]() {
+        auto player = std::make_shared<std::unique_ptr<Player>>(std::make_unique<Player>(scene, o, store));
+        if (!(*player)->seek(step, cancel.get()))
+            return; // superseded or quitting: a newer job reports
         QMetaObject::invokeMethod(
             self.data(),
-            [self, player, scene, era]() {
-                if (!self)
+            [self, player, store, cancel]() {
+                if (!self || cancel->load() || self->seek_cancel_ != cancel)
                     return;
                 self->busy_ = false;
-                if (self->scene_ == scene && self->era_ == era) // still the same run
+                self->seek_cancel_.reset();
+                if (self->checkpoints_ == store) // still the same run (same scene and options)
                     self->player_ = std::move(*player);
                 emit self->busyChanged(false);
                 self->moved();

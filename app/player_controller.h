@@ -4,6 +4,7 @@
 // positionChanged() fires; they never step the engine themselves.
 #pragma once
 
+#include "inflight/checkpoint_store.hpp"
 #include "inflight/event.hpp"
 #include "inflight/event_breakpoints.hpp"
 #include "inflight/gc_era.hpp"
@@ -168,6 +169,7 @@ private:
     // when the same scene is re-run with other options.
     void reset(std::shared_ptr<const inflight::Scene> scene, const QString &path, bool new_scene = true);
     void startIndex();
+    void cancelSeek();
     void onTick();
     void moved();
     void primeWatches();
@@ -178,6 +180,10 @@ private:
     bool fast_forward_ = false;
     std::vector<std::pair<inflight::Cost, std::uint64_t>> cost_overrides_;
     std::unique_ptr<inflight::Player> player_;
+    // The run's checkpoints: the index's recorder pass and the player both fill it, so a jump
+    // restores the nearest one instead of replaying from step 0. One per run (new options, new
+    // store): a checkpoint of another run must never be restored.
+    std::shared_ptr<inflight::CheckpointStore> checkpoints_;
     std::vector<inflight::Event> index_;
     std::vector<std::uint64_t> gc_steps_, warning_steps_;
     inflight::LatencyLog latency_samples_;
@@ -189,6 +195,7 @@ private:
     std::uint64_t total_steps_ = 0;
     bool busy_ = false;
     std::shared_ptr<std::atomic<bool>> index_cancel_;
+    std::shared_ptr<std::atomic<bool>> seek_cancel_; // the background seek under way, if any
     std::optional<std::uint32_t> selected_;
     QSet<int> line_breakpoints_;
     EventBreakpoints event_breakpoints_;

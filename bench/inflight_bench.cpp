@@ -2,6 +2,7 @@
 // prints numbers. Each figure is the median of several runs.
 #include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/checkpoint_store.hpp"
 #include "inflight/player.hpp"
 #include "inflight/simulation.hpp"
 
@@ -9,10 +10,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -244,6 +247,59 @@ void bench_memory()
     std::printf("        sizeof(UnixSock) %zu, sizeof(File) %zu\n\n", sizeof(UnixSock), sizeof(File));
 }
 
+// Time travel on a large scene, as the app runs it (fast-forwarded collections): one recorder
+// pass that fills the checkpoint store, then a player sharing that store. Figures next to the
+// goals of issue 12 (engine side: the app adds its views' refresh).
+void bench_timetravel(const std::string &path)
+{
+    ParseResult parsed = load_scene_file(path);
+    if (!parsed.ok()) {
+        std::printf("timetravel: cannot load %s\n", path.c_str());
+        return;
+    }
+    auto scene = std::make_shared<const Scene>(std::move(parsed.scene));
+    SimulationOptions o;
+    o.record = false;
+    o.fast_forward = true;
+    std::printf("time travel: %s (fast-forwarded)\n", path.c_str());
+    auto store = std::make_shared<CheckpointStore>();
+    auto t0 = Clock::now();
+    Simulation recorder(scene, o);
+    std::uint64_t events = 0;
+    std::atomic<bool> cancel{false};
+    record_run(recorder, *store, [&](const Event &) { ++events; }, cancel);
+    const double record_ms = ms_since(t0);
+    CheckpointStats st = store->stats();
+    std::printf("  recorder pass: %llu steps (%llu shown), %.0f ms                 goal: opened and indexed <= 10 s\n",
+                static_cast<unsigned long long>(recorder.steps()), static_cast<unsigned long long>(events), record_ms);
+    std::printf("  checkpoints after it: %zu, %.1f MB (taken %zu, thinned %zu)   goal: <= 256 MB\n", st.count,
+                st.bytes / 1048576.0, st.taken, st.thinned);
+    Player player(scene, o, store);
+    t0 = Clock::now();
+    player.seek(recorder.steps());
+    std::printf("  seek to the end: %.0f ms\n", ms_since(t0));
+    std::vector<double> back;
+    for (int i = 0; i < 5; ++i) {
+        t0 = Clock::now();
+        player.back();
+        back.push_back(ms_since(t0));
+    }
+    std::printf("  step back near the end: first %.1f ms, median of 5 %.1f ms     goal: <= 100 ms\n", back.front(),
+                median(back));
+    std::mt19937_64 rng(42);
+    std::vector<double> jump;
+    for (int i = 0; i < 10; ++i) {
+        const auto target = std::uniform_int_distribution<std::uint64_t>(1, recorder.steps())(rng);
+        t0 = Clock::now();
+        player.seek(target);
+        jump.push_back(ms_since(t0));
+    }
+    std::printf("  random jumps: median %.0f ms, max %.0f ms                   goal: <= 200 ms\n", median(jump),
+                *std::max_element(jump.begin(), jump.end()));
+    st = store->stats();
+    std::printf("  checkpoints at the end: %zu, %.1f MB\n\n", st.count, st.bytes / 1048576.0);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -258,5 +314,12 @@ int main(int argc, char **argv)
         bench_stepping();
     if (only.empty() || only == "parse")
         bench_parse();
+    // Opt-in (a minute or more): inflight-bench timetravel [SCENE...]
+    if (only == "timetravel") {
+        if (argc < 3)
+            bench_timetravel("scenes/large/large-32000-in-flight.scn");
+        for (int i = 2; i < argc; ++i)
+            bench_timetravel(argv[i]);
+    }
     return 0;
 }

@@ -39,9 +39,12 @@ public:
     CheckpointStore(const CheckpointStore &) = delete;
     CheckpointStore &operator=(const CheckpointStore &) = delete;
 
-    // Whether a checkpoint is wanted for a state at `step` after `work` micro-steps: no stored
-    // one lies within `interval` of work on either side.
-    bool due(std::uint64_t step, std::uint64_t work) const;
+    // Whether a checkpoint is wanted for a state at `step` after `work` micro-steps, of about
+    // `bytes` (the last checkpoint's size will do): no stored one lies within `interval` of
+    // work on either side — more for a state that takes a large share of the budget.
+    bool due(std::uint64_t step, std::uint64_t work, std::size_t bytes) const;
+    // The size of the newest checkpoint taken (what the next one will roughly cost).
+    std::size_t last_bytes() const;
     // Stores a copy of sim, which must be quiescent (Simulation::quiescent()).
     void add(const Simulation &sim);
     // The latest checkpoint at or before `step` (null only while the store is empty).
@@ -66,6 +69,7 @@ private:
     mutable std::mutex m_;
     std::vector<Entry> entries_; // by step
     std::uint64_t present_work_ = 0;
+    std::size_t last_bytes_ = 0;
     CheckpointStats stats_;
 };
 

@@ -69,7 +69,7 @@ bool record_run(Simulation &sim, CheckpointStore &store, OnEvent &&on_event, con
         if (e->kind == EventKind::stmt_end) {
             if (cancel.load(std::memory_order_relaxed))
                 return false;
-            if (store.due(sim.steps(), sim.kernel().micro_steps_total) && sim.quiescent()) {
+            if (store.due(sim.steps(), sim.kernel().micro_steps_total, store.last_bytes()) && sim.quiescent()) {
                 store.set_present(sim.steps());
                 store.add(sim);
             }
