@@ -13,6 +13,8 @@
 #include "inflight/scene_cursor.hpp"
 #include "inflight/simulation.hpp"
 #include "inflight/state_digest.hpp"
+#include "inflight/stop_conditions.hpp"
+#include "inflight/watch.hpp"
 
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -291,6 +293,88 @@ private slots:
             a.run();
             QCOMPARE(b.steps(), a.steps());
             QVERIFY(compared > 0);
+        }
+    }
+
+    void reverseContinueLandsOnThePreviousHit()
+    {
+        // Hits found by one forward scan from step 0; from positions in between, the reverse
+        // search must name the last hit before each, whichever segments it has to replay.
+        for (const char *name : {"selftest-triangle-stream.scn", "selftest-mixed-lowpoint-stream.scn", "selftest-cross-edge-stream.scn"}) {
+            ParseResult r = load_scene_file(std::string(INFLIGHT_SOURCE_DIR "/scenes/") + name);
+            QVERIFY(r.ok());
+            auto scene = std::make_shared<const Scene>(std::move(r.scene));
+            StopConditions stops;
+            stops.events.collection_starts = true;
+            stops.events.invariant_violated = false;
+            auto w = Watch::parse("u1 freed");
+            QVERIFY(w);
+            stops.watches.emplace_back(*w);
+            auto q = Watch::parse("queue p1");
+            QVERIFY(q);
+            stops.watches.emplace_back(*q);
+            SimulationOptions o;
+            o.record = false;
+            std::vector<std::uint64_t> hits;
+            {
+                Simulation sim(scene, o);
+                StopConditions s = stops;
+                s.start(sim.kernel());
+                while (const Event *e = sim.step())
+                    if (s.check(*e, sim.kernel()))
+                        hits.push_back(e->step);
+            }
+            QVERIFY2(hits.size() >= 3, name);
+            // Small checkpoint spacing: the search crosses several segments.
+            auto store = std::make_shared<CheckpointStore>(CheckpointStore::kDefaultBudget, 8);
+            Player player(scene, o, store);
+            player.seek(~std::uint64_t(0) >> 1);
+            const std::uint64_t total = player.position();
+            for (std::uint64_t p : {total, hits.back(), hits[hits.size() / 2] + 1, hits.front() + 1, hits.front()}) {
+                player.seek(p);
+                const auto found = player.find_previous(stops);
+                auto it = std::lower_bound(hits.begin(), hits.end(), p);
+                if (it == hits.begin()) {
+                    QVERIFY2(!found, name);
+                } else {
+                    QVERIFY2(found, name);
+                    QCOMPARE(found->step, *std::prev(it));
+                    QVERIFY(!found->why.empty());
+                }
+                QCOMPARE(player.position(), p); // the search does not move the player
+            }
+        }
+    }
+
+    void stepOutOfTheCurrentFunction()
+    {
+        // From a step deep inside a collection, step_out_function() stops at the first step
+        // of the same task yielded from a shallower path, and every step it ran was deeper.
+        ParseResult r = load_scene_file(INFLIGHT_SOURCE_DIR "/scenes/selftest-triangle-stream.scn");
+        QVERIFY(r.ok());
+        auto scene = std::make_shared<const Scene>(std::move(r.scene));
+        for (GcEra era : {GcEra::classic, GcEra::graph}) {
+            SimulationOptions o;
+            o.era = era;
+            o.record = true;
+            Simulation ref(scene, o);
+            ref.run();
+            const std::vector<Event> &all = ref.events();
+            std::size_t tried = 0;
+            for (std::size_t i = 0; i < all.size() && tried < 20; ++i) {
+                if (all[i].depth < 3)
+                    continue;
+                ++tried;
+                Player p(scene, o);
+                p.seek(all[i].step);
+                QCOMPARE(p.sim().last_event()->depth, all[i].depth);
+                QVERIFY(p.step_out_function());
+                const Event *e = p.sim().last_event();
+                QVERIFY(e->depth < all[i].depth);
+                for (std::size_t j = i + 1; j + 1 < e->step; ++j)
+                    QVERIFY2(all[j].task != all[i].task || all[j].depth >= all[i].depth, "no shallower step skipped");
+            }
+            QVERIFY(tried > 0);
         }
     }
 

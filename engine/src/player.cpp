@@ -46,6 +46,13 @@ bool Player::step_out()
     return moved;
 }
 
+bool Player::step_out_function()
+{
+    const bool moved = sim_->step_out_function();
+    offer_checkpoint();
+    return moved;
+}
+
 bool Player::back()
 {
     const std::uint64_t here = position();
@@ -110,6 +117,38 @@ void Player::back_statement()
             begin = e->step - 1;
     }
     seek(begin);
+}
+
+std::optional<Player::Hit> Player::find_previous(const StopConditions &stops, const std::atomic<bool> *cancel) const
+{
+    // Steps t with checkpoint < t < end are scanned; then the segment before that checkpoint,
+    // up to and including the checkpoint's own step.
+    std::uint64_t end = position(), lookup = end ? end - 1 : 0;
+    while (end > 0) {
+        std::shared_ptr<const Simulation> c = store_->at_or_before(lookup);
+        if (!c)
+            return std::nullopt;
+        Simulation probe(*c);
+        StopConditions s = stops;
+        s.start(probe.kernel());
+        std::optional<Hit> last;
+        while (probe.steps() + 1 < end) {
+            const Event *e = probe.step();
+            if (!e || probe.steps() >= end)
+                break;
+            if (auto why = s.check(*e, probe.kernel()))
+                last = Hit{probe.steps(), std::move(*why)};
+            if (cancel && e->kind == EventKind::stmt_end && cancel->load(std::memory_order_relaxed))
+                return std::nullopt;
+        }
+        if (last)
+            return last;
+        if (c->steps() == 0)
+            break;
+        end = c->steps() + 1;
+        lookup = c->steps() - 1;
+    }
+    return std::nullopt;
 }
 
 std::uint64_t Player::total_steps()

@@ -349,6 +349,7 @@ const Event *Simulation::step()
             continue;
         } else {
             last_ = *e;
+            last_.depth = static_cast<std::uint8_t>(std::min(255, t->body.depth()));
         }
         steps_ += std::exchange(kernel_.steps_skipped, 0);
         last_.step = ++steps_;
@@ -398,6 +399,24 @@ bool Simulation::step_out()
     while (const Event *e = step()) {
         any = true;
         if (e->kind == EventKind::gc_end)
+            break;
+    }
+    return any;
+}
+
+bool Simulation::step_out_function()
+{
+    const Event *here = last_event();
+    if (!here || here->depth <= 1)
+        return step_over();
+    // The innermost path that yielded the current step returns when its task next yields
+    // from a shallower one.
+    const std::uint8_t depth = here->depth;
+    const std::uint16_t task = here->task;
+    bool any = false;
+    while (const Event *e = step()) {
+        any = true;
+        if (e->task == task && e->depth < depth)
             break;
     }
     return any;

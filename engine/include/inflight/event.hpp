@@ -117,6 +117,9 @@ struct Event {
     std::int64_t before = 0, after = 0;
     std::uint64_t time = 0;       // modelled clock (ns) of the task when the micro-step ended
     std::uint16_t task = 0;       // which task ran it (Simulation::tasks(); 0 = main)
+    // How deep in the task's call chain of kernel paths it was yielded (1 = the scene's
+    // script itself): "step out of the current function" runs to a shallower event.
+    std::uint8_t depth = 0;
 };
 
 // What a waiting task waited for (wait_end's after).

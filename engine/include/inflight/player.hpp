@@ -9,10 +9,13 @@
 
 #include "inflight/checkpoint_store.hpp"
 #include "inflight/simulation.hpp"
+#include "inflight/stop_conditions.hpp"
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 namespace inflight {
 
@@ -29,6 +32,7 @@ public:
     bool step_into();
     bool step_over();
     bool step_out();
+    bool step_out_function();
     // One micro-step back (false at step 0).
     bool back();
     // Goes to exactly `step` (clamped to the end of the run). With a cancel flag, gives up at
@@ -37,6 +41,15 @@ public:
     bool seek(std::uint64_t step, const std::atomic<bool> *cancel = nullptr);
     // Back to the start of the statement that contains the current step.
     void back_statement();
+    // Reverse-continue: the last step before the current one at which `stops` fires, with
+    // why. Scans the segments between checkpoints forwards, newest first, so it costs the
+    // replay of the segments it looks at. Does not move the player. nullopt: none (or
+    // cancelled).
+    struct Hit {
+        std::uint64_t step = 0;
+        std::string why;
+    };
+    std::optional<Hit> find_previous(const StopConditions &stops, const std::atomic<bool> *cancel = nullptr) const;
     // The number of micro-steps of the whole run (computed once, by a run to the end).
     std::uint64_t total_steps();
     CheckpointStore &checkpoints() { return *store_; }

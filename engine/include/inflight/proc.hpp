@@ -107,6 +107,16 @@ public:
     }
 
     bool done() const { return !handle_ || handle_.done(); }
+    // How many paths deep the innermost running one is (1: this path itself, 0: none).
+    int depth() const
+    {
+        if (!handle_)
+            return 0;
+        int d = 0;
+        for (Handle h = handle_.promise().leaf ? handle_.promise().leaf : handle_; h; h = h.promise().parent)
+            ++d;
+        return d;
+    }
     // Every event of this path (and the paths it calls) goes through sink first.
     void set_sink(EventSink *sink)
     {

@@ -67,6 +67,10 @@ public:
     bool step_over();
     // Runs to the end of the collection in progress; when none runs, behaves as step_over().
     bool step_out();
+    // Runs until the kernel path that yielded the current step has returned (one
+    // scan_children(), one DFS, one SCC's finish): the next step of the same task yielded
+    // from a shallower path. At a statement's own step it behaves as step_over().
+    bool step_out_function();
     // Runs to the end.
     void run();
     // Runs forward until steps() == step (or the end), as fast as the model allows: the
