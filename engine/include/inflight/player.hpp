@@ -82,10 +82,10 @@ bool record_run(Simulation &sim, CheckpointStore &store, OnEvent &&on_event, con
         if (e->kind == EventKind::stmt_end) {
             if (cancel.load(std::memory_order_relaxed))
                 return false;
-            if (store.due(sim.steps(), sim.kernel().micro_steps_total, store.last_bytes()) && sim.quiescent()) {
-                store.set_present(sim.steps());
+            // The present stays where the player is (it sets it): the recorder's checkpoints
+            // thin out with distance from there.
+            if (store.due(sim.steps(), sim.kernel().micro_steps_total, store.last_bytes()) && sim.quiescent())
                 store.add(sim);
-            }
         } else if (++tick == (1u << 16)) {
             tick = 0;
             if (cancel.load(std::memory_order_relaxed))
