@@ -161,6 +161,15 @@ void MainWindow::buildActions()
          tr("Run to the end of the collection in progress"));
     make("continue", tr("Continue"), QKeySequence(Qt::Key_F5), QStyle::SP_MediaSeekForward,
          [c] { c->continueToBreakpoint(); }, tr("Run to the next breakpoint"));
+    make("stepOutFunction", tr("Step out of function"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F11),
+         QStyle::SP_CustomBase, [c] { c->stepOutFunction(); },
+         tr("Finish the kernel function that made this step (one scan_children(), one DFS, one SCC)"));
+    make("reverseContinue", tr("Reverse continue"), QKeySequence(Qt::SHIFT | Qt::Key_F5), QStyle::SP_CustomBase,
+         [c] { c->reverseContinue(); }, tr("Back to the previous breakpoint or watchpoint hit"));
+    make("reverseStepOver", tr("Reverse step over"), QKeySequence(Qt::SHIFT | Qt::Key_F10), QStyle::SP_CustomBase,
+         [c] { c->backStatement(); }, tr("Back to the start of this statement (the previous one when at a start)"));
+    make("reverseStepOut", tr("Reverse step out"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5), QStyle::SP_CustomBase,
+         [c] { c->reverseStepOut(); }, tr("Back to just before the collection in progress began"));
     play_action_ = make("play", tr("Play"), QKeySequence(Qt::Key_Space), QStyle::SP_MediaPlay,
                         [c] { c->isPlaying() ? c->pause() : c->play(); }, tr("Play or pause"));
     make("last", tr("Last"), QKeySequence(Qt::Key_End), QStyle::SP_MediaSkipForward, [c] { c->last(); },
@@ -353,7 +362,8 @@ void MainWindow::buildMenus()
     file->addAction(action("quit"));
 
     QMenu *run = menuBar()->addMenu(tr("&Run"));
-    for (const char *name : {"play", "continue", "stepInto", "stepOver", "stepOut", "back", "backStatement", "first", "last"})
+    for (const char *name : {"play", "continue", "stepInto", "stepOver", "stepOut", "stepOutFunction", "back",
+                             "backStatement", "reverseContinue", "reverseStepOver", "reverseStepOut", "first", "last"})
         run->addAction(action(QString::fromLatin1(name)));
     run->addSeparator();
     QMenu *bp = run->addMenu(tr("Stop &when"));

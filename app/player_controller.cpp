@@ -161,11 +161,23 @@ void PlayerController::setEra(GcEra era)
     cancelSeek();
     checkpoints_ = std::make_shared<CheckpointStore>();
     player_ = std::make_unique<Player>(scene_, simulationOptions(), checkpoints_);
-    while (player_->sim().statements_executed() < statement && player_->step_into()) {
-    }
     startIndex();
     emit sceneLoaded();
     emit positionChanged();
+    if (statement == 0)
+        return;
+    // The way to that statement under the new collector is a replay: on a pool thread, with
+    // the new run's step 0 on screen (and usable) meanwhile.
+    auto scene = scene_;
+    auto store = checkpoints_;
+    const SimulationOptions o = simulationOptions();
+    runInBackground([scene, store, o, statement](const std::atomic<bool> &cancel) -> std::unique_ptr<Player> {
+        auto p = std::make_unique<Player>(scene, o, store);
+        while (p->sim().statements_executed() < statement && p->step_into())
+            if (p->sim().last_event()->kind == EventKind::stmt_end && cancel.load(std::memory_order_relaxed))
+                return nullptr;
+        return p;
+    });
 }
 
 void PlayerController::startIndex()
@@ -470,6 +482,77 @@ void PlayerController::stepOut()
         moved();
 }
 
+void PlayerController::stepOutFunction()
+{
+    if (player_ && player_->step_out_function())
+        moved();
+}
+
+void PlayerController::reverseStepOut()
+{
+    // gdb's reverse-finish: back to just before the collection in progress began; outside a
+    // collection, back to the start of the statement.
+    if (!player_)
+        return;
+    if (player_->sim().gc_in_progress() && index_ready_) {
+        const std::uint64_t here = player_->position();
+        auto it = std::partition_point(index_.begin(), index_.end(), [here](const Event &e) { return e.step < here; });
+        while (it != index_.begin()) {
+            --it;
+            if (it->kind == EventKind::gc_begin) {
+                seek(it->step - 1);
+                return;
+            }
+        }
+    }
+    backStatement();
+}
+
+inflight::StopConditions PlayerController::stopConditions() const
+{
+    StopConditions stops;
+    for (int line : line_breakpoints_)
+        stops.lines.emplace_back(static_cast<std::uint32_t>(line));
+    const EventBreakpoints &b = event_breakpoints_;
+    stops.events.collection_starts = b.collection_starts;
+    stops.events.hitlist_non_empty = b.hitlist_non_empty;
+    stops.events.invariant_violated = b.invariant_violated;
+    stops.events.statement_fails = b.statement_fails;
+    stops.events.becomes_candidate = b.becomes_candidate.toStdString();
+    stops.events.found_garbage = b.found_garbage.toStdString();
+    for (const Watchpoint &w : watches_)
+        stops.watches.emplace_back(w.watch());
+    return stops;
+}
+
+void PlayerController::reverseContinue()
+{
+    // Back to the previous stop: the search replays the segments between checkpoints on a
+    // pool thread; the player then seeks there (or to step 0 when nothing stops earlier).
+    if (!player_ || player_->position() == 0)
+        return;
+    auto store = checkpoints_;
+    const std::uint64_t here = player_->position();
+    const StopConditions stops = stopConditions();
+    const SimulationOptions o = simulationOptions();
+    auto scene = scene_;
+    auto why = std::make_shared<QString>();
+    runInBackground(
+        [scene, store, o, here, stops, why](const std::atomic<bool> &cancel) -> std::unique_ptr<Player> {
+            const std::optional<StopHit> hit = find_previous(*store, here, stops, &cancel);
+            if (cancel.load())
+                return nullptr;
+            auto p = std::make_unique<Player>(scene, o, store);
+            if (!p->seek(hit ? hit->step : 0, &cancel))
+                return nullptr;
+            *why = hit ? QString::fromStdString(hit->why) : QString();
+            return p;
+        },
+        [this, why] {
+            emit breakpointHit(why->isEmpty() ? tr("no earlier stop: back at the start") : *why);
+        });
+}
+
 void PlayerController::last()
 {
     if (!player_)
@@ -512,8 +595,22 @@ void PlayerController::seek(std::uint64_t step)
         moved();
         return;
     }
+    auto scene = scene_;
+    auto store = checkpoints_;
+    const SimulationOptions o = simulationOptions();
+    runInBackground([scene, store, o, step](const std::atomic<bool> &cancel) -> std::unique_ptr<Player> {
+        auto p = std::make_unique<Player>(scene, o, store);
+        if (!p->seek(step, &cancel))
+            return nullptr;
+        return p;
+    });
+}
+
+void PlayerController::runInBackground(std::function<std::unique_ptr<Player>(const std::atomic<bool> &)> job,
+                                       std::function<void()> after)
+{
     // A newer request supersedes one under way: the old job stops at its next statement end
-    // and its result is dropped.
+    // and its result is dropped, so input is never queued behind a replay.
     if (seek_cancel_)
         seek_cancel_->store(true);
     auto cancel = std::make_shared<std::atomic<bool>>(false);
@@ -523,25 +620,26 @@ void PlayerController::seek(std::uint64_t step)
         busy_ = true;
         emit busyChanged(true);
     }
-    auto scene = scene_;
     auto store = checkpoints_;
-    const SimulationOptions o = simulationOptions();
     QPointer<PlayerController> self(this);
-    QThreadPool::globalInstance()->start([self, scene, o, step, store, cancel]() {
-        auto player = std::make_shared<std::unique_ptr<Player>>(std::make_unique<Player>(scene, o, store));
-        if (!(*player)->seek(step, cancel.get()))
-            return; // superseded or quitting: a newer job reports
+    QThreadPool::globalInstance()->start([self, store, cancel, job = std::move(job), after = std::move(after)]() {
+        std::shared_ptr<Player> player(job(*cancel));
+        if (!player || cancel->load())
+            return; // superseded, or quitting: a newer job reports
         QMetaObject::invokeMethod(
             self.data(),
-            [self, player, store, cancel]() {
+            [self, player, store, cancel, after]() {
                 if (!self || cancel->load() || self->seek_cancel_ != cancel)
                     return;
                 self->busy_ = false;
                 self->seek_cancel_.reset();
-                if (self->checkpoints_ == store) // still the same run (same scene and options)
-                    self->player_ = std::move(*player);
+                if (self->checkpoints_ != store) // another run since (new scene or options)
+                    return;
+                self->player_ = std::make_unique<Player>(std::move(*player));
                 emit self->busyChanged(false);
                 self->moved();
+                if (after)
+                    after();
             },
             Qt::QueuedConnection);
     });

@@ -10,6 +10,7 @@
 #include "inflight/gc_era.hpp"
 #include "inflight/latency.hpp"
 #include "inflight/player.hpp"
+#include "inflight/stop_conditions.hpp"
 #include "inflight/scene_cursor.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/watch.hpp"
@@ -22,6 +23,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -142,6 +144,12 @@ public slots:
     void stepInto();
     void stepOver();
     void stepOut();
+    // Finish the kernel function that made the current step (one scan_children(), one DFS).
+    void stepOutFunction();
+    // Reverse-continue (Shift+F5): back to the previous breakpoint or watchpoint hit.
+    void reverseContinue();
+    // Back to just before the collection in progress began (gdb's reverse-finish).
+    void reverseStepOut();
     void last();
     void seek(std::uint64_t step);
     // Runs forward until a breakpoint or the end (bounded work per call: stays responsive).
@@ -170,6 +178,12 @@ private:
     void reset(std::shared_ptr<const inflight::Scene> scene, const QString &path, bool new_scene = true);
     void startIndex();
     void cancelSeek();
+    // Runs a job that makes a Player (a long seek, a reverse search, a collector switch's
+    // replay) on a pool thread; installs it unless a newer job or another run superseded it.
+    void runInBackground(std::function<std::unique_ptr<inflight::Player>(const std::atomic<bool> &)> job,
+                         std::function<void()> after = {});
+    // The breakpoints and watches as one engine value, for searches off the GUI thread.
+    inflight::StopConditions stopConditions() const;
     void onTick();
     void moved();
     void primeWatches();

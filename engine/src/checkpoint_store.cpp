@@ -102,11 +102,10 @@ std::shared_ptr<const Simulation> CheckpointStore::at_or_before(std::uint64_t st
 
 void CheckpointStore::set_present(std::uint64_t step)
 {
+    // Every micro-step is a step (absorbed and skipped ones included), so a step number is
+    // the work done to reach it, even for a target no checkpoint has reached yet.
     std::lock_guard lock(m_);
-    // The present in work: the work of the nearest checkpoint at or before it is close enough.
-    auto it = std::upper_bound(entries_.begin(), entries_.end(), step,
-                               [](std::uint64_t s, const Entry &e) { return s < e.step; });
-    present_work_ = it == entries_.begin() ? 0 : std::prev(it)->work;
+    present_work_ = step;
 }
 
 std::size_t state_bytes(const Simulation &sim)

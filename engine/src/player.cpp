@@ -119,25 +119,31 @@ void Player::back_statement()
     seek(begin);
 }
 
-std::optional<Player::Hit> Player::find_previous(const StopConditions &stops, const std::atomic<bool> *cancel) const
+std::optional<StopHit> Player::find_previous(const StopConditions &stops, const std::atomic<bool> *cancel) const
+{
+    return inflight::find_previous(*store_, position(), stops, cancel);
+}
+
+std::optional<StopHit> find_previous(const CheckpointStore &store, std::uint64_t before, const StopConditions &stops,
+                                     const std::atomic<bool> *cancel)
 {
     // Steps t with checkpoint < t < end are scanned; then the segment before that checkpoint,
     // up to and including the checkpoint's own step.
-    std::uint64_t end = position(), lookup = end ? end - 1 : 0;
+    std::uint64_t end = before, lookup = end ? end - 1 : 0;
     while (end > 0) {
-        std::shared_ptr<const Simulation> c = store_->at_or_before(lookup);
+        std::shared_ptr<const Simulation> c = store.at_or_before(lookup);
         if (!c)
             return std::nullopt;
         Simulation probe(*c);
         StopConditions s = stops;
         s.start(probe.kernel());
-        std::optional<Hit> last;
+        std::optional<StopHit> last;
         while (probe.steps() + 1 < end) {
             const Event *e = probe.step();
             if (!e || probe.steps() >= end)
                 break;
             if (auto why = s.check(*e, probe.kernel()))
-                last = Hit{probe.steps(), std::move(*why)};
+                last = StopHit{probe.steps(), std::move(*why)};
             if (cancel && e->kind == EventKind::stmt_end && cancel->load(std::memory_order_relaxed))
                 return std::nullopt;
         }

@@ -19,6 +19,16 @@
 
 namespace inflight {
 
+struct StopHit {
+    std::uint64_t step = 0;
+    std::string why;
+};
+
+// The last step before `before` at which `stops` fires, found from a run's checkpoints alone
+// (so a worker thread can search while the player stays where it is).
+std::optional<StopHit> find_previous(const CheckpointStore &store, std::uint64_t before, const StopConditions &stops,
+                                     const std::atomic<bool> *cancel = nullptr);
+
 class Player {
 public:
     // store: shared with the recorder of the same run (same scene and options), or null for a
@@ -45,11 +55,7 @@ public:
     // why. Scans the segments between checkpoints forwards, newest first, so it costs the
     // replay of the segments it looks at. Does not move the player. nullopt: none (or
     // cancelled).
-    struct Hit {
-        std::uint64_t step = 0;
-        std::string why;
-    };
-    std::optional<Hit> find_previous(const StopConditions &stops, const std::atomic<bool> *cancel = nullptr) const;
+    std::optional<StopHit> find_previous(const StopConditions &stops, const std::atomic<bool> *cancel = nullptr) const;
     // The number of micro-steps of the whole run (computed once, by a run to the end).
     std::uint64_t total_steps();
     CheckpointStore &checkpoints() { return *store_; }

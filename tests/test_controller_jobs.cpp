@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The controller's background jobs: a reverse-continue lands on the previous hit, a newer
+// request supersedes an older one whose result is never installed, a reload during indexing
+// installs only the new run's index, a collector switch replays off the GUI thread and keeps
+// the statement, and a controller destroyed mid-seek goes away cleanly.
+
+#include "inflight/parser.hpp"
+#include "inflight/simulation.hpp"
+#include "player_controller.h"
+#include "wait_index.hpp"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+using namespace inflight;
+
+namespace {
+
+QString sceneFile(const char *name) { return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/") + QLatin1String(name); }
+
+bool waitIdle(PlayerController &c)
+{
+    QSignalSpy spy(&c, &PlayerController::busyChanged);
+    while (c.isBusy())
+        if (!spy.wait(60000))
+            return false;
+    QCoreApplication::processEvents();
+    return true;
+}
+
+std::uint64_t fullRunSteps(const char *name, GcEra era)
+{
+    ParseResult r = load_scene_file(sceneFile(name).toStdString());
+    SimulationOptions o;
+    o.era = era;
+    o.record = false;
+    o.fast_forward = PlayerController::fastForwardsByDefault(r.scene);
+    Simulation sim(std::make_shared<const Scene>(std::move(r.scene)), o);
+    sim.run();
+    return sim.steps();
+}
+
+} // namespace
+
+class TestControllerJobs : public QObject {
+    Q_OBJECT
+
+private slots:
+    void reverseContinueLandsOnThePreviousCollection()
+    {
+        PlayerController c;
+        QVERIFY(c.openFile(sceneFile("cycle-kept-alive-by-open-fd.scn")));
+        QVERIFY(test::waitIndex(c));
+        c.eventBreakpoints().collection_starts = true;
+        std::vector<std::uint64_t> starts = c.collectionSteps();
+        QVERIFY(starts.size() >= 2);
+        c.seek(c.totalSteps());
+        QVERIFY(waitIdle(c));
+        QSignalSpy hit(&c, &PlayerController::breakpointHit);
+        for (auto it = starts.rbegin(); it != starts.rend(); ++it) {
+            c.reverseContinue();
+            QVERIFY(waitIdle(c));
+            QCOMPARE(c.position(), *it);
+            QVERIFY(hit.count() > 0);
+            QVERIFY(hit.last().at(0).toString().contains(QStringLiteral("collection")));
+        }
+        c.reverseContinue(); // nothing earlier: the start
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.position(), std::uint64_t(0));
+    }
+
+    void newerSeekSupersedesAnOlderOne()
+    {
+        // A long run (fast-forwarded, 10^8 steps): both seeks go to a pool thread.
+        PlayerController c;
+        QVERIFY(c.openFile(sceneFile("seed-gc-penalty.scn")));
+        c.seek(80'000'000);
+        QVERIFY(c.isBusy());
+        c.seek(2'000'000); // supersedes: the first job's player must never be installed
+        QVERIFY(waitIdle(c));
+        const std::uint64_t landed = c.position();
+        QVERIFY2(landed >= 2'000'000 && landed < 80'000'000, qPrintable(QString::number(landed)));
+        QTest::qWait(50); // a stale result would arrive as a queued call
+        QCOMPARE(c.position(), landed);
+    }
+
+    void reloadDuringIndexingInstallsOnlyTheNewIndex()
+    {
+        PlayerController c;
+        QVERIFY(c.openFile(sceneFile("large/large-32000-in-flight.scn")));
+        QVERIFY(!c.indexReady());
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        QVERIFY(test::waitIndex(c, 60000));
+        QCOMPARE(c.totalSteps(), fullRunSteps("selftest-triangle-stream.scn", c.era()));
+        QCOMPARE(c.timeline().back().step, c.totalSteps());
+        QTest::qWait(50);
+        QCOMPARE(c.totalSteps(), fullRunSteps("selftest-triangle-stream.scn", c.era()));
+    }
+
+    void collectorSwitchKeepsTheStatementOffTheGuiThread()
+    {
+        PlayerController c;
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        for (int i = 0; i < 12; ++i)
+            c.stepOver();
+        const std::uint64_t statement = c.sim().statements_executed();
+        QVERIFY(statement > 5);
+        c.setEra(c.era() == GcEra::graph ? GcEra::classic : GcEra::graph);
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.sim().statements_executed(), statement);
+        QCOMPARE(c.sim().era(), c.era());
+    }
+
+    void destroyedDuringASeek()
+    {
+        auto c = std::make_unique<PlayerController>();
+        QVERIFY(c->openFile(sceneFile("seed-gc-penalty.scn")));
+        c->seek(100'000'000);
+        QVERIFY(c->isBusy());
+        c.reset(); // cancels the seek and the index at their next statement end
+        QCoreApplication::processEvents(); // the dropped job's queued call finds no controller
+        QVERIFY(!c);
+    }
+};
+
+QTEST_MAIN(TestControllerJobs)
+#include "test_controller_jobs.moc"
