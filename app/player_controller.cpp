@@ -156,6 +156,7 @@ void PlayerController::setEra(GcEra era)
         return;
     // Keep the statement: go back to the start of the one being executed, under the new era.
     const std::uint64_t statement = player_->sim().statements_executed();
+    const std::uint64_t old_position = player_->position();
     era_ = era;
     pause();
     cancelSeek();
@@ -166,8 +167,15 @@ void PlayerController::setEra(GcEra era)
     emit positionChanged();
     if (statement == 0)
         return;
-    // The way to that statement under the new collector is a replay: on a pool thread, with
-    // the new run's step 0 on screen (and usable) meanwhile.
+    // The way to that statement under the new collector is a replay: inline when the old run
+    // got there in few steps (the new one is about as long), else on a pool thread, with the
+    // new run's step 0 on screen (and usable) meanwhile.
+    if (old_position <= kInlineSteps) {
+        while (player_->sim().statements_executed() < statement && player_->step_into()) {
+        }
+        emit positionChanged();
+        return;
+    }
     auto scene = scene_;
     auto store = checkpoints_;
     const SimulationOptions o = simulationOptions();
@@ -438,8 +446,22 @@ void PlayerController::first()
 
 void PlayerController::back()
 {
-    if (player_ && player_->position() > 0)
-        seek(player_->position() - 1);
+    if (!player_ || player_->position() == 0)
+        return;
+    const std::uint64_t here = player_->position();
+    if (!fast_forward_) {
+        seek(here - 1);
+        return;
+    }
+    // Fast-forwarded, the run stops only at the steps it shows: the index knows the one
+    // before here (past its cap only landmarks, which is where such a run can stop anyway).
+    if (index_ready_) {
+        auto it = std::partition_point(index_.begin(), index_.end(), [here](const Event &e) { return e.step < here; });
+        seek(it == index_.begin() ? 0 : std::prev(it)->step);
+        return;
+    }
+    player_->back(); // finds it by stepping from the checkpoint before here
+    moved();
 }
 
 void PlayerController::backStatement()
@@ -586,7 +608,6 @@ void PlayerController::seek(std::uint64_t step)
     // A seek costs the replay from the nearest checkpoint at or before the target (or from
     // here, going forward). Up to ~30 ms of replay runs inline; longer ones run on a pool
     // thread with a Player sharing this run's checkpoints, which then replaces ours.
-    constexpr std::uint64_t kInlineSteps = 300'000;
     const std::uint64_t here = player_->position();
     std::shared_ptr<const Simulation> c = checkpoints_->at_or_before(step);
     const std::uint64_t from = step >= here && (!c || c->steps() <= here) ? here : (c ? c->steps() : 0);

@@ -62,6 +62,9 @@ public:
     // and gc_begin/gc_end still shown, but a 32,000-socket collection is one step, not 32,000.
     // Changing it re-runs the scene (step numbers differ between the two).
     static constexpr std::uint64_t kStepIntoLimit = 50'000;
+    // Replays of up to this many steps (~30 ms) run on the GUI thread; longer ones on a pool
+    // thread (seek, collector switch).
+    static constexpr std::uint64_t kInlineSteps = 300'000;
     // True for the scenes that start fast-forwarded: more than kStepIntoLimit statements, or a
     // time-model scene (several CPUs) of more than 10,000 (32,000 sockets in flight make every
     // collection tens of thousands of steps).

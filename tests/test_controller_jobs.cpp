@@ -101,13 +101,17 @@ private slots:
 
     void collectorSwitchKeepsTheStatementOffTheGuiThread()
     {
+        // Far into a long run the replay to the same statement under another collector runs
+        // on a pool thread; the new run's step 0 is on screen meanwhile.
         PlayerController c;
-        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
-        for (int i = 0; i < 12; ++i)
-            c.stepOver();
+        QVERIFY(c.openFile(sceneFile("seed-gc-penalty.scn")));
+        c.seek(5'000'000);
+        QVERIFY(waitIdle(c));
         const std::uint64_t statement = c.sim().statements_executed();
         QVERIFY(statement > 5);
         c.setEra(c.era() == GcEra::graph ? GcEra::classic : GcEra::graph);
+        QVERIFY(c.isBusy());
+        QCOMPARE(c.position(), std::uint64_t(0));
         QVERIFY(waitIdle(c));
         QCOMPARE(c.sim().statements_executed(), statement);
         QCOMPARE(c.sim().era(), c.era());

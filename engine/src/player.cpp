@@ -75,8 +75,12 @@ bool Player::back()
 bool Player::advance(std::uint64_t step, const std::atomic<bool> *cancel)
 {
     bool cancelled = false;
+    // Checkpoints on the way only in the last stretch before the target (steps are work):
+    // that is where the user will step back; copies along a long jump would be thinned.
+    const std::uint64_t stretch = 4 * store_->interval();
     sim_->advance_to(step, [&] {
-        offer_checkpoint();
+        if (step - position() <= stretch)
+            offer_checkpoint();
         cancelled = cancel && cancel->load(std::memory_order_relaxed);
         return !cancelled;
     });
