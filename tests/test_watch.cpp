@@ -1,4 +1,4 @@
-// Watchpoints, conditional line breakpoints and event breakpoints (engine/include/inflight/
+// Watchpoints, conditional line breakpoints and event breakpoints (engine/run/include/inflight/
 // watch.hpp, line_breakpoint.hpp, event_breakpoints.hpp), and inflight-cli's --watch/--break.
 // Watches are checked against a brute-force replay that reads the kernel's fields with code of
 // its own; the event breakpoints against the events and state each era really produces.

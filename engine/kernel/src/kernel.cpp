@@ -11,6 +11,21 @@
 
 namespace inflight {
 
+std::string_view gc_phase_name(GcPhase p)
+{
+    switch (p) {
+    case GcPhase::none: return "none";
+    case GcPhase::select: return "select";
+    case GcPhase::decrement: return "decrement";
+    case GcPhase::restore: return "restore";
+    case GcPhase::hitlist: return "hitlist";
+    case GcPhase::purge: return "purge";
+    case GcPhase::walk: return "walk";
+    case GcPhase::fast_walk: return "fast_walk";
+    }
+    return "?";
+}
+
 Kernel::Kernel(const KernelConfig &config) : config_(config), rng_(config.seed)
 {
     cursor.is_cursor = true;

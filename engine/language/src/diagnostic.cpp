@@ -1,6 +1,9 @@
 #include "inflight/diagnostic.hpp"
 
 #include <algorithm>
+#include <vector>
+
+#include <algorithm>
 
 namespace inflight {
 namespace {
@@ -44,6 +47,32 @@ bool has_errors(const std::vector<Diagnostic> &diagnostics)
     return std::any_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic &d) {
         return d.severity == Diagnostic::Severity::error;
     });
+}
+
+// Edit distance counting a swap of two neighbours as one edit ("sned" is 1 from "send"),
+// giving up (returning max + 1) when it must exceed `max`. Only for short words.
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t max)
+{
+    const std::size_t diff = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+    if (diff > max || a.size() > 64 || b.size() > 64)
+        return max + 1;
+    const std::size_t w = b.size() + 1;
+    std::vector<std::size_t> d((a.size() + 1) * w);
+    for (std::size_t i = 0; i <= a.size(); ++i)
+        d[i * w] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        d[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            std::size_t best = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1,
+                                         d[(i - 1) * w + j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                best = std::min(best, d[(i - 2) * w + j - 2] + 1);
+            d[i * w + j] = best;
+        }
+    }
+    return std::min(d[a.size() * w + b.size()], max + 1);
 }
 
 } // namespace inflight

@@ -137,20 +137,6 @@ json lists(const Kernel &k)
 
 } // namespace
 
-std::string_view gc_phase_name(GcPhase p)
-{
-    switch (p) {
-    case GcPhase::none: return "none";
-    case GcPhase::select: return "select";
-    case GcPhase::decrement: return "decrement";
-    case GcPhase::restore: return "restore";
-    case GcPhase::hitlist: return "hitlist";
-    case GcPhase::purge: return "purge";
-    case GcPhase::walk: return "walk";
-    case GcPhase::fast_walk: return "fast_walk";
-    }
-    return "?";
-}
 
 std::string globals_json(const Kernel &k) { return dump(globals(k)); }
 

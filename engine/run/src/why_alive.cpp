@@ -610,20 +610,6 @@ std::string left_runs_text(const WhyHistory &h)
            " and left it";
 }
 
-std::string_view phase_word(GcPhase p)
-{
-    switch (p) {
-    case GcPhase::none: return "none";
-    case GcPhase::select: return "select";
-    case GcPhase::decrement: return "decrement";
-    case GcPhase::restore: return "restore";
-    case GcPhase::hitlist: return "hitlist";
-    case GcPhase::purge: return "purge";
-    case GcPhase::walk: return "walk";
-    case GcPhase::fast_walk: return "fast_walk";
-    }
-    return "?";
-}
 
 std::string gc_runs_text(const Kernel &k, const WhyHistory *h)
 {
@@ -792,7 +778,7 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
     const bool mid_run = k.gc_phase != GcPhase::none;
     std::string running;
     if (mid_run)
-        running = " (A collection is running now, phase " + std::string(phase_word(k.gc_phase)) + ".)";
+        running = " (A collection is running now, phase " + std::string(gc_phase_name(k.gc_phase)) + ".)";
 
     Ruling ruling;
     std::unordered_set<std::uint32_t> garbage;

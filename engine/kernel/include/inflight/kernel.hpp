@@ -52,6 +52,7 @@ struct KernelConfig {
 
 // Where the running collection is, for the views (roles and the lists dock).
 enum class GcPhase : std::uint8_t { none, select, decrement, restore, hitlist, purge, walk, fast_walk };
+std::string_view gc_phase_name(GcPhase p); // "none", "select", ... "fast_walk"
 
 struct SysResult {
     Errno err = Errno::none;

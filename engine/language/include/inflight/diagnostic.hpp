@@ -1,6 +1,9 @@
 // A located message about a scene file: "file:line:col: error: message".
 #pragma once
 
+#include <cstddef>
+#include <string_view>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,5 +27,9 @@ struct Diagnostic {
 };
 
 bool has_errors(const std::vector<Diagnostic> &diagnostics);
+
+// Edit distance counting a swap of two neighbours as one edit ("sned" is 1 from "send"),
+// giving up (returning max + 1) when it must exceed `max`: the did-you-mean of every message.
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t max);
 
 } // namespace inflight

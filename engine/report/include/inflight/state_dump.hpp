@@ -16,7 +16,6 @@ class Kernel;
 class Simulation;
 struct Event;
 
-std::string_view gc_phase_name(GcPhase p); // "none", "select", ... "fast_walk"
 
 // The globals: unix_tot_inflight, each user's unix_inflight, gc_in_progress and its phase,
 // the graph state and index marks, the hitlist size. One compact JSON object.
