@@ -563,7 +563,7 @@ void MainWindow::exportTrace()
         statusBar()->showMessage(tr("Could not write %1: %2").arg(path, f.errorString()), 6000);
         return;
     }
-    const std::string json = trace_json(controller_.timeline(), controller_.kernel(), controller_.scene().title);
+    const std::string json = controller_.traceJson();
     f.write(json.data(), static_cast<qint64>(json.size()));
     statusBar()->showMessage(tr("Saved %1 (%2 steps)").arg(path).arg(controller_.totalSteps()), 6000);
 }

@@ -1,5 +1,7 @@
 #include "player_controller.h"
 
+#include "inflight/report.hpp"
+
 #include "inflight/event_breakpoints.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
@@ -314,6 +316,14 @@ void PlayerController::startIndex()
             },
             Qt::QueuedConnection);
     });
+}
+
+std::string PlayerController::traceJson() const
+{
+    if (!index_ready_ || !end_of_run_)
+        return {};
+    // The current position's kernel has not yet created the sockets of later steps.
+    return trace_json(index_, end_of_run_->kernel(), scene_->title);
 }
 
 std::uint64_t PlayerController::firstStepOfLine(int line) const

@@ -111,6 +111,9 @@ public:
     // run ever made, for views that name sockets by label. Its latency samples were handed to
     // latencySamples(). One run serves both, instead of a second replay of the whole scene.
     std::shared_ptr<const inflight::Simulation> endOfRun() const { return end_of_run_; }
+    // The whole run's trace as JSON ("Export trace as JSON"), with every socket named from the
+    // finished run's kernel, whatever the current position (empty until indexReady()).
+    std::string traceJson() const;
 
     // ---- selection shared by every view ----------------------------------------------------------
     std::optional<std::uint32_t> selectedSocket() const { return selected_; }

@@ -5,6 +5,7 @@
 // the statement, and a controller destroyed mid-seek goes away cleanly.
 
 #include "inflight/parser.hpp"
+#include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 #include "player_controller.h"
 #include "wait_index.hpp"
@@ -115,6 +116,23 @@ private slots:
         QVERIFY(waitIdle(c));
         QCOMPARE(c.sim().statements_executed(), statement);
         QCOMPARE(c.sim().era(), c.era());
+    }
+
+    void exportedTraceNamesEverySocketFromAnyPosition()
+    {
+        PlayerController c;
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        QVERIFY(test::waitIndex(c));
+        c.seek(3); // no socket exists yet at step 3
+        const QByteArray early = QByteArray::fromStdString(c.traceJson());
+        // What the export wrote before: labels from the kernel at the current position.
+        QVERIFY(QByteArray::fromStdString(trace_json(c.timeline(), c.kernel(), c.scene().title)).contains("\"?\""));
+        c.seek(c.totalSteps());
+        const QByteArray late = QByteArray::fromStdString(c.traceJson());
+        QVERIFY(!early.isEmpty());
+        QCOMPARE(early, late);
+        QVERIFY(!early.contains("\"?\""));
+        QVERIFY(early.contains("\"u0\""));
     }
 
     void destroyedDuringASeek()
