@@ -7,9 +7,12 @@
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
+#include "docks/lists_dock.h"
+#include "inflight/kernel.hpp"
 #include "player_controller.h"
 #include "wait_index.hpp"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -133,6 +136,30 @@ private slots:
         QCOMPARE(early, late);
         QVERIFY(!early.contains("\"?\""));
         QVERIFY(early.contains("\"u0\""));
+    }
+
+    void listsDockShowsTheGlobals()
+    {
+        PlayerController c;
+        QVERIFY(c.openFile(sceneFile("selftest-triangle-stream.scn")));
+        QVERIFY(test::waitIndex(c));
+        docks::ListsDock dock(c);
+        auto *globals = dock.findChild<QLabel *>(QStringLiteral("globals"));
+        QVERIFY(globals);
+        // Somewhere after the sends, fds are in flight: the label follows the kernel's counters.
+        std::uint64_t at = 0;
+        for (const Event &e : c.timeline())
+            if (e.kind == EventKind::skb_queue)
+                at = e.step;
+        QVERIFY(at > 0);
+        c.seek(at);
+        const Kernel &k = c.kernel();
+        QVERIFY(k.unix_tot_inflight > 0);
+        QVERIFY2(globals->text().contains(QStringLiteral("unix_tot_inflight %1").arg(k.unix_tot_inflight)),
+                 qPrintable(globals->text()));
+        QVERIFY(globals->text().contains(QStringLiteral("max_scc_index %1").arg(k.max_scc_index)));
+        c.seek(0);
+        QVERIFY(globals->text().contains(QStringLiteral("unix_tot_inflight 0")));
     }
 
     void destroyedDuringASeek()

@@ -14,6 +14,7 @@
 #include "inflight/simulation.hpp"
 
 #include <QLabel>
+#include <QLocale>
 #include <QListView>
 #include <QScrollArea>
 #include <QPainter>
@@ -109,6 +110,14 @@ ListsDock::ListsDock(PlayerController &controller, QWidget *parent)
     phase_->setWordWrap(true);
     phase_->setToolTip(tr("What the collector is doing now, and which of its lists matter at this point."));
     layout->addWidget(phase_);
+    globals_ = new QLabel(body);
+    globals_->setObjectName(QStringLiteral("globals"));
+    globals_->setWordWrap(true);
+    globals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    globals_->setToolTip(tr("The collector's global state, named as in the kernel: unix_tot_inflight, each "
+                            "user's unix_inflight, gc_in_progress and, for the graph collector, "
+                            "unix_graph_maybe_cyclic / grouped, the index marks and the highest scc_index."));
+    layout->addWidget(globals_);
     pages_ = new QStackedWidget(body);
     layout->addWidget(pages_, 1);
 
@@ -158,6 +167,7 @@ ListsDock::ListsDock(PlayerController &controller, QWidget *parent)
     auto update = [this] {
         pages_->setCurrentIndex(controller_.hasScene() && controller_.era() == GcEra::graph ? 1 : 0);
         updatePhase();
+        updateGlobals();
         updateTitles();
     };
     connect(&controller_, &PlayerController::positionChanged, this, update);
@@ -292,10 +302,34 @@ void ListsDock::updatePhase()
     phase_->setText(what.isEmpty() ? tr("Collection #%1").arg(n) : tr("Collection #%1 — %2").arg(n).arg(what));
 }
 
+void ListsDock::updateGlobals()
+{
+    if (!controller_.hasScene()) {
+        globals_->clear();
+        return;
+    }
+    const Kernel &k = controller_.kernel();
+    const QLocale l;
+    QStringList parts;
+    parts << tr("unix_tot_inflight %1").arg(l.toString(qulonglong(k.unix_tot_inflight)))
+          << tr("gc_in_progress %1").arg(k.gc_in_progress ? tr("true") : tr("false"));
+    if (controller_.era() == GcEra::graph)
+        parts << tr("maybe_cyclic %1").arg(k.graph_maybe_cyclic ? tr("true") : tr("false"))
+              << tr("grouped %1").arg(k.graph_grouped ? tr("true") : tr("false"))
+              << tr("index marks %1/%2").arg(k.unvisited_index).arg(k.grouped_index)
+              << tr("max_scc_index %1").arg(k.max_scc_index);
+    parts << tr("hitlist %1").arg(k.hitlist.size());
+    for (const User &u : k.users)
+        if (u.unix_inflight || &u == &k.users.front())
+            parts << tr("%1->unix_inflight %2").arg(QString::fromStdString(u.name)).arg(l.toString(qulonglong(u.unix_inflight)));
+    globals_->setText(parts.join(QStringLiteral(" · ")));
+}
+
 void ListsDock::applyTheme()
 {
     const Theme &t = Theme::instance();
     phase_->setFont(t.font(kTitlePoints, true));
+    globals_->setFont(t.font(kRowPoints));
     // A dock squeezed to a sliver shows nothing: ask for room for ~14 characters of a row.
     if (widget())
         widget()->setMinimumWidth(QFontMetrics(rowFont()).averageCharWidth() * 14);
