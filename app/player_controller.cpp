@@ -231,8 +231,7 @@ void PlayerController::startIndex()
                 // and the place where the recorder leaves checkpoints for the player.
                 if (cancel->load(std::memory_order_relaxed))
                     return;
-                if (store->due(sim->steps(), sim->kernel().micro_steps_total, store->last_bytes()) && sim->quiescent())
-                    store->add(*sim);
+                store->offer(*sim);
             }
             if (events->size() < kIndexCap) {
                 events->push_back(*e);

@@ -55,6 +55,16 @@ void CheckpointStore::add(const Simulation &sim)
     thin();
 }
 
+bool CheckpointStore::offer(const Simulation &sim, bool move_present)
+{
+    if (!due(sim.steps(), sim.kernel().micro_steps_total, last_bytes()) || !sim.quiescent())
+        return false;
+    if (move_present)
+        set_present(sim.steps());
+    add(sim);
+    return true;
+}
+
 void CheckpointStore::thin()
 {
     std::size_t bytes = 0;

@@ -19,10 +19,7 @@ void Player::offer_checkpoint()
     const Event *e = sim_->last_event();
     if (!e || e->kind != EventKind::stmt_end)
         return;
-    if (store_->due(sim_->steps(), sim_->kernel().micro_steps_total, store_->last_bytes()) && sim_->quiescent()) {
-        store_->set_present(sim_->steps());
-        store_->add(*sim_);
-    }
+    store_->offer(*sim_, true);
 }
 
 bool Player::step_into()

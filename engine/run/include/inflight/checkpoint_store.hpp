@@ -47,6 +47,10 @@ public:
     std::size_t last_bytes() const;
     // Stores a copy of sim, which must be quiescent (Simulation::quiescent()).
     void add(const Simulation &sim);
+    // What the recorder and the player ask at each statement end: stores a copy of sim if one
+    // is due there and sim is quiescent; the player's (move_present) also becomes the present.
+    // Returns whether it did.
+    bool offer(const Simulation &sim, bool move_present = false);
     // The latest checkpoint at or before `step` (null only while the store is empty).
     std::shared_ptr<const Simulation> at_or_before(std::uint64_t step) const;
     // Thinning keeps checkpoints dense around this step.

@@ -90,8 +90,7 @@ bool record_run(Simulation &sim, CheckpointStore &store, OnEvent &&on_event, con
                 return false;
             // The present stays where the player is (it sets it): the recorder's checkpoints
             // thin out with distance from there.
-            if (store.due(sim.steps(), sim.kernel().micro_steps_total, store.last_bytes()) && sim.quiescent())
-                store.add(sim);
+            store.offer(sim);
         } else if (++tick == (1u << 16)) {
             tick = 0;
             if (cancel.load(std::memory_order_relaxed))
