@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inflight [scene.scn] [--gc classic|async|graph] [--step N] [--screenshot FILE] [--size WxH]
 #include "main_window.h"
 #include "player_controller.h"

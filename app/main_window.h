@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Inflight window: the graph in the centre, the collector's lists, algorithm, scene,
 // inspector and event log as docks, the transport toolbar and the timeline.
 #pragma once

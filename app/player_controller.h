@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one object every view talks to: it owns the scene and the engine's Player, knows the
 // whole run (an index of every event, computed once off the GUI thread), the selection shared by
 // all views, breakpoints, and play/pause. Views read the model through sim()/kernel() when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Colours and font scale shared by every view. Presentation mode raises the font scale and
 // switches to high-contrast colours that still read on a projector; views repaint on changed().
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scrubber under the graph: the whole run from step 0 to the last, the current step, and
 // ticks where collections start (blue), where line breakpoints stop (red) and where a statement
 // failed or an invariant broke (orange). Collections are shaded from start to end, and a lane

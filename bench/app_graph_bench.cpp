@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Numbers for the graph view (not a test): layout latency of a first layout at 2,000 and 200
 // sockets, step-to-repaint at 200 sockets, and the aggregate view of 32,000 sockets.
 // Medians of several runs. Runs offscreen unless QT_QPA_PLATFORM says otherwise.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inflight-app-bench: the application's figures on real scenes, offscreen. Prints numbers.
 //   opening a scene (first frame), indexing the whole run, jumping to step 100,000, and the
 //   memory of the open 32,000-socket scene; the million-socket autobind scene opened and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inflight-fill-bench: binds every autobind name of one socket type through the whole engine, as
 // `inflight-cli run` does: the scene text below is parsed (with its static check) and run by a
 // Simulation that fast-forwards (record = false). 2^20 `socket` + `bind` statements fill the

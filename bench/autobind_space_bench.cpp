@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inflight-autobind-bench: fills all 2^20 autobind names of one socket type with random-start
 // autobinds (the merged unix_autobind(), spec 6) on the AbstractNamespace alone, then makes one
 // more autobind, which gives up with ENOSPC. Prints plain "key value" lines: fill time, probes,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inflight-bench: the engine's speed and memory figures (README quotes them). Not a test: it
 // prints numbers. Each figure is the median of several runs.
 #include "inflight/kernel.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inflight-latency-bench: how long the seed scenes of the latency panel take headless, run as
 // `inflight-cli run --hist` runs them (fast-forwarded, nothing recorded), one line per variant,
 // with the model's own figures beside the wall-clock time. The 32,000-in-flight scene

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the benchmarks read of their own process: /proc/self/status lines (VmRSS, VmHWM) in kB.
 // Linux only, like the figures the README quotes.
 #pragma once

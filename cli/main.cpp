@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inflight-cli: runs a scene headless and reports. Exit 0 when every expectation holds, 1 when
 // one fails or an invariant breaks, 2 for an invalid scene, file or command line.
 #include "inflight/log2_histogram.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers the `why` subcommand and `run --at` share: reading a step number and stepping a run
 // micro-step by micro-step to it.
 #pragma once

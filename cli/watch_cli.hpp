@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // inflight-cli's --watch EXPR and --break LINE[ if COND]: the run is stepped one micro-step at a
 // time (no fast-forward, so the step numbers are the app's) and every hit is listed before the
 // report, or as the report's "hits" array with --json.

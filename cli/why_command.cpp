@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]`: what keeps a socket
 // alive at a step, or why the collector left it (see inflight/why_alive.hpp). Kept apart from
 // main.cpp so the run command's options grow without touching it.

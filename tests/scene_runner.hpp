@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared by the test suites: parse scene text and run it, failing the test on a bad scene.
 #pragma once
 

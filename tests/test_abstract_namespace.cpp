@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The abstract name space and unix_autobind() (spec 6): name format, unix_abstract_hash()
 // against values worked out by hand, per-type spaces, chain positions, and the exact give-up
 // boundaries of the three autobind algorithms over a full space of 2^20 names.

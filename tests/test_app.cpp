@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The application as a user drives it: open, play, step back and forth, breakpoints, collector
 // switch, every scene played to the end, and --screenshot.
 #include "main_window.h"

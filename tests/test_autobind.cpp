@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Autobind and abstract names through the kernel model's syscalls: EADDRINUSE, per-type name
 // spaces, the probe events, the sequential counter's race, ENOSPC at exactly 2^20 names, and the
 // random-v1 loop that would never end.

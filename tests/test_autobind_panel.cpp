@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The autobind fill map and its panel, on namespaces filled directly: pixel colours after binds,
 // the incremental repaint from the change journal (and the full repaint when it cannot say),
 // hover text, click-to-select, zoom and pan down to single names, the probe overlay, the figures,

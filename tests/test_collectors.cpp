@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The collectors' algorithms, step by step: order, lists, scc_index values, verdicts.
 #include "scene_runner.hpp"
 

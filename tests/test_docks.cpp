@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The docks around the graph: every model passes QAbstractItemModelTester while a whole scene
 // is stepped through; the lists show the kernel's lists in their real order (with the restore
 // walk's cursor), the graph walk's stacks and SCC verdicts and the hitlist; the algorithm dock

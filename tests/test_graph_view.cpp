@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The central graph view: one item per socket, per in-flight copy and per process; layouts
 // that keep survivors in place, drop stale results and never overlap boxes; selection, search,
 // aggregates for very large graphs, and the exports. Runs offscreen (QT_QPA_PLATFORM=offscreen).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The funclatency histogram: bucket edges, units, nearest-rank percentiles, and the text, CSV and
 // JSON renderings. The text is checked against the bcc output quoted in the commit message of
 // "af_unix: Try to run GC async." (unix_dgram_sendmsg with 32K sockets in flight, before and after

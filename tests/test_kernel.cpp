@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The socket model: references, errno behaviour, release and its cascade, per-era triggers.
 #include "scene_runner.hpp"
 

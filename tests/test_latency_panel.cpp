@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The latency panel: the histogram widget's rows, bars, hover and click; the dock showing only
 // the calls that have returned by the player's step and keeping up incrementally; its exports
 // matching the engine's funclatency text, CSV and JSON; the bucket's call list and the jump to a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scene language: parsing into Statements, diagnostics (exact line and column), template
 // expansion, the unrolling cursor, the static checks, and robustness against arbitrary input.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Stepping: into/over/out, backwards and jumps reach exactly the same state; runs are
 // deterministic; a broken invariant stops the run and says where.
 #include "inflight/player.hpp"

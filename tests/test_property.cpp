@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Property tests of the collectors: seeded random scenes (sockets of every type, sends of 1-3
 // fds, recvs, dups, accepts, closes in random order; no OOB and no PEEK, which have scenes of
 // their own) end with a `gc`, after which every collector must have freed exactly the sockets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The project's scenes (scenes/*.scn) as tests: every scene is run under every collector its
 // `set collectors` line lists, with the model's invariants checked after every micro-step, and
 // must end with every expectation met, no finding and no unexpected syscall failure. The CLI is

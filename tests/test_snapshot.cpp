@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The graph snapshot the views draw: roles per step, one edge per in-flight copy, embryo edges
 // leading to their listener, processes with their fds, and a topology key that changes only
 // when nodes, edges or fds do.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Modelled time and concurrency: the wait rules of each collector era at their exact thresholds,
 // unix_gc_lock contention, and deterministic interleavings.
 #include "scene_runner.hpp"

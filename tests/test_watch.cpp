@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Watchpoints, conditional line breakpoints and event breakpoints (engine/run/include/inflight/
 // watch.hpp, line_breakpoint.hpp, event_breakpoints.hpp), and inflight-cli's --watch/--break.
 // Watches are checked against a brute-force replay that reads the kernel's fields with code of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Why is it alive?" (engine/why_alive) and the CLI around it: the chain from a process fd while
 // one exists, the collector's rule once none does, the release afterwards; `why`, `run --at`,
 // `--trace --json` and the report's globals, through the real inflight-cli.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GUI suites: waits (running the event loop) until the controller's index of the run is ready.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The autobind fill map: the 2^20 autobind names of an AbstractNamespace as a 1024 x 1024 image,
 // one pixel per name value, row-major (x = value & 1023, y = value >> 10). A pixel is free, or
 // taken (coloured by the socket type that holds it; "several" when more than one type does), and

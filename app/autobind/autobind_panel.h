@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Autobind": the abstract name space of the run's network namespace as a fill map
 // (AutobindMap: 2^20 names, one pixel each) with its figures beside it — names taken per type
 // (which doubles as the map's legend), probes of the last bind, mean probes per bind, the longest

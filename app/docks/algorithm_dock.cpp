@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "algorithm_dock.h"
 
 #include "algorithm_view.h"

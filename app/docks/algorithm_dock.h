@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Algorithm": the active collector's pseudo-code with the line the current micro-step executes
 // highlighted (the last collector line stays, dimmed, while the scene does something else), a
 // sentence or two narrating the micro-step (inflight::narrate), and the scene's latest note.

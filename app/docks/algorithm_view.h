@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The collector's pseudo-code, one listing line a row, indented by its `indent`, wrapped to
 // the width, with the current line highlighted (or dimmed: the last line the collector ran
 // while the scene does something else). Comments after "#" are drawn muted.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the docks share: which fields of an event name sockets, labels as QString, the item-data
 // roles their models answer, the groups of event kinds the log filters by, and font sizes.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The base of the collector-list models: rows re-read from the kernel at every position, and
 // applied as the smallest change the views can animate (a common prefix and suffix are kept,
 // a single item moved to the other end is a row move, changed values are dataChanged), so a

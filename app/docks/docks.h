@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The dock widgets around the central graph. Each takes the shared PlayerController, has an
 // objectName for QMainWindow::saveState(), and follows positionChanged()/selectionChanged().
 #pragma once

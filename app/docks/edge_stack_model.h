@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The graph collector's edge stack (the tree edges __unix_walk_scc() descended along and will
 // backtrack over), bottom first: "a → b" where a's file sits in b's receive queue.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The event log's filter: by event kind (a bit mask of EventKind) and by socket (events whose
 // a, b or c names it). Reads the recorded events directly: no text is made to filter.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Event log": every micro-step of the run, filterable by kind and by socket; the current
 // step's row is highlighted and kept in view, and clicking a row goes to that step.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every micro-step of the run (controller.timeline(); past PlayerController::kIndexCap events
 // only its landmarks) as a table: step, scene line, kernel
 // function, event kind and a description (inflight::describe). Nothing is stored per row:

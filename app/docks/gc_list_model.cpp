@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "gc_list_model.h"
 
 #include "dock_common.h"

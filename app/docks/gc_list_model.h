@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One of the classic collector's lists (gc_inflight_list, gc_candidates, not_cycle_list) in its
 // real order, read from the kernel's intrusive list; gc_candidates shows the restore walk's
 // cursor where it stands ("▶ cursor"), as the kernel's dummy list node does.

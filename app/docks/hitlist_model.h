@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The collector's hitlist in its real order: each skb with the files it carries
 // ("skb#12 → b, c"). Shared by every era (classic moves skbs one by one, graph splices whole
 // receive queues).

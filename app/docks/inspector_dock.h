@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Inspector": everything about the selected socket at this step — identity, references,
 // what the collector thinks of it, its receive queue skb by skb, and where copies of its own
 // file are in flight. Values that changed since the previous step are highlighted; every

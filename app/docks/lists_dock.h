@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Collector's lists": the lists the running collector works on, in their real order.
 // classic/async: gc_inflight_list, gc_candidates (with the restore walk's cursor),
 // not_cycle_list, the hitlist. graph: the vertex stack, the edge stack, the SCCs of the

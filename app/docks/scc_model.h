@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The SCCs the graph collector found in the current collection, in the order it found them,
 // with the verdict on each: judging (members checked so far), garbage, or alive. Derived from
 // the recorded run (controller.timeline()): scc_found, vertex_dead and scc_verdict events

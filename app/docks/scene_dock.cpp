@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "scene_dock.h"
 
 #include "dock_common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Scene": the scene's text with line numbers, the statement being executed highlighted, and
 // line breakpoints toggled by a click in the gutter. Read-only.
 #pragma once

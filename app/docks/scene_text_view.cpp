@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "scene_text_view.h"
 
 #include "../theme.h"

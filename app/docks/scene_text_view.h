@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scene's text, read-only, with a line-number gutter: the statement being executed is
 // highlighted (and marked ▶ in the gutter), breakpoints are red dots, and a click in the
 // gutter toggles the breakpoint of that line's statement. Nothing can be typed: the editor

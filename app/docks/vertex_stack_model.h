@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The graph collector's vertex stack (Tarjan's stack in __unix_walk_scc()), bottom first, with
 // each vertex's index and scc_index (the low-link).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Many identical strongly connected groups drawn as one node: a stack of cards titled
 // "16 sockets × 2000" with the shape in words ("ring · stream") and a bar showing how many of
 // the member sockets have each GC role at this step. Double-click expands it (GraphScene).

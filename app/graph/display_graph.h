@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the graph view shows for a snapshot: every socket on its own, or - above a few thousand
 // sockets - each strongly connected group (SCC: a ring, a pair holding each other, a single
 // socket) whose shape occurs many times collapsed into one aggregate node per shape, e.g.

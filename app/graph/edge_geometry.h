@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Curves for edges between node boxes: a quadratic bent sideways (parallel edges get distinct
 // bends, so a socket sent twice in one message shows as two curves), a loop for a socket in
 // its own queue, a bend that avoids other boxes in small graphs, and arrowheads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One in-flight file copy (A → B: A's file sits in B's receive queue), or - next to an
 // aggregate - a bundle of copies drawn once with a count. Into an unaccepted embryo the arrow
 // ends at the embryo, which sits inside its listener's box. A copy on the collector's hitlist

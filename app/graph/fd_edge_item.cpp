@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/fd_edge_item.h"
 
 #include "graph/graph_style.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // An open fd: a dashed arrow from a process's fd row to the socket it refers to (or, next to
 // an aggregate, one arrow for all of a process's fds into it, with a count). This is what
 // makes "reachable from an open fd" visible.

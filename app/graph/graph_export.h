@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Saving the graph as drawn: PNG (the scene rendered into a QImage), SVG (QSvgGenerator) and
 // DOT (our own writer: the current snapshot with the positions on screen, one edge per
 // in-flight copy; `neato -n2 -Tsvg` redraws it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Keys of the nodes the graph view lays out: a socket, a process or an aggregate of identical
 // SCCs share one 64-bit key space, so one layout request can name all of them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The common base of every item the graph scene draws: it can explain itself in plain words
 // (the view shows that as the hover tooltip) and knows how much detail the painter can afford.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The central graph panel: a search box and buttons over the graph view (with its bird's-eye
 // overview), the legend under it. It follows the PlayerController: a new step is a new
 // snapshot, the shared selection is highlighted, a click on a socket selects it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scene of the graph view. It turns each GraphSnapshot into items - kept by socket id,
 // process id, aggregate key and SnapshotEdge::id - and positions them from layouts computed on
 // the Graphviz worker:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fonts, metrics and pens of the graph items, derived from the Theme. Sizes are in scene units
 // (pixel-sized fonts), so text scales with the view's zoom and renders the same into a QImage,
 // an SVG or a screen. Rebuilt by GraphScene when Theme::changed() fires.

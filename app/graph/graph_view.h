@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The big view of the graph: wheel and +/- zoom about the cursor, drag to pan, F to fit. Until
 // the user zooms or pans it follows the graph (fits after every layout); F returns to that.
 // Hover tooltips come from the items' describe(). Items pick their level of detail from the

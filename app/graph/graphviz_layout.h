@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One layout, computed with Graphviz (cgraph + gvc) and finished without it:
 //  * full layout: dot (rankdir=LR) up to request.dot_max_nodes nodes, above that sfdp with
 //    pack=true, packmode=array, splines=false; processes are then left out of Graphviz and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one Graphviz worker: a dedicated thread with three one-slot job queues, taken in this
 // order - replaying a scene to collect its RunGraph (collectRun), laying out that whole run
 // (submitPlan), and the layout of what is on screen (submit). Nothing blocks the caller; a job

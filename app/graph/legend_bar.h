@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The key under the graph: what each fill colour (GC role), outline (socket type) and line
 // (in-flight copy, copy on the hitlist, open fd) means. Wraps to more rows when narrow.
 #pragma once

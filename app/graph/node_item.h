@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A node of the graph (socket, process or aggregate): a box centred on the item's origin whose
 // outline edges are clipped to, plus the selection highlight. Subclasses paint themselves.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Moves boxes apart so that no two overlap: boxes are placed one after the other, each at its
 // wanted centre or, if that spot is taken, at the nearest free spot found on a spiral around it.
 // Earlier boxes have priority (put pinned ones first: they only move if they overlap each other).

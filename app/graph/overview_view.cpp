@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/overview_view.h"
 
 #include "graph/graph_scene.h"

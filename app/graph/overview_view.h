@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bird's-eye view: the whole graph, small, in a corner of the big view, with the big
 // view's visible area outlined. Click or drag in it to move the big view there.
 #pragma once

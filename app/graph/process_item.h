@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A process: the root of reachability. A box with a title band ("main · root") and one row per
 // open fd ("3  a": fd number and the scene's name for it). Each fd row is where the dashed fd
 // edge to its socket starts. Long fd tables show the first rows and "+ N more".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every socket, in-flight edge and fd that occurs anywhere in a run, collected by replaying the
 // scene on a private Simulation. Laid out once, it gives every socket a place before it exists
 // (the "plan"), so sockets appear where the finished structure wants them and nothing ever

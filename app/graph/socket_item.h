@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One socket. The outline tells the type (stream: rounded box, dgram: cut corners, seqpacket:
 // square box with bars), the fill its GC role at this step; a listener has a double border and
 // holds its unaccepted embryos (child SocketItems) in an "accept queue" strip; an embryo is a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A/B: the same scene run twice, headless on worker threads (under two collectors, or as two of
 // its variants), the two histograms side by side on the same rows and scale, and how many times
 // slower A is than B on average and at p99 - the "1825567 nsecs before, 410 after" of the

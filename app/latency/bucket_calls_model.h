@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The calls behind one bar: which task made each, when it started, how long it took and how much
 // of that it spent waiting for a collection or spinning on a lock, and the scene line. A
 // snapshot taken when the bar is clicked, so the list holds still while the scene plays.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How the latency panel writes a modelled duration: in the unit the user picked, with the
 // fraction that integer division would lose (a 410 ns call is "0.410 µs", not "0"). Whole
 // nanoseconds are truncated, as funclatency prints its average.

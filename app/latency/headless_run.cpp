@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "headless_run.h"
 
 #include "inflight/kernel.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The A/B comparison's runs: the current scene under another collector or as one of its
 // `variant` blocks, run to the end on a worker thread without recording events (and with
 // collections fast-forwarded), keeping only the timed calls.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One funclatency histogram drawn as bars: a row per power-of-two bucket from the first
 // non-empty one to the last, the range in monospace digits, the count, and a bar scaled to the
 // fullest bucket, with funclatency's avg/total/count line under it. Readable on a projector: it

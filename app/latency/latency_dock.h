@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Latency": the funclatency view of the run as it plays. The calls that have returned by the
 // player's step (sendmsg, autobind), one histogram per group (task, user or kind of call) with
 // the percentile table beside them; a click on a bar lists its calls and a double-click on a

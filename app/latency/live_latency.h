@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The latency samples the panel shows at the player's current step: only the calls that have
 // returned by then (last_step <= step), grouped and bucketed. Moving forward adds the newly
 // returned calls to the histograms one by one, so playing a scene costs a few additions per

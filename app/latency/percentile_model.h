@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The latency panel's table beside the histograms: one row for all calls returned so far, then
 // one per group, with p50, p90, p99, max, count and average in the chosen unit. Percentiles are
 // nearest-rank over the exact samples, not read off the buckets.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Model > Costs...: every modelled cost constant with its default, what it means and what it was
 // fitted to, editable. The values set here apply over the scene's own `set cost` lines for this
 // window's session only (a scene's figures must not change silently the next day); Reset puts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The 2007 Szeredi collector: candidates, decrement, restore walk, hitlist. Runs in the caller
 // (classic, up to 6.8) or as queued work (async, 6.9); Kernel::unix_gc() makes that difference.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The 6.10+ collector: a graph kept up to date at enqueue/dequeue, Tarjan's SCC walk with the
 // kernel's index marks and scc_index propagation, the dead-SCC rule and the fast path.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The abstract socket name space of one network namespace and unix_autobind() (spec 6).
 // See abstract_namespace.hpp for what is modelled and how it is stored.
 #include "inflight/abstract_namespace.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Object lifetime, file release and kernel work: the parts of the model every era shares.
 #include "inflight/kernel.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The syscalls a scene can make, with the kernel's checks in the kernel's order, so that the
 // errno a scene sees is the one a real program would see.
 #include "inflight/kernel.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Modelled time: what each micro-step costs, spin locks, sleeping and waking, and the wait for
 // a running collection. The scheduler itself (which task goes next) is the Simulation's.
 #include "inflight/kernel.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // parse_scene(): turns scene text (scenes/LANGUAGE.md) into a Scene. Line-oriented: each line is
 // tokenized and parsed on its own, every problem becomes a Diagnostic, and parsing goes on with
 // the next line, so one run reports every mistake in a file. Only repeat, spawn and variant blocks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Engine-internal entry points shared by the parser's translation units (not public API).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // check_scene(): the static, whole-scene checks that need the scene unrolled in execution order
 // (which names each process has defined so far, which socket labels exist, how many sockets the
 // scene creates). Syntax problems are the parser's business; see parser.cpp.

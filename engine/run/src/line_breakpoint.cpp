@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/line_breakpoint.hpp"
 
 #include "inflight/event.hpp"

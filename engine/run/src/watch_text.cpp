@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "watch_text.hpp"
 
 #include "inflight/diagnostic.hpp"

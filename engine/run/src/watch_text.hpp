@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Engine-internal: the words of a watch or breakpoint expression, and did-you-mean (not public API).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The active collector as short pseudo-code in our own words (kernel function names kept), and
 // the ids of its lines: every collector event carries the line it executes, so a player can
 // highlight it. unix_autobind() has a listing of its own per generation (set autobind): its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The era-specific half of the model. The socket code (Kernel) calls these hooks at the moments
 // the kernel of that era does its GC bookkeeping; collect() is the collection itself.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The abstract half of one network namespace's AF_UNIX socket hash table (spec 6): the buckets
 // 256..511 of net->unx.table, which hold every socket bound to an abstract name, and the three
 // unix_autobind() algorithms the model can run over it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // struct file: the object a file descriptor points at. Its refcount (file_count()) counts every
 // holder: fd table entries, SCM_RIGHTS lists in flight, send-time cookies, peeked copies.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Boost.Intrusive list types standing in for the kernel's struct list_head.
 #pragma once
 

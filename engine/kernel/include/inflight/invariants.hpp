@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The model's invariants, beyond the kernel's own BUG_ON/WARN_ON conditions (which the kernel
 // code paths check where the kernel checks them). Violations become Findings, never crashes.
 #pragma once

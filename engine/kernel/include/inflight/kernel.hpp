@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The modelled kernel: every object (sockets, files, skbs, users, processes), the GC globals of
 // the era, the syscalls with their errno behaviour, file release with its deferred __fput, and
 // the workqueue that runs queued collections. Deterministic: no clocks, no host randomness.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Proc: a resumable kernel code path. Every modelled syscall, release and collector is written
 // as a C++20 coroutine that `co_yield`s an Event at each micro-step and `co_yield`s a nested Proc
 // to call a sub-path (fput -> unix_release_sock -> unix_gc ...). The caller drives the outermost

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Users (struct user_struct) and processes with their fd tables.
 #pragma once
 

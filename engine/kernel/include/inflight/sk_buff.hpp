@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // struct sk_buff and struct scm_fp_list, reduced to what the collectors look at.
 #pragma once
 

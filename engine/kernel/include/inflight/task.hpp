@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tasks and locks of the modelled time. A task is one thread of execution — the scene's main
 // script, a spawned block, or the kworker running queued collections — with its own clock, on
 // one CPU. Tasks interleave only at scheduling points (a statement boundary, a spin lock to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The graph collector's vertices and edges (6.10+): one vertex per in-flight AF_UNIX socket, one
 // edge per in-flight copy of its file, pointing at the socket whose queue holds that copy.
 #pragma once

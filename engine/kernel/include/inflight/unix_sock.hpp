@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // struct unix_sock with the fields the collectors of every era read.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A located message about a scene file: "file:line:col: error: message".
 #pragma once
 

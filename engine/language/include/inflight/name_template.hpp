@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Expansion of $var and ${expr} inside names, with the loop variables of enclosing repeats.
 #pragma once
 

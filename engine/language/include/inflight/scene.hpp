@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The parsed form of a scene file (scenes/LANGUAGE.md). Produced by parse_scene(), checked by
 // check_scene(), executed statement by statement by Simulation.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Walks a scene's statements in execution order, unrolling repeat blocks lazily, so a scene with
 // a million iterations costs no more memory than its text. Resumable: the Simulation keeps one.
 #pragma once

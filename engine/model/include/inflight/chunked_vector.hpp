@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ChunkedVector: an append-only sequence whose elements never move. It stores the kernel's
 // sockets, files and latency samples, which other objects point at (a socket's peer, a file's
 // socket) and which a 2^20-bind scene has a million of.

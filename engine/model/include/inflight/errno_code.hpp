@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The errno values the modelled syscalls can return, with the kernel's names.
 // Kept separate from <cerrno> so the engine's results are the same on every host.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One micro-step of the model: what happened, in which kernel function, to which objects, and
 // the value before and after. Events are small plain values so that a run of a million steps
 // can be recorded, replayed and filtered cheaply; text is made from them on demand (describe()).

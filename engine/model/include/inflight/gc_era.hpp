@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The three collector eras Inflight models, and the kernel versions each stands for.
 #pragma once
 

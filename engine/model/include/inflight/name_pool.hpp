@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Interned names (socket labels and fd names): each distinct text is stored once, in one
 // arena, and known by a 32-bit id. Open addressing keeps the index at a few bytes per name,
 // which is most of what an idle socket costs beyond the kernel objects themselves.

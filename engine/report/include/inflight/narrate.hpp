@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Plain-words text for events: one line for the trace, and a sentence or two a teacher can read
 // aloud for the current micro-step.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What inflight-cli prints after a run: a text summary, the JSON object of the issue, and the
 // one-line-per-micro-step trace.
 #pragma once

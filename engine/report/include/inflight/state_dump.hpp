@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The model's state at one step, for `inflight-cli run --at` and `why`: every socket with its
 // counts and GC marks, the collector's lists in order, and the globals. JSON is produced with
 // nlohmann-json (kept out of this header) and always valid UTF-8: bytes that are not are

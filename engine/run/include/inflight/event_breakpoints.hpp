@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The debugger's event breakpoints: stop when a collection starts, the hitlist gets its first
 // skb, an invariant breaks, a statement fails, a named socket becomes a candidate or is found
 // garbage. Shared by the app (PlayerController::breaksAt) and anything else that steps a run.

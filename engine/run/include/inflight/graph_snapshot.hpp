@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the views draw at one step, extracted from the kernel model in one pass: every socket
 // with its GC role, one edge per in-flight file copy, and the processes with their open fds.
 // Plain values: safe to hand to a layout thread while the model moves on.

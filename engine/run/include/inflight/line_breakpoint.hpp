@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A scene-line breakpoint, optionally conditional: `14` or `14 if inflight a >= 2`. It stops at
 // the stmt_begin of a statement on that line when the condition holds in the state right after
 // that step (the statement has not run yet). The condition is any watch expression; a field

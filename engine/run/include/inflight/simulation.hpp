@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs a scene against the kernel model one micro-step at a time. This is the API the player,
 // the CLI and the tests share: step() is "step into", step_over() finishes a statement,
 // step_out() finishes the running collection, run() goes to the end. The run is deterministic,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Watch expressions over the model's state after a step, as a debugger's `watch`:
 //
 //   FIELD LABEL [OP VALUE]     inflight a >= 2, refs a == 1, state a == listening, queue a

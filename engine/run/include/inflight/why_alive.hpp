@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Why is it alive?": for one socket of a kernel state, the shortest chain of references from a
 // process's fd table that keeps it alive, or, when none reaches it, why the collector of the era
 // left it (or would leave it), in the kernel's names. A question about a state, answered from

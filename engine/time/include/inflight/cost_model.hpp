@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The modelled cost, in nanoseconds, of each thing the kernel model does. A collection's time is
 // the sum of what it really walks (sockets selected, skbs and fds scanned, vertices and edges
 // visited), so the figures the latency panel shows come out of the algorithm, not out of a table

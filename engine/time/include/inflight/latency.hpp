@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the modelled clock measured: one sample per timed call (sendmsg, autobind), the tasks
 // that made them, and the collector's own runs. The latency panel, `inflight-cli run --hist`
 // and the tests read these; the histograms are built from them (log2_histogram.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The power-of-two latency histogram of bcc's funclatency, built from the model's LatencySamples,
 // and its renderings: funclatency's own text (so a run can be laid next to the bcc output quoted in
 // the commit that made sendmsg stop waiting for the collector), CSV and JSON. Also the split of a
