@@ -3,8 +3,11 @@
 #include "main_window.h"
 #include "player_controller.h"
 
+#include "inflight/version.hpp"
+
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QTimer>
 
 #include <cstdio>
@@ -14,7 +17,14 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Inflight"));
     QApplication::setOrganizationName(QStringLiteral("Inflight"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1"));
+    QApplication::setApplicationVersion(QString::fromLatin1(inflight::kVersion));
+    // Wayland compositors and docks match the window to the installed .desktop file by this id.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.inflight.Inflight"));
+    // The themed icon when installed; the built-in PNGs from a build-tree run.
+    QIcon builtin;
+    for (int size : {16, 32, 48, 64, 128, 256})
+        builtin.addFile(QStringLiteral(":/icons/inflight-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.inflight.Inflight"), builtin));
 
     QCommandLineParser cli;
     cli.setApplicationDescription(QStringLiteral(

@@ -5,6 +5,7 @@
 
 #include "settings/cost_settings_dialog.h"
 
+#include "example_scenes.h"
 #include "player_controller.h"
 #include "theme.h"
 #include "timeline_widget.h"
@@ -17,11 +18,13 @@
 #include "docks/scene_dock.h"
 #include "docks/watches_dock.h"
 #include "graph/graph_panel.h"
+#include "graph/graphviz_layout.h"
 #include "latency/latency_dock.h"
 
 #include "inflight/kernel.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
+#include "inflight/version.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -352,6 +355,7 @@ void MainWindow::buildMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(action("open"));
     recent_menu_ = file->addMenu(tr("Open &Recent"));
+    buildExamplesMenu(file->addMenu(tr("&Examples")));
     file->addAction(action("reload"));
     file->addAction(action("welcome"));
     file->addSeparator();
@@ -538,6 +542,33 @@ void MainWindow::rebuildRecentMenu()
     recent_menu_->setEnabled(!recent.isEmpty());
 }
 
+void MainWindow::buildExamplesMenu(QMenu *menu)
+{
+    const QString dir = ExampleScenes::directory();
+    const QList<ExampleScene> examples = ExampleScenes::list(dir);
+    QMenu *group_menu = nullptr;
+    QString group;
+    for (const ExampleScene &e : examples) {
+        if (!group_menu || e.group != group) {
+            group = e.group;
+            group_menu = menu->addMenu(group);
+        }
+        const QString path = e.path;
+        group_menu->addAction(e.title, this, [this, path] { openScene(path); })->setToolTip(path);
+    }
+    if (examples.isEmpty()) {
+        menu->addAction(tr("No example scenes found"))->setEnabled(false);
+        return;
+    }
+    menu->addSeparator();
+    menu->addAction(tr("Open the examples folder…"), this, [this, dir] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open example"), dir, tr("Scenes (*.scn);;All files (*)"));
+        if (!path.isEmpty())
+            openScene(path);
+    });
+}
+
 void MainWindow::exportGraph(const QString &format)
 {
     const QString filter = format == "png" ? tr("PNG image (*.png)") : format == "svg" ? tr("SVG drawing (*.svg)")
@@ -575,12 +606,21 @@ void MainWindow::about()
     for (GcEra e : {GcEra::classic, GcEra::async, GcEra::graph})
         eras += QStringLiteral("<li><b>%1</b>: Linux %2</li>")
                     .arg(QString::fromLatin1(era_name(e).data()), QString::fromLatin1(era_kernel_label(e).data()));
+    // The versions it runs on, not the ones it was built against: a bug report needs those.
+    const QString versions = tr("Qt %1, Graphviz %2").arg(QString::fromLatin1(qVersion()),
+                                                         QString::fromStdString(graph::graphvizVersion()));
     QMessageBox::about(this, tr("About Inflight"),
                        tr("<h3>Inflight %1</h3><p>Watch and step through the Linux kernel's AF_UNIX garbage "
                           "collector: how file descriptors passed over SCM_RIGHTS form cycles and how each "
                           "era's collector finds and frees them.</p><p>Modelled collectors:</p><ul>%2</ul>"
-                          "<p>The model is written from the kernel's behaviour; no kernel code is included.</p>")
-                           .arg(QApplication::applicationVersion(), eras));
+                          "<p>The model is written from the kernel's behaviour; no kernel code is included.</p>"
+                          "<p>Running on %3.</p>"
+                          "<p>Inflight is free software: you can redistribute it and/or modify it under the terms "
+                          "of the GNU General Public License as published by the Free Software Foundation, either "
+                          "version 3 of the License, or (at your option) any later version "
+                          "(GPL-3.0-or-later). It comes with ABSOLUTELY NO WARRANTY. See "
+                          "<a href=\"https://www.gnu.org/licenses/gpl-3.0.html\">the GNU GPL</a>.</p>")
+                           .arg(QString::fromLatin1(inflight::kVersion), eras, versions));
 }
 
 void MainWindow::setPresentationMode(bool on)

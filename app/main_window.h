@@ -54,6 +54,7 @@ private:
     void updateTitle();
     void addRecent(const QString &path);
     void rebuildRecentMenu();
+    void buildExamplesMenu(QMenu *menu);
     void chooseOpen();
     void reload();
     void exportGraph(const QString &format);

@@ -6,6 +6,7 @@
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 #include "inflight/state_dump.hpp"
+#include "inflight/version.hpp"
 
 #include "step_to.hpp"
 #include "watch_cli.hpp"
@@ -34,6 +35,7 @@ void usage(std::FILE *to)
                "                        [--watch EXPR]... [--break LINE[ if COND]]...\n"
                "       inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]\n"
                "       inflight-cli check FILE        (parse and check only)\n"
+               "       inflight-cli --help | --version\n"
                "\n"
                "Runs a scene of AF_UNIX syscalls against a model of the Linux garbage collector of\n"
                "the chosen era and reports which sockets were freed, the collections that ran and\n"
@@ -157,6 +159,10 @@ int main(int argc, char **argv)
         return 2;
     }
     const std::string command = argv[1];
+    if (command == "--version" || command == "version") {
+        std::printf("inflight-cli %s\n", inflight::kVersion);
+        return 0;
+    }
     if (command == "-h" || command == "--help" || command == "help") {
         usage(stdout);
         return 0;

@@ -113,7 +113,9 @@ bool runGraphviz(const LayoutRequest &req, const std::vector<char> &include, Eng
         agsafeset(g, cs("ranksep"), cs(num(2.4 * req.gap / 72.0).c_str()), cs(""));
     } else {
         agsafeset(g, cs("overlap"), cs(engine == Engine::sfdp ? "prism" : "true"), cs(""));
-        agsafeset(g, cs("sep"), cs(("+" + num(req.gap / 2)).c_str()), cs(""));
+        std::string sep = num(req.gap / 2);
+        sep.insert(sep.begin(), '+'); // "+N": an additive margin (GCC 12 misreads "+" + string)
+        agsafeset(g, cs("sep"), cs(sep.c_str()), cs(""));
         if (large) {
             // pack=N: components N points apart (the default, 8, is tighter than our gap).
             agsafeset(g, cs("pack"), cs(std::to_string(static_cast<int>(req.gap)).c_str()), cs(""));
@@ -257,6 +259,14 @@ std::vector<int> components(const LayoutRequest &req, const std::vector<char> &k
 }
 
 } // namespace
+
+std::string graphvizVersion()
+{
+    std::lock_guard lock(graphvizMutex());
+    GVC_t *gvc = graphvizContext();
+    const char *v = gvc ? gvcVersion(gvc) : nullptr;
+    return v ? v : "unknown";
+}
 
 LayoutResult computeLayout(const LayoutRequest &req)
 {

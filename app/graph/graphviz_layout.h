@@ -12,8 +12,12 @@
 
 #include "graph/layout_request.h"
 
+#include <string>
+
 namespace graph {
 
 LayoutResult computeLayout(const LayoutRequest &request);
+// The version of the Graphviz library loaded at run time (gvcVersion), for the About box.
+std::string graphvizVersion();
 
 } // namespace graph
