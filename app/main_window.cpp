@@ -137,10 +137,10 @@ QAction *MainWindow::action(const QString &object_name) const
 
 void MainWindow::buildActions()
 {
-    auto make = [this](const QString &name, const QString &text, const QKeySequence &key, QStyle::StandardPixmap icon,
+    auto make = [this](const char *name, const QString &text, const QKeySequence &key, QStyle::StandardPixmap icon,
                        auto slot, const QString &tip) {
         auto *a = new QAction(text, this);
-        a->setObjectName(name);
+        a->setObjectName(QLatin1String(name));
         if (!key.isEmpty())
             a->setShortcut(key);
         if (icon != QStyle::SP_CustomBase)
@@ -184,11 +184,11 @@ void MainWindow::buildActions()
          tr("Read the scene file again"));
     make("welcome", tr("&Welcome scene"), QKeySequence(), QStyle::SP_CustomBase, [this] { openWelcome(); },
          tr("The built-in triangle"));
-    make("exportPng", tr("Export graph as &PNG…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph("png"); },
+    make("exportPng", tr("Export graph as &PNG…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph(QStringLiteral("png")); },
          tr("Save the graph as an image"));
-    make("exportSvg", tr("Export graph as &SVG…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph("svg"); },
+    make("exportSvg", tr("Export graph as &SVG…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph(QStringLiteral("svg")); },
          tr("Save the graph as a vector drawing"));
-    make("exportDot", tr("Export graph as &DOT…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph("dot"); },
+    make("exportDot", tr("Export graph as &DOT…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph(QStringLiteral("dot")); },
          tr("Save the graph in Graphviz's language"));
     make("exportTrace", tr("Export trace as &JSON…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportTrace(); },
          tr("Save every micro-step of the run"));
@@ -571,12 +571,12 @@ void MainWindow::buildExamplesMenu(QMenu *menu)
 
 void MainWindow::exportGraph(const QString &format)
 {
-    const QString filter = format == "png" ? tr("PNG image (*.png)") : format == "svg" ? tr("SVG drawing (*.svg)")
+    const QString filter = format == QLatin1String("png") ? tr("PNG image (*.png)") : format == QLatin1String("svg") ? tr("SVG drawing (*.svg)")
                                                                                         : tr("Graphviz DOT (*.dot)");
     QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), QStringLiteral("inflight-graph.") + format, filter);
     if (path.isEmpty())
         return;
-    const bool ok = format == "png" ? graph_->exportPng(path) : format == "svg" ? graph_->exportSvg(path) : graph_->exportDot(path);
+    const bool ok = format == QLatin1String("png") ? graph_->exportPng(path) : format == QLatin1String("svg") ? graph_->exportSvg(path) : graph_->exportDot(path);
     statusBar()->showMessage(ok ? tr("Saved %1").arg(path) : tr("Could not write %1").arg(path), 6000);
 }
 

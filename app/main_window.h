@@ -38,6 +38,7 @@ public:
     bool saveScreenshot(const QString &file, int settle_ms = 30000);
     void setPresentationMode(bool on);
     QAction *action(const QString &object_name) const;
+    QAction *action(const char *object_name) const { return action(QLatin1String(object_name)); }
 
 protected:
     void closeEvent(QCloseEvent *e) override;

@@ -102,7 +102,7 @@ std::vector<std::uint32_t> rowsOf(const DockListModel &m)
     return out;
 }
 
-std::vector<std::uint32_t> kernelList(const Kernel &k, const GcList &l)
+std::vector<std::uint32_t> kernelList(const GcList &l)
 {
     std::vector<std::uint32_t> out;
     for (const GcLink &g : l)
@@ -239,12 +239,12 @@ private slots:
                                                                   {ListId::not_cycle_list, &k.not_cycle_list}};
             for (const auto &[id, list] : lists_of) {
                 const GcListModel &m = *lists.gcList(id);
-                QCOMPARE(rowsOf(m), kernelList(k, *list));
+                QCOMPARE(rowsOf(m), kernelList(*list));
                 for (int r = 0; r < m.rowCount(); ++r)
                     if (m.row(r).kind == DockListModel::RowKind::sock)
                         QCOMPARE(m.index(r).data(SelectedRole).toBool(), m.row(r).id == sel);
             }
-            const auto cand = kernelList(k, k.gc_candidates);
+            const auto cand = kernelList(k.gc_candidates);
             if (std::find(cand.begin(), cand.end(), npos) != cand.end()) {
                 saw_cursor = true;
                 // The cursor row says so, and is marked when it just moved.

@@ -43,14 +43,6 @@ QString sceneFile(const char *name)
     return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/") + QLatin1String(name);
 }
 
-QString readScene(const char *name)
-{
-    QFile f(sceneFile(name));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", name);
-    return QString::fromUtf8(f.readAll());
-}
-
 GraphSnapshot snapshotOf(const PlayerController &c) { return inflight::snapshot_graph(c.kernel()); }
 
 // Steps until `stop` holds for the current snapshot (or the run ends); false if it never did.

@@ -333,8 +333,11 @@ std::unique_ptr<Simulation> simulate(const std::string &text, const std::string 
         }
         return nullptr;
     }
-    auto sim = std::make_unique<Simulation>(std::make_shared<const Scene>(std::move(parsed.scene)),
-                                            SimulationOptions{.era = era, .seed = std::nullopt, .checked = checked, .record = record});
+    SimulationOptions options;
+    options.era = era;
+    options.checked = checked;
+    options.record = record;
+    auto sim = std::make_unique<Simulation>(std::make_shared<const Scene>(std::move(parsed.scene)), options);
     sim->run();
     return sim;
 }

@@ -62,17 +62,6 @@ std::string diagnostics_text(const std::vector<Diagnostic> &ds)
     return out;
 }
 
-// The words of a line, up to a '#' comment.
-std::vector<std::string> words_of(const std::string &line)
-{
-    std::istringstream in(line.substr(0, line.find('#')));
-    std::vector<std::string> w;
-    for (std::string t; in >> t;)
-        w.push_back(t);
-    return w;
-}
-
-
 // One scene file, parsed, with the collectors its expectations hold for.
 struct LoadedScene {
     std::string text;               // the text that was parsed
@@ -81,18 +70,6 @@ struct LoadedScene {
     std::string error;              // why the scene cannot be run; empty when it can
 };
 
-
-std::vector<std::string> split_lines(const std::string &text)
-{
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        out.push_back(line);
-    }
-    return out;
-}
 
 LoadedScene load(const QString &path)
 {
@@ -173,7 +150,9 @@ private slots:
         // invariants checked after every micro-step (a 32,000-socket seed scene would take hours).
         constexpr std::uint64_t kCheckedStepBudget = 2'000'000;
         auto scene = std::make_shared<const Scene>(s.parsed.scene);
-        SimulationOptions fast{.era = static_cast<GcEra>(era), .seed = std::nullopt, .checked = false};
+        SimulationOptions fast;
+        fast.era = static_cast<GcEra>(era);
+        fast.checked = false;
         fast.record = false;
         fast.fast_forward = true;
         auto quick = std::make_unique<Simulation>(scene, fast);
@@ -182,7 +161,9 @@ private slots:
         // The per-step checks walk every object: budget steps x sockets.
         const std::uint64_t work = quick->kernel().micro_steps_total * (quick->kernel().socks.size() + 1);
         if (quick->kernel().micro_steps_total < kCheckedStepBudget && work < 2'000'000'000ULL) {
-            SimulationOptions options{.era = static_cast<GcEra>(era), .seed = std::nullopt, .checked = true};
+            SimulationOptions options;
+            options.era = static_cast<GcEra>(era);
+            options.checked = true;
             options.record = false;
             checked_run = std::make_unique<Simulation>(scene, options);
             checked_run->run();

@@ -80,7 +80,7 @@ QString dotText(const GraphScene &scene)
     const Theme &t = Theme::instance();
     const QRectF r = scene.sceneRect();
     // Graphviz coordinates: points, y up.
-    auto pos = [&](const QPointF &p) { return quoted(num(p.x() - r.left()) + "," + num(r.bottom() - p.y()) + "!"); };
+    auto pos = [&](const QPointF &p) { return quoted(num(p.x() - r.left()) + QLatin1Char(',') + num(r.bottom() - p.y()) + QLatin1Char('!')); };
     auto node_id = [](graph::NodeKey k) {
         switch (graph::kindOf(k)) {
         case graph::NodeKind::socket: return QStringLiteral("s%1").arg(k);
@@ -95,16 +95,16 @@ QString dotText(const GraphScene &scene)
          "// receive queue), dashed edges for open fds. Positions are those on screen, in points with y up:\n"
          "// `neato -n2 -Tsvg` draws it as shown.\n";
     s << "digraph inflight {\n";
-    s << "  graph [bb=" << quoted("0,0," + num(r.width()) + "," + num(r.height())) << ", outputorder=edgesfirst];\n";
+    s << "  graph [bb=" << quoted(QStringLiteral("0,0,") + num(r.width()) + QLatin1Char(',') + num(r.height())) << ", outputorder=edgesfirst];\n";
     s << "  node [fontname=\"DejaVu Sans\", fixedsize=true];\n";
     s << "  edge [fontname=\"DejaVu Sans\"];\n";
 
     QList<ProcessItem *> procs = scene.processItems();
     std::sort(procs.begin(), procs.end(), [](ProcessItem *a, ProcessItem *b) { return a->processId() < b->processId(); });
     for (ProcessItem *p : procs) {
-        QString label = QString::fromStdString(p->process().name + " · " + p->process().user) + "\\n";
+        QString label = QString::fromStdString(p->process().name + " · " + p->process().user) + QStringLiteral("\\n");
         for (int row = 0; row < p->rowCount(); ++row)
-            label += p->rowText(row) + "\\l";
+            label += p->rowText(row) + QStringLiteral("\\l");
         QString l = label;
         l.replace(QLatin1Char('"'), QStringLiteral("\\\""));
         s << "  " << node_id(p->key()) << " [shape=box, style=\"rounded\", color=" << quoted(t.processColor().name())
@@ -123,7 +123,7 @@ QString dotText(const GraphScene &scene)
         else if (n.embryo)
             style += QStringLiteral(",dotted");
         const char *shape = n.type == inflight::SockType::dgram ? "octagon" : "box";
-        s << "  " << node_id(it->key()) << " [label=" << quoted(QString::fromStdString(n.label) + "\n" + it->countsText())
+        s << "  " << node_id(it->key()) << " [label=" << quoted(QString::fromStdString(n.label) + QLatin1Char('\n') + it->countsText())
           << ", shape=" << shape << (n.listener ? ", peripheries=2" : "") << ", style=" << quoted(style)
           << ", fillcolor=" << quoted(t.roleColor(n.role).name()) << ", role=" << quoted(roleName(n.role))
           << ", type=" << quoted(sockTypeName(n.type)) << ", refs=" << n.file_refs << ", inflight=" << n.inflight
@@ -134,7 +134,7 @@ QString dotText(const GraphScene &scene)
           << "];\n";
     }
     for (AggregateItem *a : scene.aggregateItems())
-        s << "  " << node_id(a->key()) << " [label=" << quoted(a->title() + "\n" + QString::fromStdString(a->group().shape + " · " + a->group().types))
+        s << "  " << node_id(a->key()) << " [label=" << quoted(a->title() + QLatin1Char('\n') + QString::fromStdString(a->group().shape + " · " + a->group().types))
           << ", shape=box3d, instances=" << a->instanceCount() << ", sockets_per_instance=" << a->group().sockets_per_instance
           << ", pos=" << pos(a->scenePos()) << ", width=" << num(a->box().width() / 72) << ", height=" << num(a->box().height() / 72)
           << "];\n";
