@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QImage>
+#include <QMenu>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -84,6 +85,38 @@ private slots:
             c.seek(k);
             QCOMPARE(shown(c), forward[static_cast<int>(k)]);
         }
+    }
+
+    // File ▸ Examples lists every scene of scenes/ by title, in groups, and opens the one picked.
+    void examplesMenuOpensAScene()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        QMenu *examples = nullptr;
+        for (QMenu *m : w.findChildren<QMenu *>())
+            if (m->title() == QStringLiteral("&Examples"))
+                examples = m;
+        QVERIFY(examples);
+        QStringList groups;
+        QAction *triangle = nullptr;
+        int scenes = 0;
+        for (QAction *g : examples->actions()) {
+            if (!g->menu())
+                continue;
+            groups << g->text();
+            for (QAction *a : g->menu()->actions()) {
+                ++scenes;
+                if (a->text() == QStringLiteral("Selftest triangle (stream socketpairs)"))
+                    triangle = a;
+            }
+        }
+        QCOMPARE(scenes, int(QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes")).entryList({QStringLiteral("*.scn")}).size() +
+                             QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/large")).entryList({QStringLiteral("*.scn")}).size()));
+        QVERIFY2(groups.size() >= 4, qPrintable(groups.join(QLatin1Char(','))));
+        QVERIFY(triangle);
+        triangle->trigger();
+        QVERIFY(c.hasScene());
+        QVERIFY2(c.filePath().endsWith(QStringLiteral("/selftest-triangle-stream.scn")), qPrintable(c.filePath()));
     }
 
     void lineAndEventBreakpointsStop()
