@@ -86,6 +86,10 @@ int main(int argc, char **argv)
         window.show();
         return window.saveScreenshot(cli.value(shot_opt)) ? 0 : 1;
     }
-    window.show();
+    // A first launch fills the screen; later ones come back as they were left.
+    if (window.restoredGeometry())
+        window.show();
+    else
+        window.showMaximized();
     return app.exec();
 }

@@ -6,8 +6,11 @@
 #include "settings/cost_settings_dialog.h"
 
 #include "example_scenes.h"
+#include "help_dialogs.h"
 #include "player_controller.h"
+#include "text_field_keys.h"
 #include "theme.h"
+#include "window_layout.h"
 #include "timeline_widget.h"
 
 #include "autobind/autobind_panel.h"
@@ -18,6 +21,7 @@
 #include "docks/scene_dock.h"
 #include "docks/watches_dock.h"
 #include "graph/graph_panel.h"
+#include "graph/graph_view.h"
 #include "graph/graphviz_layout.h"
 #include "latency/latency_dock.h"
 
@@ -31,6 +35,8 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QShowEvent>
+#include <QResizeEvent>
+#include <QScreen>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -88,7 +94,12 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
     graph_ = new GraphPanel(controller_, centre);
     timeline_ = new TimelineWidget(controller_, centre);
     layout->addWidget(graph_, 1);
-    layout->addWidget(timeline_);
+    // The timeline with the step counter and the go-to box at its end, as a video player's
+    // scrubber has its time: always in view, never in the toolbar's overflow.
+    position_row_ = new QHBoxLayout;
+    position_row_->setSpacing(6);
+    position_row_->addWidget(timeline_, 1);
+    layout->addLayout(position_row_);
     setCentralWidget(centre);
 
     watcher_ = new QFileSystemWatcher(this);
@@ -97,6 +108,8 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
         QTimer::singleShot(200, this, &MainWindow::reload);
     });
 
+    // Return and Enter in a text field are the field's, not the presenter's step.
+    qApp->installEventFilter(new TextFieldKeys(this));
     buildActions();
     buildToolbar();
     buildDocks();
@@ -110,6 +123,10 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
         era_box_->setCurrentIndex(static_cast<int>(controller_.era()));
     });
     connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::showPanelForScene);
+    connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::loadBreakpointsOfFile);
+    connect(&controller_, &PlayerController::lineBreakpointsChanged, this, &MainWindow::saveBreakpointsOfFile);
+    // After any open the keys step the scene, wherever the focus was.
+    connect(&controller_, &PlayerController::sceneLoaded, this, [this] { graph_->view()->setFocus(); });
     connect(&controller_, &PlayerController::playingChanged, this, [this](bool playing) {
         play_action_->setText(playing ? tr("Pause") : tr("Play"));
         play_action_->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
@@ -118,8 +135,16 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
             [this](const QString &why) { statusBar()->showMessage(tr("Stopped: %1").arg(why), 6000); });
 
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
+    restored_geometry_ = !geometry.isEmpty() && restoreGeometry(geometry);
+    if (!restored_geometry_) {
+        // First launch: the whole screen (main() shows it maximised; without a window manager
+        // this size is all there is). The docks take their shares when the window is shown.
+        if (const QScreen *screen = QGuiApplication::primaryScreen())
+            setGeometry(screen->availableGeometry());
+    }
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
+        shares_pending_ = true;
     Theme::instance().setFontScale(settings.value(QStringLiteral("view/fontScale"), 1.0).toDouble());
     Theme::instance().setHighContrast(settings.value(QStringLiteral("view/highContrast"), false).toBool());
     controller_.setSpeed(settings.value(QStringLiteral("run/speed"), 8.0).toDouble());
@@ -174,10 +199,22 @@ void MainWindow::buildActions()
          [c] { c->backStatement(); }, tr("Back to the start of this statement (the previous one when at a start)"));
     make("reverseStepOut", tr("Reverse step out"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5), QStyle::SP_CustomBase,
          [c] { c->reverseStepOut(); }, tr("Back to just before the collection in progress began"));
-    play_action_ = make("play", tr("Play"), QKeySequence(Qt::Key_Space), QStyle::SP_MediaPlay,
+    play_action_ = make("play", tr("Play"), QKeySequence(Qt::SHIFT | Qt::Key_Space), QStyle::SP_MediaPlay,
                         [c] { c->isPlaying() ? c->pause() : c->play(); }, tr("Play or pause"));
     make("last", tr("Last"), QKeySequence(Qt::Key_End), QStyle::SP_MediaSkipForward, [c] { c->last(); },
          tr("To the end of the scene"));
+    make("nextNote", tr("Next note"), QKeySequence(Qt::Key_N), QStyle::SP_CustomBase, [c] { c->nextNote(); },
+         tr("To the scene's next note: the lesson's outline"));
+    make("previousNote", tr("Previous note"), QKeySequence(Qt::Key_P), QStyle::SP_CustomBase,
+         [c] { c->previousNote(); }, tr("To the scene's previous note"));
+    // A presenter's clicker sends PageDown/PageUp (some send Right/Left), a keyboard Space or
+    // Enter: forward and back as through slides. Text fields keep their own keys (Qt gives an
+    // editing key to a focused line edit before any shortcut).
+    action("stepInto")->setShortcuts({QKeySequence(Qt::Key_F11), QKeySequence(Qt::Key_Right),
+                                      QKeySequence(Qt::Key_PageDown), QKeySequence(Qt::Key_Space),
+                                      QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)});
+    action("back")->setShortcuts({QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_PageUp)});
+    action("play")->setShortcuts({QKeySequence(Qt::SHIFT | Qt::Key_Space), QKeySequence(Qt::Key_MediaTogglePlayPause)});
     make("open", tr("&Open…"), QKeySequence::Open, QStyle::SP_DialogOpenButton, [this] { chooseOpen(); },
          tr("Open a scene file"));
     make("reload", tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), QStyle::SP_BrowserReload, [this] { reload(); },
@@ -210,6 +247,12 @@ void MainWindow::buildActions()
                           tr("Colours that still read on a projector"));
     contrast->setCheckable(true);
     connect(&Theme::instance(), &Theme::changed, contrast, [contrast] { contrast->setChecked(Theme::instance().highContrast()); });
+    make("resetLayout", tr("&Reset layout"), QKeySequence(), QStyle::SP_CustomBase, [this] { resetLayout(); },
+         tr("Every panel back in its place, sized to the window"));
+    make("sceneLanguage", tr("Scene &language"), QKeySequence::HelpContents, QStyle::SP_CustomBase,
+         [this] { help::showSceneLanguage(this); }, tr("The scene language reference"));
+    make("shortcuts", tr("&Keyboard shortcuts"), QKeySequence(), QStyle::SP_CustomBase,
+         [this] { help::showKeyboardShortcuts(this); }, tr("Every key of the window"));
     make("about", tr("&About Inflight"), QKeySequence(), QStyle::SP_CustomBase, [this] { about(); }, tr("About"));
 }
 
@@ -224,10 +267,10 @@ void MainWindow::buildToolbar()
 
     speed_ = new QSlider(Qt::Horizontal, bar);
     speed_->setRange(0, 100);
-    speed_->setFixedWidth(140);
+    speed_->setFixedWidth(120);
     speed_->setToolTip(tr("Playback speed (micro-steps per second)"));
     speed_label_ = new QLabel(bar);
-    speed_label_->setMinimumWidth(110);
+    speed_label_->setMinimumWidth(90);
     connect(speed_, &QSlider::valueChanged, this, [this](int v) {
         controller_.setSpeed(speed_of(v));
         speed_label_->setText(speed_text(controller_.speed()));
@@ -237,11 +280,13 @@ void MainWindow::buildToolbar()
     bar->addWidget(speed_label_);
     bar->addSeparator();
 
-    position_label_ = new QLabel(bar);
-    position_label_->setMinimumWidth(180);
-    bar->addWidget(position_label_);
-    goto_box_ = new QLineEdit(bar);
+    position_label_ = new QLabel(this);
+    position_label_->setObjectName(QStringLiteral("positionLabel"));
+    position_row_->addWidget(position_label_);
+    goto_box_ = new QLineEdit(this);
     goto_box_->setPlaceholderText(tr("go to step"));
+    // Only a click gives it the focus: opened scenes keep the keys for stepping.
+    goto_box_->setFocusPolicy(Qt::ClickFocus);
     goto_box_->setFixedWidth(110);
     goto_box_->setToolTip(tr("Type a step number and press Enter"));
     connect(goto_box_, &QLineEdit::returnPressed, this, [this] {
@@ -254,8 +299,7 @@ void MainWindow::buildToolbar()
         controller_.seek(n);
         goto_box_->clear();
     });
-    bar->addWidget(goto_box_);
-    bar->addSeparator();
+    position_row_->addWidget(goto_box_);
 
     bar->addWidget(new QLabel(tr(" Collector "), bar));
     era_box_ = new QComboBox(bar);
@@ -270,51 +314,33 @@ void MainWindow::buildToolbar()
 
 void MainWindow::buildDocks()
 {
-    auto place = [this](QDockWidget *dock, Qt::DockWidgetArea area) {
-        addDockWidget(area, dock);
-        docks_ << dock;
-    };
-    auto *algorithm = new docks::AlgorithmDock(controller_, this);
-    auto *lists = new docks::ListsDock(controller_, this);
-    auto *scene = new docks::SceneDock(controller_, this);
-    auto *inspector = new docks::InspectorDock(controller_, this);
-    auto *log = new docks::EventLogDock(controller_, this);
-    auto *watches = new docks::WatchesDock(controller_, this);
-    // Side docks own the corners, so the event log sits under the graph only.
-    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    place(scene, Qt::LeftDockWidgetArea);
-    place(inspector, Qt::LeftDockWidgetArea);
-    place(algorithm, Qt::RightDockWidgetArea);
-    place(lists, Qt::RightDockWidgetArea);
-    place(log, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(scene, inspector);
-    // Watches: a tab beside the scene and the inspector, the other "what is it now" views.
-    place(watches, Qt::LeftDockWidgetArea);
-    tabifyDockWidget(inspector, watches);
-    scene->raise();
-    // Latency: a tab beside the event log; a wait marker on the timeline selects its call there.
+    WindowDocks &d = docks_set_;
+    d.algorithm = new docks::AlgorithmDock(controller_, this);
+    d.lists = new docks::ListsDock(controller_, this);
+    d.scene = new docks::SceneDock(controller_, this);
+    d.inspector = new docks::InspectorDock(controller_, this);
+    d.log = new docks::EventLogDock(controller_, this);
+    d.watches = new docks::WatchesDock(controller_, this);
     auto *latency_dock = new latency::LatencyDock(controller_, this);
-    place(latency_dock, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(log, latency_dock);
-    log->raise();
+    d.latency = latency_dock;
+    d.autobind = new autobind::AutobindDock(controller_, this);
+    docks_ = d.all();
+    window_layout::arrange(*this, d);
+    // A wait marker on the timeline selects its call in the latency table.
     connect(timeline_, &TimelineWidget::waitMarkerClicked, latency_dock, &latency::LatencyDock::selectCallAt);
-    // Autobind: the name space's fill map, a tab beside the event log; a click selects a socket.
-    auto *autobind_dock = new autobind::AutobindDock(controller_, this);
-    place(autobind_dock, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(log, autobind_dock);
-    log->raise();
-    log_dock_ = log;
-    latency_dock_ = latency_dock;
-    autobind_dock_ = autobind_dock;
-    resizeDocks({scene, algorithm}, {380, 440}, Qt::Horizontal);
-    resizeDocks({algorithm, lists}, {520, 420}, Qt::Vertical);
-    resizeDocks({log}, {170}, Qt::Vertical);
-    // The inspector comes forward when a socket is selected.
-    connect(&controller_, &PlayerController::selectionChanged, this, [this, inspector] {
-        if (controller_.selectedSocket())
-            inspector->raise();
-    });
+    log_dock_ = d.log;
+    latency_dock_ = d.latency;
+    autobind_dock_ = d.autobind;
+}
+
+void MainWindow::resetLayout()
+{
+    if (presentation_action_->isChecked())
+        setPresentationMode(false);
+    window_layout::arrange(*this, docks_set_);
+    window_layout::applyShares(*this, docks_set_, false);
+    panel_scene_ = nullptr; // let the scene bring its panel forward again
+    showPanelForScene();
 }
 
 void MainWindow::showPanelForScene()
@@ -336,7 +362,7 @@ void MainWindow::showPanelForScene()
     const std::uint64_t statements = inflight::unrolled_statements(scene.statements);
     const std::uint64_t autobinds = inflight::unrolled_autobinds(scene.statements);
     QDockWidget *front = log_dock_;
-    int height = 170;
+    int height = static_cast<int>(this->height() * window_layout::kBottomShare);
     if (autobinds >= 64 && autobinds * 4 >= statements) {
         front = autobind_dock_;
         height = this->height() / 2;
@@ -347,7 +373,7 @@ void MainWindow::showPanelForScene()
     if (front->isFloating() || !front->toggleViewAction()->isChecked()) // the user moved or closed it
         return;
     front->raise();
-    resizeDocks({front}, {std::max(170, height)}, Qt::Vertical);
+    resizeDocks({front}, {height}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus()
@@ -367,6 +393,9 @@ void MainWindow::buildMenus()
     file->addAction(action("quit"));
 
     QMenu *run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(action("nextNote"));
+    run->addAction(action("previousNote"));
+    run->addSeparator();
     for (const char *name : {"play", "continue", "stepInto", "stepOver", "stepOut", "stepOutFunction", "back",
                              "backStatement", "reverseContinue", "reverseStepOver", "reverseStepOut", "first", "last"})
         run->addAction(action(QString::fromLatin1(name)));
@@ -415,11 +444,15 @@ void MainWindow::buildMenus()
     view->addAction(action("fontBigger"));
     view->addAction(action("fontSmaller"));
     view->addAction(action("highContrast"));
+    view->addAction(action("resetLayout"));
     view->addSeparator();
     for (QDockWidget *d : docks_)
         view->addAction(d->toggleViewAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(action("sceneLanguage"));
+    help->addAction(action("shortcuts"));
+    help->addSeparator();
     help->addAction(action("about"));
 }
 
@@ -495,7 +528,8 @@ bool MainWindow::openWelcome()
 void MainWindow::chooseOpen()
 {
     QSettings settings;
-    const QString dir = settings.value(QStringLiteral("files/lastDir")).toString();
+    // The last folder used; the first time, the examples.
+    const QString dir = settings.value(QStringLiteral("files/lastDir"), ExampleScenes::directory()).toString();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open scene"), dir, tr("Scenes (*.scn);;All files (*)"));
     if (path.isEmpty())
         return;
@@ -529,6 +563,44 @@ void MainWindow::addRecent(const QString &path)
         recent.removeLast();
     settings.setValue(QStringLiteral("files/recent"), recent);
     rebuildRecentMenu();
+}
+
+// Breakpoints belong to their file: kept per path in the settings, never carried into the
+// next scene opened; a reload of the same file keeps them.
+QString MainWindow::breakpointKey() const
+{
+    return controller_.filePath().isEmpty() ? QStringLiteral("(welcome)") : controller_.filePath();
+}
+
+void MainWindow::loadBreakpointsOfFile()
+{
+    const QString key = breakpointKey();
+    if (key == breakpoints_file_)
+        return;
+    breakpoints_file_ = key;
+    QSet<int> lines;
+    const QVariantMap all = QSettings().value(QStringLiteral("breakpoints/byFile")).toMap();
+    for (const QVariant &v : all.value(key).toList())
+        lines.insert(v.toInt());
+    controller_.setLineBreakpoints(lines);
+}
+
+void MainWindow::saveBreakpointsOfFile()
+{
+    if (breakpoints_file_.isEmpty() || breakpoints_file_ != breakpointKey())
+        return;
+    QSettings settings;
+    QVariantMap all = settings.value(QStringLiteral("breakpoints/byFile")).toMap();
+    QList<int> lines(controller_.lineBreakpoints().begin(), controller_.lineBreakpoints().end());
+    std::sort(lines.begin(), lines.end());
+    QVariantList list;
+    for (int l : lines)
+        list << l;
+    if (list.isEmpty())
+        all.remove(breakpoints_file_);
+    else
+        all.insert(breakpoints_file_, list);
+    settings.setValue(QStringLiteral("breakpoints/byFile"), all);
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -626,23 +698,62 @@ void MainWindow::about()
 void MainWindow::setPresentationMode(bool on)
 {
     presentation_action_->setChecked(on);
+    if (on == presenting_)
+        return;
+    presenting_ = on;
     Theme &theme = Theme::instance();
+    keep_shares_ = false; // the switch resizes the window: no share-keeping in between
     if (on) {
+        saved_rect_ = geometry();
+        saved_window_state_ = windowState() & ~Qt::WindowFullScreen;
+        saved_state_ = saveState();
         normal_font_scale_ = theme.fontScale();
         theme.setFontScale(std::max(1.6, normal_font_scale_));
         theme.setHighContrast(true);
+        window_layout::showForPresentation(docks_set_);
+        // Full screen on the window's own screen; the explicit geometry is what makes it full
+        // screen where no window manager honours the request.
+        const QScreen *where = screen() ? screen() : QGuiApplication::primaryScreen();
         showFullScreen();
-        // Docks keep their pixel widths: widen them with the text.
-        resizeDocks(docks_, QList<int>(docks_.size(), static_cast<int>(420 * theme.fontScale())), Qt::Horizontal);
+        if (where)
+            setGeometry(where->geometry());
+        graph_->view()->setMinimumLabelPixels(kPresentationLabelPixels);
     } else {
         theme.setFontScale(normal_font_scale_);
         theme.setHighContrast(false);
-        showNormal();
+        graph_->view()->setMinimumLabelPixels(0);
     }
     // Every widget's own font too (toolbar, menus, dock titles), not only the custom views.
     QFont f = QApplication::font();
     f.setPointSizeF(10.0 * theme.fontScale());
     setFont(f);
+    if (!on) {
+        // The docks first (their larger minimums gone), then the exact window of before.
+        restoreState(saved_state_);
+        leavePresentationGeometry();
+    }
+    // Sizes once the window has its new geometry.
+    QTimer::singleShot(0, this, [this, on] {
+        if (on)
+            window_layout::applyShares(*this, docks_set_, true);
+        else
+            leavePresentationGeometry(); // again, once the layout settled
+        keep_shares_ = true;
+        if (graph_->view()->followsGraph())
+            graph_->view()->fitAll();
+    });
+}
+
+// The window exactly as it was: maximised again, or the same rectangle (set directly: a
+// restoreGeometry() adds the frame twice where no window manager draws one).
+void MainWindow::leavePresentationGeometry()
+{
+    if (saved_window_state_ & Qt::WindowMaximized) {
+        showMaximized();
+        return;
+    }
+    showNormal();
+    setGeometry(saved_rect_);
 }
 
 bool MainWindow::saveScreenshot(const QString &file, int settle_ms)
@@ -668,8 +779,33 @@ bool MainWindow::saveScreenshot(const QString &file, int settle_ms)
 void MainWindow::showEvent(QShowEvent *e)
 {
     QMainWindow::showEvent(e);
+    if (shares_pending_) {
+        // Now and once the layout has the window's size (a first show lays out after this).
+        shares_pending_ = false;
+        window_layout::applyShares(*this, docks_set_, false);
+        QTimer::singleShot(0, this, [this] {
+            window_layout::applyShares(*this, docks_set_, false);
+            keep_shares_ = true;
+            // The scene's own panel keeps the room it asked for.
+            panel_scene_ = nullptr;
+            showPanelForScene();
+        });
+        return;
+    }
+    keep_shares_ = true;
     if (panel_pending_)
         showPanelForScene();
+}
+
+void MainWindow::resizeEvent(QResizeEvent *e)
+{
+    QMainWindow::resizeEvent(e);
+    if (!isVisible())
+        return;
+    if (presenting_) // a window manager makes it full screen some time after the request
+        window_layout::applyShares(*this, docks_set_, true);
+    else if (keep_shares_)
+        window_layout::keepShares(*this, docks_set_, e->oldSize(), e->size());
 }
 
 void MainWindow::closeEvent(QCloseEvent *e)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "inflight/gc_era.hpp"
+#include "window_layout.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -12,6 +13,7 @@ class QAction;
 class QComboBox;
 class QDockWidget;
 class QFileSystemWatcher;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -37,12 +39,19 @@ public:
     // Renders the whole window to a PNG once the graph layout has settled.
     bool saveScreenshot(const QString &file, int settle_ms = 30000);
     void setPresentationMode(bool on);
+    bool presenting() const { return presenting_; }
+    bool restoredGeometry() const { return restored_geometry_; } // false on a first launch
+    const WindowDocks &windowDocks() const { return docks_set_; }
+    void resetLayout(); // View > Reset layout: the default arrangement and shares
+    // Presentation mode: a socket's name is never drawn smaller than this on screen.
+    static constexpr double kPresentationLabelPixels = 24;
     QAction *action(const QString &object_name) const;
     QAction *action(const char *object_name) const { return action(QLatin1String(object_name)); }
 
 protected:
     void closeEvent(QCloseEvent *e) override;
     void showEvent(QShowEvent *e) override;
+    void resizeEvent(QResizeEvent *e) override;
     void dragEnterEvent(QDragEnterEvent *e) override;
     void dropEvent(QDropEvent *e) override;
 
@@ -55,6 +64,9 @@ private:
     void updateTitle();
     void addRecent(const QString &path);
     void rebuildRecentMenu();
+    QString breakpointKey() const;
+    void loadBreakpointsOfFile();
+    void saveBreakpointsOfFile();
     void buildExamplesMenu(QMenu *menu);
     void chooseOpen();
     void reload();
@@ -63,6 +75,7 @@ private:
     void about();
     void askSocketBreakpoint(bool candidate);
     void showPanelForScene();
+    void leavePresentationGeometry();
 
     PlayerController &controller_;
     GraphPanel *graph_ = nullptr;
@@ -72,6 +85,7 @@ private:
     QLabel *speed_label_ = nullptr;
     QLabel *position_label_ = nullptr;
     QLineEdit *goto_box_ = nullptr;
+    QHBoxLayout *position_row_ = nullptr; // timeline, step counter, go-to box
     QMenu *recent_menu_ = nullptr;
     QFileSystemWatcher *watcher_ = nullptr;
     QList<QDockWidget *> docks_;
@@ -81,4 +95,14 @@ private:
     QAction *play_action_ = nullptr;
     QAction *presentation_action_ = nullptr;
     double normal_font_scale_ = 1.0;
+    WindowDocks docks_set_;
+    bool shares_pending_ = false; // no saved dock state: size the docks when first shown
+    bool keep_shares_ = false;    // resizes keep every dock's share of the window
+    bool presenting_ = false;
+    bool restored_geometry_ = false;
+    QString breakpoints_file_; // whose breakpoints the controller holds
+    // Before presentation mode: the window's rectangle and state, the docks.
+    QRect saved_rect_;
+    Qt::WindowStates saved_window_state_;
+    QByteArray saved_state_;
 };

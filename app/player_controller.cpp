@@ -454,6 +454,36 @@ void PlayerController::first()
     moved();
 }
 
+void PlayerController::nextNote()
+{
+    if (!player_ || !index_ready_)
+        return;
+    const std::uint64_t here = player_->position();
+    auto it = std::partition_point(index_.begin(), index_.end(), [here](const Event &e) { return e.step <= here; });
+    it = std::find_if(it, index_.end(), [](const Event &e) { return e.kind == EventKind::note; });
+    if (it != index_.end())
+        seek(it->step);
+}
+
+void PlayerController::previousNote()
+{
+    if (!player_ || !index_ready_)
+        return;
+    const std::uint64_t here = player_->position();
+    auto end = std::partition_point(index_.begin(), index_.end(), [here](const Event &e) { return e.step < here; });
+    const auto rit = std::find_if(std::make_reverse_iterator(end), index_.rend(),
+                                  [](const Event &e) { return e.kind == EventKind::note; });
+    seek(rit == index_.rend() ? 0 : rit->step);
+}
+
+void PlayerController::setLineBreakpoints(const QSet<int> &lines)
+{
+    if (lines == line_breakpoints_)
+        return;
+    line_breakpoints_ = lines;
+    emit lineBreakpointsChanged();
+}
+
 void PlayerController::back()
 {
     if (!player_ || player_->position() == 0)

@@ -123,6 +123,8 @@ public:
     // ---- breakpoints ---------------------------------------------------------------------------
     const QSet<int> &lineBreakpoints() const { return line_breakpoints_; }
     void toggleLineBreakpoint(int line);
+    // All of them at once: a file's own set when it is opened (MainWindow keeps them per file).
+    void setLineBreakpoints(const QSet<int> &lines);
     EventBreakpoints &eventBreakpoints() { return event_breakpoints_; }
     // Whether the event at `step` (1-based) stops a run; `why` says which breakpoint. A watch
     // fires when its value changed (or its condition became true) since the state breaksAt()
@@ -158,6 +160,9 @@ public slots:
     // Back to just before the collection in progress began (gdb's reverse-finish).
     void reverseStepOut();
     void last();
+    // To the next (previous) `note` statement: the lesson's outline. Needs the index.
+    void nextNote();
+    void previousNote();
     void seek(std::uint64_t step);
     // Runs forward until a breakpoint or the end (bounded work per call: stays responsive).
     void continueToBreakpoint();

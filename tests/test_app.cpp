@@ -227,7 +227,7 @@ private slots:
         auto shown = [](QDockWidget *d) { return d->isVisible() && !d->visibleRegion().isEmpty(); };
         QVERIFY(w.openScene(scenes + "autobind-fill.scn", false));
         QTRY_VERIFY(shown(autobind) && !shown(log) && !shown(latency));
-        QTRY_VERIFY(autobind->height() >= 1000 / 3); // the map needs room more than the idle graph
+        QTRY_VERIFY2(autobind->height() >= 1000 / 3, qPrintable(QString::number(autobind->height()))); // the map needs room more than the idle graph
         QVERIFY(w.openScene(scenes + "seed-gc-penalty.scn", false));
         QTRY_VERIFY(shown(latency) && !shown(autobind));
         QVERIFY(w.openScene(scenes + "self-reference.scn", false));

@@ -15,6 +15,7 @@
 
 #include <QFrame>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QVBoxLayout>
@@ -86,7 +87,16 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
     note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     note_box_->setToolTip(tr("The scene's own explanation: the text of its latest note statement."));
     nl->addWidget(note_title_);
-    nl->addWidget(note_);
+    // A long note scrolls inside its box: the narration and the current code line below it
+    // must stay in view, in presentation mode's large text too.
+    note_scroll_ = new QScrollArea(note_box_);
+    note_scroll_->setWidget(note_);
+    note_scroll_->setWidgetResizable(true);
+    note_scroll_->setFrameShape(QFrame::NoFrame);
+    note_scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    note_scroll_->viewport()->setAutoFillBackground(false);
+    note_->setAutoFillBackground(false);
+    nl->addWidget(note_scroll_);
     layout->addWidget(note_box_);
 
     caption_ = new QLabel(body);
@@ -285,6 +295,7 @@ void AlgorithmDock::refresh()
     }
     if (note_line && notes_.count(note_line)) {
         note_->setText(notes_[note_line]);
+        fitNote();
         note_title_->setText(note_current_ ? tr("Note · line %1").arg(note_line)
                                            : tr("Last note · line %1").arg(note_line));
         note_box_->show();
@@ -337,6 +348,7 @@ void AlgorithmDock::styleNote()
     const Theme &t = Theme::instance();
     note_styled_current_ = note_current_;
     note_->setFont(t.font(kNotePoints, note_current_));
+    fitNote();
     // The note box: tinted like the current line when the note is the statement being run.
     const QColor bg = note_current_ ? t.highlightLineColor() : t.background();
     const QColor border = note_current_ ? t.foreground() : QColor(0xb0, 0xb0, 0xb8);
@@ -344,6 +356,21 @@ void AlgorithmDock::styleNote()
                                  .arg(bg.name())
                                  .arg(note_current_ ? 2 : 1)
                                  .arg(border.name()));
+}
+
+void AlgorithmDock::resizeEvent(QResizeEvent *e)
+{
+    QDockWidget::resizeEvent(e);
+    fitNote();
+}
+
+void AlgorithmDock::fitNote()
+{
+    // At most a third of the dock for the note: the code needs the rest.
+    const int cap = std::max(60, height() / 3);
+    const int wanted = note_->heightForWidth(note_scroll_->viewport()->width());
+    note_scroll_->setMaximumHeight(cap);
+    note_scroll_->setMinimumHeight(std::min(cap, std::max(0, wanted)));
 }
 
 } // namespace docks

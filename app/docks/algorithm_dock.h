@@ -38,12 +38,16 @@ public:
     AlgorithmView *listingView() const { return view_; }
     QString listingTitle() const;
 
+protected:
+    void resizeEvent(QResizeEvent *e) override;
+
 private:
     static QString autobindTitle(inflight::AutobindMode mode);
     void sceneLoaded();
     void refresh();
     void applyTheme();
     void styleNote();
+    void fitNote(); // the note's box: its text's height, at most a third of the dock
     void indexIfNeeded();
     std::uint16_t lastLineBefore(std::uint64_t step) const;
     std::uint32_t lastNoteLineBefore(std::uint64_t step) const;
@@ -53,6 +57,7 @@ private:
     QFrame *note_box_ = nullptr;
     QLabel *note_title_ = nullptr;
     QLabel *note_ = nullptr;
+    QScrollArea *note_scroll_ = nullptr;
     QLabel *caption_ = nullptr;
     QLabel *narration_ = nullptr;
     QScrollArea *scroll_ = nullptr;

@@ -45,8 +45,12 @@ EventLogDock::EventLogDock(PlayerController &controller, QWidget *parent)
     for (int k = 0; k < eventKindCount(); ++k)
         kinds_->addItem(qs(event_kind_name(static_cast<EventKind>(k))),
                         QVariant::fromValue<qulonglong>(kindBit(static_cast<EventKind>(k))));
+    // The filter row shrinks with the dock: it shares the row under the graph with the lists.
+    kinds_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    kinds_->setMinimumContentsLength(9);
     bar->addWidget(kinds_);
     socket_ = new QLineEdit(body);
+    socket_->setMinimumWidth(60);
     socket_->setPlaceholderText(tr("socket label"));
     socket_->setClearButtonEnabled(true);
     socket_->setToolTip(tr("Show only the micro-steps that involve this socket (a, s2, embryo(c))."));
@@ -59,6 +63,8 @@ EventLogDock::EventLogDock(PlayerController &controller, QWidget *parent)
     bar->addWidget(follow_selection_);
     count_ = new QLabel(body);
     count_->setToolTip(tr("Micro-steps shown / in the whole run."));
+    count_->setMinimumWidth(1); // cut in a narrow dock rather than widening it
+    count_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(count_);
     layout->addLayout(bar);
 

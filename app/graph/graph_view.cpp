@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/graph_view.h"
 
+#include "graph/graph_style.h"
+
 #include "graph/graph_item.h"
 #include "graph/graph_scene.h"
 #include "graph/node_item.h"
@@ -12,6 +14,8 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
+
+#include <algorithm>
 
 #include <cmath>
 
@@ -70,12 +74,24 @@ void GraphView::fitAll()
     if (r.width() <= 1 || r.height() <= 1)
         return;
     fitInView(r, Qt::KeepAspectRatio);
-    if (zoom() > kMaxFitZoom) {
-        setTransform(QTransform::fromScale(kMaxFitZoom, kMaxFitZoom));
+    const double label_px = graphStyle().label.pixelSize();
+    const double floor = min_label_pixels_ > 0 && label_px > 0 ? min_label_pixels_ / label_px : 0;
+    const double z = std::clamp(zoom(), std::min(floor, kMaxFitZoom), kMaxFitZoom);
+    if (z != zoom()) {
+        setTransform(QTransform::fromScale(z, z));
         centerOn(r.center());
     }
     viewChanged();
 }
+
+void GraphView::setMinimumLabelPixels(double pixels)
+{
+    min_label_pixels_ = pixels;
+    if (follow_)
+        fitAll();
+}
+
+double GraphView::labelScreenPixels() const { return zoom() * graphStyle().label.pixelSize(); }
 
 void GraphView::centerOnItem(const QGraphicsItem *item)
 {

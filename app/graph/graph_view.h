@@ -25,6 +25,11 @@ public:
     void setFollowsGraph(bool on) { follow_ = on; }
     void centerOnItem(const QGraphicsItem *item);       // only if it is not fully visible
     QRectF visibleSceneRect() const;
+    // Fitting never zooms out so far that a socket's name is drawn under `pixels` on screen
+    // (presentation mode: readable from the back row; the view then follows the current step
+    // instead of showing everything). 0: no floor.
+    void setMinimumLabelPixels(double pixels);
+    double labelScreenPixels() const; // the socket-name font's pixel size at the current zoom
 
     static constexpr double kMinZoom = 0.01, kMaxZoom = 8, kMaxFitZoom = 1.6;
 
@@ -48,6 +53,7 @@ private:
     GraphScene *scene_;
     OverviewView *overview_;
     bool follow_ = true;
+    double min_label_pixels_ = 0;
     QPoint press_pos_;
     bool press_on_background_ = false;
 };

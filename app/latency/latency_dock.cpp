@@ -96,6 +96,9 @@ LatencyDock::LatencyDock(PlayerController &controller, QWidget *parent)
         unit_box_->addItem(qs(unit_label(u)), static_cast<int>(u));
     count_ = new QLabel(body);
     count_->setObjectName(QStringLiteral("latencyCount"));
+    // A long count is cut (its tooltip has it whole), not a reason to widen the dock.
+    count_->setMinimumWidth(1);
+    count_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     export_ = new QToolButton(body);
     export_->setObjectName(QStringLiteral("latencyExport"));
     export_->setText(tr("Export"));
@@ -158,8 +161,13 @@ LatencyDock::LatencyDock(PlayerController &controller, QWidget *parent)
     split_->setStretchFactor(1, 1);
     tabs_->addTab(split_, tr("Live"));
     comparison_ = new AbComparison(tabs_);
-    tabs_->addTab(comparison_, tr("A/B comparison"));
+    // A short tab title: the dock shares the row under the graph, 1280 px windows included.
+    tabs_->addTab(comparison_, tr("A/B"));
+    tabs_->setTabToolTip(tabs_->count() - 1, tr("A/B comparison of the scene's variants"));
     layout->addWidget(tabs_, 1);
+    // An explicit minimum, below what the controls row asks for: beside the event log under
+    // the graph of a 1280 px window, the row's end is cut rather than the side docks squeezed.
+    body->setMinimumWidth(260);
     setWidget(body);
 
     throttle_.setSingleShot(true);
@@ -463,7 +471,9 @@ void LatencyDock::applyTheme()
     const int row_h = QFontMetrics(t.monoFont(kTablePoints)).height() + static_cast<int>(6 * t.fontScale());
     for (QTableView *v : {percentile_view_, calls_view_})
         v->verticalHeader()->setDefaultSectionSize(row_h);
-    histogram_area_->setMinimumWidth(static_cast<int>(360 * t.fontScale()));
+    // Enough for the bars' labels; more would force the bottom row wider than a 1280 px window
+    // leaves under the graph.
+    histogram_area_->setMinimumWidth(static_cast<int>(240 * t.fontScale()));
     count_->setFont(t.font(kLabelPoints));
     calls_title_->setFont(t.font(kLabelPoints));
 }

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "help_dialogs.h"
+
+#include <QAction>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QHeaderView>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QWidget>
+
+#include <algorithm>
+
+namespace help {
+
+namespace {
+
+QDialog *makeDialog(QWidget *parent, const QString &title, const QString &object_name)
+{
+    // One of each: asking again brings the open one forward.
+    if (auto *open = parent->findChild<QDialog *>(object_name)) {
+        open->raise();
+        open->activateWindow();
+        return nullptr;
+    }
+    auto *d = new QDialog(parent);
+    d->setObjectName(object_name);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->setWindowTitle(title);
+    auto *layout = new QVBoxLayout(d);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, d);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::close);
+    layout->addWidget(buttons);
+    return d;
+}
+
+} // namespace
+
+void showSceneLanguage(QWidget *parent)
+{
+    QDialog *d = makeDialog(parent, QObject::tr("Scene language — Inflight"), QStringLiteral("sceneLanguageHelp"));
+    if (!d)
+        return;
+    auto *browser = new QTextBrowser(d);
+    browser->setObjectName(QStringLiteral("sceneLanguageText"));
+    browser->setOpenExternalLinks(true);
+    QFile f(QStringLiteral(":/LANGUAGE.md"));
+    browser->setMarkdown(f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll())
+                                                    : QObject::tr("The language reference is missing from this build."));
+    static_cast<QVBoxLayout *>(d->layout())->insertWidget(0, browser, 1);
+    d->resize(parent->width() * 2 / 3, parent->height() * 4 / 5);
+    d->show();
+}
+
+void showKeyboardShortcuts(QWidget *parent)
+{
+    QDialog *d = makeDialog(parent, QObject::tr("Keyboard shortcuts — Inflight"), QStringLiteral("shortcutsHelp"));
+    if (!d)
+        return;
+    QList<QAction *> actions;
+    for (QAction *a : parent->actions())
+        if (!a->shortcuts().isEmpty())
+            actions << a;
+    auto *table = new QTableWidget(static_cast<int>(actions.size()), 2, d);
+    table->setObjectName(QStringLiteral("shortcutsTable"));
+    table->setHorizontalHeaderLabels({QObject::tr("Action"), QObject::tr("Keys")});
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    for (int row = 0; row < actions.size(); ++row) {
+        QAction *a = actions[row];
+        QStringList keys;
+        for (const QKeySequence &k : a->shortcuts())
+            keys << k.toString(QKeySequence::NativeText);
+        table->setItem(row, 0, new QTableWidgetItem(a->text().remove(QLatin1Char('&'))));
+        table->setItem(row, 1, new QTableWidgetItem(keys.join(QStringLiteral(", "))));
+    }
+    table->resizeColumnsToContents();
+    table->horizontalHeader()->setStretchLastSection(true);
+    static_cast<QVBoxLayout *>(d->layout())->insertWidget(0, table, 1);
+    d->resize(std::max(520, parent->width() / 3), parent->height() * 3 / 4);
+    d->show();
+}
+
+} // namespace help

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "window_layout.h"
+
+#include "docks/scene_dock.h"
+#include "docks/scene_text_view.h"
+
+#include <QDockWidget>
+#include <QFontMetrics>
+#include <QMainWindow>
+
+#include <algorithm>
+#include <cmath>
+
+namespace window_layout {
+
+namespace {
+
+// The scene's text needs 40 columns beside its gutter: statements must not wrap.
+int sceneMinimumWidth(const WindowDocks &d)
+{
+    auto *scene = qobject_cast<docks::SceneDock *>(d.scene);
+    if (!scene || !scene->textView())
+        return 300;
+    const docks::SceneTextView *view = scene->textView();
+    const QFontMetrics fm(view->font());
+    // Text, gutter, scroll bar, frame and the dock's margins.
+    return fm.horizontalAdvance(QString(40, QLatin1Char('m'))) + view->gutterWidth() + 32;
+}
+
+bool docked(const QDockWidget *d) { return d && d->isVisible() && !d->isFloating(); }
+
+int share(int total, double s) { return static_cast<int>(std::lround(total * s)); }
+
+} // namespace
+
+void arrange(QMainWindow &w, const WindowDocks &d)
+{
+    // Side docks own the corners, so the bottom row sits under the graph only.
+    w.setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    w.setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    for (QDockWidget *dock : d.all())
+        dock->setFloating(false);
+    w.addDockWidget(Qt::LeftDockWidgetArea, d.scene);
+    w.addDockWidget(Qt::RightDockWidgetArea, d.algorithm);
+    w.addDockWidget(Qt::BottomDockWidgetArea, d.lists);
+    // The inspector has its own place under the script: selecting a socket must not hide the
+    // current line. Watches share its place (the other "what is it now" view).
+    w.splitDockWidget(d.scene, d.inspector, Qt::Vertical);
+    w.tabifyDockWidget(d.inspector, d.watches);
+    d.inspector->raise();
+    w.splitDockWidget(d.lists, d.log, Qt::Horizontal);
+    w.tabifyDockWidget(d.log, d.latency);
+    w.tabifyDockWidget(d.log, d.autobind);
+    d.log->raise();
+    for (QDockWidget *dock : d.all())
+        dock->show();
+}
+
+void applyShares(QMainWindow &w, const WindowDocks &d, bool presentation)
+{
+    const int width = w.width(), height = w.height();
+    if (presentation) {
+        w.resizeDocks({d.algorithm}, {share(width, kPresentationRight)}, Qt::Horizontal);
+        w.resizeDocks({d.lists}, {share(height, kPresentationBottom)}, Qt::Vertical);
+        return;
+    }
+    const int left = std::max(share(width, kLeftShare), sceneMinimumWidth(d));
+    const int right = std::max(share(width, kRightShare), 320);
+    // The row under the graph first: resizing it moves the side columns' separators, so the
+    // columns are sized last.
+    const int under_graph = std::max(1, width - left - right);
+    const int log = std::max(share(under_graph, 1 - kListsOverLog), d.log->minimumSizeHint().width());
+    w.resizeDocks({d.lists, d.log}, {std::max(1, under_graph - log), log}, Qt::Horizontal);
+    w.resizeDocks({d.lists}, {share(height, kBottomShare)}, Qt::Vertical);
+    w.resizeDocks({d.scene, d.inspector}, {share(height, kSceneOverInspector), share(height, 1 - kSceneOverInspector)},
+                  Qt::Vertical);
+    w.resizeDocks({d.scene, d.algorithm}, {left, right}, Qt::Horizontal);
+}
+
+void keepShares(QMainWindow &w, const WindowDocks &d, QSize from, QSize to)
+{
+    if (from.width() <= 0 || from.height() <= 0 || from == to)
+        return;
+    const double sx = double(to.width()) / from.width(), sy = double(to.height()) / from.height();
+    // One dock per place: the side columns by width, the bottom row by height.
+    QList<QDockWidget *> wide, tall;
+    QList<int> widths, heights;
+    for (QDockWidget *dock : {d.scene, d.inspector, d.algorithm}) {
+        if (!docked(dock) || w.dockWidgetArea(dock) == Qt::BottomDockWidgetArea)
+            continue;
+        wide << dock;
+        widths << std::max(1, static_cast<int>(std::lround(dock->width() * sx)));
+    }
+    for (QDockWidget *dock : {d.lists, d.log, d.latency, d.autobind}) {
+        if (!docked(dock) || w.dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
+            continue;
+        tall << dock;
+        heights << std::max(1, static_cast<int>(std::lround(dock->height() * sy)));
+        break; // the row has one height
+    }
+    if (!wide.isEmpty())
+        w.resizeDocks(wide, widths, Qt::Horizontal);
+    if (!tall.isEmpty())
+        w.resizeDocks(tall, heights, Qt::Vertical);
+}
+
+void showForPresentation(const WindowDocks &d)
+{
+    for (QDockWidget *dock : d.all())
+        dock->setVisible(dock == d.algorithm || dock == d.lists);
+}
+
+} // namespace window_layout

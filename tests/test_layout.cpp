@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The first launch and the projector (issue 10): with empty settings, at 1280×720, 1280×800
+// and 1920×1080, every main dock is on screen with its share of the window, the pseudo-code
+// shows at least 12 lines, the scene 40 columns, the toolbar hides nothing; presentation mode
+// is full screen with socket names of at least 22 px and gives back the exact window after;
+// the presenter's keys step; breakpoints stay with their file; View ▸ Reset layout.
+#include "docks/algorithm_dock.h"
+#include "docks/algorithm_view.h"
+#include "docks/dock_common.h"
+#include "docks/scene_dock.h"
+#include "docks/scene_text_view.h"
+#include "graph/graph_panel.h"
+#include "graph/graph_view.h"
+#include "main_window.h"
+#include "player_controller.h"
+#include "theme.h"
+#include "wait_index.hpp"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScreen>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+#include <QToolBar>
+
+using inflight::test::waitIndex;
+
+namespace {
+
+QString scenePath(const char *name) { return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/") + QLatin1String(name); }
+
+// The window as a first launch shows it at `size` (what --size does).
+void showAt(MainWindow &w, QSize size)
+{
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTest::qWait(0); // the deferred dock sizing
+    QCoreApplication::processEvents();
+}
+
+// On screen: shown and not a tab behind another.
+bool onScreen(const QDockWidget *d) { return d->isVisible() && !d->visibleRegion().isEmpty(); }
+
+} // namespace
+
+class TestLayout : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init()
+    {
+        QSettings().clear();
+        Theme::instance().setFontScale(1.0);
+        Theme::instance().setHighContrast(false);
+    }
+
+    void firstLaunch_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void firstLaunch()
+    {
+        QFETCH(QSize, size);
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(w.openScene(scenePath("selftest-triangle-stream.scn"), false));
+        showAt(w, size);
+        const WindowDocks &d = w.windowDocks();
+        const int W = w.width(), H = w.height();
+        for (QDockWidget *dock : {d.scene, d.inspector, d.algorithm, d.lists, d.log})
+            QVERIFY2(onScreen(dock), qPrintable(dock->windowTitle()));
+        // Shares of the window, not leftovers.
+        QVERIFY2(d.scene->width() >= W * 0.22, qPrintable(QString::number(d.scene->width())));
+        QVERIFY2(d.algorithm->width() >= W * 0.22, qPrintable(QString::number(d.algorithm->width())));
+        QVERIFY2(d.lists->width() >= W * 0.09, qPrintable(QString::number(d.lists->width())));
+        QVERIFY2(d.log->width() >= W * 0.2, qPrintable(QString::number(d.log->width())));
+        QVERIFY2(d.lists->height() >= H * 0.2, qPrintable(QString::number(d.lists->height())));
+        QVERIFY2(d.algorithm->height() >= H * 0.7, qPrintable(QString::number(d.algorithm->height())));
+        QVERIFY2(w.graph().width() >= W * 0.3, qPrintable(QString::number(w.graph().width())));
+
+        // The scene: 40 columns beside the gutter, so a statement never wraps.
+        auto *scene = static_cast<docks::SceneDock *>(d.scene)->textView();
+        const QFontMetrics code(scene->font());
+        const int columns = scene->viewport()->width() / code.horizontalAdvance(QLatin1Char('m'));
+        QVERIFY2(columns >= 40, qPrintable(QString::number(columns)));
+
+        // The pseudo-code: at least 12 lines in view.
+        auto *algorithm = static_cast<docks::AlgorithmDock *>(d.algorithm);
+        const int shown = algorithm->listingView()->visibleRegion().boundingRect().height();
+        const int line = QFontMetrics(Theme::instance().monoFont(docks::kCodePoints)).lineSpacing();
+        QVERIFY2(shown >= 12 * line, qPrintable(QStringLiteral("%1 px = %2 lines").arg(shown).arg(double(shown) / line)));
+
+        // Nothing of the toolbar in its » overflow: every action and the collector box shown.
+        auto *bar = w.findChild<QToolBar *>(QStringLiteral("transport"));
+        QVERIFY(bar);
+        for (QAction *a : bar->actions()) {
+            QWidget *widget = bar->widgetForAction(a);
+            if (a->isSeparator() || !widget)
+                continue;
+            QVERIFY2(widget->isVisible(), qPrintable(a->text()));
+        }
+        QVERIFY(w.findChild<QComboBox *>() && bar->findChild<QComboBox *>()->isVisible());
+        // The step counter: beside the timeline, always in view.
+        auto *position = w.findChild<QLabel *>(QStringLiteral("positionLabel"));
+        QVERIFY(position && position->isVisible() && !position->visibleRegion().isEmpty());
+        QVERIFY(position->text().contains(QStringLiteral("step")));
+    }
+
+    // Growing the window gives every dock its share of the new room, not the graph all of it.
+    void docksKeepTheirShareOnResize()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(w.openWelcome());
+        showAt(w, QSize(1280, 800));
+        const WindowDocks &d = w.windowDocks();
+        const double algorithm = double(d.algorithm->width()) / w.width();
+        w.resize(1920, 1080);
+        QTest::qWait(0);
+        QCoreApplication::processEvents();
+        QVERIFY2(std::abs(double(d.algorithm->width()) / w.width() - algorithm) < 0.04,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(algorithm).arg(double(d.algorithm->width()) / w.width())));
+    }
+
+    void presentationModeAt1280x800()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(w.openScene(scenePath("selftest-triangle-stream.scn"), false));
+        QVERIFY(waitIndex(c));
+        showAt(w, QSize(1280, 800));
+        const QRect before = w.geometry();
+        const WindowDocks &d = w.windowDocks();
+        QVERIFY(d.scene->isVisible());
+
+        w.setPresentationMode(true);
+        QTest::qWait(0);
+        QCoreApplication::processEvents();
+        QVERIFY(w.presenting());
+        // The whole screen, and the screen's size only (not grown past it by its docks).
+        QCOMPARE(w.geometry(), w.screen()->geometry());
+        // The picture for a class: graph, algorithm, lists; the rest toggles from View.
+        QVERIFY(onScreen(d.algorithm) && onScreen(d.lists));
+        QVERIFY(!d.scene->isVisible() && !d.log->isVisible());
+        // A back-row student reads a socket's name.
+        QVERIFY(w.graph().waitForLayout(30000));
+        w.graph().fitAll();
+        QVERIFY2(w.graph().view()->labelScreenPixels() >= 22,
+                 qPrintable(QString::number(w.graph().view()->labelScreenPixels())));
+
+        w.setPresentationMode(false);
+        QTest::qWait(0);
+        QCoreApplication::processEvents();
+        QVERIFY(!w.presenting());
+        QCOMPARE(w.geometry(), before);
+        QVERIFY(d.scene->isVisible() && d.log->isVisible());
+        QCOMPARE(Theme::instance().fontScale(), 1.0);
+    }
+
+    void presenterKeysStep()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(w.openScene(scenePath("selftest-triangle-stream.scn"), false));
+        QVERIFY(waitIndex(c));
+        showAt(w, QSize(1280, 800));
+        QApplication::setActiveWindow(&w);
+        // After an open the keys are the stepper's, not the go-to box's.
+        QVERIFY(!qobject_cast<QLineEdit *>(QApplication::focusWidget()));
+        QWidget *target = QApplication::focusWidget() ? QApplication::focusWidget() : &w;
+        std::uint64_t at = c.position();
+        for (Qt::Key k : {Qt::Key_Right, Qt::Key_PageDown, Qt::Key_Space, Qt::Key_Return}) {
+            QTest::keyClick(target, k);
+            QVERIFY2(c.position() == at + 1, qPrintable(QStringLiteral("key %1").arg(int(k), 0, 16)));
+            at = c.position();
+        }
+        for (Qt::Key k : {Qt::Key_Left, Qt::Key_PageUp}) {
+            QTest::keyClick(target, k);
+            QCOMPARE(c.position(), at - 1);
+            at = c.position();
+        }
+        QTest::keyClick(target, Qt::Key_End);
+        QVERIFY(c.atEnd());
+        QTest::keyClick(target, Qt::Key_Home);
+        QCOMPARE(c.position(), std::uint64_t(0));
+        // N and P: the notes, the lesson's outline.
+        QTest::keyClick(target, Qt::Key_N);
+        const inflight::Event *note = c.currentEvent();
+        QVERIFY(note && note->kind == inflight::EventKind::note);
+        const std::uint64_t first_note = c.position();
+        QTest::keyClick(target, Qt::Key_N);
+        QVERIFY(c.position() > first_note && c.currentEvent()->kind == inflight::EventKind::note);
+        QTest::keyClick(target, Qt::Key_P);
+        QCOMPARE(c.position(), first_note);
+
+        // Typing in the go-to box keeps its keys: Return goes to the step typed.
+        auto *go = w.findChild<QLineEdit *>();
+        for (QLineEdit *e : w.findChildren<QLineEdit *>())
+            if (e->placeholderText() == QStringLiteral("go to step"))
+                go = e;
+        go->setFocus();
+        QTest::keyClicks(go, QStringLiteral("17"));
+        QTest::keyClick(go, Qt::Key_Left); // moves the text cursor, not the run
+        QCOMPARE(c.position(), first_note);
+        QTest::keyClick(go, Qt::Key_Return);
+        QCOMPARE(c.position(), std::uint64_t(17));
+    }
+
+    // A breakpoint set in one scene is not there in the next; going back brings it back.
+    void breakpointsBelongToTheirFile()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        const QString a = scenePath("selftest-triangle-stream.scn"), b = scenePath("self-reference.scn");
+        QVERIFY(w.openScene(a, false));
+        c.toggleLineBreakpoint(25);
+        QVERIFY(c.lineBreakpoints().contains(25));
+        QVERIFY(w.openScene(b, false));
+        QVERIFY(c.lineBreakpoints().isEmpty());
+        c.toggleLineBreakpoint(4);
+        QVERIFY(w.openScene(a, false));
+        QCOMPARE(c.lineBreakpoints(), QSet<int>{25});
+        // Kept in the settings: a new window opening the file gets them.
+        PlayerController c2;
+        MainWindow w2(c2);
+        QVERIFY(w2.openScene(b, false));
+        QCOMPARE(c2.lineBreakpoints(), QSet<int>{4});
+    }
+
+    void resetLayoutBringsEveryDockBack()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(w.openWelcome());
+        showAt(w, QSize(1280, 800));
+        const WindowDocks &d = w.windowDocks();
+        d.scene->hide();
+        d.algorithm->setFloating(true);
+        w.action("resetLayout")->trigger();
+        QTest::qWait(0);
+        QCoreApplication::processEvents();
+        QVERIFY(onScreen(d.scene));
+        QVERIFY(!d.algorithm->isFloating() && onScreen(d.algorithm));
+        QCOMPARE(w.dockWidgetArea(d.algorithm), Qt::RightDockWidgetArea);
+        QVERIFY(d.algorithm->width() >= w.width() * 0.22);
+    }
+};
+
+QTEST_MAIN(TestLayout)
+#include "test_layout.moc"
