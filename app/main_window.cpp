@@ -16,6 +16,7 @@
 #include "autobind/autobind_panel.h"
 #include "docks/algorithm_dock.h"
 #include "docks/event_log_dock.h"
+#include "docks/expectations_dock.h"
 #include "docks/inspector_dock.h"
 #include "docks/lists_dock.h"
 #include "docks/scene_dock.h"
@@ -124,6 +125,7 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
     });
     connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::showPanelForScene);
     connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::loadBreakpointsOfFile);
+    connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::warnIfWrittenForAnotherCollector);
     connect(&controller_, &PlayerController::lineBreakpointsChanged, this, &MainWindow::saveBreakpointsOfFile);
     // After any open the keys step the scene, wherever the focus was.
     connect(&controller_, &PlayerController::sceneLoaded, this, [this] { graph_->view()->setFocus(); });
@@ -321,6 +323,7 @@ void MainWindow::buildDocks()
     d.inspector = new docks::InspectorDock(controller_, this);
     d.log = new docks::EventLogDock(controller_, this);
     d.watches = new docks::WatchesDock(controller_, this);
+    d.expectations = new docks::ExpectationsDock(controller_, this);
     auto *latency_dock = new latency::LatencyDock(controller_, this);
     d.latency = latency_dock;
     d.autobind = new autobind::AutobindDock(controller_, this);
@@ -601,6 +604,14 @@ void MainWindow::saveBreakpointsOfFile()
     else
         all.insert(breakpoints_file_, list);
     settings.setValue(QStringLiteral("breakpoints/byFile"), all);
+}
+
+// As the CLI does: expectations written for other collectors may not hold under this one.
+void MainWindow::warnIfWrittenForAnotherCollector()
+{
+    auto *dock = static_cast<docks::ExpectationsDock *>(docks_set_.expectations);
+    if (dock && dock->warning()->isVisibleTo(dock))
+        statusBar()->showMessage(dock->warning()->text(), 10000);
 }
 
 void MainWindow::rebuildRecentMenu()

@@ -67,6 +67,7 @@ private:
     QString breakpointKey() const;
     void loadBreakpointsOfFile();
     void saveBreakpointsOfFile();
+    void warnIfWrittenForAnotherCollector();
     void buildExamplesMenu(QMenu *menu);
     void chooseOpen();
     void reload();

@@ -47,6 +47,7 @@ void arrange(QMainWindow &w, const WindowDocks &d)
     // current line. Watches share its place (the other "what is it now" view).
     w.splitDockWidget(d.scene, d.inspector, Qt::Vertical);
     w.tabifyDockWidget(d.inspector, d.watches);
+    w.tabifyDockWidget(d.inspector, d.expectations);
     d.inspector->raise();
     w.splitDockWidget(d.lists, d.log, Qt::Horizontal);
     w.tabifyDockWidget(d.log, d.latency);

@@ -7,7 +7,7 @@
 //   |           |          graph             | (the code  |
 //   +-----------+                            |  needs the |
 //   | Inspector |----------------------------+  height)   |
-//   | / Watches | Lists      | Event log / … |            |
+//   | Watches … | Lists      | Event log / … |            |
 //   +-----------+------------+---------------+------------+
 //
 // Presentation mode keeps only what a class watches: the graph, the algorithm with its
@@ -24,13 +24,17 @@ struct WindowDocks {
     QDockWidget *scene = nullptr;
     QDockWidget *inspector = nullptr;
     QDockWidget *watches = nullptr;
+    QDockWidget *expectations = nullptr;
     QDockWidget *algorithm = nullptr;
     QDockWidget *lists = nullptr;
     QDockWidget *log = nullptr;
     QDockWidget *latency = nullptr;
     QDockWidget *autobind = nullptr;
 
-    QList<QDockWidget *> all() const { return {scene, inspector, watches, algorithm, lists, log, latency, autobind}; }
+    QList<QDockWidget *> all() const
+    {
+        return {scene, inspector, watches, expectations, algorithm, lists, log, latency, autobind};
+    }
 };
 
 namespace window_layout {

@@ -150,6 +150,9 @@ private slots:
         // The picture for a class: graph, algorithm, lists; the rest toggles from View.
         QVERIFY(onScreen(d.algorithm) && onScreen(d.lists));
         QVERIFY(!d.scene->isVisible() && !d.log->isVisible());
+        QVERIFY2(d.lists->height() >= w.height() * 0.2,
+                 qPrintable(QStringLiteral("lists %1 of %2; centre min %3").arg(d.lists->height()).arg(w.height())
+                                .arg(w.centralWidget()->minimumSizeHint().height())));
         // A back-row student reads a socket's name.
         QVERIFY(w.graph().waitForLayout(30000));
         w.graph().fitAll();

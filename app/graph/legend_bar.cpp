@@ -4,6 +4,8 @@
 #include "theme.h"
 
 #include <QPainter>
+
+#include <algorithm>
 #include <QPainterPath>
 
 #include <functional>
@@ -36,7 +38,9 @@ LegendBar::LegendBar(QWidget *parent) : QWidget(parent)
 }
 
 QSize LegendBar::sizeHint() const { return QSize(800, heightForWidth(800)); }
-QSize LegendBar::minimumSizeHint() const { return QSize(200, heightForWidth(200)); }
+// The height at the width it has (at least 400 px), not at its narrowest: at 200 px every entry
+// takes a row, and that many rows of presentation-sized text would squeeze out the docks.
+QSize LegendBar::minimumSizeHint() const { return QSize(200, heightForWidth(std::max(width(), 400))); }
 int LegendBar::heightForWidth(int width) const { return layoutEntries(width, nullptr); }
 
 void LegendBar::paintEvent(QPaintEvent *)
