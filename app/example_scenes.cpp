@@ -60,10 +60,12 @@ QString ExampleScenes::groupOf(const QString &relative_path)
     if (name.startsWith(QLatin1String("selftest-")))
         return QCoreApplication::translate("ExampleScenes", "Kernel selftests");
     if (name.startsWith(QLatin1String("seed-")))
-        return QCoreApplication::translate("ExampleScenes", "From the mail threads");
+        return QCoreApplication::translate("ExampleScenes", "Seed stories (the mail threads)");
     if (name.startsWith(QLatin1String("autobind-")))
         return QCoreApplication::translate("ExampleScenes", "Autobind");
-    return QCoreApplication::translate("ExampleScenes", "Cycles and the collector");
+    if (name.contains(QLatin1String("leak")))
+        return QCoreApplication::translate("ExampleScenes", "Bugs");
+    return QCoreApplication::translate("ExampleScenes", "Basics");
 }
 
 QList<ExampleScene> ExampleScenes::list(const QString &directory)
@@ -83,8 +85,8 @@ QList<ExampleScene> ExampleScenes::list(const QString &directory)
     }
     // Groups in teaching order: the basics first, the 32,000-socket scenes last.
     const QStringList order{groupOf(QStringLiteral("cycle.scn")), groupOf(QStringLiteral("selftest-.scn")),
-                            groupOf(QStringLiteral("autobind-.scn")), groupOf(QStringLiteral("seed-.scn")),
-                            groupOf(QStringLiteral("large/x.scn"))};
+                            groupOf(QStringLiteral("a-leak.scn")), groupOf(QStringLiteral("seed-.scn")),
+                            groupOf(QStringLiteral("autobind-.scn")), groupOf(QStringLiteral("large/x.scn"))};
     std::sort(out.begin(), out.end(), [&](const ExampleScene &a, const ExampleScene &b) {
         const auto ra = order.indexOf(a.group), rb = order.indexOf(b.group);
         return ra != rb ? ra < rb : a.title.localeAwareCompare(b.title) < 0;

@@ -9,7 +9,7 @@
 struct ExampleScene {
     QString path;  // absolute
     QString title; // the scene's `scene "…"` line, or the file name when it has none
-    QString group; // "Kernel selftests", "From the mail threads", …
+    QString group; // "Basics", "Kernel selftests", "Bugs", "Seed stories (the mail threads)", …
 };
 
 class ExampleScenes {
@@ -20,6 +20,7 @@ public:
     static QString directory();
     // Every *.scn below directory(), sorted by group then title.
     static QList<ExampleScene> list(const QString &directory);
-    // The group a file name belongs to (its prefix: selftest-, seed-, autobind-, large/).
+    // The group a file name belongs to (its prefix: selftest-, seed-, autobind-, large/; a
+    // leak in the name: Bugs).
     static QString groupOf(const QString &relative_path);
 };

@@ -277,10 +277,8 @@ void MainWindow::buildToolbar()
         controller_.setSpeed(speed_of(v));
         speed_label_->setText(speed_text(controller_.speed()));
     });
-    bar->addWidget(new QLabel(tr(" Speed "), bar));
-    bar->addWidget(speed_);
-    bar->addWidget(speed_label_);
-    bar->addSeparator();
+    speed_actions_ << bar->addWidget(new QLabel(tr(" Speed "), bar)) << bar->addWidget(speed_)
+                   << bar->addWidget(speed_label_) << bar->addSeparator();
 
     position_label_ = new QLabel(this);
     position_label_->setObjectName(QStringLiteral("positionLabel"));
@@ -722,6 +720,12 @@ void MainWindow::setPresentationMode(bool on)
         theme.setFontScale(std::max(1.6, normal_font_scale_));
         theme.setHighContrast(true);
         window_layout::showForPresentation(docks_set_);
+        // Icons only: the presenter drives it by keys, and the larger text must not push the
+        // collector box into the toolbar's overflow.
+        if (auto *bar = findChild<QToolBar *>(QStringLiteral("transport")))
+            bar->setToolButtonStyle(Qt::ToolButtonIconOnly);
+        for (QAction *a : std::as_const(speed_actions_)) // the presenter steps by keys
+            a->setVisible(false);
         // Full screen on the window's own screen; the explicit geometry is what makes it full
         // screen where no window manager honours the request.
         const QScreen *where = screen() ? screen() : QGuiApplication::primaryScreen();
@@ -733,6 +737,10 @@ void MainWindow::setPresentationMode(bool on)
         theme.setFontScale(normal_font_scale_);
         theme.setHighContrast(false);
         graph_->view()->setMinimumLabelPixels(0);
+        if (auto *bar = findChild<QToolBar *>(QStringLiteral("transport")))
+            bar->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
+        for (QAction *a : std::as_const(speed_actions_))
+            a->setVisible(true);
     }
     // Every widget's own font too (toolbar, menus, dock titles), not only the custom views.
     QFont f = QApplication::font();

@@ -84,6 +84,7 @@ private:
     QComboBox *era_box_ = nullptr;
     QSlider *speed_ = nullptr;
     QLabel *speed_label_ = nullptr;
+    QList<QAction *> speed_actions_; // the speed widgets' toolbar actions (hidden when presenting)
     QLabel *position_label_ = nullptr;
     QLineEdit *goto_box_ = nullptr;
     QHBoxLayout *position_row_ = nullptr; // timeline, step counter, go-to box

@@ -21,6 +21,8 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QToolButton>
 #include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
@@ -153,6 +155,8 @@ private slots:
         QVERIFY2(d.lists->height() >= w.height() * 0.2,
                  qPrintable(QStringLiteral("lists %1 of %2; centre min %3").arg(d.lists->height()).arg(w.height())
                                 .arg(w.centralWidget()->minimumSizeHint().height())));
+        // The collector box is still in the toolbar, not in its overflow.
+        QVERIFY(w.findChild<QToolBar *>(QStringLiteral("transport"))->findChild<QComboBox *>()->isVisible());
         // A back-row student reads a socket's name.
         QVERIFY(w.graph().waitForLayout(30000));
         w.graph().fitAll();
@@ -203,6 +207,19 @@ private slots:
         QVERIFY(c.position() > first_note && c.currentEvent()->kind == inflight::EventKind::note);
         QTest::keyClick(target, Qt::Key_P);
         QCOMPARE(c.position(), first_note);
+        // The same outline in the Algorithm dock: one entry per note, a click goes there.
+        auto *algorithm = static_cast<docks::AlgorithmDock *>(w.windowDocks().algorithm);
+        QMenu *outline = algorithm->notesOutline()->menu();
+        emit outline->aboutToShow();
+        const QList<QAction *> notes = outline->actions();
+        QVERIFY2(notes.size() >= 4, qPrintable(QString::number(notes.size())));
+        auto lineOf = [](const QAction *a) { return a->text().section(QLatin1Char(' '), 1, 1).chopped(1).toUInt(); };
+        notes.last()->trigger();
+        QVERIFY(c.position() > first_note);
+        QCOMPARE(c.currentEvent()->scene_line, lineOf(notes.last()));
+        QTest::keyClick(target, Qt::Key_Home);
+        notes.first()->trigger();
+        QCOMPARE(c.currentEvent()->scene_line, note->scene_line);
 
         // Typing in the go-to box keeps its keys: Return goes to the step typed.
         auto *go = w.findChild<QLineEdit *>();
@@ -210,9 +227,10 @@ private slots:
             if (e->placeholderText() == QStringLiteral("go to step"))
                 go = e;
         go->setFocus();
+        const std::uint64_t before_typing = c.position();
         QTest::keyClicks(go, QStringLiteral("17"));
         QTest::keyClick(go, Qt::Key_Left); // moves the text cursor, not the run
-        QCOMPARE(c.position(), first_note);
+        QCOMPARE(c.position(), before_typing);
         QTest::keyClick(go, Qt::Key_Return);
         QCOMPARE(c.position(), std::uint64_t(17));
     }

@@ -14,10 +14,13 @@
 #include "inflight/simulation.hpp"
 
 #include <QFrame>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -86,7 +89,21 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
     note_->setWordWrap(true);
     note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     note_box_->setToolTip(tr("The scene's own explanation: the text of its latest note statement."));
-    nl->addWidget(note_title_);
+    // The notes are the lesson's outline: the button lists them all, a click goes to one
+    // (N and P step through them).
+    auto *title_row = new QHBoxLayout;
+    title_row->setContentsMargins(0, 0, 0, 0);
+    title_row->addWidget(note_title_, 1);
+    outline_ = new QToolButton(note_box_);
+    outline_->setObjectName(QStringLiteral("notesOutline"));
+    outline_->setText(tr("All notes"));
+    outline_->setToolTip(tr("The scene's notes, the lesson's outline: go to one (N, P: next, previous)"));
+    outline_->setPopupMode(QToolButton::InstantPopup);
+    auto *outline_menu = new QMenu(outline_);
+    outline_->setMenu(outline_menu);
+    connect(outline_menu, &QMenu::aboutToShow, this, [this, outline_menu] { fillOutline(outline_menu); });
+    title_row->addWidget(outline_, 0, Qt::AlignTop);
+    nl->addLayout(title_row);
     // A long note scrolls inside its box: the narration and the current code line below it
     // must stay in view, in presentation mode's large text too.
     note_scroll_ = new QScrollArea(note_box_);
@@ -299,6 +316,12 @@ void AlgorithmDock::refresh()
         note_title_->setText(note_current_ ? tr("Note · line %1").arg(note_line)
                                            : tr("Last note · line %1").arg(note_line));
         note_box_->show();
+    } else if (!notes_.empty()) {
+        // Before the first note: its outline is already there to jump into the lesson.
+        note_->clear();
+        fitNote();
+        note_title_->setText(tr("%n note(s) in this scene", nullptr, static_cast<int>(notes_.size())));
+        note_box_->show();
     } else {
         note_->clear();
         note_box_->hide();
@@ -356,6 +379,21 @@ void AlgorithmDock::styleNote()
                                  .arg(bg.name())
                                  .arg(note_current_ ? 2 : 1)
                                  .arg(border.name()));
+}
+
+void AlgorithmDock::fillOutline(QMenu *menu)
+{
+    menu->clear();
+    indexIfNeeded();
+    for (const auto &[step, line] : note_steps_) {
+        QString text = notes_.count(line) ? notes_.at(line) : QString();
+        if (text.size() > 70)
+            text = text.left(68) + QStringLiteral("…");
+        const std::uint64_t to = step;
+        menu->addAction(tr("line %1: %2").arg(line).arg(text), this, [this, to] { controller_.seek(to); });
+    }
+    if (menu->isEmpty())
+        menu->addAction(tr("The scene has no notes (or is still being indexed)"))->setEnabled(false);
 }
 
 void AlgorithmDock::resizeEvent(QResizeEvent *e)

@@ -18,6 +18,8 @@
 class QLabel;
 class QScrollArea;
 class QFrame;
+class QMenu;
+class QToolButton;
 class PlayerController;
 
 namespace docks {
@@ -36,6 +38,7 @@ public:
     QString noteText() const;
     bool noteIsCurrent() const { return note_current_; }
     AlgorithmView *listingView() const { return view_; }
+    QToolButton *notesOutline() const { return outline_; }
     QString listingTitle() const;
 
 protected:
@@ -47,7 +50,8 @@ private:
     void refresh();
     void applyTheme();
     void styleNote();
-    void fitNote(); // the note's box: its text's height, at most a third of the dock
+    void fitNote();
+    void fillOutline(QMenu *menu); // the note's box: its text's height, at most a third of the dock
     void indexIfNeeded();
     std::uint16_t lastLineBefore(std::uint64_t step) const;
     std::uint32_t lastNoteLineBefore(std::uint64_t step) const;
@@ -58,6 +62,7 @@ private:
     QLabel *note_title_ = nullptr;
     QLabel *note_ = nullptr;
     QScrollArea *note_scroll_ = nullptr;
+    QToolButton *outline_ = nullptr;
     QLabel *caption_ = nullptr;
     QLabel *narration_ = nullptr;
     QScrollArea *scroll_ = nullptr;
