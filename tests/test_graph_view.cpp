@@ -6,6 +6,7 @@
 #include "graph/display_graph.h"
 #include "graph/edge_item.h"
 #include "graph/fd_edge_item.h"
+#include "graph/peer_link_item.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
@@ -253,6 +254,37 @@ private slots:
         const QPointF ma = a->path().pointAtPercent(0.5), mb = b->path().pointAtPercent(0.5);
         QVERIFY2(std::hypot(ma.x() - mb.x(), ma.y() - mb.y()) > 10, "parallel copies are drawn on top of each other");
         checkLayoutInvariants(*panel.scene());
+    }
+
+    // Socketpair ends and a client with its accepted socket are peers: linked, and laid out
+    // next to each other, so the picture shows why `send a2` lands in a's queue.
+    void peersAreLinkedAndSideBySide()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openText(QStringLiteral("scene \"p\"\nsocketpair a a2\nsocketpair b b2\nsocket l\nbind l @srv\n"
+                                          "listen l\nsocket k\nconnect k @srv\naccept l k2\nsend a2 fds=b\n"),
+                           QStringLiteral("p.scn")));
+        c.last();
+        QVERIFY(panel.waitForLayout());
+        QStringList pairs;
+        for (PeerLinkItem *link : panel.scene()->peerLinkItems()) {
+            auto *a = static_cast<SocketItem *>(link->a()), *b = static_cast<SocketItem *>(link->b());
+            pairs << QString::fromStdString(a->node().label + "=" + b->node().label);
+            // Side by side: the gap between the two boxes is less than one box width.
+            const QRectF ra = a->sceneBox(), rb = b->sceneBox();
+            const double gap = std::max(std::max(ra.left(), rb.left()) - std::min(ra.right(), rb.right()),
+                                        std::max(ra.top(), rb.top()) - std::min(ra.bottom(), rb.bottom()));
+            QVERIFY2(gap < std::max(ra.width(), rb.width()), qPrintable(pairs.last()));
+            QVERIFY(link->line().length() > 0);
+        }
+        pairs.sort();
+        QCOMPARE(pairs, (QStringList{QStringLiteral("a=a2"), QStringLiteral("b=b2"), QStringLiteral("k=embryo(k)")}));
+        // After closing one end the link goes.
+        QVERIFY(c.openText(QStringLiteral("scene \"q\"\nsocketpair a a2\nclose a2\n"), QStringLiteral("q.scn")));
+        c.last();
+        QVERIFY(panel.waitForLayout());
+        QVERIFY(panel.scene()->peerLinkItems().size() <= 1);
     }
 
     void processItemsListTheirFds()

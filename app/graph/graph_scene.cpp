@@ -4,6 +4,7 @@
 #include "graph/aggregate_item.h"
 #include "graph/edge_item.h"
 #include "graph/fd_edge_item.h"
+#include "graph/peer_link_item.h"
 #include "graph/graph_style.h"
 #include "graph/layout_engine.h"
 #include "graph/process_item.h"
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 using graph::NodeKey;
 
@@ -70,6 +72,7 @@ void GraphScene::clearGraph()
     aggregates_.clear();
     edges_.clear();
     fd_edges_.clear();
+    peer_links_.clear();
     placed_.clear();
     expanded_.clear();
     expand_origin_.clear();
@@ -343,6 +346,33 @@ void GraphScene::syncEdges()
         if (!present.count(it->first)) {
             delete it->second;
             it = fd_edges_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    // Peers, both ends drawn on their own: a link, and side by side in the layout.
+    std::set<std::pair<std::uint32_t, std::uint32_t>> peers;
+    for (const auto &n : snapshot_.nodes) {
+        if (n.embryo || n.peer == inflight::npos || n.peer >= snapshot_.nodes.size() || n.sock > n.peer)
+            continue;
+        if (snapshot_.nodes[n.peer].embryo || !display_.individual(n.sock) || !display_.individual(n.peer))
+            continue;
+        SocketItem *a = socketItem(n.sock), *b = socketItem(n.peer);
+        if (!a || !b || a->parentItem() || b->parentItem())
+            continue;
+        peers.insert({n.sock, n.peer});
+        PeerLinkItem *&item = peer_links_[{n.sock, n.peer}];
+        if (!item) {
+            item = new PeerLinkItem(a, b);
+            addItem(item);
+        } else {
+            item->setEnds(a, b);
+        }
+    }
+    for (auto it = peer_links_.begin(); it != peer_links_.end();) {
+        if (!peers.count(it->first)) {
+            delete it->second;
+            it = peer_links_.erase(it);
         } else {
             ++it;
         }
@@ -628,6 +658,9 @@ void GraphScene::setRunGraph(const graph::RunGraph &run)
             req.edges.push_back({graph::socketKey(pair.first), graph::socketKey(pair.second)});
     for (const auto &[process, sock] : run.fds)
         req.edges.push_back({graph::processKey(process), graph::socketKey(sock)});
+    for (const auto &[a, b] : run.peers) // twice: peers side by side
+        for (int i = 0; i < 2; ++i)
+            req.edges.push_back({graph::socketKey(a), graph::socketKey(b)});
     plan_pending_ = true;
     engine_->submitPlan(std::move(req));
 }
@@ -754,6 +787,9 @@ std::uint64_t GraphScene::requestLayout(bool full)
     }
     for (auto &[k, e] : fd_edges_)
         req.edges.push_back({e->process()->key(), topLevel(e->to())->key()});
+    for (auto &[k, link] : peer_links_)
+        for (int i = 0; i < 2; ++i)
+            req.edges.push_back({link->a()->key(), link->b()->key()});
     engine_->submit(std::move(req));
     return requested_;
 }
@@ -854,6 +890,8 @@ void GraphScene::updateVisibility()
         e->setVisible(shown(e->from()) && shown(e->to()));
     for (auto &[k, e] : fd_edges_)
         e->setVisible(shown(e->process()) && shown(e->to()));
+    for (auto &[k, link] : peer_links_)
+        link->setVisible(shown(link->a()) && shown(link->b()));
 }
 
 void GraphScene::routeEdges()
@@ -877,6 +915,8 @@ void GraphScene::routeEdges()
     for (auto &[k, e] : fd_edges_)
         if (e->isVisible())
             e->route(avoid ? &obstacles : nullptr);
+    for (auto &[k, link] : peer_links_)
+        link->sync();
 }
 
 QRectF GraphScene::contentRect() const
@@ -966,6 +1006,14 @@ template <typename T, typename Map> static QList<T *> valuesOf(const Map &m)
 QList<SocketItem *> GraphScene::socketItems() const { return valuesOf<SocketItem>(sockets_); }
 QList<EdgeItem *> GraphScene::edgeItems() const { return valuesOf<EdgeItem>(edges_); }
 QList<FdEdgeItem *> GraphScene::fdEdgeItems() const { return valuesOf<FdEdgeItem>(fd_edges_); }
+
+QList<PeerLinkItem *> GraphScene::peerLinkItems() const
+{
+    QList<PeerLinkItem *> out;
+    for (const auto &[k, link] : peer_links_)
+        out << link;
+    return out;
+}
 QList<ProcessItem *> GraphScene::processItems() const { return valuesOf<ProcessItem>(processes_); }
 QList<AggregateItem *> GraphScene::aggregateItems() const { return valuesOf<AggregateItem>(aggregates_); }
 

@@ -31,6 +31,7 @@
 class AggregateItem;
 class EdgeItem;
 class FdEdgeItem;
+class PeerLinkItem;
 class LayoutEngine;
 class NodeItem;
 class ProcessItem;
@@ -101,6 +102,7 @@ public:
     QList<SocketItem *> socketItems() const;
     QList<EdgeItem *> edgeItems() const;
     QList<FdEdgeItem *> fdEdgeItems() const;
+    QList<PeerLinkItem *> peerLinkItems() const;
     QList<ProcessItem *> processItems() const;
     QList<AggregateItem *> aggregateItems() const;
     // The item drawing a socket: its SocketItem, or the aggregate that contains it.
@@ -172,6 +174,7 @@ private:
     std::unordered_map<graph::NodeKey, AggregateItem *> aggregates_;
     std::unordered_map<std::uint64_t, EdgeItem *> edges_;
     std::unordered_map<std::uint64_t, FdEdgeItem *> fd_edges_;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, PeerLinkItem *> peer_links_; // (lower, higher) socket id
 
     std::unordered_set<std::uint32_t> expanded_;                 // SCC instances drawn one by one
     std::unordered_map<std::uint32_t, QPointF> expand_origin_;   // instance -> where its aggregate was

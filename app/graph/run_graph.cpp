@@ -53,6 +53,9 @@ std::optional<RunGraph> collectRunGraph(std::shared_ptr<const inflight::Scene> s
                     else
                         nodes[n.sock] = n;
                 }
+                for (const auto &n : s.nodes)
+                    if (!n.embryo && n.peer != inflight::npos && n.peer < s.nodes.size() && !s.nodes[n.peer].embryo)
+                        run.peers.insert({std::min(n.sock, n.peer), std::max(n.sock, n.peer)});
                 for (auto &[listener, list] : embryos)
                     if (list.size() > run.embryos[listener].size())
                         run.embryos[listener] = list;

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace graph {
@@ -27,6 +28,8 @@ struct RunGraph {
     std::vector<inflight::SnapshotProcess> processes;
     // (from, to) with the most copies seen at once; `to` is the drawn node (listener for embryos).
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> edges;
+    // (lower, higher) socket ids that were ever each other's peer, both drawn on their own.
+    std::set<std::pair<std::uint32_t, std::uint32_t>> peers;
     // (process, socket) pairs that were ever an open fd.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> fds;
     bool graph_era = false;

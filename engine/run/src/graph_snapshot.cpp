@@ -103,6 +103,7 @@ GraphSnapshot snapshot_graph(const Kernel &k)
         auto it = embryo_listener.find(u.id);
         n.embryo = it != embryo_listener.end();
         n.listener_sock = n.embryo ? it->second : npos;
+        n.peer = u.peer ? u.peer->id : npos;
         n.file_refs = u.file ? u.file->count : 0;
         n.inflight = k.collector().inflight_of(u);
         n.queue = static_cast<std::uint32_t>(u.receive_queue.size());
@@ -112,6 +113,7 @@ GraphSnapshot snapshot_graph(const Kernel &k)
             n.scc_index = static_cast<long>(u.vertex->scc_index);
         }
         key = mix(key, n.embryo ? n.listener_sock : 0x5151);
+        key = mix(key, n.peer); // peers are laid out side by side
         g.nodes.push_back(std::move(n));
     }
 

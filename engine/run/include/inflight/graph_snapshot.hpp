@@ -36,6 +36,9 @@ struct SnapshotNode {
     bool listener = false;
     bool embryo = false;            // unaccepted
     std::uint32_t listener_sock;    // for an unaccepted embryo: its listener's sock id (else npos)
+    // unix_peer(sk): the other end of a socketpair or a connection, where this socket's sends
+    // land (for an embryo, its client); npos when unconnected.
+    std::uint32_t peer = 0xffffffffu;
     long file_refs = 0;
     long inflight = 0;              // u->inflight (classic) or out_degree (graph)
     std::uint32_t queue = 0;        // skbs in its receive queue
