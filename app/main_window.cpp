@@ -375,6 +375,11 @@ void MainWindow::showPanelForScene()
         return;
     front->raise();
     resizeDocks({front}, {height}, Qt::Vertical);
+    if (front != log_dock_ && !docks_set_.lists->isFloating() && docks_set_.lists->isVisible()) {
+        // The panel the scene is about gets most of the row under the graph.
+        const int row = docks_set_.lists->width() + front->width();
+        resizeDocks({docks_set_.lists, front}, {row * 3 / 10, row - row * 3 / 10}, Qt::Horizontal);
+    }
 }
 
 void MainWindow::buildMenus()
