@@ -488,64 +488,6 @@ private slots:
         QCOMPARE(ad->panel()->latency().count(), 0u);
     }
 
-    void screenshot()
-    {
-        // A late-fill picture: 97% of the stream names taken by random autobind, a few dgram
-        // and seqpacket names, and a bind in progress, 2,500 probes into a long run of taken names.
-        const QByteArray dir = qgetenv("INFLIGHT_SCREENSHOT_DIR");
-        if (dir.isEmpty())
-            QSKIP("set INFLIGHT_SCREENSHOT_DIR to write autobind_panel.png");
-        AbstractNamespace ns;
-        std::mt19937_64 rng(42);
-        Log2Histogram lat;
-        for (std::uint32_t i = 0; i < kAutobindSpace * 97 / 100; ++i) {
-            auto it = ns.autobind(SockType::stream, AutobindMode::random, rng);
-            it.run(i);
-            // The cost model's estimate: fixed part, per probe, per chain entry compared.
-            lat.add(600 + 150 * std::uint64_t(it.probes()) + 200 * it.compared());
-        }
-        for (std::uint32_t i = 0; i < 40'000; ++i)
-            ns.autobind(SockType::dgram, AutobindMode::random, rng).run(2'000'000 + i);
-        for (std::uint32_t i = 0; i < 3'000; ++i)
-            ns.autobind(SockType::seqpacket, AutobindMode::random, rng).run(3'000'000 + i);
-        ns.note_lock_wait(2400);
-        // A start followed by a long run of taken names.
-        std::uint32_t start = 0;
-        for (;;) {
-            start = static_cast<std::uint32_t>(rng());
-            std::uint32_t run = 0;
-            while (run < 4000 && ns.is_taken(SockType::stream, (start + 1 + run) & kAutobindMask))
-                ++run;
-            if (run >= 4000)
-                break;
-        }
-        auto it = ns.autobind(SockType::stream, AutobindMode::random, start);
-        for (int i = 0; i < 2500; ++i)
-            it.probe();
-        AutobindPanel panel;
-        panel.setLabeler(labelOf);
-        panel.resize(1500, 860);
-        panel.setNamespace(&ns);
-        panel.refresh();
-        panel.setLatency(lat);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        mouse(panel.map(), QEvent::MouseMove, panel.map()->widgetPosOf(ns.trace().cursor));
-        const QString path = QDir(QString::fromLocal8Bit(dir)).filePath("autobind_panel.png");
-        QVERIFY(panel.grab().save(path));
-        // And one zoomed in on the probe cursor, down to single names.
-        panel.map()->setView(40.0, QPointF(AutobindMap::cellOf(ns.trace().cursor)) - QPointF(9, 8));
-        QVERIFY(panel.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath("autobind_panel_zoom.png")));
-        // Presentation mode (larger fonts, high contrast), whole map.
-        Theme::instance().setFontScale(1.5);
-        Theme::instance().setHighContrast(true);
-        panel.map()->fitView();
-        panel.resize(1600, 1000);
-        QVERIFY(panel.grab().save(QDir(QString::fromLocal8Bit(dir)).filePath("autobind_panel_presentation.png")));
-        Theme::instance().setFontScale(1.0);
-        Theme::instance().setHighContrast(false);
-    }
-
 private:
     static std::uint32_t valueOfCell(int x, int y) { return AutobindMap::valueOfCell(x, y); }
 };

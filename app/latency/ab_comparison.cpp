@@ -273,25 +273,44 @@ QString AbComparison::ratioText() const
     const QString p99 = r.p99 ? timesText(*r.p99) : tr("n/a");
     const QString a_avg = durationWithUnit(a_hist_.mean_ns(), unit_);
     const QString b_avg = durationWithUnit(b_hist_.mean_ns(), unit_);
-    QString text = tr("A / B: average %1 (%2 vs %3), p99 %4").arg(avg, a_avg, b_avg, p99);
+    const QString overall = tr("all calls: average %1 (%2 vs %3), p99 %4").arg(avg, a_avg, b_avg, p99);
+    if (kind_ || !a_run_ || !b_run_)
+        return tr("A / B: average %1 (%2 vs %3), p99 %4").arg(avg, a_avg, b_avg, p99);
     // Every call together mixes senders the kernel treats differently (the seed's sane sender
-    // stops waiting, the heavy one does not): the average ratio of each kind says which.
-    if (!kind_ && a_run_ && b_run_) {
-        QStringList kinds;
-        for (CallKind k : {CallKind::no_fd, CallKind::with_fds, CallKind::with_unix_fds, CallKind::autobind}) {
-            Log2Histogram a, b;
-            for (const LatencySample &x : a_run_->samples)
-                if (x.kind == k)
-                    a.add(x.duration_ns);
-            for (const LatencySample &x : b_run_->samples)
-                if (x.kind == k)
-                    b.add(x.duration_ns);
-            if (const auto r = latency_ratio(a, b).avg)
-                kinds << QStringLiteral("%1 %2").arg(QString::fromLatin1(call_kind_name(k).data()), timesText(*r));
-        }
-        if (kinds.size() > 1)
-            text += QLatin1Char('\n') + tr("average by kind of call: %1").arg(kinds.join(QStringLiteral(" · ")));
+    // stops waiting, the heavy one does not, and it makes far fewer calls): the headline is
+    // the kind of call whose averages differ most, the rest follow.
+    struct KindRatio {
+        CallKind kind;
+        double ratio;
+        double a_mean, b_mean;
+    };
+    std::vector<KindRatio> kinds;
+    for (CallKind k : {CallKind::no_fd, CallKind::with_fds, CallKind::with_unix_fds, CallKind::autobind}) {
+        Log2Histogram a, b;
+        for (const LatencySample &x : a_run_->samples)
+            if (x.kind == k)
+                a.add(x.duration_ns);
+        for (const LatencySample &x : b_run_->samples)
+            if (x.kind == k)
+                b.add(x.duration_ns);
+        if (const auto kr = latency_ratio(a, b).avg)
+            kinds.push_back({k, *kr, a.mean_ns(), b.mean_ns()});
     }
+    if (kinds.size() < 2)
+        return tr("A / B: average %1 (%2 vs %3), p99 %4").arg(avg, a_avg, b_avg, p99);
+    auto spread = [](double x) { return x >= 1 ? x : (x > 0 ? 1 / x : 0); };
+    std::stable_sort(kinds.begin(), kinds.end(),
+                     [&](const KindRatio &x, const KindRatio &y) { return spread(x.ratio) > spread(y.ratio); });
+    const KindRatio &lead = kinds.front();
+    QString text = tr("A / B, %1: average %2 (%3 vs %4)")
+                       .arg(QString::fromLatin1(call_kind_name(lead.kind).data()), timesText(lead.ratio),
+                            durationWithUnit(lead.a_mean, unit_), durationWithUnit(lead.b_mean, unit_));
+    QStringList rest;
+    for (std::size_t i = 1; i < kinds.size(); ++i)
+        rest << QStringLiteral("%1 %2").arg(QString::fromLatin1(call_kind_name(kinds[i].kind).data()),
+                                            timesText(kinds[i].ratio));
+    text += QLatin1Char('\n') + overall + QLatin1Char('\n') +
+            tr("average by kind of call: %1").arg(rest.join(QStringLiteral(" · ")));
     return text;
 }
 
