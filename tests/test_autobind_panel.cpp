@@ -2,7 +2,7 @@
 // The autobind fill map and its panel, on namespaces filled directly: pixel colours after binds,
 // the incremental repaint from the change journal (and the full repaint when it cannot say),
 // hover text, click-to-select, zoom and pan down to single names, the probe overlay, the figures,
-// and the dock in the main window. Set INFLIGHT_SCREENSHOT_DIR to also write autobind_panel.png.
+// and the dock in the main window.
 #include "autobind/autobind_map.h"
 #include "autobind/autobind_panel.h"
 #include "main_window.h"

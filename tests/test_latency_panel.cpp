@@ -5,8 +5,7 @@
 // call; the A/B ratio; and the timeline's collection and wait markers feeding the dock.
 //
 // The samples are made by hand (the bcc output of the async-GC series, rebuilt), so these tests
-// do not depend on the engine's cost model. Set INFLIGHT_LATENCY_SHOT=FILE.png to also save a
-// 1920x1080-scale picture of the dock.
+// do not depend on the engine's cost model.
 #include "latency/ab_comparison.h"
 #include "latency/bucket_calls_model.h"
 #include "latency/histogram_widget.h"
