@@ -297,6 +297,11 @@ private slots:
         map.fitView();
         QCOMPARE(map.scale(), 0.5);
         QCOMPARE(map.origin(), QPointF(0, 0));
+        // 1:1: one pixel per name; with no autobind yet, around the middle of the space.
+        map.showActualSize();
+        QCOMPARE(map.scale(), 1.0);
+        QCOMPARE(map.valueAt({256.5, 256.5}), std::optional<std::uint32_t>(AutobindMap::valueOfCell(512, 512)));
+        QCOMPARE(map.valueAt({257.5, 256.5}), std::optional<std::uint32_t>(AutobindMap::valueOfCell(513, 512)));
         // Magnified, nearest-neighbour: a name is a crisp square of its colour.
         AbstractNamespace ns;
         ns.bind_value(valueOfCell(10, 10), SockType::stream, 1);

@@ -247,6 +247,14 @@ void AutobindMap::fitView()
     fitted_ = true;
 }
 
+void AutobindMap::showActualSize()
+{
+    QPointF centre(kSide / 2.0, kSide / 2.0);
+    if (ns_ && ns_->trace().any)
+        centre = QPointF(cellOf(ns_->trace().cursor)) + QPointF(0.5, 0.5);
+    setView(1.0, centre - QPointF(width(), height()) / 2.0);
+}
+
 void AutobindMap::zoomAt(QPointF pos, double factor)
 {
     const QPointF under = origin_ + pos / scale_;

@@ -66,6 +66,8 @@ public:
     QPointF origin() const { return origin_; }   // image coordinates at the widget's top-left
     void setView(double scale, QPointF origin);  // clamped; the view then stays put on resize
     void fitView();                              // the whole map, centred (the default)
+    void showActualSize();                       // 1:1, one screen pixel per name, centred on the
+                                                 // name the last autobind tried (else the middle)
     void zoomAt(QPointF widget_pos, double factor);
     double fitScale() const;
     static constexpr double kMaxScale = 64.0;

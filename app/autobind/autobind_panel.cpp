@@ -129,7 +129,12 @@ AutobindPanel::AutobindPanel(QWidget *parent) : QWidget(parent)
     fit_ = new QToolButton(right);
     fit_->setText(tr("Fit"));
     fit_->setToolTip(tr("Show the whole map"));
+    actual_size_ = new QToolButton(right);
+    actual_size_->setObjectName(QStringLiteral("autobindActualSize"));
+    actual_size_->setText(tr("1:1"));
+    actual_size_->setToolTip(tr("One screen pixel per name, around the name the last autobind tried"));
     controls->addWidget(type_box_, 1);
+    controls->addWidget(actual_size_);
     controls->addWidget(fit_);
     rv->addLayout(controls);
 
@@ -211,6 +216,7 @@ AutobindPanel::AutobindPanel(QWidget *parent) : QWidget(parent)
     connect(type_box_, &QComboBox::currentIndexChanged, this,
             [this] { map_->setTypeFilter(type_box_->currentData().toInt()); });
     connect(fit_, &QToolButton::clicked, map_, &AutobindMap::fitView);
+    connect(actual_size_, &QToolButton::clicked, map_, &AutobindMap::showActualSize);
     connect(&Theme::instance(), &Theme::changed, this, &AutobindPanel::applyTheme);
     applyTheme();
     refresh();

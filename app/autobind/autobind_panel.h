@@ -75,6 +75,7 @@ private:
     QLabel *hover_ = nullptr;
     QComboBox *type_box_ = nullptr;
     QToolButton *fit_ = nullptr;
+    QToolButton *actual_size_ = nullptr;
     QGridLayout *figures_ = nullptr;
     QHash<QString, QLabel *> values_;
     QList<QLabel *> captions_;
