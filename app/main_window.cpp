@@ -125,6 +125,7 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
     });
     connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::showPanelForScene);
     connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::loadBreakpointsOfFile);
+    connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::updateVariantBox);
     connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::warnIfWrittenForAnotherCollector);
     connect(&controller_, &PlayerController::lineBreakpointsChanged, this, &MainWindow::saveBreakpointsOfFile);
     // After any open the keys step the scene, wherever the focus was.
@@ -310,6 +311,30 @@ void MainWindow::buildToolbar()
     connect(era_box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this](int i) { controller_.setEra(static_cast<GcEra>(i)); });
     bar->addWidget(era_box_);
+
+    // Only for scenes with variant blocks: which one runs (the fill map, the timeline, …).
+    variant_box_ = new QComboBox(bar);
+    variant_box_->setObjectName(QStringLiteral("variantBox"));
+    variant_box_->setToolTip(tr("Run one of the scene's variants: the same statements under its settings"));
+    connect(variant_box_, qOverload<int>(&QComboBox::activated), this,
+            [this](int i) { controller_.setVariant(variant_box_->itemData(i).toInt()); });
+    variant_action_ = bar->addWidget(variant_box_);
+    variant_action_->setVisible(false);
+}
+
+void MainWindow::updateVariantBox()
+{
+    const QSignalBlocker block(variant_box_);
+    variant_box_->clear();
+    const bool has = controller_.hasScene() && !controller_.baseScene().variants.empty();
+    variant_action_->setVisible(has);
+    if (!has)
+        return;
+    variant_box_->addItem(tr("as written"), -1);
+    const auto &variants = controller_.baseScene().variants;
+    for (std::size_t i = 0; i < variants.size(); ++i)
+        variant_box_->addItem(tr("variant %1").arg(QString::fromStdString(variants[i].name)), static_cast<int>(i));
+    variant_box_->setCurrentIndex(controller_.variant() + 1);
 }
 
 void MainWindow::buildDocks()

@@ -68,6 +68,7 @@ private:
     void loadBreakpointsOfFile();
     void saveBreakpointsOfFile();
     void warnIfWrittenForAnotherCollector();
+    void updateVariantBox();
     void buildExamplesMenu(QMenu *menu);
     void chooseOpen();
     void reload();
@@ -82,6 +83,8 @@ private:
     GraphPanel *graph_ = nullptr;
     TimelineWidget *timeline_ = nullptr;
     QComboBox *era_box_ = nullptr;
+    QComboBox *variant_box_ = nullptr;
+    QAction *variant_action_ = nullptr;
     QSlider *speed_ = nullptr;
     QLabel *speed_label_ = nullptr;
     QList<QAction *> speed_actions_; // the speed widgets' toolbar actions (hidden when presenting)

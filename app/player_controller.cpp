@@ -135,10 +135,27 @@ void PlayerController::cancelSeek()
     }
 }
 
+void PlayerController::setVariant(int index)
+{
+    if (!base_scene_ || index == variant_ || index < -1 || index >= static_cast<int>(base_scene_->variants.size()))
+        return;
+    variant_ = index;
+    // The same statements under the variant's settings (its collector included).
+    auto scene = std::make_shared<Scene>(*base_scene_);
+    if (index >= 0)
+        scene->settings = base_scene_->variants[static_cast<std::size_t>(index)].settings;
+    era_ = scene->settings.gc;
+    reset(std::move(scene), path_, false);
+}
+
 void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &path, bool new_scene)
 {
     pause();
     cancelSeek();
+    if (new_scene) {
+        base_scene_ = scene;
+        variant_ = -1;
+    }
     scene_ = std::move(scene);
     path_ = path;
     // A scene of tens of thousands of statements (the seed scenes: 32,000 sockets in flight, a

@@ -57,6 +57,11 @@ public:
     bool openText(const QString &text, const QString &name, QStringList *errors = nullptr);
     // Re-runs the scene under another collector, at the same statement as far as possible.
     void setEra(inflight::GcEra era);
+    // Run one of the scene's `variant` blocks (-1: the scene as written): the same statements
+    // under its settings. The scene opened stays the base.
+    void setVariant(int index);
+    int variant() const { return variant_; }
+    const inflight::Scene &baseScene() const { return *base_scene_; }
     inflight::GcEra era() const { return era_; }
     // Step into every micro-step of collections and autobind probes (the default for scenes
     // of up to kStepIntoLimit statements), or fast-forward them: their cost is still counted
@@ -201,6 +206,8 @@ private:
     void primeWatches();
 
     std::shared_ptr<const inflight::Scene> scene_;
+    std::shared_ptr<const inflight::Scene> base_scene_; // as opened, before any variant
+    int variant_ = -1;
     QString path_;
     inflight::GcEra era_ = inflight::GcEra::async;
     bool fast_forward_ = false;

@@ -10,6 +10,7 @@
 #include "inflight/kernel.hpp"
 #include "inflight/simulation.hpp"
 
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QImage>
@@ -117,6 +118,37 @@ private slots:
         triangle->trigger();
         QVERIFY(c.hasScene());
         QVERIFY2(c.filePath().endsWith(QStringLiteral("/selftest-triangle-stream.scn")), qPrintable(c.filePath()));
+    }
+
+    // A scene with variant blocks gets a variant box; choosing one runs the same statements
+    // under its settings, and "as written" goes back.
+    void variantsRunFromTheToolbar()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(c.openText(QStringLiteral("scene \"v\"\nset gc classic\nset autobind sequential\n"
+                                          "variant fast {\n  set gc graph\n}\nvariant rnd {\n  set autobind random\n}\n"
+                                          "socket s dgram\nbind s\n"),
+                           QStringLiteral("v.scn")));
+        auto *box = w.findChild<QComboBox *>(QStringLiteral("variantBox"));
+        QVERIFY(box);
+        QCOMPARE(box->count(), 3);
+        QCOMPARE(box->itemText(2), QStringLiteral("variant rnd"));
+        box->setCurrentIndex(1);
+        emit box->activated(1);
+        QCOMPARE(c.variant(), 0);
+        QCOMPARE(c.era(), GcEra::graph);
+        QCOMPARE(c.scene().settings.gc, GcEra::graph);
+        QCOMPARE(c.scene().statements.size(), c.baseScene().statements.size());
+        emit box->activated(2);
+        QCOMPARE(c.era(), GcEra::classic);
+        QCOMPARE(c.scene().settings.autobind, inflight::AutobindMode::random);
+        emit box->activated(0);
+        QCOMPARE(c.variant(), -1);
+        QCOMPARE(c.scene().settings.autobind, inflight::AutobindMode::sequential);
+        // A scene without variants has no box.
+        QVERIFY(c.openText(QString::fromLatin1(kTriangle), QStringLiteral("t.scn")));
+        QCOMPARE(box->count(), 0);
     }
 
     void lineAndEventBreakpointsStop()
