@@ -3,6 +3,7 @@
 
 #include "inflight/invariants.hpp"
 #include "inflight/name_template.hpp"
+#include "inflight/why_alive.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -178,10 +179,26 @@ std::size_t Simulation::expectations_failed() const
     return n;
 }
 
+void Simulation::mark_leaks()
+{
+    // The collection has had its say: what it left although no process fd reaches it is leaked.
+    // Kept in the kernel state, so a checkpoint and a replay carry the same marks. Past
+    // WhyTracker::kLargeScene sockets the question is not asked (a reach and a re-enacted
+    // collection per run would cost more than the run).
+    kernel_.leaked.clear();
+    if (kernel_.socks.size() > WhyTracker::kLargeScene)
+        return;
+    for (LeakedSocket &l : leaks_of(kernel_))
+        kernel_.leaked.emplace(l.sock, std::move(l.reason));
+}
+
 bool Simulation::absorb(const Event &e)
 {
     if (e.kind == EventKind::sched_point)
         return false;
+    // Here rather than in step(): a seek absorbs the gc_end events it passes.
+    if (e.kind == EventKind::gc_end)
+        mark_leaks();
     ++kernel_.micro_steps_total;
     if (kernel_.running)
         kernel_.running->clock += kernel_.cost_of(e);
