@@ -28,6 +28,7 @@
 #include "inflight/algorithm_listing.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
+#include "inflight/run_summary.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/scene_cursor.hpp"
 #include "inflight/simulation.hpp"
@@ -474,7 +475,10 @@ private slots:
         while (!c.atEnd()) {
             c.stepInto();
             const Event &e = *c.currentEvent();
-            QCOMPARE(dock.narrationText(), QString::fromStdString(narrate(e, c.kernel())));
+            QString story = QString::fromStdString(narrate(e, c.kernel(), &c.sim().scene()));
+            if (c.indexReady() && c.position() == c.totalSteps() && c.endOfRun())
+                story += QStringLiteral("\n\n") + QString::fromStdString(narrate_run_end(*c.endOfRun()));
+            QCOMPARE(dock.narrationText(), story);
             if (e.algo_line) {
                 saw_line = true;
                 QVERIFY(dock.currentListingRow() >= 0);
@@ -716,7 +720,7 @@ private slots:
         QCOMPARE(p.rowCount(), m.rowCount());
         QCOMPARE(m.index(0, EventLogModel::StepColumn).data().toULongLong(), 1ull);
         QCOMPARE(m.index(5, EventLogModel::DescriptionColumn).data().toString(),
-                 QString::fromStdString(describe(tl[5], m.labels())));
+                 QString::fromStdString(describe(tl[5], m.labels(), &c.sim().scene())));
 
         // By kind: each group passes exactly its kinds.
         for (int i = 0; i < dock.kindBox()->count(); ++i) {

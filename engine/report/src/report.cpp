@@ -234,7 +234,7 @@ std::string time_json(const Simulation &sim)
     return o.str();
 }
 
-std::string trace_line(const Event &e, const Kernel &k)
+std::string trace_line(const Event &e, const Kernel &k, const Scene *scene)
 {
     char head[64];
     std::snprintf(head, sizeof head, "%8llu  L%-4u ", static_cast<unsigned long long>(e.step), e.scene_line);
@@ -242,7 +242,7 @@ std::string trace_line(const Event &e, const Kernel &k)
     std::string kind(event_kind_name(e.kind));
     fn.resize(std::max<std::size_t>(fn.size(), 24), ' ');
     kind.resize(std::max<std::size_t>(kind.size(), 17), ' ');
-    return head + fn + " " + kind + " " + describe(e, k);
+    return head + fn + " " + kind + " " + describe(e, k, scene);
 }
 
 std::string report_text(const Simulation &sim)
