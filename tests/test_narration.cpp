@@ -93,6 +93,8 @@ Walk walk(const std::shared_ptr<const Scene> &scene, GcEra era, std::uint64_t ca
         for (std::size_t i = 0; i < w.events.size(); ++i)
             qInfo("%llu %s | %s", static_cast<unsigned long long>(w.events[i].step), w.descriptions[i].c_str(),
                   w.narrations[i].c_str());
+    if (qEnvironmentVariableIsSet("INFLIGHT_NARRATION_DUMP"))
+        qInfo("end | %s", w.end.c_str());
     return w;
 }
 

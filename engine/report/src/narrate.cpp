@@ -309,7 +309,8 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
             return "The collector purges skb#" + n(e.a) + " from the hitlist" + (e.before ? ", dropping the " + fds_text(e.before) + " it carried: garbage loses its last references." : ".");
         return "skb#" + n(e.a) + " is freed" + (e.before ? ", dropping the " + fds_text(e.before) + " it carried." : ".");
     case EventKind::skb_unref:
-        return "One reference to skb#" + n(e.a) + " is dropped, but " + refs_text(e.after) + " remain (u->oob_skb holds one): it is not freed yet.";
+        return "One reference to skb#" + n(e.a) + " is dropped, but " + refs_text(e.after) + (e.after == 1 ? " remains" : " remain") +
+               " (u->oob_skb holds one): it is not freed yet.";
     case EventKind::fds_attach:
         return fds_text(e.before) + (e.before == 1 ? " goes" : " go") + " into skb#" + n(e.a) + (e.after ? " (scm_fp_dup(): the message gets its own copy of the fd list)." : " (the message takes over the sender's fd list).");
     case EventKind::fds_detach:
@@ -393,7 +394,9 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
         return e.before > 0 ? "The cursor reaches " + a + ": inflight " + n(e.before) + " > 0 means something outside the candidates holds it, so it is not garbage."
                             : "The cursor reaches " + a + ": inflight 0, only other candidates hold it (so far).";
     case EventKind::scan:
-        return "scan_children() looks at the fds in " + (e.b != npos ? "embryo " + s(e.b) + "'s queue (listener " + a + " owns them)" : a + "'s receive queue") + ".";
+        return "scan_children() looks at the fds in " +
+               (e.b != npos ? (s(e.b).rfind("embryo", 0) == 0 ? "" : "embryo ") + s(e.b) + "'s queue (listener " + a + " owns them)"
+                            : a + "'s receive queue") + ".";
     case EventKind::skb_hitlist:
         return "skb#" + n(e.a) + " in " + s(e.b) + "'s queue carries garbage: it moves to the hitlist.";
 

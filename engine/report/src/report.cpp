@@ -387,7 +387,8 @@ std::string report_json(const Simulation &sim)
 
 namespace inflight {
 
-std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title)
+std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title,
+                       const Scene *scene)
 {
     std::string o;
     o.reserve(events.size() * 160 + 128);
@@ -418,7 +419,7 @@ std::string trace_json(const std::vector<Event> &events, const Kernel &k, const 
              ", \"fn\": " + q(std::string(kfn_name(e.fn))) + ", \"kind\": " + q(std::string(event_kind_name(e.kind))) +
              ", \"a\": " + obj(e.a, !a_is_skb) + ", \"b\": " + obj(e.b, !b_is_process) +
              ", \"c\": " + obj(e.c, !c_is_number) + ", \"before\": " + std::to_string(e.before) +
-             ", \"after\": " + std::to_string(e.after) + ", \"text\": " + q(describe(e, k)) + "}";
+             ", \"after\": " + std::to_string(e.after) + ", \"text\": " + q(describe(e, k, scene)) + "}";
     }
     o += first ? "]\n}\n" : "\n  ]\n}\n";
     return o;

@@ -24,7 +24,8 @@ std::string trace_line(const Event &e, const Kernel &k, const Scene *scene = nul
 
 // Every event as JSON: {"scene", "gc", "events": [{step, line, fn, kind, a, b, c, before, after,
 // text}]}, objects named by their labels. The kernel gives the labels (any step of the run).
-std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title);
+std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title,
+                       const Scene *scene = nullptr);
 
 // Modelled time: "410 ns", "1.83 ms", "1.577 s".
 std::string format_ns(std::uint64_t ns);
