@@ -159,6 +159,9 @@ private slots:
         const Walk w = walk(load(scene_path("selftest-triangle-stream.scn")), GcEra::classic);
         QVERIFY(any_contains(w, EventKind::stmt_end, "sendmsg() on p1 sent 1 byte with 2 fds (u0, u0)."));
         QVERIFY(any_contains(w, EventKind::stmt_begin, "Line 12: send p1 fds=u0,u0"));
+        // A repeat block's templates are told as each iteration expands them.
+        QVERIFY(any_contains(w, EventKind::stmt_end, "socketpair(): u3 and p3 are open"));
+        QVERIFY(any_contains(w, EventKind::stmt_begin, "two connected stream sockets, u5 and p5."));
         QVERIFY(any_contains(w, EventKind::stmt_end, "u0, u1, u2, u3, u4 and u5 are closed."));
         // Closing u0 leaves the copies in flight; closing p0 drops the last reference.
         QVERIFY(any_contains(w, EventKind::fd_close, "u0's file still has 2 references"));

@@ -128,8 +128,8 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
     auto s = [&](std::uint32_t id) { return id == npos ? std::string("-") : k.label_of_id(id); };
     const std::string a = s(e.a);
     switch (e.kind) {
-    case EventKind::stmt_begin: return describe_statement_begin(e, scene);
-    case EventKind::stmt_end: return describe_statement_end(e, scene);
+    case EventKind::stmt_begin: return describe_statement_begin(e, scene, &k.name_pool);
+    case EventKind::stmt_end: return describe_statement_end(e, scene, &k.name_pool);
     case EventKind::note:
         switch (e.fn) {
         case KFn::scene: return describe_scene_note(e, scene);
@@ -227,8 +227,8 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
     const bool graph = k.era() == GcEra::graph;
     switch (e.kind) {
     // ---- the scene's own steps ----
-    case EventKind::stmt_begin: return narrate_statement_begin(e, scene);
-    case EventKind::stmt_end: return narrate_statement_end(e, scene);
+    case EventKind::stmt_begin: return narrate_statement_begin(e, scene, &k.name_pool);
+    case EventKind::stmt_end: return narrate_statement_end(e, scene, &k.name_pool);
     case EventKind::note:
         switch (e.fn) {
         case KFn::scene: return narrate_scene_note(e, scene);
@@ -315,7 +315,7 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
         return fds_text(e.before) + (e.before == 1 ? " goes" : " go") + " into skb#" + n(e.a) + (e.after ? " (scm_fp_dup(): the message gets its own copy of the fd list)." : " (the message takes over the sender's fd list).");
     case EventKind::fds_detach:
         return (e.before == 1 ? "The fd of skb#" + n(e.a) + " leaves" : "The " + fds_text(e.before) + " of skb#" + n(e.a) + " leave") +
-               " the message (unix_detach_fds()): recvmsg() installs them next.";
+               " the message (unix_detach_fds()): recvmsg() installs " + (e.before == 1 ? "it" : "them") + " next.";
     case EventKind::splice_chunk:
         return n(e.before) + " bytes are spliced from " + a + " to " + s(e.b) + (e.after ? ", and checksummed on the way." : ".");
     case EventKind::creds_ref:

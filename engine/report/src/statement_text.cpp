@@ -2,6 +2,7 @@
 #include "statement_text.hpp"
 
 #include "inflight/errno_code.hpp"
+#include "inflight/name_pool.hpp"
 
 #include <string>
 #include <vector>
@@ -41,7 +42,15 @@ std::string list_text(const std::vector<NameTemplate> &names)
 }
 
 std::string name0(const Statement &s) { return s.names.empty() ? std::string("?") : s.names[0].text; }
-std::string name1(const Statement &s) { return s.names.size() > 1 ? s.names[1].text : std::string("?"); }
+
+// The statement's i-th name as it ran: a name in a repeat block is a template (u$i); its step
+// carries the expanded name's id in the name pool (b for the first, c for the second).
+std::string name_as_run(const Statement &s, std::size_t i, std::uint32_t id, const NamePool *pool)
+{
+    if (id != npos && pool && id < pool->size())
+        return std::string(pool->str(id));
+    return i < s.names.size() ? s.names[i].text : std::string("?");
+}
 
 std::string count_of(std::int64_t n, const char *one, const char *many)
 {
@@ -74,21 +83,21 @@ std::string capitalised(std::string s)
 }
 
 // What the statement is about to do, in a clause.
-std::string intent(const Statement &s)
+std::string intent(const Statement &s, const std::string &n0, const std::string &n1)
 {
     switch (s.op) {
-    case Op::user_decl: return "declares user " + name0(s);
-    case Op::process_decl: return "declares process " + name0(s) + (s.text.empty() ? "" : " of user " + s.text);
+    case Op::user_decl: return "declares user " + n0;
+    case Op::process_decl: return "declares process " + n0 + (s.text.empty() ? "" : " of user " + s.text);
     case Op::note: return "a note for the class";
-    case Op::socketpair: return "socketpair() creates two connected " + type_text(s.type) + " sockets, " + name0(s) + " and " + name1(s);
-    case Op::socket: return "socket() creates a " + type_text(s.type) + " socket " + name0(s);
-    case Op::bind: return "bind() gives " + name0(s) + (s.address ? " the abstract name @" + s.address->text : " an autobind name");
-    case Op::listen: return "listen() makes " + name0(s) + " accept connections";
+    case Op::socketpair: return "socketpair() creates two connected " + type_text(s.type) + " sockets, " + n0 + " and " + n1;
+    case Op::socket: return "socket() creates a " + type_text(s.type) + " socket " + n0;
+    case Op::bind: return "bind() gives " + n0 + (s.address ? " the abstract name @" + s.address->text : " an autobind name");
+    case Op::listen: return "listen() makes " + n0 + " accept connections";
     case Op::connect:
-        return "connect() connects " + name0(s) + " to " + (s.address ? "@" + s.address->text : name1(s));
-    case Op::accept: return "accept() takes a connection off listener " + name0(s) + " as " + name1(s);
+        return "connect() connects " + n0 + " to " + (s.address ? "@" + s.address->text : n1);
+    case Op::accept: return "accept() takes a connection off listener " + n0 + " as " + n1;
     case Op::send: {
-        std::string t = "sendmsg() on " + name0(s) + " sends " + count_of(static_cast<std::int64_t>(s.bytes), "byte", "bytes");
+        std::string t = "sendmsg() on " + n0 + " sends " + count_of(static_cast<std::int64_t>(s.bytes), "byte", "bytes");
         if (!s.fds.empty())
             t += " passing " + count_of(static_cast<std::int64_t>(s.fds.size()), "fd", "fds") + " (" + list_text(s.fds) + ") with SCM_RIGHTS";
         if (s.oob)
@@ -97,20 +106,20 @@ std::string intent(const Statement &s)
     }
     case Op::recv:
         return "recvmsg() " + std::string(s.peek ? "peeks at" : "reads") + (s.oob ? " the out-of-band byte of " : " a message from ") +
-               name0(s) + (s.fds.empty() ? "" : ", naming the fds it gets " + list_text(s.fds));
-    case Op::dup: return "dup() opens a second fd " + name1(s) + " on " + name0(s) + "'s file";
-    case Op::close: return "close() of " + names_text(s.names);
-    case Op::setsockopt: return "setsockopt() turns " + option_text(s) + " for " + name0(s);
+               n0 + (s.fds.empty() ? "" : ", naming the fds it gets " + list_text(s.fds));
+    case Op::dup: return "dup() opens a second fd " + n1 + " on " + n0 + "'s file";
+    case Op::close: return "close() of " + (s.names.size() == 1 ? n0 : names_text(s.names));
+    case Op::setsockopt: return "setsockopt() turns " + option_text(s) + " for " + n0;
     case Op::gc: return "forces a collection (unix_gc()) and waits for it";
-    case Op::expect_freed: return "expects " + names_text(s.names) + (s.names.size() == 1 ? " to be freed" : " to be freed");
-    case Op::expect_alive: return "expects " + names_text(s.names) + " to be alive";
-    case Op::expect_inflight: return "expects " + name0(s) + " to have " + std::to_string(s.count) + " in flight";
-    case Op::expect_queue: return "expects " + name0(s) + "'s receive queue to hold " + count_of(s.count, "skb", "skbs");
+    case Op::expect_freed: return "expects " + (s.names.size() == 1 ? n0 : names_text(s.names)) + (s.names.size() == 1 ? " to be freed" : " to be freed");
+    case Op::expect_alive: return "expects " + (s.names.size() == 1 ? n0 : names_text(s.names)) + " to be alive";
+    case Op::expect_inflight: return "expects " + n0 + " to have " + std::to_string(s.count) + " in flight";
+    case Op::expect_queue: return "expects " + n0 + "'s receive queue to hold " + count_of(s.count, "skb", "skbs");
     case Op::expect_error: return "expects the syscall before it to have failed with " + std::string(errno_name(s.error));
     case Op::repeat: return "repeats a block " + std::to_string(s.count) + " times";
-    case Op::spawn: return "starts task " + name0(s) + ", which runs its block at the same time";
-    case Op::wait: return s.names.empty() ? std::string("waits for every task it started") : "waits for task " + names_text(s.names);
-    case Op::splice: return "splice() sends " + count_of(static_cast<std::int64_t>(s.bytes), "byte", "bytes") + " of a file into " + name0(s);
+    case Op::spawn: return "starts task " + n0 + ", which runs its block at the same time";
+    case Op::wait: return s.names.empty() ? std::string("waits for every task it started") : "waits for task " + (s.names.size() == 1 ? n0 : names_text(s.names));
+    case Op::splice: return "splice() sends " + count_of(static_cast<std::int64_t>(s.bytes), "byte", "bytes") + " of a file into " + n0;
     }
     return "runs";
 }
@@ -136,23 +145,23 @@ std::string call_name(Op op)
 }
 
 // What the syscall did, from its result value: the value means something different per call.
-std::string outcome(const Statement &s, std::int64_t value)
+std::string outcome(const Statement &s, std::int64_t value, const std::string &n0, const std::string &n1)
 {
     switch (s.op) {
-    case Op::socketpair: return "socketpair(): " + name0(s) + " and " + name1(s) + " are open (" + name0(s) + " is fd " + std::to_string(value) + ")";
-    case Op::socket: return "socket(): " + name0(s) + " is open as fd " + std::to_string(value);
-    case Op::bind: return "bind(): " + name0(s) + " is bound" + (s.address ? " to @" + s.address->text : " to an autobind name");
-    case Op::listen: return "listen(): " + name0(s) + " is listening";
-    case Op::connect: return "connect(): " + name0(s) + " is connected";
-    case Op::accept: return "accept(): the connection is accepted as " + name1(s) + " (fd " + std::to_string(value) + ")";
+    case Op::socketpair: return "socketpair(): " + n0 + " and " + n1 + " are open (" + n0 + " is fd " + std::to_string(value) + ")";
+    case Op::socket: return "socket(): " + n0 + " is open as fd " + std::to_string(value);
+    case Op::bind: return "bind(): " + n0 + " is bound" + (s.address ? " to @" + s.address->text : " to an autobind name");
+    case Op::listen: return "listen(): " + n0 + " is listening";
+    case Op::connect: return "connect(): " + n0 + " is connected";
+    case Op::accept: return "accept(): the connection is accepted as " + n1 + " (fd " + std::to_string(value) + ")";
     case Op::send: {
-        std::string t = "sendmsg() on " + name0(s) + " sent " + count_of(value, "byte", "bytes");
+        std::string t = "sendmsg() on " + n0 + " sent " + count_of(value, "byte", "bytes");
         if (!s.fds.empty())
             t += " with " + count_of(static_cast<std::int64_t>(s.fds.size()), "fd", "fds") + " (" + list_text(s.fds) + ")";
         return t;
     }
     case Op::recv: {
-        std::string t = "recvmsg() on " + name0(s) + " got " + count_of(value, "byte", "bytes");
+        std::string t = "recvmsg() on " + n0 + " got " + count_of(value, "byte", "bytes");
         if (s.oob)
             return t + ", the out-of-band byte; its fds are never delivered";
         if (!s.fds.empty())
@@ -161,12 +170,12 @@ std::string outcome(const Statement &s, std::int64_t value)
             t += " (a peek: the message stays queued)";
         return t;
     }
-    case Op::dup: return "dup(): " + name1(s) + " is fd " + std::to_string(value) + ", a second reference to " + name0(s) + "'s file";
-    case Op::close: return "close(): " + names_text(s.names) + (s.names.size() == 1 ? " is closed" : " are closed");
-    case Op::setsockopt: return "setsockopt(): " + name0(s) + " now has " + option_text(s);
-    case Op::splice: return "splice() put " + count_of(value, "byte", "bytes") + " into " + name0(s);
+    case Op::dup: return "dup(): " + n1 + " is fd " + std::to_string(value) + ", a second reference to " + n0 + "'s file";
+    case Op::close: return "close(): " + (s.names.size() == 1 ? n0 : names_text(s.names)) + (s.names.size() == 1 ? " is closed" : " are closed");
+    case Op::setsockopt: return "setsockopt(): " + n0 + " now has " + option_text(s);
+    case Op::splice: return "splice() put " + count_of(value, "byte", "bytes") + " into " + n0;
     case Op::gc: return "The forced collection is over";
-    case Op::spawn: return "Task " + name0(s) + " is running";
+    case Op::spawn: return "Task " + n0 + " is running";
     case Op::wait: return "The tasks it waited for have ended";
     default: return "done";
     }
@@ -191,19 +200,20 @@ std::string source_text(const Scene &scene, std::uint32_t line)
     return s;
 }
 
-std::string statement_action(const Statement &s) { return intent(s); }
+std::string statement_action(const Statement &s) { return intent(s, name0(s), s.names.size() > 1 ? s.names[1].text : "?"); }
 
-std::string narrate_statement_begin(const Event &e, const Scene *scene)
+std::string narrate_statement_begin(const Event &e, const Scene *scene, const NamePool *pool)
 {
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;
     if (!s)
         return capitalised(line_text(e.scene_line)) + " starts.";
     if (s->op == Op::note)
         return capitalised(line_text(e.scene_line)) + " is a note for the class.";
-    return capitalised(line_text(e.scene_line)) + ": " + source_text(*scene, e.scene_line) + " — " + intent(*s) + ".";
+    return capitalised(line_text(e.scene_line)) + ": " + source_text(*scene, e.scene_line) + " — " +
+           intent(*s, name_as_run(*s, 0, e.b, pool), name_as_run(*s, 1, e.c, pool)) + ".";
 }
 
-std::string narrate_statement_end(const Event &e, const Scene *scene)
+std::string narrate_statement_end(const Event &e, const Scene *scene, const NamePool *pool)
 {
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;
     const auto err = static_cast<Errno>(e.before);
@@ -223,7 +233,7 @@ std::string narrate_statement_end(const Event &e, const Scene *scene)
     case Op::expect_queue:
     case Op::expect_error:
     case Op::repeat: return capitalised(line_text(e.scene_line)) + " is done.";
-    default: return outcome(*s, e.after) + ".";
+    default: return outcome(*s, e.after, name_as_run(*s, 0, e.b, pool), name_as_run(*s, 1, e.c, pool)) + ".";
     }
 }
 
@@ -249,7 +259,7 @@ std::string narrate_expectation(const Event &e, const Scene *scene)
         return where + (e.before ? " holds." : " FAILED.");
     if (e.before)
         return where + " holds: " + expected_fact(*s) + ".";
-    return where + " FAILED: the scene " + intent(*s) + ", and the model disagrees.";
+    return where + " FAILED: the scene " + intent(*s, name0(*s), name_as_run(*s, 1, npos, nullptr)) + ", and the model disagrees.";
 }
 
 std::string narrate_scene_note(const Event &e, const Scene *scene)
@@ -260,13 +270,20 @@ std::string narrate_scene_note(const Event &e, const Scene *scene)
     return "Note: " + s->text;
 }
 
-std::string describe_statement_begin(const Event &e, const Scene *scene)
+std::string describe_statement_begin(const Event &e, const Scene *scene, const NamePool *pool)
 {
     const std::string text = scene ? source_text(*scene, e.scene_line) : std::string();
-    return text.empty() ? line_text(e.scene_line) + " starts" : line_text(e.scene_line) + ": " + text;
+    if (text.empty())
+        return line_text(e.scene_line) + " starts";
+    std::string out = line_text(e.scene_line) + ": " + text;
+    // A repeat block's templates, as this iteration expands them.
+    const Statement *s = statement_at(*scene, e.scene_line);
+    if (s && (e.b != npos || e.c != npos))
+        out += " (" + name_as_run(*s, 0, e.b, pool) + (s->names.size() > 1 ? ", " + name_as_run(*s, 1, e.c, pool) : "") + ")";
+    return out;
 }
 
-std::string describe_statement_end(const Event &e, const Scene *scene)
+std::string describe_statement_end(const Event &e, const Scene *scene, const NamePool *pool)
 {
     if (e.before)
         return line_text(e.scene_line) + " failed: " + std::string(errno_name(static_cast<Errno>(e.before)));
@@ -288,7 +305,7 @@ std::string describe_statement_end(const Event &e, const Scene *scene)
     case Op::splice:
     case Op::gc:
     case Op::spawn:
-    case Op::wait: return outcome(*s, e.after);
+    case Op::wait: return outcome(*s, e.after, name_as_run(*s, 0, e.b, pool), name_as_run(*s, 1, e.c, pool));
     default: return line_text(e.scene_line) + " done";
     }
 }

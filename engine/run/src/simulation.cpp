@@ -661,7 +661,15 @@ Proc Simulation::script(std::uint32_t id)
         line_ = s.loc.line;
         ++statements_;
         ts.between_statements = false;
-        co_yield kernel_.ev(EventKind::stmt_begin, KFn::scene, static_cast<std::uint32_t>(statements_));
+        // A statement of a repeat block names its sockets with templates (u$i): its steps carry
+        // the first two names as expanded (their name-pool ids in b and c), so the narration can
+        // say u3 where the scene says u$i.
+        std::uint32_t named0 = npos, named1 = npos;
+        if (!s.names.empty() && s.names[0].has_vars)
+            named0 = kernel_.name_pool.intern(expand(s.names[0], ts.cursor->bindings()));
+        if (s.names.size() > 1 && s.names[1].has_vars)
+            named1 = kernel_.name_pool.intern(expand(s.names[1], ts.cursor->bindings()));
+        co_yield kernel_.ev(EventKind::stmt_begin, KFn::scene, static_cast<std::uint32_t>(statements_), named0, named1);
         Process *own = task.process;
         Process *p = own;
         if (!s.process.empty()) {
@@ -712,7 +720,7 @@ Proc Simulation::script(std::uint32_t id)
         if (checked_ && !kernel_.concurrent)
             check_quiescent_invariants(kernel_);
         ts.between_statements = true;
-        co_yield kernel_.ev(EventKind::stmt_end, KFn::scene, static_cast<std::uint32_t>(statements_), npos, npos,
+        co_yield kernel_.ev(EventKind::stmt_end, KFn::scene, static_cast<std::uint32_t>(statements_), named0, named1,
                             static_cast<std::int64_t>(r.err), r.value);
     }
     flush_failure(ts);
