@@ -197,7 +197,7 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::scc_verdict: return "SCC of " + a + (e.before ? " is garbage" : " is alive") + (e.after ? ", cyclic" : "");
     case EventKind::finding: return "finding #" + n(e.a) + ": " + (e.a < k.findings.size() ? k.findings[e.a].invariant : std::string());
     case EventKind::warning: return "statement failed: " + std::string(errno_name(static_cast<Errno>(e.before)));
-    case EventKind::expect_result: return e.before ? "expectation holds" : "expectation FAILED";
+    case EventKind::expect_result: return describe_expectation(e, scene);
     case EventKind::wait_end: return "waited " + format_ns(static_cast<std::uint64_t>(e.before)) + " for " + wait_for_text(e.after);
     case EventKind::lock_spin:
         return "spun " + format_ns(static_cast<std::uint64_t>(e.before)) + " on " + lock_text(e.a);
@@ -292,7 +292,7 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::sock_release:
         return a + (e.c == 1 ? " (an embryo never accepted)" : "") + " is released (unix_release_sock()): its receive queue is purged, dropping every fd it carried.";
     case EventKind::peer_shutdown:
-        return "Releasing " + a + " shuts down its peer " + s(e.b) + (e.after ? ", which also gets ECONNRESET: data was left unread." : ": a reader on it now sees the end of the stream.");
+        return "Releasing " + a + " shuts down its peer " + s(e.b) + (e.after ? ", which also gets ECONNRESET: data was left unread, or the connection was never accepted." : ": a reader on it now sees the end of the stream.");
 
     // ---- messages ----
     case EventKind::skb_queue:

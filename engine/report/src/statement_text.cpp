@@ -310,6 +310,13 @@ std::string describe_statement_end(const Event &e, const Scene *scene, const Nam
     }
 }
 
+std::string describe_expectation(const Event &e, const Scene *scene)
+{
+    const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;
+    const std::string verdict = e.before ? "expectation holds" : "expectation FAILED";
+    return s ? verdict + ": " + expected_fact(*s) : verdict;
+}
+
 std::string describe_scene_note(const Event &e, const Scene *scene)
 {
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;

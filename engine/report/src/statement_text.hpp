@@ -34,5 +34,6 @@ std::string narrate_scene_note(const Event &e, const Scene *scene);
 std::string describe_statement_begin(const Event &e, const Scene *scene, const NamePool *pool);
 std::string describe_statement_end(const Event &e, const Scene *scene, const NamePool *pool);
 std::string describe_scene_note(const Event &e, const Scene *scene);
+std::string describe_expectation(const Event &e, const Scene *scene);
 
 } // namespace inflight
