@@ -453,6 +453,23 @@ private slots:
     }
 
     // ---- algorithm dock -----------------------------------------------------------------------
+    // The run's last step tells how it ended: the leak of the unfixed graph collector and the
+    // expectations; a step earlier only the step itself is told.
+    void algorithmTellsTheEndOfTheRun()
+    {
+        PlayerController c;
+        AlgorithmDock dock(c);
+        QVERIFY(open(c, QStringLiteral("file:selftest-mixed-lowpoint-stream.scn"), GcEra::graph));
+        c.last();
+        QCOMPARE(c.position(), c.totalSteps());
+        const QString end = dock.narrationText();
+        QVERIFY2(end.contains(QStringLiteral("The scene is over.")), qPrintable(end));
+        QVERIFY2(end.contains(QStringLiteral("u0, u1, u2, u3, u4 and u5 leaked")), qPrintable(end));
+        QVERIFY2(end.contains(QStringLiteral("Every expectation held (18 of 18).")), qPrintable(end));
+        c.back();
+        QVERIFY(!dock.narrationText().contains(QStringLiteral("The scene is over.")));
+    }
+
     void algorithmFollowsTheEvent_data()
     {
         QTest::addColumn<int>("era");
