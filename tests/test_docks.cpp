@@ -470,6 +470,23 @@ private slots:
         QVERIFY(!dock.narrationText().contains(QStringLiteral("The scene is over.")));
     }
 
+    // The SCCs judged alive whose members no fd reaches say they leaked, in the leak colour.
+    void sccListSaysLeaked()
+    {
+        PlayerController c;
+        ListsDock lists(c);
+        QVERIFY(open(c, QStringLiteral("file:selftest-mixed-lowpoint-stream.scn"), GcEra::graph));
+        c.last();
+        const SccModel &s = *lists.sccs();
+        QVERIFY(s.finished());
+        QCOMPARE(s.rowCount(), 2);
+        for (int r = 0; r < 2; ++r) {
+            const QString text = s.index(r).data().toString();
+            QVERIFY2(text.startsWith(QStringLiteral("alive (cyclic)")) && text.endsWith(QStringLiteral("leaked")), qPrintable(text));
+            QVERIFY(s.index(r).data(Qt::ToolTipRole).toString().contains(QStringLiteral("scc_index")));
+        }
+    }
+
     void algorithmFollowsTheEvent_data()
     {
         QTest::addColumn<int>("era");
