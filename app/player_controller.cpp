@@ -340,7 +340,7 @@ std::string PlayerController::traceJson() const
     if (!index_ready_ || !end_of_run_)
         return {};
     // The current position's kernel has not yet created the sockets of later steps.
-    return trace_json(index_, end_of_run_->kernel(), scene_->title);
+    return trace_json(index_, end_of_run_->kernel(), scene_->title, scene_.get());
 }
 
 std::uint64_t PlayerController::firstStepOfLine(int line) const

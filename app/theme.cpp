@@ -40,6 +40,7 @@ QColor Theme::roleColor(GcRole role) const
         case GcRole::not_cycle: return QColor(0x00, 0xa0, 0x3c);
         case GcRole::garbage: return QColor(0xe0, 0x00, 0x00);
         case GcRole::released: return QColor(0x9a, 0x9a, 0x9a);
+        case GcRole::leaked: return QColor(0x6e, 0x3b, 0x0a);
         }
     }
     switch (role) {
@@ -50,12 +51,16 @@ QColor Theme::roleColor(GcRole role) const
     case GcRole::not_cycle: return QColor(0x9b, 0xe3, 0xa9);
     case GcRole::garbage: return QColor(0xf2, 0x8b, 0x82);
     case GcRole::released: return QColor(0xe0, 0xe0, 0xe0);
+    // Brown, unlike any colour of a collection: a leak is what no collection will ever change.
+    case GcRole::leaked: return QColor(0x9c, 0x6b, 0x3c);
     }
     return Qt::white;
 }
 
 QColor Theme::roleTextColor(GcRole role) const
 {
+    if (role == GcRole::leaked)
+        return Qt::white;
     if (high_contrast_ && (role == GcRole::inflight || role == GcRole::not_cycle || role == GcRole::garbage))
         return Qt::white;
     if (role == GcRole::released)

@@ -316,7 +316,7 @@ int main(int argc, char **argv)
             std::string error;
             const bool ok = inflight_cli::step_to(*sim, at, error, [&](const Event &e) {
                 if (trace)
-                    std::cout << (json ? trace_json_line(e, sim->kernel()) : trace_line(e, sim->kernel())) << "\n";
+                    std::cout << (json ? trace_json_line(e, sim->kernel(), &sim->scene()) : trace_line(e, sim->kernel(), &sim->scene())) << "\n";
             });
             if (!ok) {
                 std::cerr << file << ": error: " << error << "\n";
@@ -337,14 +337,14 @@ int main(int argc, char **argv)
             const Simulation &s = *sim;
             hits = watches.run(*sim, [&](const Event &e) {
                 if (trace)
-                    std::cout << (json ? trace_json_line(e, s.kernel()) : trace_line(e, s.kernel())) << "\n";
+                    std::cout << (json ? trace_json_line(e, s.kernel(), &s.scene()) : trace_line(e, s.kernel(), &s.scene())) << "\n";
             });
             for (const std::string &w : watches.never_existed(*sim))
                 std::cerr << file << ": warning: " << w << "\n";
         } else if (trace) {
             // With --json: JSON Lines, every line one object, the report (on one line) last.
             while (const Event *e = sim->step())
-                std::cout << (json ? trace_json_line(*e, sim->kernel()) : trace_line(*e, sim->kernel())) << "\n";
+                std::cout << (json ? trace_json_line(*e, sim->kernel(), &sim->scene()) : trace_line(*e, sim->kernel(), &sim->scene())) << "\n";
         } else {
             sim->run();
         }

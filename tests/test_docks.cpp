@@ -28,6 +28,7 @@
 #include "inflight/algorithm_listing.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
+#include "inflight/run_summary.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/scene_cursor.hpp"
 #include "inflight/simulation.hpp"
@@ -452,6 +453,40 @@ private slots:
     }
 
     // ---- algorithm dock -----------------------------------------------------------------------
+    // The run's last step tells how it ended: the leak of the unfixed graph collector and the
+    // expectations; a step earlier only the step itself is told.
+    void algorithmTellsTheEndOfTheRun()
+    {
+        PlayerController c;
+        AlgorithmDock dock(c);
+        QVERIFY(open(c, QStringLiteral("file:selftest-mixed-lowpoint-stream.scn"), GcEra::graph));
+        c.last();
+        QCOMPARE(c.position(), c.totalSteps());
+        const QString end = dock.narrationText();
+        QVERIFY2(end.contains(QStringLiteral("The scene is over.")), qPrintable(end));
+        QVERIFY2(end.contains(QStringLiteral("u0, u1, u2, u3, u4 and u5 leaked")), qPrintable(end));
+        QVERIFY2(end.contains(QStringLiteral("Every expectation held (18 of 18).")), qPrintable(end));
+        c.back();
+        QVERIFY(!dock.narrationText().contains(QStringLiteral("The scene is over.")));
+    }
+
+    // The SCCs judged alive whose members no fd reaches say they leaked, in the leak colour.
+    void sccListSaysLeaked()
+    {
+        PlayerController c;
+        ListsDock lists(c);
+        QVERIFY(open(c, QStringLiteral("file:selftest-mixed-lowpoint-stream.scn"), GcEra::graph));
+        c.last();
+        const SccModel &s = *lists.sccs();
+        QVERIFY(s.finished());
+        QCOMPARE(s.rowCount(), 2);
+        for (int r = 0; r < 2; ++r) {
+            const QString text = s.index(r).data().toString();
+            QVERIFY2(text.startsWith(QStringLiteral("alive (cyclic)")) && text.endsWith(QStringLiteral("leaked")), qPrintable(text));
+            QVERIFY(s.index(r).data(Qt::ToolTipRole).toString().contains(QStringLiteral("scc_index")));
+        }
+    }
+
     void algorithmFollowsTheEvent_data()
     {
         QTest::addColumn<int>("era");
@@ -474,7 +509,10 @@ private slots:
         while (!c.atEnd()) {
             c.stepInto();
             const Event &e = *c.currentEvent();
-            QCOMPARE(dock.narrationText(), QString::fromStdString(narrate(e, c.kernel())));
+            QString story = QString::fromStdString(narrate(e, c.kernel(), &c.sim().scene()));
+            if (c.indexReady() && c.position() == c.totalSteps() && c.endOfRun())
+                story += QStringLiteral("\n\n") + QString::fromStdString(narrate_run_end(*c.endOfRun()));
+            QCOMPARE(dock.narrationText(), story);
             if (e.algo_line) {
                 saw_line = true;
                 QVERIFY(dock.currentListingRow() >= 0);
@@ -716,7 +754,7 @@ private slots:
         QCOMPARE(p.rowCount(), m.rowCount());
         QCOMPARE(m.index(0, EventLogModel::StepColumn).data().toULongLong(), 1ull);
         QCOMPARE(m.index(5, EventLogModel::DescriptionColumn).data().toString(),
-                 QString::fromStdString(describe(tl[5], m.labels())));
+                 QString::fromStdString(describe(tl[5], m.labels(), &c.sim().scene())));
 
         // By kind: each group passes exactly its kinds.
         for (int i = 0; i < dock.kindBox()->count(); ++i) {

@@ -851,6 +851,38 @@ private slots:
         for (ProcessItem *p : panel.scene()->processItems())
             QVERIFY(p->describe().contains(QStringLiteral("open file descriptor")));
     }
+
+    // mixed_lowpoint on the unfixed graph collector: at the end the two SCCs are leaked, drawn
+    // in a colour of their own, and the tooltip says why the collector left them.
+    void leakedSocketsAreDrawnApart()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(sceneFile("selftest-mixed-lowpoint-stream.scn")));
+        QCOMPARE(c.sim().era(), inflight::GcEra::graph);
+        QVERIFY(!stepUntil(c, [](const GraphSnapshot &) { return false; }));
+        QVERIFY(c.atEnd());
+        QVERIFY(panel.waitForLayout());
+        int leaked = 0;
+        for (SocketItem *s : panel.scene()->socketItems()) {
+            if (s->node().role != GcRole::leaked)
+                continue;
+            ++leaked;
+            const QString t = s->describe();
+            QVERIFY2(t.contains(QStringLiteral("leaked: it is still alive")), qPrintable(t));
+            QVERIFY2(t.contains(QStringLiteral("Why the collector left it")), qPrintable(t));
+            QVERIFY2(t.contains(QStringLiteral("scc_index")), qPrintable(t));
+        }
+        QCOMPARE(leaked, 6);
+        // Its colour is none of a collection's, in either theme.
+        for (bool contrast : {false, true}) {
+            Theme::instance().setHighContrast(contrast);
+            for (GcRole r : {GcRole::idle, GcRole::inflight, GcRole::candidate, GcRole::maybe_cycle, GcRole::not_cycle,
+                             GcRole::garbage, GcRole::released})
+                QVERIFY(Theme::instance().roleColor(GcRole::leaked) != Theme::instance().roleColor(r));
+        }
+        Theme::instance().setHighContrast(false);
+    }
 };
 
 QTEST_MAIN(TestGraphView)

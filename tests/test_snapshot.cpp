@@ -4,6 +4,7 @@
 // when nodes, edges or fds do.
 #include "inflight/graph_snapshot.hpp"
 #include "inflight/kernel.hpp"
+#include "inflight/parser.hpp"
 #include "scene_runner.hpp"
 
 #include <QTest>
@@ -12,6 +13,30 @@
 
 using namespace inflight;
 using namespace inflight::test;
+
+namespace {
+
+std::shared_ptr<const Scene> shipped(const char *name)
+{
+    ParseResult r = load_scene_file(std::string(INFLIGHT_SOURCE_DIR "/scenes/") + name);
+    return r.ok() ? std::make_shared<const Scene>(std::move(r.scene)) : nullptr;
+}
+
+SimulationOptions under(GcEra era)
+{
+    SimulationOptions o;
+    o.era = era;
+    o.record = false;
+    return o;
+}
+
+std::uint32_t id_of(const Simulation &sim, const std::string &label)
+{
+    auto *u = const_cast<Kernel &>(sim.kernel()).find_label(label);
+    return u ? u->id : npos;
+}
+
+} // namespace
 
 class TestSnapshot : public QObject {
     Q_OBJECT
@@ -123,6 +148,121 @@ private slots:
         }
         QVERIFY(gc_steps > 5);
         QVERIFY(changes >= 6); // sockets created, edges added, fds closed
+    }
+
+    void garbageStaysGarbageUntilReleased_data()
+    {
+        QTest::addColumn<int>("era");
+        QTest::newRow("classic") << static_cast<int>(GcEra::classic);
+        QTest::newRow("graph") << static_cast<int>(GcEra::graph);
+    }
+
+    // From the collector's verdict to unix_release_sock(), a garbage socket is drawn garbage at
+    // every step, also while the purge has taken its lists, flags and vertex away.
+    void garbageStaysGarbageUntilReleased()
+    {
+        QFETCH(int, era);
+        auto scene = shipped("selftest-triangle-stream.scn");
+        QVERIFY(scene);
+        Simulation sim(scene, under(static_cast<GcEra>(era)));
+        const std::vector<std::string> labels = {"u0", "u1", "u2", "u3", "u4", "u5"};
+        std::vector<std::uint32_t> ids(labels.size(), npos);
+        std::vector<bool> judged(labels.size(), false), released(labels.size(), false);
+        std::size_t steps_judged = 0, steps_off_every_list = 0;
+        while (const Event *e = sim.step()) {
+            const Kernel &k = sim.kernel();
+            const GraphSnapshot g = snapshot_graph(k);
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                if (ids[i] == npos)
+                    ids[i] = id_of(sim, labels[i]);
+                if (ids[i] == npos || ids[i] >= g.nodes.size())
+                    continue;
+                const UnixSock &u = k.socks[ids[i]];
+                const GcRole role = g.nodes[ids[i]].role;
+                QCOMPARE(role, role_of(k, u)); // the docks and the graph agree
+                if (u.released) {
+                    QVERIFY2(judged[i], labels[i].c_str()); // freed by the collector, after its verdict
+                    released[i] = true;
+                    QCOMPARE(role, GcRole::released);
+                    continue;
+                }
+                if (role == GcRole::garbage)
+                    judged[i] = true;
+                if (!judged[i])
+                    continue;
+                ++steps_judged;
+                // The old bug's situation: off every GC list and without a vertex, not yet released.
+                steps_off_every_list += u.on == ListId::none && !u.vertex;
+                QVERIFY2(role == GcRole::garbage,
+                         qPrintable(QStringLiteral("%1 at step %2 (%3): %4")
+                                        .arg(QString::fromStdString(labels[i]))
+                                        .arg(e->step)
+                                        .arg(QLatin1String(event_kind_name(e->kind).data()))
+                                        .arg(QLatin1String(gc_role_name(role).data()))));
+            }
+        }
+        for (std::size_t i = 0; i < labels.size(); ++i)
+            QVERIFY2(released[i], labels[i].c_str());
+        QVERIFY(steps_judged > 30);
+        QVERIFY(steps_off_every_list > 6); // the purge did strip them before their release
+    }
+
+    // mixed_lowpoint on the graph collector without the fix: the collection leaves both SCCs
+    // although no fd reaches them. Once it has ended they are leaked, with the reason.
+    void leakedAfterTheCollectionLeavesThem()
+    {
+        auto scene = shipped("selftest-mixed-lowpoint-stream.scn");
+        QVERIFY(scene);
+        Simulation sim(scene, under(GcEra::graph));
+        bool leaked_before_any_gc_end = false;
+        std::size_t gc_ends = 0;
+        while (const Event *e = sim.step()) {
+            gc_ends += e->kind == EventKind::gc_end;
+            const GraphSnapshot g = snapshot_graph(sim.kernel());
+            for (const SnapshotNode &n : g.nodes) {
+                if (n.role != GcRole::leaked)
+                    continue;
+                leaked_before_any_gc_end |= gc_ends == 0;
+                QCOMPARE(sim.kernel().gc_phase, GcPhase::none); // never while a collection decides
+            }
+        }
+        QVERIFY(!leaked_before_any_gc_end);
+        QCOMPARE(gc_ends, std::size_t(2));
+        const GraphSnapshot g = snapshot_graph(sim.kernel());
+        for (const char *l : {"u0", "u1", "u2", "u3", "u4", "u5"}) {
+            const SnapshotNode &n = g.nodes[id_of(sim, l)];
+            QVERIFY2(n.role == GcRole::leaked, l);
+            QCOMPARE(role_of(sim.kernel(), sim.kernel().socks[n.sock]), GcRole::leaked);
+            QVERIFY2(n.why.find("scc_index") != std::string::npos, n.why.c_str());
+        }
+        // The senders were released normally: released, not leaked.
+        QCOMPARE(g.nodes[id_of(sim, "p0")].role, GcRole::released);
+        QVERIFY(g.nodes[id_of(sim, "p0")].why.empty());
+    }
+
+    void notLeakedWithTheFixOrUnderClassic_data()
+    {
+        QTest::addColumn<QString>("scene");
+        QTest::addColumn<int>("era");
+        QTest::newRow("graph, fixed") << QStringLiteral("selftest-mixed-lowpoint-stream-fixed.scn") << static_cast<int>(GcEra::graph);
+        QTest::newRow("classic, unfixed scene") << QStringLiteral("selftest-mixed-lowpoint-stream.scn") << static_cast<int>(GcEra::classic);
+        QTest::newRow("async, unfixed scene") << QStringLiteral("selftest-mixed-lowpoint-stream.scn") << static_cast<int>(GcEra::async);
+    }
+
+    void notLeakedWithTheFixOrUnderClassic()
+    {
+        QFETCH(QString, scene);
+        QFETCH(int, era);
+        auto s = shipped(scene.toStdString().c_str());
+        QVERIFY(s);
+        Simulation sim(s, under(static_cast<GcEra>(era)));
+        while (sim.step()) {
+            for (const SnapshotNode &n : snapshot_graph(sim.kernel()).nodes)
+                QVERIFY2(n.role != GcRole::leaked, n.label.c_str());
+        }
+        QVERIFY(sim.kernel().leaked.empty());
+        QVERIFY(sock(sim, "u0").released);
+        QVERIFY(sock(sim, "u5").released);
     }
 };
 

@@ -10,6 +10,7 @@
 #include "inflight/algorithm_listing.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
+#include "inflight/run_summary.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 
@@ -279,7 +280,11 @@ void AlgorithmDock::refresh()
 
     // Narration.
     if (e) {
-        narration_->setText(QString::fromStdString(narrate(*e, k)));
+        QString story = QString::fromStdString(narrate(*e, k, &controller_.sim().scene()));
+        // The last step also tells how the run ended: what was freed, what leaked, the expectations.
+        if (controller_.indexReady() && pos == controller_.totalSteps() && controller_.endOfRun())
+            story += QStringLiteral("\n\n") + QString::fromStdString(narrate_run_end(*controller_.endOfRun()));
+        narration_->setText(story);
         QString cap = tr("Step %1").arg(pos);
         if (controller_.indexReady())
             cap += tr(" of %1").arg(controller_.totalSteps());

@@ -8,6 +8,7 @@
 
 #include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
+#include "inflight/run_summary.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 
@@ -123,12 +124,15 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         case LineColumn: return e.scene_line ? QVariant(e.scene_line) : QVariant(QString());
         case FunctionColumn: return qs(kfn_name(e.fn));
         case EventColumn: return qs(event_kind_name(e.kind));
-        case DescriptionColumn: return QString::fromStdString(describe(e, labels()));
+        case DescriptionColumn: return QString::fromStdString(describe(e, labels(), &controller_.sim().scene()));
         default: return {};
         }
     case Qt::ToolTipRole:
         if (index.column() == DescriptionColumn) {
-            QString tip = QString::fromStdString(narrate(e, labels()));
+            QString tip = QString::fromStdString(narrate(e, labels(), &controller_.sim().scene()));
+            // The run's last step also tells how the run ended.
+            if (end_ && row + 1 == count_)
+                tip += QStringLiteral("\n\n") + QString::fromStdString(narrate_run_end(*end_));
             // Which task ran it and when (modelled clock): how interleaved tasks are told apart.
             const auto &tasks = labels().tasks;
             if (labels().concurrent && e.task < tasks.size())

@@ -174,7 +174,8 @@ DockListModel::Row SccModel::makeRow(std::size_t i) const
         tip += tr("Every member is dead: each copy of its file sits inside this SCC and nothing else "
                   "holds it. Their receive queues go to the hitlist.");
     else if (scc.verdict == 0)
-        tip += tr("Alive: a member is referenced from outside the SCC, so the whole SCC stays.");
+        tip += tr("Alive: unix_vertex_dead() failed for a member (a copy of its file sits outside the SCC, or "
+                  "with a different scc_index, or something outside flight holds it), so the whole SCC stays.");
     else
         tip += tr("The collector is checking its members one by one (unix_vertex_dead()).");
     r.tip = tip;
@@ -206,12 +207,33 @@ std::vector<DockListModel::Row> SccModel::collect() const
     std::vector<Row> out = rows_;
     if (scc_event && !finished_ && !out.empty())
         out.back().touched = true;
+    // Judged alive, yet no fd reaches any member and the collection is over: not "alive" in
+    // any sense a student would use. Said here, not in makeRow(): the marks come at gc_end.
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        if (!leaked(i))
+            continue;
+        out[i].text += tr("  · leaked");
+        out[i].tip += QStringLiteral("\n\n") +
+                      tr("Leaked: no open fd reaches any member, yet the collector left them. %1")
+                          .arg(QString::fromStdString(controller_.kernel().leaked.at(sccs_[i].members.front())));
+    }
     return out;
+}
+
+bool SccModel::leaked(std::size_t i) const
+{
+    if (!finished_ || i >= sccs_.size() || sccs_[i].verdict != 0 || sccs_[i].members.empty())
+        return false;
+    const Kernel &k = controller_.kernel();
+    const auto &m = sccs_[i].members;
+    return std::all_of(m.begin(), m.end(), [&](std::uint32_t id) { return k.leaked.count(id) > 0; });
 }
 
 QColor SccModel::swatch(const Row &r) const
 {
     const Theme &t = Theme::instance();
+    if (leaked(r.id2))
+        return t.roleColor(GcRole::leaked);
     if (r.v1 == 1)
         return t.roleColor(GcRole::garbage);
     if (r.v1 == 0)

@@ -64,6 +64,8 @@ private:
     mutable std::size_t clean_ = 0;            // rows_[i] is current for i < clean_
     mutable std::optional<std::uint32_t> rows_sel_;
     Row makeRow(std::size_t i) const;
+    // SCC i was judged alive, the collection has ended, and every member is leaked.
+    bool leaked(std::size_t i) const;
     mutable bool finished_ = false, skipped_ = false;
 };
 

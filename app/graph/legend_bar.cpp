@@ -68,7 +68,7 @@ int LegendBar::layoutEntries(int width, QPainter *painter) const
     const QColor border(0x50, 0x50, 0x58);
     std::vector<Entry> entries = {
         role(GcRole::idle), role(GcRole::inflight), role(GcRole::candidate), role(GcRole::maybe_cycle),
-        role(GcRole::not_cycle), role(GcRole::garbage), role(GcRole::released),
+        role(GcRole::not_cycle), role(GcRole::garbage), role(GcRole::leaked), role(GcRole::released),
         {QStringLiteral("stream"), [&](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5));
              p.setBrush(Qt::NoBrush);

@@ -59,6 +59,8 @@ QString roleExplanation(GcRole role, bool graph_era)
         return QStringLiteral("garbage: only unreachable in-flight copies keep it alive; the collector purges them and the socket is freed.");
     case GcRole::released:
         return QStringLiteral("released: the socket is gone (unix_release_sock() has run). It stays on screen, faded, so you can see what happened.");
+    case GcRole::leaked:
+        return QStringLiteral("leaked: it is still alive, yet no process fd reaches it and the collector left it: nothing will ever free it.");
     }
     return {};
 }
@@ -276,6 +278,12 @@ QString SocketItem::describe() const
     QString html = QStringLiteral("<b>%1</b> — %2<br>").arg(label, kind);
     html += QStringLiteral("State: %1.<br>").arg(stateName(node_.state));
     html += QStringLiteral("<b>At this step</b>: %1<br>").arg(roleExplanation(node_.role, graph_era_));
+    if (node_.role == GcRole::leaked && !node_.why.empty()) {
+        QString why = QString::fromStdString(node_.why).toHtmlEscaped();
+        if (!why.endsWith(QLatin1Char('.')))
+            why += QLatin1Char('.');
+        html += QStringLiteral("<b>Why the collector left it</b>: %1<br>").arg(why);
+    }
     html += QStringLiteral("<b>refs %1</b>: references to its file — one per open fd in a process plus one per copy in flight.<br>")
                 .arg(node_.file_refs);
     if (graph_era_)

@@ -264,6 +264,7 @@ Proc ClassicCollector::collect()
     run.garbage = static_cast<std::uint32_t>(k.gc_candidates.size());
     for (GcLink &l : k.gc_candidates) {
         UnixSock &u = sock_of(l);
+        u.judged_garbage = true; // for the views: the purge takes its lists away before its release
         co_yield scan_children(u, Func::inc_inflight, true);
         // The 2024 OOB fixes: a garbage socket's oob_skb reference is dropped before the purge
         // (an embryo's is not: that is the leak of spec 5.5).

@@ -282,8 +282,10 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
     }
     bool cyclic = false;
     ++run.sccs;
-    for (UnixVertex *v : scc)
+    for (UnixVertex *v : scc) {
         v->verdict = dead ? 1 : 0;
+        v->sock->judged_garbage = v->sock->judged_garbage || dead; // kept for the views until release
+    }
     if (dead) {
         run.garbage += static_cast<std::uint32_t>(n);
         co_yield collect_skb(scc);
@@ -434,8 +436,10 @@ Proc GraphCollector::walk_scc_fast()
                 break;
         }
         ++run.sccs;
-        for (UnixVertex *v : scc)
+        for (UnixVertex *v : scc) {
             v->verdict = dead ? 1 : 0;
+            v->sock->judged_garbage = v->sock->judged_garbage || dead; // kept for the views until release
+        }
         bool cyclic = false;
         if (dead) {
             run.garbage += static_cast<std::uint32_t>(scc.size());

@@ -362,6 +362,7 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
         abstract_ns.unbind(address_of(u), u.type, u.id); // unix_remove_socket(): only its own name
     const SockState old = u.state;
     u.released = true;
+    u.judged_garbage = false;
     u.freed_by = embryo ? FreedBy::cascade : (u.file ? u.file->cause : FreedBy::close);
     u.state = SockState::closed;
     u.shutdown = true;

@@ -90,7 +90,7 @@ Kernel::Kernel(const Kernel &o)
       unix_table_lock(o.unix_table_lock), table_locks(o.table_locks), unix_tot_inflight(o.unix_tot_inflight),
       gc_in_progress(o.gc_in_progress), gc_phase(o.gc_phase), vertex_pool(o.vertex_pool),
       graph_maybe_cyclic(o.graph_maybe_cyclic), graph_grouped(o.graph_grouped), unvisited_index(o.unvisited_index),
-      grouped_index(o.grouped_index), max_scc_index(o.max_scc_index), gc_runs(o.gc_runs), findings(o.findings),
+      grouped_index(o.grouped_index), max_scc_index(o.max_scc_index), gc_runs(o.gc_runs), findings(o.findings), leaked(o.leaked),
       step_hint(o.step_hint), skbs_allocated(o.skbs_allocated), skbs_live(o.skbs_live),
       release_cause(o.release_cause), collections_suppressed(o.collections_suppressed), concurrent(o.concurrent),
       unix_gc_lock(o.unix_gc_lock), gc_busy_until(o.gc_busy_until), latencies(o.latencies),

@@ -234,7 +234,7 @@ std::string time_json(const Simulation &sim)
     return o.str();
 }
 
-std::string trace_line(const Event &e, const Kernel &k)
+std::string trace_line(const Event &e, const Kernel &k, const Scene *scene)
 {
     char head[64];
     std::snprintf(head, sizeof head, "%8llu  L%-4u ", static_cast<unsigned long long>(e.step), e.scene_line);
@@ -242,7 +242,7 @@ std::string trace_line(const Event &e, const Kernel &k)
     std::string kind(event_kind_name(e.kind));
     fn.resize(std::max<std::size_t>(fn.size(), 24), ' ');
     kind.resize(std::max<std::size_t>(kind.size(), 17), ' ');
-    return head + fn + " " + kind + " " + describe(e, k);
+    return head + fn + " " + kind + " " + describe(e, k, scene);
 }
 
 std::string report_text(const Simulation &sim)
@@ -387,7 +387,8 @@ std::string report_json(const Simulation &sim)
 
 namespace inflight {
 
-std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title)
+std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title,
+                       const Scene *scene)
 {
     std::string o;
     o.reserve(events.size() * 160 + 128);
@@ -408,6 +409,11 @@ std::string trace_json(const std::vector<Event> &events, const Kernel &k, const 
                               e.kind == EventKind::stmt_end || e.kind == EventKind::gc_begin ||
                               e.kind == EventKind::gc_end || e.kind == EventKind::gc_skip ||
                               e.kind == EventKind::finding;
+        // A statement's b and c: its templated names as expanded, by name-pool id.
+        const bool is_stmt = e.kind == EventKind::stmt_begin || e.kind == EventKind::stmt_end;
+        auto name = [&](std::uint32_t id) {
+            return id == npos || id >= k.name_pool.size() ? std::string("null") : q(std::string(k.name_pool.str(id)));
+        };
         const bool b_is_process = e.kind == EventKind::fd_install || e.kind == EventKind::fd_close ||
                                   e.kind == EventKind::fput_deferred;
         const bool c_is_number = b_is_process || e.kind == EventKind::candidate_check ||
@@ -416,9 +422,9 @@ std::string trace_json(const std::vector<Event> &events, const Kernel &k, const 
         first = false;
         o += "{\"step\": " + std::to_string(e.step) + ", \"line\": " + std::to_string(e.scene_line) +
              ", \"fn\": " + q(std::string(kfn_name(e.fn))) + ", \"kind\": " + q(std::string(event_kind_name(e.kind))) +
-             ", \"a\": " + obj(e.a, !a_is_skb) + ", \"b\": " + obj(e.b, !b_is_process) +
-             ", \"c\": " + obj(e.c, !c_is_number) + ", \"before\": " + std::to_string(e.before) +
-             ", \"after\": " + std::to_string(e.after) + ", \"text\": " + q(describe(e, k)) + "}";
+             ", \"a\": " + obj(e.a, !a_is_skb) + ", \"b\": " + (is_stmt ? name(e.b) : obj(e.b, !b_is_process)) +
+             ", \"c\": " + (is_stmt ? name(e.c) : obj(e.c, !c_is_number)) + ", \"before\": " + std::to_string(e.before) +
+             ", \"after\": " + std::to_string(e.after) + ", \"text\": " + q(describe(e, k, scene)) + "}";
     }
     o += first ? "]\n}\n" : "\n  ]\n}\n";
     return o;

@@ -212,14 +212,14 @@ std::string state_text(const Simulation &sim)
     return o.str();
 }
 
-std::string trace_json_line(const Event &e, const Kernel &k)
+std::string trace_json_line(const Event &e, const Kernel &k, const Scene *scene)
 {
     json j;
     j["step"] = e.step;
     j["line"] = e.scene_line;
     j["fn"] = std::string(kfn_name(e.fn));
     j["kind"] = std::string(event_kind_name(e.kind));
-    j["text"] = describe(e, k);
+    j["text"] = describe(e, k, scene);
     j["task"] = e.task;
     j["time_ns"] = e.time;
     return dump(j);

@@ -19,6 +19,7 @@ std::string_view gc_role_name(GcRole r)
     case GcRole::not_cycle: return "not cycle";
     case GcRole::garbage: return "garbage";
     case GcRole::released: return "released";
+    case GcRole::leaked: return "leaked";
     }
     return "?";
 }
@@ -37,11 +38,7 @@ GcRole classic_role(const Kernel &k, const UnixSock &u)
         }
     case ListId::not_cycle_list: return GcRole::not_cycle;
     case ListId::gc_inflight_list: return GcRole::inflight;
-    default:
-        // During the purge a garbage socket leaves the lists before its release runs.
-        if (k.gc_phase == GcPhase::purge && (u.gc_flags & UNIX_GC_CANDIDATE))
-            return GcRole::garbage;
-        return GcRole::idle;
+    default: return GcRole::idle;
     }
 }
 
@@ -65,6 +62,22 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v)
     return h;
 }
 
+// What every era shares: released is final; between collections, one the last collection left
+// unreachable is leaked; a socket judged garbage stays garbage through the purge (which takes
+// its lists, flags and vertex away) until it is released. Otherwise the era's role.
+GcRole role_with(const Kernel &k, const UnixSock &u, GcRole era_role)
+{
+    if (u.released)
+        return GcRole::released;
+    // A socket judged garbage that the collection's end still finds unreachable and not on its
+    // way to release was not freed after all: leaked says so.
+    if (k.gc_phase == GcPhase::none && k.leaked.count(u.id))
+        return GcRole::leaked;
+    if (u.judged_garbage)
+        return GcRole::garbage;
+    return era_role;
+}
+
 } // namespace
 
 GcRole role_of(const Kernel &k, const UnixSock &u)
@@ -72,9 +85,9 @@ GcRole role_of(const Kernel &k, const UnixSock &u)
     if (u.released)
         return GcRole::released;
     if (k.era() != GcEra::graph)
-        return classic_role(k, u);
+        return role_with(k, u, classic_role(k, u));
     std::unordered_set<const UnixVertex *> on_stack(k.vertex_stack_view.begin(), k.vertex_stack_view.end());
-    return graph_role(k, u, on_stack);
+    return role_with(k, u, graph_role(k, u, on_stack));
 }
 
 GraphSnapshot snapshot_graph(const Kernel &k)
@@ -98,7 +111,9 @@ GraphSnapshot snapshot_graph(const Kernel &k)
         n.type = u.type;
         n.state = u.state;
         n.role = u.released ? GcRole::released
-                            : (k.era() == GcEra::graph ? graph_role(k, u, on_stack) : classic_role(k, u));
+                            : role_with(k, u, k.era() == GcEra::graph ? graph_role(k, u, on_stack) : classic_role(k, u));
+        if (n.role == GcRole::leaked)
+            n.why = k.leaked.at(u.id);
         n.listener = u.state == SockState::listening;
         auto it = embryo_listener.find(u.id);
         n.embryo = it != embryo_listener.end();

@@ -3,6 +3,7 @@
 
 #include "inflight/invariants.hpp"
 #include "inflight/name_template.hpp"
+#include "inflight/why_alive.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -178,10 +179,26 @@ std::size_t Simulation::expectations_failed() const
     return n;
 }
 
+void Simulation::mark_leaks()
+{
+    // The collection has had its say: what it left although no process fd reaches it is leaked.
+    // Kept in the kernel state, so a checkpoint and a replay carry the same marks. Past
+    // WhyTracker::kLargeScene sockets the question is not asked (a reach and a re-enacted
+    // collection per run would cost more than the run).
+    kernel_.leaked.clear();
+    if (kernel_.socks.size() > WhyTracker::kLargeScene)
+        return;
+    for (LeakedSocket &l : leaks_of(kernel_))
+        kernel_.leaked.emplace(l.sock, std::move(l.reason));
+}
+
 bool Simulation::absorb(const Event &e)
 {
     if (e.kind == EventKind::sched_point)
         return false;
+    // Here rather than in step(): a seek absorbs the gc_end events it passes.
+    if (e.kind == EventKind::gc_end)
+        mark_leaks();
     ++kernel_.micro_steps_total;
     if (kernel_.running)
         kernel_.running->clock += kernel_.cost_of(e);
@@ -644,7 +661,15 @@ Proc Simulation::script(std::uint32_t id)
         line_ = s.loc.line;
         ++statements_;
         ts.between_statements = false;
-        co_yield kernel_.ev(EventKind::stmt_begin, KFn::scene, static_cast<std::uint32_t>(statements_));
+        // A statement of a repeat block names its sockets with templates (u$i): its steps carry
+        // the first two names as expanded (their name-pool ids in b and c), so the narration can
+        // say u3 where the scene says u$i.
+        std::uint32_t named0 = npos, named1 = npos;
+        if (!s.names.empty() && s.names[0].has_vars)
+            named0 = kernel_.name_pool.intern(expand(s.names[0], ts.cursor->bindings()));
+        if (s.names.size() > 1 && s.names[1].has_vars)
+            named1 = kernel_.name_pool.intern(expand(s.names[1], ts.cursor->bindings()));
+        co_yield kernel_.ev(EventKind::stmt_begin, KFn::scene, static_cast<std::uint32_t>(statements_), named0, named1);
         Process *own = task.process;
         Process *p = own;
         if (!s.process.empty()) {
@@ -695,7 +720,7 @@ Proc Simulation::script(std::uint32_t id)
         if (checked_ && !kernel_.concurrent)
             check_quiescent_invariants(kernel_);
         ts.between_statements = true;
-        co_yield kernel_.ev(EventKind::stmt_end, KFn::scene, static_cast<std::uint32_t>(statements_), npos, npos,
+        co_yield kernel_.ev(EventKind::stmt_end, KFn::scene, static_cast<std::uint32_t>(statements_), named0, named1,
                             static_cast<std::int64_t>(r.err), r.value);
     }
     flush_failure(ts);

@@ -623,6 +623,17 @@ std::string gc_runs_text(const Kernel &k, const WhyHistory *h)
            std::to_string(last.first_step) + ")";
 }
 
+// What one state's answers share, computed once when many sockets are asked about (leaks_of()):
+// the reach of every fd, and the collection re-enacted on the side.
+struct Memo {
+    std::optional<Reach> reach;
+    std::optional<ClassicRun> classic;
+    std::optional<GraphRun> graph;
+    std::optional<std::unordered_set<std::uint32_t>> cascade;
+};
+
+WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *history, Memo *memo);
+
 } // namespace
 
 bool reachable_from_fds(const Kernel &k, std::uint32_t sock)
@@ -633,6 +644,30 @@ bool reachable_from_fds(const Kernel &k, std::uint32_t sock)
 }
 
 WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *history)
+{
+    return why_alive_with(k, sock, history, nullptr);
+}
+
+std::vector<LeakedSocket> leaks_of(const Kernel &k)
+{
+    std::vector<LeakedSocket> out;
+    if (k.gc_phase != GcPhase::none)
+        return out;
+    Memo memo;
+    memo.reach = bfs(k, npos);
+    for (const UnixSock &u : k.socks) {
+        if (u.released || memo.reach->seen[u.id])
+            continue;
+        const WhyAlive w = why_alive_with(k, u.id, nullptr, &memo);
+        if (w.verdict == WhyVerdict::left_by_gc)
+            out.push_back({u.id, w.reason});
+    }
+    return out;
+}
+
+namespace {
+
+WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *history, Memo *memo)
 {
     WhyAlive w;
     w.sock = sock;
@@ -671,7 +706,12 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
         return w;
     }
 
-    const Reach reach = bfs(k, sock);
+    Reach own_reach;
+    if (!memo)
+        own_reach = bfs(k, sock);
+    else if (!memo->reach)
+        memo->reach = bfs(k, npos);
+    const Reach &reach = memo ? *memo->reach : own_reach;
     if (reach.seen[sock]) {
         w.verdict = WhyVerdict::reachable;
         w.rule = "fd";
@@ -719,7 +759,7 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
             w.reason = "an embryo on no listener's queue: it goes when its connection request is freed";
             return w;
         }
-        WhyAlive lw = why_alive(k, listener->id, nullptr);
+        WhyAlive lw = why_alive_with(k, listener->id, nullptr, memo);
         w.verdict = lw.verdict;
         w.rule = lw.rule;
         w.group = lw.group;
@@ -813,7 +853,12 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
                        "cyclic SCC left and no edge into an in-flight receiver was added since)";
             return w;
         }
-        const GraphRun r = graph_run(k, k.graph_grouped);
+        GraphRun own_run;
+        if (!memo)
+            own_run = graph_run(k, k.graph_grouped);
+        else if (!memo->graph)
+            memo->graph = graph_run(k, k.graph_grouped);
+        const GraphRun &r = memo ? *memo->graph : own_run;
         ruling = graph_ruling(k, u, r);
         for (std::size_t i = 0; i < r.sccs.size(); ++i)
             if (r.failed[i] < 0)
@@ -855,7 +900,12 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
         }
         return w;
     } else {
-        const ClassicRun r = classic_run(k);
+        ClassicRun own_run;
+        if (!memo)
+            own_run = classic_run(k);
+        else if (!memo->classic)
+            memo->classic = classic_run(k);
+        const ClassicRun &r = memo ? *memo->classic : own_run;
         ruling = classic_ruling(k, u, r);
         garbage = r.garbage;
     }
@@ -868,7 +918,13 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
         w.reason = ruling.reason + "; " + gc_runs_text(k, history) + "." + running;
         return w;
     }
-    if (cascade_of(k, garbage).count(u.id)) {
+    std::unordered_set<std::uint32_t> own_cascade;
+    if (!memo)
+        own_cascade = cascade_of(k, garbage);
+    else if (!memo->cascade)
+        memo->cascade = cascade_of(k, garbage); // the same garbage for every socket of the state
+    const auto &cascade = memo ? *memo->cascade : own_cascade;
+    if (cascade.count(u.id)) {
         std::vector<std::uint32_t> holders;
         for (std::uint32_t h : holders_of(k, u))
             holders.push_back(h);
@@ -885,6 +941,8 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
         w.reason += " (" + left_runs_text(*history) + ")";
     return w;
 }
+
+} // namespace
 
 std::string why_text(const Kernel &k, const WhyAlive &w)
 {

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <array>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <random>
@@ -261,6 +262,10 @@ public:
         live_fp_lists;
     std::vector<GcRun> gc_runs;
     std::vector<Finding> findings;
+    // For the views, not the kernel: the sockets the last collection left although no process
+    // fd reaches them (alive, unreachable, not freed: leaked), each with why. Written by the
+    // Simulation at every gc_end, which can tell reachability (engine/run why_alive).
+    std::map<std::uint32_t, std::string> leaked;
     Process *current = nullptr;       // the task running kernel code; nullptr = a kworker
     std::uint64_t step_hint = 0;      // the Simulation's step counter, for findings
     std::uint32_t skbs_allocated = 0;

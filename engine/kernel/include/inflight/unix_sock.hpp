@@ -47,6 +47,10 @@ struct UnixSock : GcLink {
     bool passcred : 1 = false;        // SO_PASSCRED
     bool passrights : 1 = true;       // SO_PASSRIGHTS (6.16+)
     std::uint8_t gc_flags : 2 = 0;    // UNIX_GC_CANDIDATE | UNIX_GC_MAYBE_CYCLE (classic)
+    // For the views, not the kernel: a collection judged it garbage. The purge takes its lists,
+    // flags and vertex away before unix_release_sock() runs; this keeps it shown as garbage
+    // until then (cleared at release).
+    bool judged_garbage : 1 = false;
     std::uint32_t id = 0;
     std::uint32_t label = 0;          // name id in Kernel::name_pool
     std::uint32_t address = npos;     // index into Kernel::addresses (abstract name), npos = none

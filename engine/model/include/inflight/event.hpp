@@ -41,8 +41,9 @@ enum class ListId : std::uint8_t {
 std::string_view list_name(ListId id);
 
 enum class EventKind : std::uint8_t {
-    stmt_begin,      // a = statement ordinal
-    stmt_end,        // before = errno (0 = success), after = return value
+    stmt_begin,      // a = statement ordinal; b, c = name-pool ids of its first two names as
+                     // expanded, for names that are templates (u$i), else npos
+    stmt_end,        // as stmt_begin; before = errno (0 = success), after = return value
     note,            // the statement's note text is shown
     sock_create,     // a = sock
     fd_install,      // a = sock, b = process, c = fd; before/after = file_count

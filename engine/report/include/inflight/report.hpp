@@ -5,6 +5,7 @@
 
 #include "inflight/event.hpp"
 #include "inflight/latency.hpp"
+#include "inflight/scene.hpp"
 
 #include <cstdint>
 #include <string>
@@ -18,11 +19,13 @@ class Simulation;
 std::string report_text(const Simulation &sim);
 std::string report_json(const Simulation &sim);
 // "     42  L7  select_candidates  candidate_check  b: file refs 2 == inflight 2: candidate"
-std::string trace_line(const Event &e, const Kernel &k);
+// With the scene, a statement's steps name its text (see describe()).
+std::string trace_line(const Event &e, const Kernel &k, const Scene *scene = nullptr);
 
 // Every event as JSON: {"scene", "gc", "events": [{step, line, fn, kind, a, b, c, before, after,
 // text}]}, objects named by their labels. The kernel gives the labels (any step of the run).
-std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title);
+std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title,
+                       const Scene *scene = nullptr);
 
 // Modelled time: "410 ns", "1.83 ms", "1.577 s".
 std::string format_ns(std::uint64_t ns);

@@ -26,7 +26,7 @@ std::string state_text(const Simulation &sim);
 std::string state_json(const Simulation &sim);
 // One micro-step as one line of JSON Lines: the fields of trace_line() (step, line, fn, kind,
 // text) and the task that ran it.
-std::string trace_json_line(const Event &e, const Kernel &k);
+std::string trace_json_line(const Event &e, const Kernel &k, const Scene *scene = nullptr);
 // A JSON text (e.g. report_json()'s) re-emitted on one line; invalid UTF-8 replaced.
 std::string compact_json(const std::string &json);
 std::string why_json(const Kernel &k, const WhyAlive &w, std::uint64_t step);

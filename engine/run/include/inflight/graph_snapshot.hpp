@@ -22,8 +22,9 @@ enum class GcRole : std::uint8_t {
     candidate,   // classic: a candidate before the restore walk; graph: on the walk's stack
     maybe_cycle, // classic: still MAYBE_CYCLE during the restore walk
     not_cycle,   // classic: on not_cycle_list; graph: its SCC was judged alive this run
-    garbage,     // found garbage, waiting for the purge
+    garbage,     // judged garbage by a collection: through the purge until its release
     released,    // unix_release_sock() has run (drawn faded)
+    leaked,      // alive, no process fd reaches it, and the last collection left it
 };
 std::string_view gc_role_name(GcRole r);
 
@@ -44,6 +45,7 @@ struct SnapshotNode {
     std::uint32_t queue = 0;        // skbs in its receive queue
     std::uint8_t gc_flags = 0;
     long index = -1, scc_index = -1; // graph: the vertex's Tarjan marks (-1 without a vertex)
+    std::string why;                 // leaked: why the collector left it (for a tooltip)
 };
 
 struct SnapshotEdge {

@@ -138,6 +138,7 @@ private:
     void expect(const Statement &s, const Bindings &b, TaskScript &ts);
     void flush_failure(TaskScript &ts);
     void finish_run();
+    void mark_leaks();
 
     std::shared_ptr<const Scene> scene_;
     Kernel kernel_;

@@ -74,6 +74,15 @@ WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *histor
 // Verdict, chain and reason as a few lines of text (the CLI's `why`, the app's tooltip).
 std::string why_text(const Kernel &k, const WhyAlive &w);
 
+// The sockets of this state no process fd reaches that the collector leaves (or left): verdict
+// left_by_gc, with its reason. Between collections only (empty while one runs). The reach and
+// the collection are computed once for all of them.
+struct LeakedSocket {
+    std::uint32_t sock = 0xFFFFFFFFu;
+    std::string reason;
+};
+std::vector<LeakedSocket> leaks_of(const Kernel &k);
+
 // Does any process fd reach the socket (through receive queues, embryos and oob_skb)?
 bool reachable_from_fds(const Kernel &k, std::uint32_t sock);
 
