@@ -27,8 +27,18 @@ void Theme::setHighContrast(bool on)
     emit changed();
 }
 
+void Theme::setGraphEra(bool on)
+{
+    if (on == graph_era_)
+        return;
+    graph_era_ = on;
+    emit changed();
+}
+
 QColor Theme::roleColor(GcRole role) const
 {
+    if (role == GcRole::candidate && graph_era_) // Tarjan's stack: not classic's candidate yellow
+        return high_contrast_ ? QColor(0xb0, 0x3c, 0xff) : QColor(0xd9, 0xbf, 0xff);
     // Normal: soft fills readable with dark text. High contrast: saturated fills that survive a
     // washed-out projector, paired with white or black text by roleTextColor().
     if (high_contrast_) {
@@ -61,7 +71,8 @@ QColor Theme::roleTextColor(GcRole role) const
 {
     if (role == GcRole::leaked)
         return Qt::white;
-    if (high_contrast_ && (role == GcRole::inflight || role == GcRole::not_cycle || role == GcRole::garbage))
+    if (high_contrast_ && (role == GcRole::inflight || role == GcRole::not_cycle || role == GcRole::garbage ||
+                           (role == GcRole::candidate && graph_era_)))
         return Qt::white;
     if (role == GcRole::released)
         return QColor(0x70, 0x70, 0x70);

@@ -18,8 +18,13 @@ public:
     bool highContrast() const { return high_contrast_; }
     void setFontScale(double scale);
     void setHighContrast(bool on);
+    // The collector running is the graph one (6.10+): its walk's stack has its own colour and
+    // the legend its own names (on the vertex stack, alive SCC, dead SCC).
+    bool graphEra() const { return graph_era_; }
+    void setGraphEra(bool on);
 
-    // The fill of a socket node by its GC role at this step.
+    // The fill of a socket node by its GC role at this step (under the graph collector a
+    // `candidate` is a vertex on the walk's stack, drawn in another colour than classic's).
     QColor roleColor(inflight::GcRole role) const;
     QColor roleTextColor(inflight::GcRole role) const;
     QColor background() const;
@@ -39,5 +44,6 @@ signals:
 private:
     Theme() = default;
     double font_scale_ = 1.0;
+    bool graph_era_ = false;
     bool high_contrast_ = false;
 };

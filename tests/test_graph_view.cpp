@@ -12,6 +12,7 @@
 #include "graph/graph_view.h"
 #include "graph/graphviz_layout.h"
 #include "graph/layout_engine.h"
+#include "graph/legend_bar.h"
 #include "graph/overview_view.h"
 #include "graph/process_item.h"
 #include "graph/socket_item.h"
@@ -285,6 +286,33 @@ private slots:
         c.last();
         QVERIFY(panel.waitForLayout());
         QVERIFY(panel.scene()->peerLinkItems().size() <= 1);
+    }
+
+    // The legend names only the running collector's roles, in its words, and the graph
+    // collector's stack has a colour of its own (not classic's candidate yellow).
+    void legendPerCollector()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        auto *legend = panel.findChild<LegendBar *>();
+        QVERIFY(legend);
+        QVERIFY(c.openText(QStringLiteral("scene \"l\"\nset gc classic\nsocketpair a b\n"), QStringLiteral("l.scn")));
+        const QStringList classic = legend->entryTexts();
+        const QColor classic_candidate = Theme::instance().roleColor(GcRole::candidate);
+        QVERIFY(classic.contains(QStringLiteral("candidate")) && classic.contains(QStringLiteral("maybe cycle")));
+        QVERIFY(!classic.contains(QStringLiteral("on the vertex stack")));
+        c.setEra(inflight::GcEra::graph);
+        const QStringList graph = legend->entryTexts();
+        for (const char *t : {"on the vertex stack", "alive SCC", "dead SCC (garbage)", "leaked", "in flight"})
+            QVERIFY2(graph.contains(QLatin1String(t)), t);
+        QVERIFY(!graph.contains(QStringLiteral("maybe cycle")) && !graph.contains(QStringLiteral("candidate")));
+        QVERIFY(Theme::instance().roleColor(GcRole::candidate) != classic_candidate);
+        // The shapes and lines on a row of their own, after the roles.
+        const qsizetype bar = graph.indexOf(QStringLiteral("|"));
+        QVERIFY(bar > 0 && graph.indexOf(QStringLiteral("stream")) == bar + 1);
+        QVERIFY(graph.indexOf(QStringLiteral("released")) < bar);
+        c.setEra(inflight::GcEra::classic);
+        QCOMPARE(Theme::instance().roleColor(GcRole::candidate), classic_candidate);
     }
 
     void processItemsListTheirFds()

@@ -26,6 +26,7 @@ QFont legendFont()
 struct LegendBar::Entry {
     QString text;
     std::function<void(QPainter &, const QRectF &)> draw; // the symbol in a box of 1.6em × 1em
+    bool row_break = false;                               // starts a new row
 };
 
 LegendBar::LegendBar(QWidget *parent) : QWidget(parent)
@@ -51,11 +52,18 @@ void LegendBar::paintEvent(QPaintEvent *)
     layoutEntries(width(), &p);
 }
 
-int LegendBar::layoutEntries(int width, QPainter *painter) const
+std::vector<LegendBar::Entry> LegendBar::entries() const
 {
     const Theme &t = Theme::instance();
+    const bool graph = t.graphEra();
     auto role = [&](GcRole r) -> Entry {
-        const QString name = QString::fromUtf8(inflight::gc_role_name(r).data(), int(inflight::gc_role_name(r).size()));
+        QString name = QString::fromUtf8(inflight::gc_role_name(r).data(), int(inflight::gc_role_name(r).size()));
+        if (graph && r == GcRole::candidate)
+            name = tr("on the vertex stack");
+        else if (graph && r == GcRole::not_cycle)
+            name = tr("alive SCC");
+        else if (graph && r == GcRole::garbage)
+            name = tr("dead SCC (garbage)");
         return {name, [r, &t](QPainter &p, const QRectF &b) {
                     const bool released = r == GcRole::released;
                     p.setOpacity(released ? 0.5 : 1);
@@ -66,15 +74,18 @@ int LegendBar::layoutEntries(int width, QPainter *painter) const
                 }};
     };
     const QColor border(0x50, 0x50, 0x58);
-    std::vector<Entry> entries = {
-        role(GcRole::idle), role(GcRole::inflight), role(GcRole::candidate), role(GcRole::maybe_cycle),
-        role(GcRole::not_cycle), role(GcRole::garbage), role(GcRole::leaked), role(GcRole::released),
-        {QStringLiteral("stream"), [&](QPainter &p, const QRectF &b) {
+    std::vector<Entry> entries = {role(GcRole::idle), role(GcRole::inflight), role(GcRole::candidate)};
+    if (!graph)
+        entries.push_back(role(GcRole::maybe_cycle)); // the restore walk's flag: classic only
+    for (GcRole r : {GcRole::not_cycle, GcRole::garbage, GcRole::leaked, GcRole::released})
+        entries.push_back(role(r));
+    const std::vector<Entry> shapes = {
+        {QStringLiteral("stream"), [&t, border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b, 5, 5);
          }},
-        {QStringLiteral("dgram"), [&](QPainter &p, const QRectF &b) {
+        {QStringLiteral("dgram"), [&t, border](QPainter &p, const QRectF &b) {
              const double c = b.height() / 3;
              QPolygonF poly;
              poly << QPointF(b.left() + c, b.top()) << QPointF(b.right() - c, b.top()) << QPointF(b.right(), b.top() + c)
@@ -84,32 +95,32 @@ int LegendBar::layoutEntries(int width, QPainter *painter) const
              p.setBrush(Qt::NoBrush);
              p.drawPolygon(poly);
          }},
-        {QStringLiteral("seqpacket"), [&](QPainter &p, const QRectF &b) {
+        {QStringLiteral("seqpacket"), [&t, border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5));
              p.setBrush(Qt::NoBrush);
              p.drawRect(b);
              p.drawLine(QPointF(b.left() + 4, b.top()), QPointF(b.left() + 4, b.bottom()));
              p.drawLine(QPointF(b.right() - 4, b.top()), QPointF(b.right() - 4, b.bottom()));
          }},
-        {QStringLiteral("listening"), [&](QPainter &p, const QRectF &b) {
+        {QStringLiteral("listening"), [&t, border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b, 5, 5);
              p.drawRoundedRect(b.adjusted(3, 3, -3, -3), 3, 3);
          }},
-        {QStringLiteral("embryo"), [&](QPainter &p, const QRectF &b) {
+        {QStringLiteral("embryo"), [&t, border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5, Qt::DotLine));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b, 5, 5);
          }},
-        {QStringLiteral("A in B's queue"), [&](QPainter &p, const QRectF &b) {
+        {QStringLiteral("A in B's queue"), [&t, border](QPainter &p, const QRectF &b) {
              const double y = b.center().y();
              p.setPen(QPen(t.edgeColor(), 2));
              p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 6, y));
              p.setBrush(t.edgeColor());
              p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4) << QPointF(b.right() - 8, y + 4));
          }},
-        {QStringLiteral("on hitlist"), [&](QPainter &p, const QRectF &b) {
+        {QStringLiteral("on hitlist"), [&t, border](QPainter &p, const QRectF &b) {
              const double y = b.center().y();
              p.setPen(QPen(t.hitlistEdgeColor(), 3, Qt::DashDotLine, Qt::FlatCap));
              p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 6, y));
@@ -117,7 +128,7 @@ int LegendBar::layoutEntries(int width, QPainter *painter) const
              p.setBrush(t.hitlistEdgeColor());
              p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4) << QPointF(b.right() - 8, y + 4));
          }},
-        {QStringLiteral("has an open fd"), [&](QPainter &p, const QRectF &b) {
+        {QStringLiteral("has an open fd"), [&t, border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.2));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b, 4, 4);
@@ -125,7 +136,7 @@ int LegendBar::layoutEntries(int width, QPainter *painter) const
              p.setBrush(t.processColor());
              p.drawRoundedRect(QRectF(b.left() + 2.5, b.top() + b.height() * 0.2, 4, b.height() * 0.6), 1.5, 1.5);
          }},
-        {QStringLiteral("open fd"), [&](QPainter &p, const QRectF &b) {
+        {QStringLiteral("open fd"), [&t, border](QPainter &p, const QRectF &b) {
              const double y = b.center().y();
              p.setPen(QPen(t.processColor(), 2, Qt::DashLine, Qt::FlatCap));
              p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 2, y));
@@ -133,6 +144,26 @@ int LegendBar::layoutEntries(int width, QPainter *painter) const
              p.drawPolyline(QPolygonF() << QPointF(b.right() - 7, y - 4) << QPointF(b.right(), y) << QPointF(b.right() - 7, y + 4));
          }},
     };
+    entries.insert(entries.end(), shapes.begin(), shapes.end());
+    entries[entries.size() - shapes.size()].row_break = true; // the shapes apart from the roles
+    return entries;
+}
+
+QStringList LegendBar::entryTexts() const
+{
+    QStringList out;
+    for (const Entry &e : entries()) {
+        if (e.row_break)
+            out << QStringLiteral("|");
+        out << e.text;
+    }
+    return out;
+}
+
+int LegendBar::layoutEntries(int width, QPainter *painter) const
+{
+    const Theme &t = Theme::instance();
+    const std::vector<Entry> entries = this->entries();
     const QFont f = legendFont();
     const QFontMetricsF fm(f);
     const double h = fm.height(), sym_w = h * 1.7, pad = 8, spacing = h * 1.1;
@@ -141,7 +172,7 @@ int LegendBar::layoutEntries(int width, QPainter *painter) const
         painter->setFont(f);
     for (const Entry &e : entries) {
         const double w = sym_w + 6 + fm.horizontalAdvance(e.text);
-        if (x > pad && x + w > width - pad) {
+        if (x > pad && (e.row_break || x + w > width - pad)) {
             x = pad;
             y += h + 6;
         }

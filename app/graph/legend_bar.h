@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The key under the graph: what each fill colour (GC role), outline (socket type) and line
-// (in-flight copy, copy on the hitlist, open fd) means. Wraps to more rows when narrow.
+// (in-flight copy, copy on the hitlist, open fd) means. Wraps to more rows when narrow. The
+// roles are the running collector's only, in its words (classic: candidate, maybe cycle, not
+// cycle, garbage; graph: on the vertex stack, alive SCC, dead SCC); the shapes and lines start
+// a row of their own.
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
+
+#include <vector>
 
 class LegendBar : public QWidget {
     Q_OBJECT
@@ -13,6 +19,8 @@ public:
     QSize minimumSizeHint() const override;
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
+    // The entries' texts in order, "|" where a new row starts (for tests).
+    QStringList entryTexts() const;
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -21,4 +29,5 @@ private:
     struct Entry;
     // Lays the entries out for `width`; returns the height used (and paints if a painter is given).
     int layoutEntries(int width, QPainter *painter) const;
+    std::vector<Entry> entries() const;
 };
