@@ -762,11 +762,11 @@ void MainWindow::setPresentationMode(bool on)
         showFullScreen();
         if (where)
             setGeometry(where->geometry());
-        graph_->view()->setMinimumLabelPixels(kPresentationLabelPixels);
+        graph_->setPresentation(true, kPresentationLabelPixels);
     } else {
         theme.setFontScale(normal_font_scale_);
         theme.setHighContrast(false);
-        graph_->view()->setMinimumLabelPixels(0);
+        graph_->setPresentation(false, 0);
         if (auto *bar = findChild<QToolBar *>(QStringLiteral("transport")))
             bar->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
         for (QAction *a : std::as_const(speed_actions_))

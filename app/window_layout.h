@@ -46,7 +46,7 @@ inline constexpr double kBottomShare = 0.30;       // lists, event log
 inline constexpr double kSceneOverInspector = 0.62;
 inline constexpr double kListsOverLog = 0.5;       // of the width under the graph
 inline constexpr double kPresentationRight = 0.34; // algorithm, larger text
-inline constexpr double kPresentationBottom = 0.32;
+inline constexpr double kPresentationBottom = 0.27;
 
 // The default arrangement: areas, splits and tabs (not sizes).
 void arrange(QMainWindow &window, const WindowDocks &docks);

@@ -123,7 +123,21 @@ void GraphPanel::refresh()
     const inflight::Kernel &k = controller_.kernel();
     scene_->setSnapshot(inflight::snapshot_graph(k), k.era() == inflight::GcEra::graph);
     scene_->setSelectedSocket(controller_.selectedSocket());
+    if (presenting_) {
+        // The view is closer than the whole graph: keep the socket the step is about in it.
+        const inflight::Event *e = controller_.currentEvent();
+        if (e && e->a < k.socks.size())
+            if (NodeItem *item = scene_->itemShowing(e->a))
+                view_->keepInView(item);
+    }
     last_refresh_ms_ = took.elapsed();
+}
+
+void GraphPanel::setPresentation(bool on, double min_label_pixels)
+{
+    presenting_ = on;
+    legend_->setCompact(on);
+    view_->setMinimumLabelPixels(on ? min_label_pixels : 0);
 }
 
 void GraphPanel::onSceneLoaded()

@@ -52,6 +52,9 @@ public:
 public slots:
     void refresh();     // a snapshot of the controller's current step
     void fitAll();      // F
+    // Presentation mode: socket names never under `min_label_pixels` on screen, the view keeps
+    // the socket each step is about in sight, the legend shows the colours only.
+    void setPresentation(bool on, double min_label_pixels);
     void tidyLayout();  // a fresh layout of everything (nothing pinned)
 
 private:
@@ -64,6 +67,7 @@ private:
     GraphScene *scene_;
     GraphView *view_;
     LegendBar *legend_;
+    bool presenting_ = false;
     QLineEdit *search_;
     QLabel *status_;
     std::optional<std::uint32_t> last_match_;

@@ -79,14 +79,28 @@ void GraphView::fitAll()
     const double z = std::clamp(zoom(), std::min(floor, kMaxFitZoom), kMaxFitZoom);
     if (z != zoom()) {
         setTransform(QTransform::fromScale(z, z));
-        centerOn(r.center());
+        centerOn(focus_point_ && min_label_pixels_ > 0 ? *focus_point_ : r.center());
     }
     viewChanged();
+}
+
+void GraphView::keepInView(const QGraphicsItem *item)
+{
+    if (!item)
+        return;
+    const QRectF r = item->sceneBoundingRect();
+    focus_point_ = r.center();
+    if (!visibleSceneRect().contains(r)) {
+        centerOn(r.center());
+        viewChanged();
+    }
 }
 
 void GraphView::setMinimumLabelPixels(double pixels)
 {
     min_label_pixels_ = pixels;
+    if (pixels <= 0)
+        focus_point_.reset();
     if (follow_)
         fitAll();
 }
@@ -173,9 +187,10 @@ void GraphView::placeOverview()
 
 void GraphView::viewChanged()
 {
-    // The overview shows up as soon as part of the graph is off screen.
+    // The overview shows up as soon as part of the graph is off screen (not when presenting:
+    // the close-up follows the step, and the map would cover a corner of it).
     const QRectF content = scene_->sceneRect().adjusted(30, 30, -30, -30);
-    overview_->setVisible(content.isValid() && !visibleSceneRect().contains(content));
+    overview_->setVisible(min_label_pixels_ <= 0 && content.isValid() && !visibleSceneRect().contains(content));
     overview_->viewport()->update();
     emit visibleRectChanged();
 }

@@ -7,6 +7,8 @@
 
 #include <QGraphicsView>
 
+#include <optional>
+
 class GraphScene;
 class OverviewView;
 
@@ -29,6 +31,9 @@ public:
     // (presentation mode: readable from the back row; the view then follows the current step
     // instead of showing everything). 0: no floor.
     void setMinimumLabelPixels(double pixels);
+    // Presentation: keep this item in sight without leaving follow mode; a fit that cannot
+    // show everything at the label floor centres on it rather than on the graph's middle.
+    void keepInView(const QGraphicsItem *item);
     double labelScreenPixels() const; // the socket-name font's pixel size at the current zoom
 
     static constexpr double kMinZoom = 0.01, kMaxZoom = 8, kMaxFitZoom = 1.6;
@@ -54,6 +59,7 @@ private:
     OverviewView *overview_;
     bool follow_ = true;
     double min_label_pixels_ = 0;
+    std::optional<QPointF> focus_point_; // keepInView()'s item, in scene coordinates
     QPoint press_pos_;
     bool press_on_background_ = false;
 };

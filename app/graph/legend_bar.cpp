@@ -144,9 +144,20 @@ std::vector<LegendBar::Entry> LegendBar::entries() const
              p.drawPolyline(QPolygonF() << QPointF(b.right() - 7, y - 4) << QPointF(b.right(), y) << QPointF(b.right() - 7, y + 4));
          }},
     };
+    if (compact_)
+        return entries;
     entries.insert(entries.end(), shapes.begin(), shapes.end());
     entries[entries.size() - shapes.size()].row_break = true; // the shapes apart from the roles
     return entries;
+}
+
+void LegendBar::setCompact(bool on)
+{
+    if (on == compact_)
+        return;
+    compact_ = on;
+    updateGeometry();
+    update();
 }
 
 QStringList LegendBar::entryTexts() const

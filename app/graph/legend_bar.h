@@ -21,6 +21,8 @@ public:
     int heightForWidth(int width) const override;
     // The entries' texts in order, "|" where a new row starts (for tests).
     QStringList entryTexts() const;
+    // Only the colours (presentation mode: the shapes row gives the graph its height back).
+    void setCompact(bool on);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -30,4 +32,5 @@ private:
     // Lays the entries out for `width`; returns the height used (and paints if a painter is given).
     int layoutEntries(int width, QPainter *painter) const;
     std::vector<Entry> entries() const;
+    bool compact_ = false;
 };
