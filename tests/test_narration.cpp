@@ -137,7 +137,7 @@ private slots:
         QVERIFY2(scene, qPrintable(path));
         // Every event kind a scene has is reached in its first steps or its collections; the
         // seed and large scenes repeat the same kinds millions of times: a cap keeps this quick.
-        const Walk w = walk(scene, static_cast<GcEra>(era), 60000);
+        const Walk w = walk(scene, static_cast<GcEra>(era), 30000);
         QVERIFY(!w.events.empty());
         for (std::size_t i = 0; i < w.events.size(); ++i) {
             const QString n = QString::fromStdString(w.narrations[i]);

@@ -196,7 +196,9 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::vertex_dead: return a + (e.before ? " dead" : " alive") + " (file refs " + n(e.c) + ")";
     case EventKind::scc_verdict: return "SCC of " + a + (e.before ? " is garbage" : " is alive") + (e.after ? ", cyclic" : "");
     case EventKind::finding: return "finding #" + n(e.a) + ": " + (e.a < k.findings.size() ? k.findings[e.a].invariant : std::string());
-    case EventKind::warning: return "statement failed: " + std::string(errno_name(static_cast<Errno>(e.before)));
+    case EventKind::warning:
+        return "line " + std::to_string(e.scene_line) + " failed with " + std::string(errno_name(static_cast<Errno>(e.before))) +
+               ", not expected";
     case EventKind::expect_result: return describe_expectation(e, scene);
     case EventKind::wait_end: return "waited " + format_ns(static_cast<std::uint64_t>(e.before)) + " for " + wait_for_text(e.after);
     case EventKind::lock_spin:

@@ -200,8 +200,6 @@ std::string source_text(const Scene &scene, std::uint32_t line)
     return s;
 }
 
-std::string statement_action(const Statement &s) { return intent(s, name0(s), s.names.size() > 1 ? s.names[1].text : "?"); }
-
 std::string narrate_statement_begin(const Event &e, const Scene *scene, const NamePool *pool)
 {
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;

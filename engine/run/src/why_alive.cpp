@@ -630,7 +630,20 @@ struct Memo {
     std::optional<ClassicRun> classic;
     std::optional<GraphRun> graph;
     std::optional<std::unordered_set<std::uint32_t>> cascade;
+    std::optional<std::unordered_set<std::uint32_t>> doomed;
 };
+
+// What the releases already on their way take along: a socket whose file count is 0 has its
+// __fput() queued (task_work or delayed_fput); unix_release_sock() will purge its queue, and
+// whatever held only there goes in the cascade, whatever a collection would say about it.
+std::unordered_set<std::uint32_t> doomed_by_pending_releases(const Kernel &k)
+{
+    std::unordered_set<std::uint32_t> pending;
+    for (const UnixSock &x : k.socks)
+        if (!x.released && x.file && x.file->count <= 0)
+            pending.insert(x.id);
+    return pending.empty() ? pending : cascade_of(k, pending);
+}
 
 WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *history, Memo *memo);
 
@@ -933,6 +946,20 @@ WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *h
         w.reason = "the collector itself leaves it (" + ruling.reason + "), but the next collection frees garbage whose "
                    "queues hold its copies (" + join_labels(k, holders) + "), and purging them drops its last "
                    "references: it goes in the cascade; " + gc_runs_text(k, history) + "." + running;
+        return w;
+    }
+    std::unordered_set<std::uint32_t> own_doomed;
+    if (!memo)
+        own_doomed = doomed_by_pending_releases(k);
+    else if (!memo->doomed)
+        memo->doomed = doomed_by_pending_releases(k);
+    if ((memo ? *memo->doomed : own_doomed).count(u.id)) {
+        std::vector<std::uint32_t> holders = holders_of(k, u);
+        w.verdict = WhyVerdict::pending_release;
+        w.rule = "release pending";
+        w.reason = "the collector leaves it (" + ruling.reason + "), but its last copies sit in the queue of " +
+                   join_labels(k, holders) + ", whose release is already queued (__fput() deferred): purging that "
+                   "queue frees it in the cascade";
         return w;
     }
     w.verdict = WhyVerdict::left_by_gc;
