@@ -210,6 +210,7 @@ private slots:
         std::size_t most_edges = 0;
         int steps = 0;
         for (;;) {
+            panel.flushRefresh(); // under load a redraw may be held back: the state is what counts
             const GraphSnapshot s = snapshotOf(c);
             QCOMPARE(panel.socketItemCount(), static_cast<int>(s.nodes.size()));
             QCOMPARE(panel.edgeItemCount(), static_cast<int>(s.edges.size()));

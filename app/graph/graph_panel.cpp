@@ -113,6 +113,12 @@ void GraphPanel::positionMoved()
         deferred_->start(static_cast<int>(std::min<qint64>(last_refresh_ms_, 500)));
 }
 
+void GraphPanel::flushRefresh()
+{
+    if (deferred_->isActive())
+        refresh();
+}
+
 void GraphPanel::refresh()
 {
     deferred_->stop();
