@@ -289,6 +289,20 @@ private slots:
         QCOMPARE(r.scene.lines[2].back(), 't'); // the \r of \r\n is not part of the line
     }
 
+    // note ERA... "text": the collectors the note is written for.
+    void notesForSomeCollectors()
+    {
+        const auto r = parse("note graph \"Tarjan\"\nnote classic async \"counting\"\nnote \"all\"\n");
+        VERIFY_OK(r);
+        const auto &s = r.scene.statements;
+        QCOMPARE(s.size(), std::size_t(3));
+        QCOMPARE(s[0].note_eras, std::vector<GcEra>{GcEra::graph});
+        QCOMPARE(s[0].text, std::string("Tarjan"));
+        QCOMPARE(s[0].text_loc.col, 12u);
+        QCOMPARE(s[1].note_eras, (std::vector<GcEra>{GcEra::classic, GcEra::async}));
+        QVERIFY(s[2].note_eras.empty());
+    }
+
     void processPrefix()
     {
         const auto r = parse("process p\n"
@@ -822,6 +836,8 @@ private slots:
         row("conflicting set", "set gc graph\nset gc classic", 2, 8, "conflicts with line 1");
         row("set in repeat", "repeat 2 {\n  set gc graph\n}", 2, 3, "set cannot be used inside a repeat");
         row("unterminated string", "note \"unterminated", 1, 6, "unterminated string");
+        row("note for an unknown collector", "note grpah \"x\"", 1, 6, "unknown collector 'grpah'");
+        row("note eras without text", "note graph", 1, 6, "note needs one quoted string");
         row("unknown escape", "note \"bad \\q escape\"", 1, 11, "unknown escape");
         row("note without quotes", "note hello", 1, 6, "note needs one quoted string");
         row("lone close brace", "}", 1, 1, "'}' without a matching repeat");

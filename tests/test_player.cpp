@@ -84,6 +84,29 @@ private slots:
         }
     }
 
+    // note ERA "text": shown (a note step) only under the collectors it names.
+    void notesForOtherCollectorsAreSkipped_data()
+    {
+        QTest::addColumn<int>("era");
+        QTest::addColumn<std::vector<std::uint32_t>>("lines");
+        QTest::newRow("classic") << int(GcEra::classic) << std::vector<std::uint32_t>{2, 3};
+        QTest::newRow("async") << int(GcEra::async) << std::vector<std::uint32_t>{2, 3};
+        QTest::newRow("graph") << int(GcEra::graph) << std::vector<std::uint32_t>{1, 3};
+    }
+    void notesForOtherCollectorsAreSkipped()
+    {
+        QFETCH(int, era);
+        QFETCH(std::vector<std::uint32_t>, lines);
+        auto sim = run_scene("note graph \"tarjan\"\nnote classic async \"counting\"\nnote \"for all\"\n",
+                             static_cast<GcEra>(era), true);
+        QVERIFY(sim);
+        std::vector<std::uint32_t> noted;
+        for (const Event &e : sim->events())
+            if (e.kind == EventKind::note)
+                noted.push_back(e.scene_line);
+        QCOMPARE(noted, lines);
+    }
+
     void stepOverAndOut()
     {
         auto scene = scene_of("set gc graph\nsocketpair a b\nsend a fds=b\nsend b fds=a\nclose a b\nsocket t\nclose t\nnote \"end\"\n");

@@ -1558,15 +1558,34 @@ private:
     bool parse_note(const Line &l, Statement &s)
     {
         s.op = Op::note;
-        if (l.rest.size() == 1 && l.rest[0].quoted) {
-            s.text = l.rest[0].value;
-            s.text_loc = SourceLoc{line_, l.rest[0].col};
+        // note [ERA ...] "text": a note may name the collectors its words hold for. Without any
+        // string the quotes were forgotten: say that, not "unknown collector 'hello'".
+        const bool has_string = std::any_of(l.rest.begin(), l.rest.end(), [](const Token &t) { return t.quoted; });
+        if (!has_string) {
+            error(l.rest.empty() ? l.keyword.col : l.rest[0].col,
+                  "note needs one quoted string, e.g. note \"the cycle is now unreachable\" or note graph \"…\"");
+            return false;
+        }
+        std::size_t i = 0;
+        for (; i < l.rest.size() && !l.rest[i].quoted; ++i) {
+            const auto era = parse_era(l.rest[i].text);
+            if (!era) {
+                error(l.rest[i].col, "unknown collector '" + std::string(l.rest[i].text) +
+                                         "' before the note's text (classic, async or graph), e.g. note graph \"…\"");
+                return false;
+            }
+            s.note_eras.push_back(*era);
+        }
+        if (i + 1 == l.rest.size() && l.rest[i].quoted) {
+            s.text = l.rest[i].value;
+            s.text_loc = SourceLoc{line_, l.rest[i].col};
             return true;
         }
+        // At the first word that is not the one string: none at all, or one too many.
         std::uint32_t col = l.keyword.col;
-        if (!l.rest.empty())
-            col = l.rest[0].quoted ? l.rest[1].col : l.rest[0].col;
-        error(col, "note needs one quoted string, e.g. note \"the cycle is now unreachable\"");
+        if (i < l.rest.size())
+            col = i + 1 < l.rest.size() ? l.rest[i + 1].col : l.rest[i].col;
+        error(col, "note needs one quoted string, e.g. note \"the cycle is now unreachable\" or note graph \"…\"");
         return false;
     }
 

@@ -634,6 +634,10 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
     }
     case Op::note: {
         is_syscall = false;
+        // A note written for other collectors says nothing true about this one.
+        const auto &eras = s.note_eras;
+        if (!eras.empty() && std::find(eras.begin(), eras.end(), kernel_.era()) == eras.end())
+            break;
         const Event e = kernel_.ev(EventKind::note, KFn::scene);
         co_yield e;
         break;

@@ -75,6 +75,9 @@ struct Statement {
     bool peek = false;                    // recv peek
     std::string text;                     // note text; process_decl: user name
     SourceLoc text_loc;
+    // note ERA... "text": the collectors the note's text holds for (empty: every one). Under
+    // another collector the note is not shown (no note event).
+    std::vector<GcEra> note_eras;
     std::int64_t count = 0;               // expect inflight/queue N; repeat N
     Errno error = Errno::none;            // expect error
     SockOpt option = SockOpt::passrights; // setsockopt
