@@ -189,7 +189,7 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
     smp.first_step = first_step;
     smp.last_step = std::max(first_step, step_hint + 1);
     smp.failed = err != Errno::none;
-    latencies.push_back(smp);
+    record_latency(smp);
 }
 
 Proc Kernel::sys_bind(Process &p, std::string name, std::optional<std::string> address, SysResult &r)
@@ -732,7 +732,7 @@ Proc Kernel::sys_splice(Process &p, std::string name, std::uint64_t bytes, SysRe
     }
     constexpr std::uint64_t kChunk = 16 * 4096;
     std::uint64_t left = bytes;
-    while (left > 0) {
+    while (left > 0 && !breach) { // a budget reached (queued skbs or bytes) ends the run here
         UnixSock *other = u->peer;
         if (!other || other->released || other->shutdown) {
             r.err = Errno::pipe;

@@ -141,7 +141,7 @@ Proc Kernel::wait_gc(KFn fn, std::int64_t detail)
     // The model already ran the collection to its end, but on this task's clock it is still
     // running: the caller waits until it ends.
     const std::uint64_t waited = gc_busy_until - t0 + config_.costs[Cost::wakeup];
-    running->clock += waited;
+    advance_clock(*running, waited);
     running->waited_ns += waited;
     co_yield ev(EventKind::wait_end, fn, npos, npos, npos, static_cast<std::int64_t>(waited),
                 static_cast<std::int64_t>(WaitFor::gc));

@@ -1032,7 +1032,9 @@ private:
         if (k == "collectors")
             return parse_collectors(ops);
         // set fix NAME [on|off] and set cost NAME NS take two values; the rest one.
-        const std::size_t values = k == "fix" || k == "cost" ? 2 : 1;
+        // set limit NAME N (a bare `set limit N` is the object limit, as before budgets had names).
+        const bool named_limit = k == "limit" && !value_is_number(ops[1]);
+        const std::size_t values = k == "fix" || k == "cost" || named_limit ? 2 : 1;
         if (ops.size() > 1 + values)
             error(ops[1 + values].col, "unexpected " + show(ops[1 + values].text) + " after the value of set " + ks);
         const Token &value = ops[1];
@@ -1108,6 +1110,8 @@ private:
             }
             c.value = std::to_string(*n);
             c.apply = [n = static_cast<std::uint32_t>(*n)](SceneSettings &s) { s.cpus = n; };
+        } else if (k == "limit") {
+            return parse_limit(ops, c);
         } else {
             const auto n = parse_unsigned(value, "set " + ks);
             if (!n)
@@ -1115,11 +1119,53 @@ private:
             c.value = std::to_string(*n);
             if (k == "nofile")
                 c.apply = [n = *n](SceneSettings &s) { s.nofile = n; };
-            else if (k == "seed")
-                c.apply = [n = *n](SceneSettings &s) { s.seed = n; };
             else
-                c.apply = [n = *n](SceneSettings &s) { s.object_limit = n; };
+                c.apply = [n = *n](SceneSettings &s) { s.seed = n; };
         }
+        return c;
+    }
+
+    static bool value_is_number(const Token &t)
+    {
+        return !t.quoted && !t.text.empty() && t.text[0] >= '0' && t.text[0] <= '9';
+    }
+
+    // set limit N | set limit NAME N: one of the run's budgets (run_budget.hpp).
+    std::optional<SettingChange> parse_limit(const std::vector<Token> &ops, SettingChange &c)
+    {
+        Budget which = Budget::objects;
+        const Token *number = &ops[1];
+        if (!value_is_number(ops[1])) {
+            const std::string_view v = ops[1].quoted ? std::string_view() : ops[1].text;
+            std::vector<std::string_view> names;
+            for (const BudgetInfo &i : budget_table())
+                names.push_back(i.name);
+            const auto b = budget_by_name(v);
+            if (!b) {
+                error(ops[1].col, "unknown limit " + show(ops[1].text) + " (expected a number of sockets or one of " +
+                                      one_of(names) + ")" + did_you_mean(v, names));
+                return std::nullopt;
+            }
+            if (*b == Budget::input_bytes) {
+                error(ops[1].col, "the input-bytes limit cannot be set by the file it limits (it has been read "
+                                  "already); use inflight-cli's --limit input-bytes=N");
+                return std::nullopt;
+            }
+            if (ops.size() < 3) {
+                error(ops[1].col, "set limit " + std::string(v) + " needs a number, e.g. 'set limit " +
+                                      std::string(v) + " " + std::to_string(budget_info(*b).default_value) + "'");
+                return std::nullopt;
+            }
+            which = *b;
+            number = &ops[2];
+            c.key = "limit " + std::string(v);
+            c.col = number->col;
+        }
+        const auto n = parse_unsigned(*number, "set limit");
+        if (!n)
+            return std::nullopt;
+        c.value = std::to_string(*n);
+        c.apply = [which, n = *n](SceneSettings &s) { s.budget.set(which, n); };
         return c;
     }
 
@@ -1883,29 +1929,49 @@ ParseResult parse_scene(std::string_view text, std::string file_name)
     return result;
 }
 
-ParseResult load_scene_file(const std::string &path)
+ParseResult load_scene_file(const std::string &path, std::uint64_t max_bytes)
 {
-    const auto fail = [&path](std::string reason) {
+    const auto fail = [&path](std::string reason, std::string_view what = "cannot open scene file: ") {
         ParseResult result;
         result.scene.file = path;
         Diagnostic d;
         d.file = path;
-        d.message = "cannot open scene file: " + reason;
+        d.message = std::string(what) + reason;
         result.diagnostics.push_back(std::move(d));
         return result;
     };
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
+    const auto status = std::filesystem::status(path, ec);
+    if (std::filesystem::is_directory(status))
         return fail("it is a directory"); // opening one "succeeds" and then reads nothing
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+        // A FIFO blocks until a writer comes, a device such as /dev/zero never ends.
+        const char *kind = std::filesystem::is_fifo(status)         ? "a FIFO"
+                           : std::filesystem::is_character_file(status) ? "a character device"
+                           : std::filesystem::is_block_file(status)     ? "a block device"
+                           : std::filesystem::is_socket(status)         ? "a socket"
+                                                                        : "not a regular file";
+        return fail(std::string("it is ") + kind + "; scenes are read from regular files only");
+    }
     errno = 0;
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return fail(errno != 0 ? std::strerror(errno) : "cannot be read");
-    std::ostringstream content;
-    content << in.rdbuf();
+    const auto size = std::filesystem::file_size(path, ec);
+    const BudgetBreach too_big{Budget::input_bytes, max_bytes,
+                               "the file has " + group_digits(ec ? 0 : size) + " bytes"};
+    if (!ec && size > max_bytes)
+        return fail(budget_message(too_big), "");
+    // Read at most max_bytes + 1: a file that grows while it is read is still bounded.
+    std::string content;
+    content.resize(static_cast<std::size_t>(std::min<std::uint64_t>(ec ? max_bytes + 1 : size + 1, max_bytes + 1)));
+    in.read(content.data(), static_cast<std::streamsize>(content.size()));
     if (in.bad())
         return fail("read error");
-    return parse_scene(content.str(), path);
+    content.resize(static_cast<std::size_t>(in.gcount()));
+    if (content.size() > max_bytes)
+        return fail(budget_message(BudgetBreach{Budget::input_bytes, max_bytes, "the file grew while read"}), "");
+    return parse_scene(content, path);
 }
 
 } // namespace inflight

@@ -264,7 +264,7 @@ private:
     // Returns false when the object limit is exceeded or the scene is too long to walk in full.
     bool check_limit()
     {
-        const std::uint64_t limit = scene_.settings.object_limit;
+        const std::uint64_t limit = scene_.settings.budget[Budget::objects];
         std::uint64_t total = 0;
         std::uint64_t statements = 0;
         bool over = false;

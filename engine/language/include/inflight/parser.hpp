@@ -4,6 +4,8 @@
 #include "inflight/diagnostic.hpp"
 #include "inflight/scene.hpp"
 
+#include <cstdint>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +23,9 @@ struct ParseResult {
 ParseResult parse_scene(std::string_view text, std::string file_name);
 
 // Reads and parses a file; a missing or unreadable file is one diagnostic ("path: error: ...").
-ParseResult load_scene_file(const std::string &path);
+// Only a regular file is read (a FIFO would block, /dev/zero never ends), and at most
+// max_bytes of it (the input-bytes budget, run_budget.hpp): a larger one is rejected unread.
+ParseResult load_scene_file(const std::string &path, std::uint64_t max_bytes = RunBudget()[Budget::input_bytes]);
 
 // Static checks over the whole (unrolled) scene: unknown names, processes, users and labels,
 // the object limit. Appends to `out`.
