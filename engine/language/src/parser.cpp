@@ -16,7 +16,9 @@
 #include <filesystem>
 #include <functional>
 #include <fstream>
+#include <deque>
 #include <limits>
+#include <span>
 #include <optional>
 #include <sstream>
 #include <unordered_map>
@@ -157,7 +159,9 @@ struct Token {
     std::string_view text;  // as written; a string keeps its quotes
     std::uint32_t col = 0;  // 1-based byte column
     bool quoted = false;
-    std::string value;      // the unescaped content of a quoted string
+    // The unescaped content of a quoted string: a view of the line, or of Parser::unescaped_ when
+    // it had escapes. A token owns no string, so a line of a million words takes 24 bytes a word.
+    std::string_view value;
 };
 
 // key=value, with the column of the value.
@@ -300,12 +304,12 @@ private:
         d.file = r_.scene.file;
         d.loc = loc;
         d.message = std::move(message);
-        r_.diagnostics.push_back(std::move(d));
+        keep_diagnostic(r_.diagnostics, std::move(d), dropped_);
     }
 
     // The words of a line whose statement was dropped: the checker will not complain about them
     // as unknown names, labels or processes later (that would only repeat this line's error).
-    void drop_line(const std::vector<Token> &tokens)
+    void drop_line(std::span<const Token> tokens)
     {
         for (const Token &t : tokens) {
             std::string_view s = t.quoted ? std::string_view() : t.text;
@@ -341,6 +345,9 @@ private:
                 ++p;
                 bool closed = false;
                 bool bad_escape_reported = false;
+                bool escaped = false;
+                std::string value;
+                const std::size_t content = p;
                 while (p < line.size()) {
                     const char c = line[p];
                     if (c == '"') {
@@ -349,7 +356,8 @@ private:
                         break;
                     }
                     if (c == '\\' && p + 1 < line.size() && (line[p + 1] == '"' || line[p + 1] == '\\')) {
-                        t.value += line[p + 1];
+                        escaped = true;
+                        value += line[p + 1];
                         p += 2;
                         continue;
                     }
@@ -357,9 +365,13 @@ private:
                         bad_escape_reported = true;
                         error(to_u32(p + 1), "unknown escape in string; only \\\" and \\\\ are allowed");
                     }
-                    t.value += c;
+                    value += c;
                     ++p;
                 }
+                if (escaped)
+                    t.value = unescaped_.emplace_back(std::move(value));
+                else
+                    t.value = line.substr(content, p - content - (closed ? 1 : 0));
                 if (!closed) {
                     error(t.col, "unterminated string: missing closing '\"'");
                     return false;
@@ -388,6 +400,7 @@ private:
 
     void parse_line(std::string_view line)
     {
+        unescaped_.clear();
         std::vector<Token> tokens;
         if (!tokenize(line, tokens)) {
             drop_line(tokens);
@@ -430,7 +443,7 @@ private:
         }
         if (prefix.empty())
             first = 1;
-        const std::vector<Token> rest(tokens.begin() + static_cast<std::ptrdiff_t>(first), tokens.end());
+        const std::span<const Token> rest = std::span<const Token>(tokens).subspan(std::min(first, tokens.size()));
 
         Line l{tokens, *keyword, rest, prefix, prefix_col};
         const std::string_view kw = keyword->quoted ? std::string_view() : keyword->text;
@@ -545,9 +558,9 @@ private:
     }
 
     struct Line {
-        const std::vector<Token> &all;
+        std::span<const Token> all;
         const Token &keyword;
-        const std::vector<Token> &rest; // the operands after the keyword
+        std::span<const Token> rest; // the operands after the keyword
         const std::string &prefix;
         std::uint32_t prefix_col;
     };
@@ -937,12 +950,15 @@ private:
             scene.variants.push_back(std::move(v));
         }
 
-        detail::check_scene_after_parse(scene, r_.diagnostics, &unreliable_);
+        dropped_ += detail::check_scene_after_parse(scene, r_.diagnostics, &unreliable_);
 
         std::stable_sort(r_.diagnostics.begin(), r_.diagnostics.end(),
                          [](const Diagnostic &a, const Diagnostic &b) {
                              return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
                          });
+        fold_repeats(r_.diagnostics);
+        if (dropped_)
+            r_.diagnostics.push_back(dropped_note(r_.scene.file, dropped_));
     }
 
     // ---- scene-wide lines -------------------------------------------------------------------
@@ -1131,7 +1147,7 @@ private:
     }
 
     // set limit N | set limit NAME N: one of the run's budgets (run_budget.hpp).
-    std::optional<SettingChange> parse_limit(const std::vector<Token> &ops, SettingChange &c)
+    std::optional<SettingChange> parse_limit(std::span<const Token> ops, SettingChange &c)
     {
         Budget which = Budget::objects;
         const Token *number = &ops[1];
@@ -1170,7 +1186,7 @@ private:
     }
 
     // set cost NAME NS: NAME from cost_table().
-    std::optional<SettingChange> parse_cost(const std::vector<Token> &ops)
+    std::optional<SettingChange> parse_cost(std::span<const Token> ops)
     {
         const Token &name = ops[1];
         const std::string_view v = name.quoted ? std::string_view() : name.text;
@@ -1222,7 +1238,7 @@ private:
 
     // set collectors ERA...: the eras the scene's expectations hold for (scene test runners run
     // the scene under each).
-    std::optional<SettingChange> parse_collectors(const std::vector<Token> &ops)
+    std::optional<SettingChange> parse_collectors(std::span<const Token> ops)
     {
         std::vector<GcEra> eras;
         std::string canonical;
@@ -1258,7 +1274,7 @@ private:
             error(col, "scene needs one quoted title, e.g. scene \"Triangle\"");
             return;
         }
-        const std::string &title = l.rest[0].value;
+        const std::string title(l.rest[0].value);
         if (title_seen_ && title != r_.scene.title) {
             error(l.rest[0].col, "a second scene title conflicts with line " + std::to_string(title_line_));
             return;
@@ -1321,7 +1337,7 @@ private:
 
     // ---- operands ---------------------------------------------------------------------------
 
-    Operands classify(const std::vector<Token> &tokens, std::initializer_list<std::string_view> flags)
+    Operands classify(std::span<const Token> tokens, std::initializer_list<std::string_view> flags)
     {
         Operands ops;
         for (const Token &t : tokens) {
@@ -1604,7 +1620,7 @@ private:
     {
         s.op = Op::note;
         if (l.rest.size() == 1 && l.rest[0].quoted) {
-            s.text = l.rest[0].value;
+            s.text = std::string(l.rest[0].value);
             s.text_loc = SourceLoc{line_, l.rest[0].col};
             return true;
         }
@@ -1910,6 +1926,8 @@ private:
 
     ParseResult &r_;
     std::uint32_t line_ = 0;
+    std::deque<std::string> unescaped_; // the quoted strings of this line that had escapes
+    std::uint64_t dropped_ = 0;         // diagnostics past kDiagnosticsKept (checker's included)
     std::vector<Block> blocks_;
     std::vector<std::string> bound_;
     std::unordered_set<std::string> unreliable_;

@@ -237,7 +237,7 @@ private:
         d.file = scene_.file;
         d.loc = loc;
         d.message = std::move(message);
-        out_.push_back(std::move(d));
+        keep_diagnostic(out_, std::move(d), dropped_);
     }
 
     bool first_time(const void *what, Kind kind) { return reported_.emplace(what, kind).second; }
@@ -315,6 +315,18 @@ private:
         bool syscall_seen = false; // in this task: `expect error` checks the task's own statements
         while (steps < budget && cursor.next()) {
             ++steps;
+            if (lookups_ >= scene_.settings.budget[Budget::name_lookups]) {
+                // The checker's work is its look-ups (one statement may name 100,000 fds), not its
+                // statements: past the budget the rest is checked only as it runs.
+                steps = budget;
+                if (!lookups_noted_) {
+                    lookups_noted_ = true;
+                    const BudgetBreach b{Budget::name_lookups, scene_.settings.budget[Budget::name_lookups],
+                                         "the statements from here on are checked only as they run"};
+                    report(cursor.current().loc, budget_message(b), Diagnostic::Severity::note);
+                }
+                break;
+            }
             const Statement &s = cursor.current();
             const Bindings *b = &cursor.bindings();
             if (!outer.empty()) {
@@ -404,7 +416,11 @@ private:
     }
 
     // The interned id of a name, or kNoName when no statement has defined or labelled it.
-    std::uint32_t known(const std::string &name) const { return names_.find(name).value_or(kNoName); }
+    std::uint32_t known(const std::string &name) const
+    {
+        ++lookups_;
+        return names_.find(name).value_or(kNoName);
+    }
     bool has_label(const std::string &label) const
     {
         const std::uint32_t id = known(label);
@@ -440,8 +456,10 @@ private:
                               std::string &scratch, FdInfo info)
     {
         const std::string *name = name_of(t, b, scratch);
-        if (name)
+        if (name) {
+            ++lookups_;
             fds[names_.intern(*name)] = info;
+        }
         return name;
     }
 
@@ -690,6 +708,11 @@ private:
         }
     }
 
+public:
+    std::uint64_t dropped_ = 0;         // diagnostics past kDiagnosticsKept
+private:
+    mutable std::uint64_t lookups_ = 0; // name look-ups so far (the name-lookups budget)
+    bool lookups_noted_ = false;
     const Scene &scene_;
     std::vector<Diagnostic> &out_;
     const std::unordered_set<std::string> *unreliable_;
@@ -712,15 +735,18 @@ private:
 
 } // namespace
 
-void detail::check_scene_after_parse(const Scene &scene, std::vector<Diagnostic> &out,
-                                     const std::unordered_set<std::string> *unreliable)
+std::uint64_t detail::check_scene_after_parse(const Scene &scene, std::vector<Diagnostic> &out,
+                                              const std::unordered_set<std::string> *unreliable)
 {
-    Checker(scene, out, unreliable && !unreliable->empty() ? unreliable : nullptr).run();
+    Checker checker(scene, out, unreliable && !unreliable->empty() ? unreliable : nullptr);
+    checker.run();
+    return checker.dropped_;
 }
 
 void check_scene(const Scene &scene, std::vector<Diagnostic> &out)
 {
-    detail::check_scene_after_parse(scene, out, nullptr);
+    if (const std::uint64_t dropped = detail::check_scene_after_parse(scene, out, nullptr))
+        out.push_back(dropped_note(scene.file, dropped));
 }
 
 } // namespace inflight

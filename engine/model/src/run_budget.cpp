@@ -19,7 +19,7 @@ constexpr BudgetInfo kTable[kBudgetCount] = {
     {Budget::queued_skbs, "queued-skbs", 1'000'000, "sk_buffs alive at once", true},
     {Budget::queued_bytes, "queued-bytes", 64ull << 30, "bytes queued at once", true},
     {Budget::input_bytes, "input-bytes", 64ull << 20, "bytes of scene file", true},
-    {Budget::name_lookups, "name-lookups", 50'000'000, "name look-ups in the checker", true},
+    {Budget::name_lookups, "name-lookups", 10'000'000, "name look-ups in the checker", true},
     {Budget::time_ns, "time-ns", kSaturatedU64, "ns of modelled time", true},
 };
 
