@@ -6,12 +6,14 @@
 
 #include "inflight/cost_model.hpp"
 #include "inflight/name_template.hpp"
+#include "inflight/utf8.hpp"
 #include "parser_detail.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -269,8 +271,15 @@ public:
 
     void parse(std::string_view text)
     {
+        // A UTF-8 byte-order mark (Windows editors write one) is not part of the first word.
+        // Columns on line 1 count from after it.
+        constexpr std::string_view bom = "\xEF\xBB\xBF";
+        if (text.substr(0, bom.size()) == bom)
+            text.remove_prefix(bom.size());
         std::uint32_t line_no = 0;
         std::size_t pos = 0;
+        std::uint32_t non_utf8_lines = 0;
+        SourceLoc first_non_utf8;
         while (pos < text.size()) {
             std::size_t end = text.find('\n', pos);
             if (end == std::string_view::npos)
@@ -282,7 +291,21 @@ public:
             ++line_no;
             r_.scene.lines.emplace_back(line);
             line_ = line_no;
+            if (const auto bad = first_invalid_utf8(line); bad && non_utf8_lines++ == 0)
+                first_non_utf8 = SourceLoc{line_no, to_u32(*bad + 1)};
             parse_line(line);
+        }
+        if (non_utf8_lines) {
+            // One warning for the file: a Latin-1 file has the same problem on every line.
+            line_ = first_non_utf8.line;
+            char byte[8];
+            const std::string_view l = r_.scene.lines[first_non_utf8.line - 1];
+            std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(l[first_non_utf8.col - 1]));
+            error(first_non_utf8.col,
+                  std::string("byte ") + byte + " is not UTF-8" +
+                      (non_utf8_lines > 1 ? " (nor are " + std::to_string(non_utf8_lines - 1) + " more lines)" : "") +
+                      "; JSON output shows such bytes as U+FFFD and text output as \\xNN",
+                  Diagnostic::Severity::warning);
         }
         finish();
     }
@@ -858,7 +881,7 @@ private:
         PendingVariant v;
         v.loc = block.stmt.loc;
         if (ops.empty()) {
-            error(l.keyword.col, "variant needs a name, e.g. 'variant no-fix {'");
+            error(l.keyword.col, "variant needs a name, e.g. 'variant no_fix {'");
         } else {
             const Token &name = *ops[0];
             for (std::size_t i = 1; i < ops.size(); ++i)
@@ -1474,6 +1497,13 @@ private:
             return std::nullopt;
         }
         const std::string_view inner = text.substr(embryo.size(), text.size() - embryo.size() - 1);
+        if (starts_with(inner, embryo)) {
+            // Only a listener's queued connection has an embryo: an embryo has none of its own.
+            error(to_u32(t.col + embryo.size()), "bad label " + show(text) +
+                                                     ": embryo(...) takes the label of a connecting socket, "
+                                                     "not another embryo(...)");
+            return std::nullopt;
+        }
         if (!name(inner, to_u32(t.col + embryo.size()), "label"))
             return std::nullopt;
         return NameTemplate{std::string(text), SourceLoc{line_, t.col}, text.find('$') != std::string_view::npos};

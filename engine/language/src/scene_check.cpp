@@ -372,9 +372,13 @@ private:
         std::vector<PendingLabel> outer_pending = std::move(pending_);
         pending_.clear();
         std::string outer_process = std::exchange(task_process_, process);
+        std::string scratch;
+        const std::string *task = s.names.empty() ? nullptr : name_of(s.names[0], b, scratch);
+        std::string outer_task = std::exchange(task_name_, task ? *task : std::string());
         walk_list(s.body, b, steps, budget);
         commit_labels();
         task_process_ = std::move(outer_process);
+        task_name_ = std::move(outer_task);
         pending_ = std::move(outer_pending);
     }
 
@@ -585,6 +589,13 @@ private:
     void wait_statement(const Statement &s)
     {
         for (const auto &t : s.names) {
+            // spawn a { wait a }: the name is spawned, but by the time the wait runs it names the
+            // task running it, which would wait for its own end.
+            if (!t.has_vars && !task_name_.empty() && t.text == task_name_ && first_time(&t, kOther)) {
+                report(t.loc, "wait: '" + t.text + "' is the task running this wait; a task cannot wait for "
+                                  "itself (wait for it from the task that spawned it)");
+                continue;
+            }
             if (t.has_vars || spawned_.count(t.text) || unreliable(t.text) || !first_time(&t, kOther))
                 continue;
             report(t.loc, "wait: no spawn named '" + t.text + "' before this line");
@@ -728,6 +739,7 @@ private:
     Cost total_; // of the whole scene, computed by check_limit()
     bool embryos_unknown_ = false; // a connect from a socket whose label is not known here
     std::string task_process_;      // the process of the spawn body being walked (empty: none)
+    std::string task_name_;         // the name of the spawn body being walked (empty: main)
     std::unordered_set<std::string> spawned_;                         // spawn names so far, expanded
     std::unordered_map<std::string, std::uint32_t> declared_processes_; // every process line: name -> line
     std::set<std::pair<const void *, Kind>> reported_;

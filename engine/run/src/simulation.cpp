@@ -633,7 +633,9 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
             bool found = false;
             for (const Task &t : kernel_.tasks)
                 found = found || (!t.kworker && t.id != task && t.name == n);
-            if (!found)
+            if (!found && n == kernel_.tasks[task].name)
+                warn(s.loc.line, "wait: '" + n + "' is this task itself; a task cannot wait for itself");
+            else if (!found)
                 warn(s.loc.line, "wait: no task named '" + n + "' has been spawned");
         }
         auto pending = [&] {
