@@ -376,6 +376,7 @@ int main(int argc, char **argv)
     }
 
     std::vector<VariantRun> runs;
+    nlohmann::ordered_json variant_reports = nlohmann::ordered_json::array(); // --json, several variants
     int status = 0;
     for (auto &[name, scene] : scenes) {
         auto sim = std::make_unique<Simulation>(scene, options);
@@ -428,12 +429,21 @@ int main(int argc, char **argv)
             std::cerr << printable(limit->format()) << "\n";
             status = 2;
         }
-        if (scenes.size() > 1)
-            std::cout << (json ? "" : "==== variant " + name + " ====\n");
+        if (scenes.size() > 1 && !json)
+            std::cout << "==== variant " + name + " ====\n";
         if (!json)
             for (const cli::Hit &h : hits)
                 std::cout << cli::hit_line(h) << "\n";
-        if (json && !watches.empty())
+        if (json && scenes.size() > 1) {
+            // Several variants (--hist): one object at the end, each report naming its variant.
+            const std::string report = watches.empty() ? report_json(*sim) : cli::json_with_hits(report_json(*sim), hits);
+            nlohmann::ordered_json named;
+            named["variant"] = name;
+            const auto parsed_report = nlohmann::ordered_json::parse(report);
+            for (const auto &item : parsed_report.items())
+                named[item.key()] = item.value();
+            variant_reports.push_back(std::move(named));
+        } else if (json && !watches.empty())
             std::cout << (trace ? compact_json(cli::json_with_hits(report_json(*sim), hits)) + "\n"
                                 : cli::json_with_hits(report_json(*sim), hits));
         else if (trace && json)
@@ -448,5 +458,9 @@ int main(int argc, char **argv)
     }
     if (runs.size() > 1 && !json)
         std::cout << comparison_text(runs);
+    if (!variant_reports.empty())
+        std::cout << nlohmann::ordered_json{{"variants", std::move(variant_reports)}}.dump(
+                         2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+                  << "\n";
     return status;
 }
