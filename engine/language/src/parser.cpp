@@ -1363,6 +1363,7 @@ private:
     Operands classify(std::span<const Token> tokens, std::initializer_list<std::string_view> flags)
     {
         Operands ops;
+        ops.words.reserve(tokens.size());
         for (const Token &t : tokens) {
             if (t.quoted) {
                 ops.strings.push_back(&t);
@@ -1665,6 +1666,7 @@ private:
     bool names(const Operands &ops, std::size_t n, Statement &s)
     {
         bool ok = true;
+        s.names.reserve(std::min(n, ops.words.size())); // exact: no doubling slack on a long close line
         for (std::size_t i = 0; i < n && i < ops.words.size(); ++i) {
             if (auto t = name(ops.words[i]->text, ops.words[i]->col))
                 s.names.push_back(std::move(*t));
