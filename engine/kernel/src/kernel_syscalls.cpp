@@ -361,6 +361,11 @@ Proc Kernel::sys_accept(Process &p, std::string listener, std::string new_name, 
 
 Proc Kernel::send_skb(UnixSock &receiver, SkBuff &skb)
 {
+    // scm_stat_add() -> unix_add_edges() runs before skb_queue_tail(), under the receiver's
+    // state lock: a reader on another CPU must never dequeue (and free) an fpl whose edges are
+    // still being added while this task spins on unix_gc_lock (found by tests/fuzz/).
+    if (skb.fp)
+        co_yield collector_->enqueued(skb, receiver);
     skb.queue_owner = &receiver;
     skb.receiver = &receiver;
     receiver.receive_queue.push_back(skb);
@@ -378,8 +383,6 @@ Proc Kernel::send_skb(UnixSock &receiver, SkBuff &skb)
     }
     co_yield ev(EventKind::skb_queue, KFn::skb_queue_tail, skb.id, receiver.id,
                 skb.sender ? skb.sender->id : npos, skb.fp ? skb.fp->count() : 0);
-    if (skb.fp)
-        co_yield collector_->enqueued(skb, receiver);
     // sk_data_ready(): a reader sleeping on this queue goes again.
     wake(WaitFor::data, now(), &receiver);
 }
