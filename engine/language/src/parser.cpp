@@ -264,7 +264,8 @@ struct PendingVariant {
 
 class Parser {
 public:
-    Parser(ParseResult &result, std::string file) : r_(result)
+    Parser(ParseResult &result, std::string file, const RunBudget *ceiling = nullptr)
+        : r_(result), ceiling_(ceiling)
     {
         r_.scene.file = std::move(file);
     }
@@ -949,6 +950,9 @@ private:
             close_innermost();
         }
         Scene &scene = r_.scene;
+        if (ceiling_) // before the variants copy the settings: they cannot set limits themselves
+            for (const BudgetInfo &b : budget_table())
+                scene.settings.budget.set(b.id, std::min(scene.settings.budget[b.id], (*ceiling_)[b.id]));
         if (!title_seen_)
             scene.title = std::filesystem::path(scene.file).stem().string();
         if (scene.settings.fix_unify_scc_index && scene.settings.gc != GcEra::graph)
@@ -1957,6 +1961,7 @@ private:
     }
 
     ParseResult &r_;
+    const RunBudget *ceiling_ = nullptr;
     std::uint32_t line_ = 0;
     std::deque<std::string> unescaped_; // the quoted strings of this line that had escapes
     std::uint64_t dropped_ = 0;         // diagnostics past kDiagnosticsKept (checker's included)
@@ -1976,6 +1981,13 @@ ParseResult parse_scene(std::string_view text, std::string file_name)
 {
     ParseResult result;
     Parser(result, std::move(file_name)).parse(text);
+    return result;
+}
+
+ParseResult parse_scene(std::string_view text, std::string file_name, const RunBudget &ceiling)
+{
+    ParseResult result;
+    Parser(result, std::move(file_name), &ceiling).parse(text);
     return result;
 }
 

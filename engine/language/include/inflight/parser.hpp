@@ -21,6 +21,9 @@ struct ParseResult {
 // Parses scene text. Never throws on bad input: every problem becomes a Diagnostic and parsing
 // continues with the next line. Includes check_scene() when the syntax is sound enough to check.
 ParseResult parse_scene(std::string_view text, std::string file_name);
+// The same, with every budget the scene raises with `set limit` held to at most `ceiling`
+// (for a host that must bound even what a scene asks for: the fuzz target, a server).
+ParseResult parse_scene(std::string_view text, std::string file_name, const RunBudget &ceiling);
 
 // Reads and parses a file; a missing or unreadable file is one diagnostic ("path: error: ...").
 // Only a regular file is read (a FIFO would block, /dev/zero never ends), and at most
