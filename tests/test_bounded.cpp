@@ -219,10 +219,10 @@ private slots:
     {
         // The shipped 32,000-in-flight scene: 30 s on a 2-core machine when run to its end.
         const QString ring = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/large/large-32000-in-flight.scn");
-        CliResult r = run_cli({"run", ring, "--max-steps", "2000000"}, dir_.path());
+        CliResult r = run_cli({"run", ring, "--max-steps", "1000000"}, dir_.path());
         QCOMPARE(r.exit_code, 2);
         QVERIFY2(QRegularExpression(QStringLiteral("large-32000-in-flight.scn:[0-9]+:[0-9]+: error: limit 'steps' reached: "
-                                                   "at most 2,000,000 micro-steps"))
+                                                   "at most 1,000,000 micro-steps"))
                      .match(QString::fromUtf8(r.err))
                      .hasMatch(),
                  r.err.constData());

@@ -63,7 +63,7 @@ Proc Kernel::spin_lock(KLock &l, std::uint32_t which, std::uint16_t algo_line)
     }
     // Released later on its holder's clock than ours: spin until then, then the line moves.
     if (running && running->clock < l.free_at)
-        running->clock = l.free_at + config_.costs[Cost::lock_handoff];
+        running->clock = saturating_add(l.free_at, config_.costs[Cost::lock_handoff]);
     charge(Cost::lock);
     ++l.acquisitions;
     l.holder = running;
@@ -117,7 +117,7 @@ void Kernel::wake(WaitFor what, std::uint64_t at, const UnixSock *sock)
         if (!t.blocked || t.wait_for != what || (sock && t.wait_sock != sock))
             continue;
         t.blocked = false;
-        t.clock = std::max(t.clock, at) + config_.costs[Cost::wakeup];
+        t.clock = saturating_add(std::max(t.clock, at), config_.costs[Cost::wakeup]);
         t.at_point = true;
     }
 }
@@ -163,7 +163,7 @@ Proc Kernel::creds_ref(Process &owner, bool get)
         const bool bounce = line->touched && line->last_cpu != cpu;
         const std::uint64_t cost = config_.costs[bounce ? Cost::cacheline_bounce : Cost::creds_ref];
         const std::uint64_t start = std::max(now(), line->free_at);
-        line->free_at = start + cost;
+        line->free_at = saturating_add(start, cost);
         line->last_cpu = cpu;
         line->touched = true;
         spent += line->free_at - now();
