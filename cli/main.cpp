@@ -412,8 +412,16 @@ int main(int argc, char **argv)
                 std::cerr << file << ": warning: " << w << "\n";
         } else if (trace) {
             // With --json: JSON Lines, every line one object, the report (on one line) last.
-            while (const Event *e = sim->step())
+            cli::RunProgress progress(timeout_s);
+            while (const Event *e = sim->step()) {
                 std::cout << (json ? trace_json_line(*e, sim->kernel()) : trace_line(*e, sim->kernel())) << "\n";
+                if (!progress.tick(*sim))
+                    break;
+            }
+            if (progress.timed_out()) {
+                std::cerr << printable(progress.timeout_diagnostic(*sim).format()) << "\n";
+                status = 2;
+            }
         } else {
             cli::RunProgress progress(timeout_s);
             while (sim->step())

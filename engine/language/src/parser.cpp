@@ -2026,7 +2026,8 @@ ParseResult load_scene_file(const std::string &path, std::uint64_t max_bytes)
         return fail(budget_message(too_big), "");
     // Read at most max_bytes + 1: a file that grows while it is read is still bounded.
     std::string content;
-    content.resize(static_cast<std::size_t>(std::min<std::uint64_t>(ec ? max_bytes + 1 : size + 1, max_bytes + 1)));
+    const std::uint64_t cap = std::min<std::uint64_t>(saturating_add(max_bytes, 1), std::uint64_t(1) << 40);
+    content.resize(static_cast<std::size_t>(std::min<std::uint64_t>(ec ? cap : saturating_add(size, 1), cap)));
     in.read(content.data(), static_cast<std::streamsize>(content.size()));
     if (in.bad())
         return fail("read error");
