@@ -179,25 +179,37 @@ private slots:
                  r.err.constData());
     }
 
-    // 4. A 10 MB file of names used 1 GB to parse; a 40 MB one aborted. The largest file the
-    // input-bytes budget admits (8 MiB) of the worst kind (two-byte names) parses in 700 MB of
-    // address space; a 10 MB one is refused before it is read.
+    // 4. A 10 MB file of names used 1 GB to parse; a 40 MB one aborted. The largest files the
+    // input-bytes budget admits (2 MiB) of the two worst kinds (two-byte names on one line, a
+    // statement every three bytes) parse in 700 MB of address space; a 10 MB one is refused
+    // before it is read.
     void case04_parsing_a_large_file_stays_small()
     {
-        std::string text = "socketpair a b\nclose";
-        while (text.size() < (8u << 20) - 3)
-            text += " a";
-        text += "\n";
-        write_file(path("names.scn"), text);
+        constexpr std::size_t kCap = 2u << 20;
+        std::string names = "socketpair a b\nclose";
+        while (names.size() < kCap - 3)
+            names += " a";
+        names += "\n";
+        write_file(path("names.scn"), names);
         CliResult r = run_cli({"check", "names.scn"}, dir_.path(), "700000");
         QCOMPARE(r.exit_code, 0);
         QVERIFY2(r.err.isEmpty(), r.err.left(400).constData());
-        while (text.size() < 10'000'000)
-            text += "close a\n";
-        write_file(path("names.scn"), text);
+
+        std::string lines;
+        while (lines.size() + 3 <= kCap)
+            lines += "gc\n";
+        write_file(path("lines.scn"), lines);
+        r = run_cli({"check", "lines.scn"}, dir_.path(), "700000");
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(r.err.isEmpty(), r.err.left(400).constData());
+
+        while (names.size() < 10'000'000)
+            names += "close a\n";
+        write_file(path("names.scn"), names);
         r = run_cli({"check", "names.scn"}, dir_.path(), "700000");
         QCOMPARE(r.exit_code, 2);
-        QVERIFY2(r.err.contains("names.scn: error: limit 'input-bytes' reached: at most 8,388,608 bytes"),
+        QVERIFY2(r.err.contains("names.scn: error: limit 'input-bytes' reached: at most 2,097,152 bytes of scene file "
+                                "(the file has 10,000,"),
                  r.err.constData());
     }
 

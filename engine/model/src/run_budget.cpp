@@ -8,7 +8,7 @@ namespace {
 // The defaults: every scene in scenes/ fits with room to spare (the largest, autobind-fill and
 // autobind-exhaustion, make 2^20 timed calls; large-32000-in-flight takes ~10^8 micro-steps),
 // and together they keep a run under 2 GB (tests/CMakeLists.txt runs the worst cases under
-// `ulimit -v`): 2M sockets ~ 1 GB, 4M samples x 56 B, 1M skbs, 1M duration counts, an 8 MiB
+// `ulimit -v`): 2M sockets ~ 1 GB, 4M samples x 56 B, 1M skbs, 1M duration counts, a 2 MiB
 // scene file parsed.
 constexpr BudgetInfo kTable[kBudgetCount] = {
     {Budget::objects, "objects", 2'000'000, "sockets", true},
@@ -19,9 +19,10 @@ constexpr BudgetInfo kTable[kBudgetCount] = {
     {Budget::latency_values, "latency-values", 1'000'000, "distinct latency values counted", true},
     {Budget::queued_skbs, "queued-skbs", 1'000'000, "sk_buffs alive at once", true},
     {Budget::queued_bytes, "queued-bytes", 64ull << 30, "bytes queued at once", true},
-    // Parsing takes up to ~50 bytes per byte of input (a file of two-letter names, each a
-    // 48-byte NameTemplate): 8 MiB, a thousand times the largest shipped scene, stays near 400 MB.
-    {Budget::input_bytes, "input-bytes", 8ull << 20, "bytes of scene file", true},
+    // Parsing takes up to ~180 bytes per byte of input (a file of `gc` lines: a 352-byte
+    // Statement per 3 bytes, doubled while the vector grows): 2 MiB, hundreds of times the
+    // largest shipped scene, stays under 400 MB.
+    {Budget::input_bytes, "input-bytes", 2ull << 20, "bytes of scene file", true},
     {Budget::name_lookups, "name-lookups", 10'000'000, "name look-ups in the checker", true},
     {Budget::time_ns, "time-ns", kSaturatedU64, "ns of modelled time", true},
 };
