@@ -223,7 +223,6 @@ int cli_main(int argc, char **argv)
     cli::Watches watches;
     std::optional<std::uint64_t> at; // --at STEP
     std::optional<double> timeout_s;  // --timeout SECONDS
-    std::uint64_t max_input = RunBudget()[Budget::input_bytes];
     auto parse_count = [](const char *v) -> std::optional<std::uint64_t> {
         std::uint64_t n = 0;
         auto [end, ec] = std::from_chars(v, v + std::strlen(v), n);
@@ -294,8 +293,6 @@ int cli_main(int argc, char **argv)
             const auto n = parse_count(text.c_str() + eq + 1);
             if (!n)
                 return fail_usage("bad number in --limit '" + text + "'");
-            if (*budget == Budget::input_bytes)
-                max_input = *n;
             options.budget_overrides.emplace_back(*budget, *n);
         } else if (a == "--max-steps") {
             const char *v = value("a number of micro-steps");
@@ -345,7 +342,7 @@ int cli_main(int argc, char **argv)
         return fail_usage("no scene file given");
     g_scene_file = printable(file);
 
-    ParseResult parsed = load_scene_file(file, max_input);
+    ParseResult parsed = load_scene_file(file, ParseLimits{options.budget_overrides, std::nullopt});
     // With --json the diagnostics are also on stdout, as one object, when the scene is invalid
     // (run) or always (check); stderr keeps the text for a person.
     for (const auto &d : parsed.diagnostics)

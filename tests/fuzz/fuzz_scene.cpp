@@ -59,8 +59,9 @@ void must_be_json(const std::string &text)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     static const RunBudget ceiling = fuzz_ceiling();
+    static const ParseLimits limits{{}, ceiling};
     const std::string_view text(reinterpret_cast<const char *>(data), size);
-    ParseResult parsed = parse_scene(text, "fuzz.scn", ceiling);
+    ParseResult parsed = parse_scene(text, "fuzz.scn", limits);
     for (const Diagnostic &d : parsed.diagnostics)
         if (d.message.empty() || d.file.empty())
             fail("a diagnostic without a message or a file", d.format());

@@ -137,6 +137,19 @@ void keep_diagnostic(std::vector<Diagnostic> &out, Diagnostic d, std::uint64_t &
     out.push_back(std::move(d));
 }
 
+bool fold_error_at(std::vector<Diagnostic> &out, const std::string &file, SourceLoc loc)
+{
+    const std::size_t n = out.size();
+    if (n < 3)
+        return false;
+    for (std::size_t i = n - 3; i < n; ++i)
+        if (out[i].severity != Diagnostic::Severity::error || out[i].loc.line != loc.line ||
+            out[i].loc.col != loc.col || out[i].file != file)
+            return false;
+    ++out.back().repeats;
+    return true;
+}
+
 Diagnostic dropped_note(const std::string &file, std::uint64_t dropped)
 {
     Diagnostic d;

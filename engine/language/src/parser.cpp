@@ -264,8 +264,8 @@ struct PendingVariant {
 
 class Parser {
 public:
-    Parser(ParseResult &result, std::string file, const RunBudget *ceiling = nullptr)
-        : r_(result), ceiling_(ceiling)
+    Parser(ParseResult &result, std::string file, const ParseLimits *limits = nullptr)
+        : r_(result), limits_(limits)
     {
         r_.scene.file = std::move(file);
     }
@@ -950,9 +950,14 @@ private:
             close_innermost();
         }
         Scene &scene = r_.scene;
-        if (ceiling_) // before the variants copy the settings: they cannot set limits themselves
-            for (const BudgetInfo &b : budget_table())
-                scene.settings.budget.set(b.id, std::min(scene.settings.budget[b.id], (*ceiling_)[b.id]));
+        // The host's limits, before the variants copy the settings (they cannot set limits).
+        if (limits_) {
+            for (const auto &[budget, n] : limits_->overrides)
+                scene.settings.budget.set(budget, n);
+            if (limits_->ceiling)
+                for (const BudgetInfo &b : budget_table())
+                    scene.settings.budget.set(b.id, std::min(scene.settings.budget[b.id], (*limits_->ceiling)[b.id]));
+        }
         if (!title_seen_)
             scene.title = std::filesystem::path(scene.file).stem().string();
         if (scene.settings.fix_unify_scc_index && scene.settings.gc != GcEra::graph)
@@ -1961,7 +1966,7 @@ private:
     }
 
     ParseResult &r_;
-    const RunBudget *ceiling_ = nullptr;
+    const ParseLimits *limits_ = nullptr;
     std::uint32_t line_ = 0;
     std::deque<std::string> unescaped_; // the quoted strings of this line that had escapes
     std::uint64_t dropped_ = 0;         // diagnostics past kDiagnosticsKept (checker's included)
@@ -1984,15 +1989,21 @@ ParseResult parse_scene(std::string_view text, std::string file_name)
     return result;
 }
 
-ParseResult parse_scene(std::string_view text, std::string file_name, const RunBudget &ceiling)
+ParseResult parse_scene(std::string_view text, std::string file_name, const ParseLimits &limits)
 {
     ParseResult result;
-    Parser(result, std::move(file_name), &ceiling).parse(text);
+    Parser(result, std::move(file_name), &limits).parse(text);
     return result;
 }
 
-ParseResult load_scene_file(const std::string &path, std::uint64_t max_bytes)
+ParseResult load_scene_file(const std::string &path, const ParseLimits &limits)
 {
+    RunBudget budget;
+    for (const auto &[b, n] : limits.overrides)
+        budget.set(b, n);
+    if (limits.ceiling)
+        budget.set(Budget::input_bytes, std::min(budget[Budget::input_bytes], (*limits.ceiling)[Budget::input_bytes]));
+    const std::uint64_t max_bytes = budget[Budget::input_bytes];
     const auto fail = [&path](std::string reason, std::string_view what = "cannot open scene file: ") {
         ParseResult result;
         result.scene.file = path;
@@ -2034,7 +2045,7 @@ ParseResult load_scene_file(const std::string &path, std::uint64_t max_bytes)
     content.resize(static_cast<std::size_t>(in.gcount()));
     if (content.size() > max_bytes)
         return fail(budget_message(BudgetBreach{Budget::input_bytes, max_bytes, "the file grew while read"}), "");
-    return parse_scene(content, path);
+    return parse_scene(content, path, limits);
 }
 
 } // namespace inflight

@@ -440,7 +440,7 @@ private:
         const std::uint32_t id = known(*name);
         if ((id != kNoName && fds.contains(id)) || unreliable(t.text) || unreliable(*name))
             return;
-        if (!first_time(&t, kUnknownName))
+        if (!first_time(&t, kUnknownName) || fold_error_at(out_, scene_.file, t.loc))
             return;
         std::string message = "unknown name '" + *name + "' in process '" + process + "'";
         if (t.has_vars)

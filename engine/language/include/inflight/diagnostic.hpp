@@ -42,6 +42,9 @@ void fold_repeats(std::vector<Diagnostic> &diagnostics, std::size_t keep = 3);
 // counts, without keeping, whatever comes once kDiagnosticsKept are kept.
 inline constexpr std::size_t kDiagnosticsKept = 1000;
 void keep_diagnostic(std::vector<Diagnostic> &out, Diagnostic d, std::uint64_t &dropped);
+// The same fold decided before a message is built (100,000 of them cost seconds): true, and
+// the fold counted, when the last three kept are errors at `loc` in `file`.
+bool fold_error_at(std::vector<Diagnostic> &out, const std::string &file, SourceLoc loc);
 // The note that ends a list that dropped some: "... and N more diagnostics not shown".
 Diagnostic dropped_note(const std::string &file, std::uint64_t dropped);
 

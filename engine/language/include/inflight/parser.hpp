@@ -5,6 +5,8 @@
 #include "inflight/scene.hpp"
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 
 #include <string>
 #include <string_view>
@@ -21,17 +23,23 @@ struct ParseResult {
 // Parses scene text. Never throws on bad input: every problem becomes a Diagnostic and parsing
 // continues with the next line. Includes check_scene() when the syntax is sound enough to check.
 ParseResult parse_scene(std::string_view text, std::string file_name);
-// The same, with every budget the scene raises with `set limit` held to at most `ceiling`
-// (for a host that must bound even what a scene asks for: the fuzz target, a server).
-ParseResult parse_scene(std::string_view text, std::string file_name, const RunBudget &ceiling);
+
+// Budgets set by the host rather than the scene: `overrides` replace the scene's `set limit`
+// lines (inflight-cli --limit; the checker's objects and name-lookups budgets apply at parse
+// time), then every budget is held to at most `ceiling` when one is given (for a host that
+// must bound even what a scene asks for: the fuzz target, a server).
+struct ParseLimits {
+    std::vector<std::pair<Budget, std::uint64_t>> overrides;
+    std::optional<RunBudget> ceiling;
+};
+ParseResult parse_scene(std::string_view text, std::string file_name, const ParseLimits &limits);
 
 // Reads and parses a file; a missing or unreadable file is one diagnostic ("path: error: ...").
-// Only a regular file is read (a FIFO would block, /dev/zero never ends), and at most
-// max_bytes of it (the input-bytes budget, run_budget.hpp): a larger one is rejected unread.
-ParseResult load_scene_file(const std::string &path, std::uint64_t max_bytes = RunBudget()[Budget::input_bytes]);
+// Only a regular file is read (a FIFO would block, /dev/zero never ends), and at most the
+// input-bytes budget of it (run_budget.hpp, or its override in `limits`): a larger one is
+// rejected unread.
+ParseResult load_scene_file(const std::string &path, const ParseLimits &limits = {});
 
-// Static checks over the whole (unrolled) scene: unknown names, processes, users and labels,
-// the object limit. Appends to `out`.
 void check_scene(const Scene &scene, std::vector<Diagnostic> &out);
 
 } // namespace inflight
