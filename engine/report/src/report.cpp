@@ -5,6 +5,8 @@
 #include "inflight/state_dump.hpp"
 #include "inflight/utf8.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,41 +17,15 @@ namespace inflight {
 
 std::string json_escape(const std::string &s)
 {
-    std::string out;
-    out.reserve(s.size() + 2);
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const std::size_t n = utf8_sequence(s, i);
-        if (n == 0) {
-            // JSON is UTF-8: a byte that is not (a label from a Latin-1 scene file) becomes
-            // U+FFFD, as nlohmann's error_handler_t::replace does for the rest of the output.
-            out += "\\ufffd";
-            ++i;
-            continue;
-        }
-        if (n > 1) {
-            out.append(s, i, n);
-            i += n;
-            continue;
-        }
-        ++i;
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out += static_cast<char>(c);
-            }
-        }
-    }
-    return out;
+    // nlohmann's serializer is the one JSON writer (the objects are streamed piece by piece,
+    // a 2M-socket report never held as a DOM): it escapes control characters, and replaces
+    // bytes that are not UTF-8 (a Latin-1 title) with U+FFFD, so the output is always JSON.
+    // Labels and names are plain ASCII: a million of them need no serializer.
+    if (std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }))
+        return s;
+    const std::string quoted =
+        nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return quoted.substr(1, quoted.size() - 2);
 }
 
 namespace {
