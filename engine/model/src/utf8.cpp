@@ -73,21 +73,4 @@ std::string printable(std::string_view s)
     return out;
 }
 
-std::string valid_utf8(std::string_view s)
-{
-    std::string out;
-    out.reserve(s.size());
-    for (std::size_t i = 0; i < s.size();) {
-        const std::size_t n = utf8_sequence(s, i);
-        if (n == 0) {
-            out += "\xEF\xBF\xBD";
-            ++i;
-        } else {
-            out.append(s.substr(i, n));
-            i += n;
-        }
-    }
-    return out;
-}
-
 } // namespace inflight

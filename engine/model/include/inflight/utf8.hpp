@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // UTF-8 at the edges: a scene file is bytes, but JSON must be UTF-8 and a terminal must not be
-// sent escape sequences from a title. The parser warns where a file is not UTF-8; the writers
-// replace (JSON) or escape (text) what is not printable.
+// sent escape sequences from a title. The parser warns where a file is not UTF-8; JSON output
+// replaces such bytes (nlohmann's serializer, report.cpp), text output escapes them (printable()).
 #pragma once
 
 #include <cstddef>
@@ -21,8 +21,5 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view s);
 // For a terminal: control bytes (C0, DEL, C1) and bytes that are not UTF-8 become \xNN,
 // a backslash stays a backslash; every other character is kept as it is.
 std::string printable(std::string_view s);
-
-// Valid UTF-8: each byte that is not part of a well-formed sequence becomes U+FFFD.
-std::string valid_utf8(std::string_view s);
 
 } // namespace inflight
