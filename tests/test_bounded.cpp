@@ -226,6 +226,21 @@ private slots:
         QVERIFY2(r.err.contains("note: limit 'name-lookups' reached: at most 10,000,000"), r.err.constData());
     }
 
+    // 5. The same amplification in the parser: 300 such lines (7 KB) made 30 million names,
+    // 1.5 GB; the names ranges make are budgeted.
+    void case05_ranges_are_bounded_by_range_names()
+    {
+        std::string text = "socketpair a b\n";
+        for (int i = 0; i < 300; ++i)
+            text += "send a fds=s{0..99999}\n";
+        write_file(path("ranges.scn"), text);
+        const CliResult r = run_cli({"check", "ranges.scn"}, dir_.path(), "700000");
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains("ranges.scn:12:13: error: limit 'range-names' reached: at most 1,000,000 names from ranges"),
+                 r.err.constData());
+        QVERIFY(r.err.count('\n') < 60);
+    }
+
     // 6. A 20,000-pair ring collected on every sendmsg, with no way to bound it.
     void case06_a_long_run_is_bounded_by_max_steps_and_timeout()
     {

@@ -35,6 +35,7 @@ RunBudget fuzz_ceiling()
     b.set(Budget::queued_skbs, 4'096);
     b.set(Budget::queued_bytes, 1ull << 30);
     b.set(Budget::name_lookups, 200'000);
+    b.set(Budget::range_names, 20'000);
     return b;
 }
 

@@ -1574,6 +1574,19 @@ private:
                                            " names");
             return false;
         }
+        // A range is the parser's one amplifier (13 bytes, 100,000 names): the names it makes
+        // are budgeted, with the limit in force at this line (a `set limit` above it, or the host's).
+        const std::uint64_t count = *last - *first + 1;
+        const std::uint64_t limit = budget_now(Budget::range_names);
+        if (range_names_ + count > limit) {
+            error(to_u32(col + brace),
+                  budget_message(BudgetBreach{Budget::range_names, limit,
+                                              "this range would bring the scene to " +
+                                                  group_digits(range_names_ + count) + " names"}));
+            range_names_ = limit; // one error: every later range is over too, and says nothing new
+            return false;
+        }
+        range_names_ += count;
         const std::string_view prefix = element.substr(0, brace);
         const std::string_view suffix = element.substr(close + 1);
         for (std::uint64_t v = *first; v <= *last; ++v) {
@@ -1584,6 +1597,21 @@ private:
             s.fds.push_back(std::move(*n));
         }
         return true;
+    }
+
+    // A budget as it stands at this line: the scene's `set limit` lines so far, then the host's
+    // overrides and ceiling (finish() applies those to the scene for the checker and the run).
+    std::uint64_t budget_now(Budget b) const
+    {
+        std::uint64_t n = r_.scene.settings.budget[b];
+        if (limits_) {
+            for (const auto &[budget, v] : limits_->overrides)
+                if (budget == b)
+                    n = v;
+            if (limits_->ceiling)
+                n = std::min(n, (*limits_->ceiling)[b]);
+        }
+        return n;
     }
 
     // fds=a,b,c (possibly empty). Returns false after reporting a malformed element.
@@ -1970,6 +1998,7 @@ private:
     std::uint32_t line_ = 0;
     std::deque<std::string> unescaped_; // the quoted strings of this line that had escapes
     std::uint64_t dropped_ = 0;         // diagnostics past kDiagnosticsKept (checker's included)
+    std::uint64_t range_names_ = 0;     // names made from ranges so far (the range-names budget)
     std::vector<Block> blocks_;
     std::vector<std::string> bound_;
     std::unordered_set<std::string> unreliable_;

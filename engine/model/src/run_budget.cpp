@@ -25,6 +25,8 @@ constexpr BudgetInfo kTable[kBudgetCount] = {
     {Budget::input_bytes, "input-bytes", 2ull << 20, "bytes of scene file", true},
     {Budget::name_lookups, "name-lookups", 10'000'000, "name look-ups in the checker", true},
     {Budget::time_ns, "time-ns", kSaturatedU64, "ns of modelled time", true},
+    // A range is the one place where a few bytes of input become many names (~80 bytes each).
+    {Budget::range_names, "range-names", 1'000'000, "names from ranges {A..B}", true},
 };
 
 } // namespace
