@@ -6,10 +6,14 @@
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 #include "inflight/state_dump.hpp"
+#include "inflight/utf8.hpp"
 #include "inflight/version.hpp"
 
+#include "run_progress.hpp"
 #include "step_to.hpp"
 #include "watch_cli.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -33,8 +37,9 @@ void usage(std::FILE *to)
     std::fputs("usage: inflight-cli run FILE [--gc classic|async|graph] [--json] [--trace] [--seed N] [--check]\n"
                "                        [--hist] [--unit ns|us|ms] [--variant NAME] [--at STEP]\n"
                "                        [--watch EXPR]... [--break LINE[ if COND]]...\n"
+               "                        [--limit NAME=N]... [--max-steps N] [--timeout SECONDS]\n"
                "       inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]\n"
-               "       inflight-cli check FILE        (parse and check only)\n"
+               "       inflight-cli check FILE [--json] [--limit NAME=N]...   (parse and check only)\n"
                "       inflight-cli --help | --version\n"
                "\n"
                "Runs a scene of AF_UNIX syscalls against a model of the Linux garbage collector of\n"
@@ -63,11 +68,40 @@ void usage(std::FILE *to)
                "  --break LINE[ if COND]  print each step where a statement on LINE begins (and COND,\n"
                "            a watch expression, holds) (repeatable)\n"
                "            Either runs every micro-step (no fast-forward); --json adds \"hits\".\n"
+               "  --limit NAME=N  a run budget (scenes/LANGUAGE.md, 'Limits'), over the scene's\n"
+               "            `set limit`: objects, steps, collections, warnings, latency-samples,\n"
+               "            latency-values, queued-skbs, queued-bytes, input-bytes, name-lookups,\n"
+               "            time-ns, range-names. Reaching one ends the run (or rejects the scene)\n"
+               "            with file:line:col: error:, exit 2\n"
+               "  --max-steps N   the same as --limit steps=N\n"
+               "  --timeout S     end the run after S seconds of wall-clock time (exit 2)\n"
+               "  On a terminal, a long run prints its progress to stderr.\n"
                "\n"
                "why: the shortest chain of references from a process fd that keeps socket LABEL alive\n"
                "at STEP (default: the end), or, when none does, why the collector left it: the rule\n"
                "of the era in the kernel's names. --json: the chain, verdict and reason as an object.\n",
                to);
+}
+
+// A diagnostic as check --json and run --json print it (the same fields everywhere).
+nlohmann::json diagnostic_json(const Diagnostic &d)
+{
+    const char *severity = d.severity == Diagnostic::Severity::error     ? "error"
+                           : d.severity == Diagnostic::Severity::warning ? "warning"
+                                                                         : "note";
+    return {{"file", d.file},       {"line", d.loc.line}, {"col", d.loc.col},
+            {"severity", severity}, {"message", d.message}, {"text", d.format()}};
+}
+
+// {"diagnostics": [...]}: what check --json prints, and run --json for an invalid scene.
+std::string diagnostics_json(const std::vector<Diagnostic> &diagnostics)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const Diagnostic &d : diagnostics)
+        list.push_back(diagnostic_json(d));
+    return nlohmann::json{{"diagnostics", std::move(list)}}.dump(2, ' ', false,
+                                                                 nlohmann::json::error_handler_t::replace) +
+           "\n";
 }
 
 int fail_usage(const std::string &msg)
@@ -87,8 +121,7 @@ std::string histograms_text(const Simulation &sim, TimeUnit unit, const std::str
     std::string out;
     for (const LatencyGroup &g : latency_groups(sim)) {
         Log2Histogram h(unit);
-        for (std::uint64_t d : g.durations)
-            h.add(d);
+        g.add_to(h);
         out += "\n" + funclatency_text(h, unit, prefix + g.name);
     }
     return out;
@@ -107,22 +140,16 @@ std::string comparison_text(const std::vector<VariantRun> &runs)
     constexpr std::size_t kMinCalls = 16; // a scene's few setup calls are not what it compares
     for (const VariantRun &r : runs) {
         for (const LatencyGroup &g : latency_groups(*r.sim)) {
-            if (g.durations.size() < kMinCalls)
+            if (g.count() < kMinCalls)
                 continue;
-            std::uint64_t total = 0;
-            for (auto d : g.durations)
-                total += d;
-            const std::uint64_t avg = total / g.durations.size();
-            const std::uint64_t p99 = nearest_rank(g.durations, 99);
+            const std::uint64_t avg = g.average_ns();
+            const std::uint64_t p99 = g.percentile(99);
             std::string ra = "-", rp = "-";
             for (const LatencyGroup &b : base_groups) {
                 if (b.name != g.name)
                     continue;
-                std::uint64_t bt = 0;
-                for (auto d : b.durations)
-                    bt += d;
-                const double bavg = static_cast<double>(bt) / static_cast<double>(b.durations.size());
-                const double bp99 = static_cast<double>(nearest_rank(b.durations, 99));
+                const double bavg = static_cast<double>(b.average_ns());
+                const double bp99 = static_cast<double>(b.percentile(99));
                 char buf[32];
                 std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(avg) / bavg);
                 ra = buf;
@@ -143,9 +170,32 @@ std::string comparison_text(const std::vector<VariantRun> &runs)
     return out;
 }
 
+// The scene file being run, for the out-of-memory message below.
+std::string g_scene_file;
+
+int cli_main(int argc, char **argv);
+
 } // namespace
 
 int main(int argc, char **argv)
+{
+    // With the default budgets a run stays within ~2 GB (scenes/LANGUAGE.md, "Limits"); raised
+    // limits can ask for more than the machine has. That still ends with a message and exit 2,
+    // not an abort.
+    try {
+        return cli_main(argc, argv);
+    } catch (const std::bad_alloc &) {
+        std::fprintf(stderr,
+                     "%s%serror: out of memory; a limit raised with 'set limit' or --limit asks for more than "
+                     "this machine has (see 'Limits' in scenes/LANGUAGE.md)\n",
+                     g_scene_file.c_str(), g_scene_file.empty() ? "inflight-cli: " : ": ");
+        return 2;
+    }
+}
+
+namespace {
+
+int cli_main(int argc, char **argv)
 {
 #if defined(__GLIBC__)
     // A million-socket scene grows its tables by doubling. glibc would raise its mmap threshold
@@ -180,6 +230,14 @@ int main(int argc, char **argv)
     std::string only_variant;
     cli::Watches watches;
     std::optional<std::uint64_t> at; // --at STEP
+    std::optional<double> timeout_s;  // --timeout SECONDS
+    auto parse_count = [](const char *v) -> std::optional<std::uint64_t> {
+        std::uint64_t n = 0;
+        auto [end, ec] = std::from_chars(v, v + std::strlen(v), n);
+        if (ec != std::errc() || *end)
+            return std::nullopt;
+        return n;
+    };
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char *what) -> const char * {
@@ -227,6 +285,40 @@ int main(int argc, char **argv)
             at = inflight_cli::parse_step(v);
             if (!at)
                 return fail_usage(std::string("bad step '") + v + "' (a number of micro-steps, 0 for the start)");
+        } else if (a == "--limit") {
+            const char *v = value("NAME=N, as in 'steps=1000000'");
+            if (!v)
+                return 2;
+            const std::string text = v;
+            const auto eq = text.find('=');
+            const auto budget = budget_by_name(text.substr(0, eq));
+            if (eq == std::string::npos || !budget) {
+                std::string names;
+                for (const BudgetInfo &b : budget_table())
+                    names += (names.empty() ? "" : ", ") + std::string(b.name);
+                return fail_usage("bad limit '" + text + "' (NAME=N; names: " + names + ")");
+            }
+            const auto n = parse_count(text.c_str() + eq + 1);
+            if (!n)
+                return fail_usage("bad number in --limit '" + text + "'");
+            options.budget_overrides.emplace_back(*budget, *n);
+        } else if (a == "--max-steps") {
+            const char *v = value("a number of micro-steps");
+            if (!v)
+                return 2;
+            const auto n = parse_count(v);
+            if (!n)
+                return fail_usage(std::string("bad --max-steps '") + v + "'");
+            options.budget_overrides.emplace_back(Budget::steps, *n);
+        } else if (a == "--timeout") {
+            const char *v = value("seconds");
+            if (!v)
+                return 2;
+            char *end = nullptr;
+            const double t = std::strtod(v, &end);
+            if (!end || *end || !(t > 0) || t > 1e9)
+                return fail_usage(std::string("bad --timeout '") + v + "' (seconds, more than 0)");
+            timeout_s = t;
         } else if (a == "--check") {
             options.checked = true;
         } else if (a == "--gc") {
@@ -256,10 +348,15 @@ int main(int argc, char **argv)
     }
     if (file.empty())
         return fail_usage("no scene file given");
+    g_scene_file = printable(file);
 
-    ParseResult parsed = load_scene_file(file);
+    ParseResult parsed = load_scene_file(file, ParseLimits{options.budget_overrides, std::nullopt});
+    // With --json the diagnostics are also on stdout, as one object, when the scene is invalid
+    // (run) or always (check); stderr keeps the text for a person.
     for (const auto &d : parsed.diagnostics)
-        std::cerr << d.format() << "\n";
+        std::cerr << printable(d.format()) << "\n";
+    if (json && (command == "check" || !parsed.ok()))
+        std::cout << diagnostics_json(parsed.diagnostics);
     if (!parsed.ok())
         return 2;
     if (command == "check")
@@ -308,6 +405,7 @@ int main(int argc, char **argv)
     }
 
     std::vector<VariantRun> runs;
+    nlohmann::ordered_json variant_reports = nlohmann::ordered_json::array(); // --json, several variants
     int status = 0;
     for (auto &[name, scene] : scenes) {
         auto sim = std::make_unique<Simulation>(scene, options);
@@ -343,17 +441,46 @@ int main(int argc, char **argv)
                 std::cerr << file << ": warning: " << w << "\n";
         } else if (trace) {
             // With --json: JSON Lines, every line one object, the report (on one line) last.
-            while (const Event *e = sim->step())
+            cli::RunProgress progress(timeout_s);
+            while (const Event *e = sim->step()) {
                 std::cout << (json ? trace_json_line(*e, sim->kernel(), &sim->scene()) : trace_line(*e, sim->kernel(), &sim->scene())) << "\n";
+                if (!progress.tick(*sim))
+                    break;
+            }
+            if (progress.timed_out()) {
+                std::cerr << printable(progress.timeout_diagnostic(*sim).format()) << "\n";
+                status = 2;
+            }
         } else {
-            sim->run();
+            cli::RunProgress progress(timeout_s);
+            while (sim->step())
+                if (!progress.tick(*sim))
+                    break;
+            progress.done();
+            if (progress.timed_out()) {
+                std::cerr << printable(progress.timeout_diagnostic(*sim).format()) << "\n";
+                status = 2;
+            }
         }
-        if (scenes.size() > 1)
-            std::cout << (json ? "" : "==== variant " + name + " ====\n");
+        if (auto limit = sim->limit_reached()) {
+            std::cerr << printable(limit->format()) << "\n";
+            status = 2;
+        }
+        if (scenes.size() > 1 && !json)
+            std::cout << "==== variant " + name + " ====\n";
         if (!json)
             for (const cli::Hit &h : hits)
                 std::cout << cli::hit_line(h) << "\n";
-        if (json && !watches.empty())
+        if (json && scenes.size() > 1) {
+            // Several variants (--hist): one object at the end, each report naming its variant.
+            const std::string report = watches.empty() ? report_json(*sim) : cli::json_with_hits(report_json(*sim), hits);
+            nlohmann::ordered_json named;
+            named["variant"] = name;
+            const auto parsed_report = nlohmann::ordered_json::parse(report);
+            for (const auto &item : parsed_report.items())
+                named[item.key()] = item.value();
+            variant_reports.push_back(std::move(named));
+        } else if (json && !watches.empty())
             std::cout << (trace ? compact_json(cli::json_with_hits(report_json(*sim), hits)) + "\n"
                                 : cli::json_with_hits(report_json(*sim), hits));
         else if (trace && json)
@@ -362,11 +489,17 @@ int main(int argc, char **argv)
             std::cout << (json ? report_json(*sim) : report_text(*sim));
         if (hist && !json)
             std::cout << histograms_text(*sim, unit, name.empty() ? std::string() : name + ": ");
-        if (sim->expectations_failed() || sim->stopped_by_finding())
+        if ((sim->expectations_failed() || sim->stopped_by_finding()) && status == 0)
             status = 1;
         runs.push_back(VariantRun{name, std::move(sim)});
     }
     if (runs.size() > 1 && !json)
         std::cout << comparison_text(runs);
+    if (!variant_reports.empty())
+        std::cout << nlohmann::ordered_json{{"variants", std::move(variant_reports)}}.dump(
+                         2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+                  << "\n";
     return status;
 }
+
+} // namespace

@@ -75,6 +75,7 @@ private slots:
     void jsonExport();
     void ratio();
     void groupByTaskUserKind();
+    void countedSamplesAreExact();
 };
 
 void TestHistogram::bucketEdges_data()
@@ -467,6 +468,39 @@ void TestHistogram::groupByTaskUserKind()
     QCOMPARE(live.groups()[1].histogram.unit(), TimeUnit::ms);
     live.clear();
     QVERIFY(live.groups().empty());
+}
+
+// Calls past the latency-samples budget arrive as (value, times): every figure must be what the
+// same samples added one by one give (latency_counts.hpp).
+void TestHistogram::countedSamplesAreExact()
+{
+    const std::vector<std::pair<std::uint64_t, std::uint64_t>> counted{{700, 5}, {90, 3}, {1'000'000, 2}, {0, 1}};
+    const std::vector<std::uint64_t> single{650, 700, 2'000'000, 91};
+    Log2Histogram one_by_one, mixed;
+    for (std::uint64_t v : single) {
+        one_by_one.add(v);
+        mixed.add(v);
+    }
+    for (const auto &[v, times] : counted) {
+        for (std::uint64_t i = 0; i < times; ++i)
+            one_by_one.add(v);
+        mixed.add(v, times);
+    }
+    QCOMPARE(mixed.count(), one_by_one.count());
+    QCOMPARE(mixed.total_ns(), one_by_one.total_ns());
+    QCOMPARE(mixed.min_ns(), one_by_one.min_ns());
+    QCOMPARE(mixed.max_ns(), one_by_one.max_ns());
+    QCOMPARE(mixed.average(), one_by_one.average());
+    QVERIFY(mixed.buckets() == one_by_one.buckets());
+    for (double p : {1.0, 10.0, 25.0, 50.0, 66.0, 90.0, 99.0, 100.0})
+        QCOMPARE(mixed.percentile_ns(p), one_by_one.percentile_ns(p));
+    mixed.set_unit(TimeUnit::us);
+    one_by_one.set_unit(TimeUnit::us);
+    QVERIFY(mixed.buckets() == one_by_one.buckets());
+    // A sum past 2^64 saturates instead of wrapping below its parts.
+    Log2Histogram huge;
+    huge.add(~std::uint64_t(0) / 2, 3);
+    QCOMPARE(huge.total_ns(), ~std::uint64_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestHistogram)

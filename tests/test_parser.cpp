@@ -84,7 +84,7 @@ private slots:
         QVERIFY(r.scene.settings.fix_unify_scc_index);
         QCOMPARE(r.scene.settings.nofile, std::uint64_t(16));
         QCOMPARE(r.scene.settings.seed, std::uint64_t(42));
-        QCOMPARE(r.scene.settings.object_limit, std::uint64_t(500));
+        QCOMPARE(r.scene.settings.budget[Budget::objects], std::uint64_t(500));
         QVERIFY(r.scene.settings.checked);
         QVERIFY(r.scene.statements.empty());
         QCOMPARE(r.scene.lines.size(), std::size_t(7));
@@ -100,7 +100,7 @@ private slots:
         QCOMPARE(r.scene.settings.gc, GcEra::async);
         QVERIFY(!r.scene.settings.fix_unify_scc_index);
         QCOMPARE(r.scene.settings.nofile, std::uint64_t(1024));
-        QCOMPARE(r.scene.settings.object_limit, std::uint64_t(2'000'000));
+        QCOMPARE(r.scene.settings.budget[Budget::objects], std::uint64_t(2'000'000));
         QVERIFY(!r.scene.settings.checked);
         QCOMPARE(r.scene.statements.size(), std::size_t(1));
         QCOMPARE(r.scene.statements[0].op, Op::gc);

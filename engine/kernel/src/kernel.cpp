@@ -235,6 +235,12 @@ SkBuff &Kernel::alloc_skb(std::uint64_t len)
     }
     skb->id = ++skbs_allocated;
     skb->len = len;
+    // Budgets: the skb is still made (callers cannot fail here); the run ends at this step.
+    bytes_live = saturating_add(bytes_live, len);
+    if (!breach && skbs_live + 1 > config_.budget[Budget::queued_skbs])
+        reach_budget(Budget::queued_skbs, "allocating sk_buff " + std::to_string(skbs_live + 1));
+    else if (!breach && bytes_live > config_.budget[Budget::queued_bytes])
+        reach_budget(Budget::queued_bytes, std::to_string(bytes_live) + " bytes would be queued");
     skb->oob = false;
     skb->consumed = false;
     skb->users = 1;
@@ -252,6 +258,7 @@ void Kernel::free_skb_storage(SkBuff &skb)
 {
     skb.fp.reset();
     --skbs_live;
+    bytes_live -= std::min(bytes_live, skb.len);
     free_skbs_.push_back(&skb);
 }
 
@@ -467,8 +474,13 @@ Proc Kernel::unix_gc(std::string trigger)
 
 Proc Kernel::gc_run(std::string trigger)
 {
-    GcRun &run = gc_runs.emplace_back();
-    run.number = static_cast<std::uint32_t>(gc_runs.size());
+    // Past the collections budget the last record is reused: the first ones and the latest
+    // are kept for the report and the views, the rest counted (gc_runs_dropped).
+    const bool keep = gc_runs.size() < std::max<std::uint64_t>(1, config_.budget[Budget::collections]);
+    if (!keep)
+        ++gc_runs_dropped;
+    GcRun &run = keep ? gc_runs.emplace_back() : (gc_runs.back() = GcRun{});
+    run.number = static_cast<std::uint32_t>(std::min<std::uint64_t>(gc_runs_total(), 0xFFFF'FFFFu));
     run.trigger = std::move(trigger);
     run.first_step = step_hint + 1;
     run.start_ns = now();
@@ -547,6 +559,25 @@ Proc Kernel::wait_for_unix_gc(ScmFpList *fpl)
     if (!fpl || !fpl->count_unix || fpl->user->unix_inflight < UNIX_INFLIGHT_SANE_USER)
         co_return;
     co_yield wait_gc(KFn::wait_for_unix_gc, static_cast<std::int64_t>(fpl->user->unix_inflight));
+}
+
+void Kernel::reach_budget(Budget b, std::string detail)
+{
+    if (breach)
+        return; // the first one reached is the one reported
+    breach = BudgetBreach{b, config_.budget[b], std::move(detail)};
+}
+
+void Kernel::record_latency(const LatencySample &s)
+{
+    if (latencies.size() < config_.budget[Budget::latency_samples]) {
+        latencies.push_back(s);
+        return;
+    }
+    latency_counts.add(s);
+    if (latency_counts.distinct() > config_.budget[Budget::latency_values])
+        reach_budget(Budget::latency_values, "timed calls past the latency-samples budget are counted per "
+                                             "distinct duration");
 }
 
 } // namespace inflight

@@ -94,6 +94,7 @@ Kernel::Kernel(const Kernel &o)
       step_hint(o.step_hint), skbs_allocated(o.skbs_allocated), skbs_live(o.skbs_live),
       release_cause(o.release_cause), collections_suppressed(o.collections_suppressed), concurrent(o.concurrent),
       unix_gc_lock(o.unix_gc_lock), gc_busy_until(o.gc_busy_until), latencies(o.latencies),
+      latency_counts(o.latency_counts), breach(o.breach), gc_runs_dropped(o.gc_runs_dropped), bytes_live(o.bytes_live),
       micro_steps_total(o.micro_steps_total), steps_skipped(o.steps_skipped), fast_forward(o.fast_forward),
       gc_inputs_version(o.gc_inputs_version), pid_lines(o.pid_lines), cred_lines(o.cred_lines), config_(o.config_),
       workqueue_(o.workqueue_), gc_work_pending_(o.gc_work_pending_), fput_work_pending_(o.fput_work_pending_),

@@ -190,7 +190,7 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
     smp.first_step = first_step;
     smp.last_step = std::max(first_step, step_hint + 1);
     smp.failed = err != Errno::none;
-    latencies.push_back(smp);
+    record_latency(smp);
 }
 
 Proc Kernel::sys_bind(Process &p, std::string name, std::optional<std::string> address, SysResult &r)
@@ -362,6 +362,11 @@ Proc Kernel::sys_accept(Process &p, std::string listener, std::string new_name, 
 
 Proc Kernel::send_skb(UnixSock &receiver, SkBuff &skb)
 {
+    // scm_stat_add() -> unix_add_edges() runs before skb_queue_tail(), under the receiver's
+    // state lock: a reader on another CPU must never dequeue (and free) an fpl whose edges are
+    // still being added while this task spins on unix_gc_lock (found by tests/fuzz/).
+    if (skb.fp)
+        co_yield collector_->enqueued(skb, receiver);
     skb.queue_owner = &receiver;
     skb.receiver = &receiver;
     receiver.receive_queue.push_back(skb);
@@ -379,8 +384,6 @@ Proc Kernel::send_skb(UnixSock &receiver, SkBuff &skb)
     }
     co_yield ev(EventKind::skb_queue, KFn::skb_queue_tail, skb.id, receiver.id,
                 skb.sender ? skb.sender->id : npos, skb.fp ? skb.fp->count() : 0);
-    if (skb.fp)
-        co_yield collector_->enqueued(skb, receiver);
     // sk_data_ready(): a reader sleeping on this queue goes again.
     wake(WaitFor::data, now(), &receiver);
 }
@@ -733,7 +736,7 @@ Proc Kernel::sys_splice(Process &p, std::string name, std::uint64_t bytes, SysRe
     }
     constexpr std::uint64_t kChunk = 16 * 4096;
     std::uint64_t left = bytes;
-    while (left > 0) {
+    while (left > 0 && !breach) { // a budget reached (queued skbs or bytes) ends the run here
         UnixSock *other = u->peer;
         if (!other || other->released || other->shutdown) {
             r.err = Errno::pipe;

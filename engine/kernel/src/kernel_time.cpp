@@ -64,7 +64,7 @@ Proc Kernel::spin_lock(KLock &l, std::uint32_t which, std::uint16_t algo_line)
     }
     // Released later on its holder's clock than ours: spin until then, then the line moves.
     if (running && running->clock < l.free_at)
-        running->clock = l.free_at + config_.costs[Cost::lock_handoff];
+        running->clock = saturating_add(l.free_at, config_.costs[Cost::lock_handoff]);
     charge(Cost::lock);
     ++l.acquisitions;
     l.holder = running;
@@ -118,7 +118,7 @@ void Kernel::wake(WaitFor what, std::uint64_t at, const UnixSock *sock)
         if (!t.blocked || t.wait_for != what || (sock && t.wait_sock != sock))
             continue;
         t.blocked = false;
-        t.clock = std::max(t.clock, at) + config_.costs[Cost::wakeup];
+        t.clock = saturating_add(std::max(t.clock, at), config_.costs[Cost::wakeup]);
         t.at_point = true;
     }
 }
@@ -142,7 +142,7 @@ Proc Kernel::wait_gc(KFn fn, std::int64_t detail)
     // The model already ran the collection to its end, but on this task's clock it is still
     // running: the caller waits until it ends.
     const std::uint64_t waited = gc_busy_until - t0 + config_.costs[Cost::wakeup];
-    running->clock += waited;
+    advance_clock(*running, waited);
     running->waited_ns += waited;
     co_yield ev(EventKind::wait_end, fn, npos, npos, npos, static_cast<std::int64_t>(waited),
                 static_cast<std::int64_t>(WaitFor::gc));
@@ -164,7 +164,7 @@ Proc Kernel::creds_ref(Process &owner, bool get)
         const bool bounce = line->touched && line->last_cpu != cpu;
         const std::uint64_t cost = config_.costs[bounce ? Cost::cacheline_bounce : Cost::creds_ref];
         const std::uint64_t start = std::max(now(), line->free_at);
-        line->free_at = start + cost;
+        line->free_at = saturating_add(start, cost);
         line->last_cpu = cpu;
         line->touched = true;
         spent += line->free_at - now();

@@ -76,4 +76,89 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t ma
     return std::min(d[a.size() * w + b.size()], max + 1);
 }
 
+namespace {
+
+bool alike(const Diagnostic &a, const Diagnostic &b)
+{
+    return a.severity == b.severity && a.file == b.file &&
+           ((a.loc.line == b.loc.line && a.loc.col == b.loc.col) || a.message == b.message);
+}
+
+std::string grouped(std::uint64_t n)
+{
+    std::string count = std::to_string(n);
+    for (int p = static_cast<int>(count.size()) - 3; p > 0; p -= 3)
+        count.insert(static_cast<std::size_t>(p), ",");
+    return count;
+}
+
+} // namespace
+
+void fold_repeats(std::vector<Diagnostic> &diagnostics, std::size_t keep)
+{
+    std::vector<Diagnostic> out;
+    for (std::size_t i = 0; i < diagnostics.size();) {
+        std::size_t j = i + 1;
+        while (j < diagnostics.size() && alike(diagnostics[i], diagnostics[j]))
+            ++j;
+        std::uint64_t more = 0;
+        for (std::size_t k = i; k < j; ++k) {
+            more += diagnostics[k].repeats;
+            if (k >= i + keep)
+                ++more;
+        }
+        for (std::size_t k = i; k < std::min(j, i + keep); ++k) {
+            out.push_back(std::move(diagnostics[k]));
+            out.back().repeats = 0;
+        }
+        if (more) {
+            Diagnostic note;
+            note.severity = Diagnostic::Severity::note;
+            note.file = out.back().file;
+            note.loc = out.back().loc;
+            note.message = "... and " + grouped(more) + " more like this";
+            out.push_back(std::move(note));
+        }
+        i = j;
+    }
+    diagnostics = std::move(out);
+}
+
+void keep_diagnostic(std::vector<Diagnostic> &out, Diagnostic d, std::uint64_t &dropped)
+{
+    const std::size_t n = out.size();
+    if (n >= 3 && alike(out[n - 1], d) && alike(out[n - 2], d) && alike(out[n - 3], d)) {
+        ++out.back().repeats;
+        return;
+    }
+    if (n >= kDiagnosticsKept) {
+        ++dropped;
+        return;
+    }
+    out.push_back(std::move(d));
+}
+
+bool fold_error_at(std::vector<Diagnostic> &out, const std::string &file, SourceLoc loc)
+{
+    const std::size_t n = out.size();
+    if (n < 3)
+        return false;
+    for (std::size_t i = n - 3; i < n; ++i)
+        if (out[i].severity != Diagnostic::Severity::error || out[i].loc.line != loc.line ||
+            out[i].loc.col != loc.col || out[i].file != file)
+            return false;
+    ++out.back().repeats;
+    return true;
+}
+
+Diagnostic dropped_note(const std::string &file, std::uint64_t dropped)
+{
+    Diagnostic d;
+    d.severity = Diagnostic::Severity::note;
+    d.file = file;
+    d.message = "... and " + grouped(dropped) + " more diagnostics not shown (the first " +
+                std::to_string(kDiagnosticsKept) + " are)";
+    return d;
+}
+
 } // namespace inflight

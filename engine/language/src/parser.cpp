@@ -7,17 +7,21 @@
 
 #include "inflight/cost_model.hpp"
 #include "inflight/name_template.hpp"
+#include "inflight/utf8.hpp"
 #include "parser_detail.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 #include <fstream>
+#include <deque>
 #include <limits>
+#include <span>
 #include <optional>
 #include <sstream>
 #include <unordered_map>
@@ -158,7 +162,9 @@ struct Token {
     std::string_view text;  // as written; a string keeps its quotes
     std::uint32_t col = 0;  // 1-based byte column
     bool quoted = false;
-    std::string value;      // the unescaped content of a quoted string
+    // The unescaped content of a quoted string: a view of the line, or of Parser::unescaped_ when
+    // it had escapes. A token owns no string, so a line of a million words takes 24 bytes a word.
+    std::string_view value;
 };
 
 // key=value, with the column of the value.
@@ -259,15 +265,23 @@ struct PendingVariant {
 
 class Parser {
 public:
-    Parser(ParseResult &result, std::string file) : r_(result)
+    Parser(ParseResult &result, std::string file, const ParseLimits *limits = nullptr)
+        : r_(result), limits_(limits)
     {
         r_.scene.file = std::move(file);
     }
 
     void parse(std::string_view text)
     {
+        // A UTF-8 byte-order mark (Windows editors write one) is not part of the first word.
+        // Columns on line 1 count from after it.
+        constexpr std::string_view bom = "\xEF\xBB\xBF";
+        if (text.substr(0, bom.size()) == bom)
+            text.remove_prefix(bom.size());
         std::uint32_t line_no = 0;
         std::size_t pos = 0;
+        std::uint32_t non_utf8_lines = 0;
+        SourceLoc first_non_utf8;
         while (pos < text.size()) {
             std::size_t end = text.find('\n', pos);
             if (end == std::string_view::npos)
@@ -279,7 +293,21 @@ public:
             ++line_no;
             r_.scene.lines.emplace_back(line);
             line_ = line_no;
+            if (const auto bad = first_invalid_utf8(line); bad && non_utf8_lines++ == 0)
+                first_non_utf8 = SourceLoc{line_no, to_u32(*bad + 1)};
             parse_line(line);
+        }
+        if (non_utf8_lines) {
+            // One warning for the file: a Latin-1 file has the same problem on every line.
+            line_ = first_non_utf8.line;
+            char byte[8];
+            const std::string_view l = r_.scene.lines[first_non_utf8.line - 1];
+            std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(l[first_non_utf8.col - 1]));
+            error(first_non_utf8.col,
+                  std::string("byte ") + byte + " is not UTF-8" +
+                      (non_utf8_lines > 1 ? " (nor are " + std::to_string(non_utf8_lines - 1) + " more lines)" : "") +
+                      "; JSON output shows such bytes as U+FFFD and text output as \\xNN",
+                  Diagnostic::Severity::warning);
         }
         finish();
     }
@@ -301,12 +329,12 @@ private:
         d.file = r_.scene.file;
         d.loc = loc;
         d.message = std::move(message);
-        r_.diagnostics.push_back(std::move(d));
+        keep_diagnostic(r_.diagnostics, std::move(d), dropped_);
     }
 
     // The words of a line whose statement was dropped: the checker will not complain about them
     // as unknown names, labels or processes later (that would only repeat this line's error).
-    void drop_line(const std::vector<Token> &tokens)
+    void drop_line(std::span<const Token> tokens)
     {
         for (const Token &t : tokens) {
             std::string_view s = t.quoted ? std::string_view() : t.text;
@@ -342,6 +370,9 @@ private:
                 ++p;
                 bool closed = false;
                 bool bad_escape_reported = false;
+                bool escaped = false;
+                std::string value;
+                const std::size_t content = p;
                 while (p < line.size()) {
                     const char c = line[p];
                     if (c == '"') {
@@ -350,7 +381,8 @@ private:
                         break;
                     }
                     if (c == '\\' && p + 1 < line.size() && (line[p + 1] == '"' || line[p + 1] == '\\')) {
-                        t.value += line[p + 1];
+                        escaped = true;
+                        value += line[p + 1];
                         p += 2;
                         continue;
                     }
@@ -358,9 +390,13 @@ private:
                         bad_escape_reported = true;
                         error(to_u32(p + 1), "unknown escape in string; only \\\" and \\\\ are allowed");
                     }
-                    t.value += c;
+                    value += c;
                     ++p;
                 }
+                if (escaped)
+                    t.value = unescaped_.emplace_back(std::move(value));
+                else
+                    t.value = line.substr(content, p - content - (closed ? 1 : 0));
                 if (!closed) {
                     error(t.col, "unterminated string: missing closing '\"'");
                     return false;
@@ -389,6 +425,7 @@ private:
 
     void parse_line(std::string_view line)
     {
+        unescaped_.clear();
         std::vector<Token> tokens;
         if (!tokenize(line, tokens)) {
             drop_line(tokens);
@@ -431,7 +468,7 @@ private:
         }
         if (prefix.empty())
             first = 1;
-        const std::vector<Token> rest(tokens.begin() + static_cast<std::ptrdiff_t>(first), tokens.end());
+        const std::span<const Token> rest = std::span<const Token>(tokens).subspan(std::min(first, tokens.size()));
 
         Line l{tokens, *keyword, rest, prefix, prefix_col};
         const std::string_view kw = keyword->quoted ? std::string_view() : keyword->text;
@@ -546,9 +583,9 @@ private:
     }
 
     struct Line {
-        const std::vector<Token> &all;
+        std::span<const Token> all;
         const Token &keyword;
-        const std::vector<Token> &rest; // the operands after the keyword
+        std::span<const Token> rest; // the operands after the keyword
         const std::string &prefix;
         std::uint32_t prefix_col;
     };
@@ -846,7 +883,7 @@ private:
         PendingVariant v;
         v.loc = block.stmt.loc;
         if (ops.empty()) {
-            error(l.keyword.col, "variant needs a name, e.g. 'variant no-fix {'");
+            error(l.keyword.col, "variant needs a name, e.g. 'variant no_fix {'");
         } else {
             const Token &name = *ops[0];
             for (std::size_t i = 1; i < ops.size(); ++i)
@@ -914,6 +951,14 @@ private:
             close_innermost();
         }
         Scene &scene = r_.scene;
+        // The host's limits, before the variants copy the settings (they cannot set limits).
+        if (limits_) {
+            for (const auto &[budget, n] : limits_->overrides)
+                scene.settings.budget.set(budget, n);
+            if (limits_->ceiling)
+                for (const BudgetInfo &b : budget_table())
+                    scene.settings.budget.set(b.id, std::min(scene.settings.budget[b.id], (*limits_->ceiling)[b.id]));
+        }
         if (!title_seen_)
             scene.title = std::filesystem::path(scene.file).stem().string();
         if (scene.settings.fix_unify_scc_index && scene.settings.gc != GcEra::graph)
@@ -938,12 +983,15 @@ private:
             scene.variants.push_back(std::move(v));
         }
 
-        detail::check_scene_after_parse(scene, r_.diagnostics, &unreliable_);
+        dropped_ += detail::check_scene_after_parse(scene, r_.diagnostics, &unreliable_);
 
         std::stable_sort(r_.diagnostics.begin(), r_.diagnostics.end(),
                          [](const Diagnostic &a, const Diagnostic &b) {
                              return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
                          });
+        fold_repeats(r_.diagnostics);
+        if (dropped_)
+            r_.diagnostics.push_back(dropped_note(r_.scene.file, dropped_));
     }
 
     // ---- scene-wide lines -------------------------------------------------------------------
@@ -1033,7 +1081,9 @@ private:
         if (k == "collectors")
             return parse_collectors(ops);
         // set fix NAME [on|off] and set cost NAME NS take two values; the rest one.
-        const std::size_t values = k == "fix" || k == "cost" ? 2 : 1;
+        // set limit NAME N (a bare `set limit N` is the object limit, as before budgets had names).
+        const bool named_limit = k == "limit" && !value_is_number(ops[1]);
+        const std::size_t values = k == "fix" || k == "cost" || named_limit ? 2 : 1;
         if (ops.size() > 1 + values)
             error(ops[1 + values].col, "unexpected " + show(ops[1 + values].text) + " after the value of set " + ks);
         const Token &value = ops[1];
@@ -1109,6 +1159,8 @@ private:
             }
             c.value = std::to_string(*n);
             c.apply = [n = static_cast<std::uint32_t>(*n)](SceneSettings &s) { s.cpus = n; };
+        } else if (k == "limit") {
+            return parse_limit(ops, c);
         } else {
             const auto n = parse_unsigned(value, "set " + ks);
             if (!n)
@@ -1116,16 +1168,58 @@ private:
             c.value = std::to_string(*n);
             if (k == "nofile")
                 c.apply = [n = *n](SceneSettings &s) { s.nofile = n; };
-            else if (k == "seed")
-                c.apply = [n = *n](SceneSettings &s) { s.seed = n; };
             else
-                c.apply = [n = *n](SceneSettings &s) { s.object_limit = n; };
+                c.apply = [n = *n](SceneSettings &s) { s.seed = n; };
         }
         return c;
     }
 
+    static bool value_is_number(const Token &t)
+    {
+        return !t.quoted && !t.text.empty() && t.text[0] >= '0' && t.text[0] <= '9';
+    }
+
+    // set limit N | set limit NAME N: one of the run's budgets (run_budget.hpp).
+    std::optional<SettingChange> parse_limit(std::span<const Token> ops, SettingChange &c)
+    {
+        Budget which = Budget::objects;
+        const Token *number = &ops[1];
+        if (!value_is_number(ops[1])) {
+            const std::string_view v = ops[1].quoted ? std::string_view() : ops[1].text;
+            std::vector<std::string_view> names;
+            for (const BudgetInfo &i : budget_table())
+                names.push_back(i.name);
+            const auto b = budget_by_name(v);
+            if (!b) {
+                error(ops[1].col, "unknown limit " + show(ops[1].text) + " (expected a number of sockets or one of " +
+                                      one_of(names) + ")" + did_you_mean(v, names));
+                return std::nullopt;
+            }
+            if (*b == Budget::input_bytes) {
+                error(ops[1].col, "the input-bytes limit cannot be set by the file it limits (it has been read "
+                                  "already); use inflight-cli's --limit input-bytes=N");
+                return std::nullopt;
+            }
+            if (ops.size() < 3) {
+                error(ops[1].col, "set limit " + std::string(v) + " needs a number, e.g. 'set limit " +
+                                      std::string(v) + " " + std::to_string(budget_info(*b).default_value) + "'");
+                return std::nullopt;
+            }
+            which = *b;
+            number = &ops[2];
+            c.key = "limit " + std::string(v);
+            c.col = number->col;
+        }
+        const auto n = parse_unsigned(*number, "set limit");
+        if (!n)
+            return std::nullopt;
+        c.value = std::to_string(*n);
+        c.apply = [which, n = *n](SceneSettings &s) { s.budget.set(which, n); };
+        return c;
+    }
+
     // set cost NAME NS: NAME from cost_table().
-    std::optional<SettingChange> parse_cost(const std::vector<Token> &ops)
+    std::optional<SettingChange> parse_cost(std::span<const Token> ops)
     {
         const Token &name = ops[1];
         const std::string_view v = name.quoted ? std::string_view() : name.text;
@@ -1177,7 +1271,7 @@ private:
 
     // set collectors ERA...: the eras the scene's expectations hold for (scene test runners run
     // the scene under each).
-    std::optional<SettingChange> parse_collectors(const std::vector<Token> &ops)
+    std::optional<SettingChange> parse_collectors(std::span<const Token> ops)
     {
         std::vector<GcEra> eras;
         std::string canonical;
@@ -1213,7 +1307,7 @@ private:
             error(col, "scene needs one quoted title, e.g. scene \"Triangle\"");
             return;
         }
-        const std::string &title = l.rest[0].value;
+        const std::string title(l.rest[0].value);
         if (title_seen_ && title != r_.scene.title) {
             error(l.rest[0].col, "a second scene title conflicts with line " + std::to_string(title_line_));
             return;
@@ -1276,9 +1370,10 @@ private:
 
     // ---- operands ---------------------------------------------------------------------------
 
-    Operands classify(const std::vector<Token> &tokens, std::initializer_list<std::string_view> flags)
+    Operands classify(std::span<const Token> tokens, std::initializer_list<std::string_view> flags)
     {
         Operands ops;
+        ops.words.reserve(tokens.size());
         for (const Token &t : tokens) {
             if (t.quoted) {
                 ops.strings.push_back(&t);
@@ -1413,6 +1508,13 @@ private:
             return std::nullopt;
         }
         const std::string_view inner = text.substr(embryo.size(), text.size() - embryo.size() - 1);
+        if (starts_with(inner, embryo)) {
+            // Only a listener's queued connection has an embryo: an embryo has none of its own.
+            error(to_u32(t.col + embryo.size()), "bad label " + show(text) +
+                                                     ": embryo(...) takes the label of a connecting socket, "
+                                                     "not another embryo(...)");
+            return std::nullopt;
+        }
         if (!name(inner, to_u32(t.col + embryo.size()), "label"))
             return std::nullopt;
         return NameTemplate{std::string(text), SourceLoc{line_, t.col}, text.find('$') != std::string_view::npos};
@@ -1473,6 +1575,19 @@ private:
                                            " names");
             return false;
         }
+        // A range is the parser's one amplifier (13 bytes, 100,000 names): the names it makes
+        // are budgeted, with the limit in force at this line (a `set limit` above it, or the host's).
+        const std::uint64_t count = *last - *first + 1;
+        const std::uint64_t limit = budget_now(Budget::range_names);
+        if (range_names_ + count > limit) {
+            error(to_u32(col + brace),
+                  budget_message(BudgetBreach{Budget::range_names, limit,
+                                              "this range would bring the scene to " +
+                                                  group_digits(range_names_ + count) + " names"}));
+            range_names_ = limit; // one error: every later range is over too, and says nothing new
+            return false;
+        }
+        range_names_ += count;
         const std::string_view prefix = element.substr(0, brace);
         const std::string_view suffix = element.substr(close + 1);
         for (std::uint64_t v = *first; v <= *last; ++v) {
@@ -1483,6 +1598,21 @@ private:
             s.fds.push_back(std::move(*n));
         }
         return true;
+    }
+
+    // A budget as it stands at this line: the scene's `set limit` lines so far, then the host's
+    // overrides and ceiling (finish() applies those to the scene for the checker and the run).
+    std::uint64_t budget_now(Budget b) const
+    {
+        std::uint64_t n = r_.scene.settings.budget[b];
+        if (limits_) {
+            for (const auto &[budget, v] : limits_->overrides)
+                if (budget == b)
+                    n = v;
+            if (limits_->ceiling)
+                n = std::min(n, (*limits_->ceiling)[b]);
+        }
+        return n;
     }
 
     // fds=a,b,c (possibly empty). Returns false after reporting a malformed element.
@@ -1577,7 +1707,7 @@ private:
             s.note_eras.push_back(*era);
         }
         if (i + 1 == l.rest.size() && l.rest[i].quoted) {
-            s.text = l.rest[i].value;
+            s.text = std::string(l.rest[i].value);
             s.text_loc = SourceLoc{line_, l.rest[i].col};
             return true;
         }
@@ -1593,6 +1723,7 @@ private:
     bool names(const Operands &ops, std::size_t n, Statement &s)
     {
         bool ok = true;
+        s.names.reserve(std::min(n, ops.words.size())); // exact: no doubling slack on a long close line
         for (std::size_t i = 0; i < n && i < ops.words.size(); ++i) {
             if (auto t = name(ops.words[i]->text, ops.words[i]->col))
                 s.names.push_back(std::move(*t));
@@ -1883,7 +2014,11 @@ private:
     }
 
     ParseResult &r_;
+    const ParseLimits *limits_ = nullptr;
     std::uint32_t line_ = 0;
+    std::deque<std::string> unescaped_; // the quoted strings of this line that had escapes
+    std::uint64_t dropped_ = 0;         // diagnostics past kDiagnosticsKept (checker's included)
+    std::uint64_t range_names_ = 0;     // names made from ranges so far (the range-names budget)
     std::vector<Block> blocks_;
     std::vector<std::string> bound_;
     std::unordered_set<std::string> unreliable_;
@@ -1903,29 +2038,63 @@ ParseResult parse_scene(std::string_view text, std::string file_name)
     return result;
 }
 
-ParseResult load_scene_file(const std::string &path)
+ParseResult parse_scene(std::string_view text, std::string file_name, const ParseLimits &limits)
 {
-    const auto fail = [&path](std::string reason) {
+    ParseResult result;
+    Parser(result, std::move(file_name), &limits).parse(text);
+    return result;
+}
+
+ParseResult load_scene_file(const std::string &path, const ParseLimits &limits)
+{
+    RunBudget budget;
+    for (const auto &[b, n] : limits.overrides)
+        budget.set(b, n);
+    if (limits.ceiling)
+        budget.set(Budget::input_bytes, std::min(budget[Budget::input_bytes], (*limits.ceiling)[Budget::input_bytes]));
+    const std::uint64_t max_bytes = budget[Budget::input_bytes];
+    const auto fail = [&path](std::string reason, std::string_view what = "cannot open scene file: ") {
         ParseResult result;
         result.scene.file = path;
         Diagnostic d;
         d.file = path;
-        d.message = "cannot open scene file: " + reason;
+        d.message = std::string(what) + reason;
         result.diagnostics.push_back(std::move(d));
         return result;
     };
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
+    const auto status = std::filesystem::status(path, ec);
+    if (std::filesystem::is_directory(status))
         return fail("it is a directory"); // opening one "succeeds" and then reads nothing
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+        // A FIFO blocks until a writer comes, a device such as /dev/zero never ends.
+        const char *kind = std::filesystem::is_fifo(status)         ? "a FIFO"
+                           : std::filesystem::is_character_file(status) ? "a character device"
+                           : std::filesystem::is_block_file(status)     ? "a block device"
+                           : std::filesystem::is_socket(status)         ? "a socket"
+                                                                        : "not a regular file";
+        return fail(std::string("it is ") + kind + "; scenes are read from regular files only");
+    }
     errno = 0;
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return fail(errno != 0 ? std::strerror(errno) : "cannot be read");
-    std::ostringstream content;
-    content << in.rdbuf();
+    const auto size = std::filesystem::file_size(path, ec);
+    const BudgetBreach too_big{Budget::input_bytes, max_bytes,
+                               "the file has " + group_digits(ec ? 0 : size) + " bytes"};
+    if (!ec && size > max_bytes)
+        return fail(budget_message(too_big), "");
+    // Read at most max_bytes + 1: a file that grows while it is read is still bounded.
+    std::string content;
+    const std::uint64_t cap = std::min<std::uint64_t>(saturating_add(max_bytes, 1), std::uint64_t(1) << 40);
+    content.resize(static_cast<std::size_t>(std::min<std::uint64_t>(ec ? cap : saturating_add(size, 1), cap)));
+    in.read(content.data(), static_cast<std::streamsize>(content.size()));
     if (in.bad())
         return fail("read error");
-    return parse_scene(content.str(), path);
+    content.resize(static_cast<std::size_t>(in.gcount()));
+    if (content.size() > max_bytes)
+        return fail(budget_message(BudgetBreach{Budget::input_bytes, max_bytes, "the file grew while read"}), "");
+    return parse_scene(content, path, limits);
 }
 
 } // namespace inflight

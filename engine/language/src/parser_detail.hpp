@@ -28,8 +28,9 @@ inline constexpr std::string_view kUnreliableCpus = "set cpus";
 
 // check_scene() as the parser calls it: `unreliable` holds the words of lines the parser had
 // to drop, so that a broken `socketpair a b` does not also produce "unknown name 'a'" on every
-// later line that uses a. Null means "nothing was dropped".
-void check_scene_after_parse(const Scene &scene, std::vector<Diagnostic> &out,
+// later line that uses a. Null means "nothing was dropped". Returns how many diagnostics it
+// did not keep (kDiagnosticsKept).
+std::uint64_t check_scene_after_parse(const Scene &scene, std::vector<Diagnostic> &out,
                              const std::unordered_set<std::string> *unreliable);
 
 } // namespace inflight::detail

@@ -238,7 +238,7 @@ private:
         d.file = scene_.file;
         d.loc = loc;
         d.message = std::move(message);
-        out_.push_back(std::move(d));
+        keep_diagnostic(out_, std::move(d), dropped_);
     }
 
     bool first_time(const void *what, Kind kind) { return reported_.emplace(what, kind).second; }
@@ -265,7 +265,7 @@ private:
     // Returns false when the object limit is exceeded or the scene is too long to walk in full.
     bool check_limit()
     {
-        const std::uint64_t limit = scene_.settings.object_limit;
+        const std::uint64_t limit = scene_.settings.budget[Budget::objects];
         std::uint64_t total = 0;
         std::uint64_t statements = 0;
         bool over = false;
@@ -316,6 +316,18 @@ private:
         bool syscall_seen = false; // in this task: `expect error` checks the task's own statements
         while (steps < budget && cursor.next()) {
             ++steps;
+            if (lookups_ >= scene_.settings.budget[Budget::name_lookups]) {
+                // The checker's work is its look-ups (one statement may name 100,000 fds), not its
+                // statements: past the budget the rest is checked only as it runs.
+                steps = budget;
+                if (!lookups_noted_) {
+                    lookups_noted_ = true;
+                    const BudgetBreach b{Budget::name_lookups, scene_.settings.budget[Budget::name_lookups],
+                                         "the statements from here on are checked only as they run"};
+                    report(cursor.current().loc, budget_message(b), Diagnostic::Severity::note);
+                }
+                break;
+            }
             const Statement &s = cursor.current();
             const Bindings *b = &cursor.bindings();
             if (!outer.empty()) {
@@ -361,9 +373,13 @@ private:
         std::vector<PendingLabel> outer_pending = std::move(pending_);
         pending_.clear();
         std::string outer_process = std::exchange(task_process_, process);
+        std::string scratch;
+        const std::string *task = s.names.empty() ? nullptr : name_of(s.names[0], b, scratch);
+        std::string outer_task = std::exchange(task_name_, task ? *task : std::string());
         walk_list(s.body, b, steps, budget);
         commit_labels();
         task_process_ = std::move(outer_process);
+        task_name_ = std::move(outer_task);
         pending_ = std::move(outer_pending);
     }
 
@@ -405,7 +421,11 @@ private:
     }
 
     // The interned id of a name, or kNoName when no statement has defined or labelled it.
-    std::uint32_t known(const std::string &name) const { return names_.find(name).value_or(kNoName); }
+    std::uint32_t known(const std::string &name) const
+    {
+        ++lookups_;
+        return names_.find(name).value_or(kNoName);
+    }
     bool has_label(const std::string &label) const
     {
         const std::uint32_t id = known(label);
@@ -421,7 +441,7 @@ private:
         const std::uint32_t id = known(*name);
         if ((id != kNoName && fds.contains(id)) || unreliable(t.text) || unreliable(*name))
             return;
-        if (!first_time(&t, kUnknownName))
+        if (!first_time(&t, kUnknownName) || fold_error_at(out_, scene_.file, t.loc))
             return;
         std::string message = "unknown name '" + *name + "' in process '" + process + "'";
         if (t.has_vars)
@@ -441,8 +461,10 @@ private:
                               std::string &scratch, FdInfo info)
     {
         const std::string *name = name_of(t, b, scratch);
-        if (name)
+        if (name) {
+            ++lookups_;
             fds[names_.intern(*name)] = info;
+        }
         return name;
     }
 
@@ -568,6 +590,13 @@ private:
     void wait_statement(const Statement &s)
     {
         for (const auto &t : s.names) {
+            // spawn a { wait a }: the name is spawned, but by the time the wait runs it names the
+            // task running it, which would wait for its own end.
+            if (!t.has_vars && !task_name_.empty() && t.text == task_name_ && first_time(&t, kOther)) {
+                report(t.loc, "wait: '" + t.text + "' is the task running this wait; a task cannot wait for "
+                                  "itself (wait for it from the task that spawned it)");
+                continue;
+            }
             if (t.has_vars || spawned_.count(t.text) || unreliable(t.text) || !first_time(&t, kOther))
                 continue;
             report(t.loc, "wait: no spawn named '" + t.text + "' before this line");
@@ -691,6 +720,11 @@ private:
         }
     }
 
+public:
+    std::uint64_t dropped_ = 0;         // diagnostics past kDiagnosticsKept
+private:
+    mutable std::uint64_t lookups_ = 0; // name look-ups so far (the name-lookups budget)
+    bool lookups_noted_ = false;
     const Scene &scene_;
     std::vector<Diagnostic> &out_;
     const std::unordered_set<std::string> *unreliable_;
@@ -706,6 +740,7 @@ private:
     Cost total_; // of the whole scene, computed by check_limit()
     bool embryos_unknown_ = false; // a connect from a socket whose label is not known here
     std::string task_process_;      // the process of the spawn body being walked (empty: none)
+    std::string task_name_;         // the name of the spawn body being walked (empty: main)
     std::unordered_set<std::string> spawned_;                         // spawn names so far, expanded
     std::unordered_map<std::string, std::uint32_t> declared_processes_; // every process line: name -> line
     std::set<std::pair<const void *, Kind>> reported_;
@@ -713,15 +748,18 @@ private:
 
 } // namespace
 
-void detail::check_scene_after_parse(const Scene &scene, std::vector<Diagnostic> &out,
-                                     const std::unordered_set<std::string> *unreliable)
+std::uint64_t detail::check_scene_after_parse(const Scene &scene, std::vector<Diagnostic> &out,
+                                              const std::unordered_set<std::string> *unreliable)
 {
-    Checker(scene, out, unreliable && !unreliable->empty() ? unreliable : nullptr).run();
+    Checker checker(scene, out, unreliable && !unreliable->empty() ? unreliable : nullptr);
+    checker.run();
+    return checker.dropped_;
 }
 
 void check_scene(const Scene &scene, std::vector<Diagnostic> &out)
 {
-    detail::check_scene_after_parse(scene, out, nullptr);
+    if (const std::uint64_t dropped = detail::check_scene_after_parse(scene, out, nullptr))
+        out.push_back(dropped_note(scene.file, dropped));
 }
 
 } // namespace inflight

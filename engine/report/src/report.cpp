@@ -4,6 +4,9 @@
 #include "inflight/narrate.hpp"
 #include "inflight/simulation.hpp"
 #include "inflight/state_dump.hpp"
+#include "inflight/utf8.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -12,71 +15,18 @@
 
 namespace inflight {
 
-namespace {
-// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlongs, no surrogates, at
-// most U+10FFFF), or 0 when the byte there does not start one.
-std::size_t utf8_sequence(const std::string &s, std::size_t i)
-{
-    const auto b = [&](std::size_t j) { return j < s.size() ? static_cast<unsigned char>(s[j]) : 0u; };
-    const unsigned c = b(i);
-    auto cont = [&](std::size_t j, unsigned lo = 0x80, unsigned hi = 0xBF) { return b(j) >= lo && b(j) <= hi; };
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        return cont(i + 1) ? 2 : 0;
-    if (c == 0xE0)
-        return cont(i + 1, 0xA0) && cont(i + 2) ? 3 : 0;
-    if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
-        return cont(i + 1) && cont(i + 2) ? 3 : 0;
-    if (c == 0xED)
-        return cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;
-    if (c == 0xF0)
-        return cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-    if (c >= 0xF1 && c <= 0xF3)
-        return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-    if (c == 0xF4)
-        return cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-    return 0;
-}
-} // namespace
 
 std::string json_escape(const std::string &s)
 {
-    std::string out;
-    out.reserve(s.size() + 2);
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const std::size_t n = utf8_sequence(s, i);
-        if (n == 0) {
-            // JSON is UTF-8: a byte that is not (a label from a Latin-1 scene file) becomes
-            // U+FFFD, as nlohmann's error_handler_t::replace does for the rest of the output.
-            out += "\\ufffd";
-            ++i;
-            continue;
-        }
-        if (n > 1) {
-            out.append(s, i, n);
-            i += n;
-            continue;
-        }
-        ++i;
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out += static_cast<char>(c);
-            }
-        }
-    }
-    return out;
+    // nlohmann's serializer is the one JSON writer (the objects are streamed piece by piece,
+    // a 2M-socket report never held as a DOM): it escapes control characters, and replaces
+    // bytes that are not UTF-8 (a Latin-1 title) with U+FFFD, so the output is always JSON.
+    // Labels and names are plain ASCII: a million of them need no serializer.
+    if (std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }))
+        return s;
+    const std::string quoted =
+        nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return quoted.substr(1, quoted.size() - 2);
 }
 
 namespace {
@@ -108,51 +58,113 @@ std::vector<LatencyGroup> latency_groups(const Simulation &sim)
     // two or three that doubling vectors would briefly need.
     std::vector<LatencyGroup> groups;
     std::vector<std::size_t> counts;
-    auto group_of = [&](const LatencySample &smp, std::size_t &last) -> std::size_t {
+    auto task_name_of = [&](std::uint32_t task) {
+        return task < sim.tasks().size() ? std::string_view(sim.tasks()[task].name) : std::string_view("?");
+    };
+    auto group_of = [&](std::uint32_t task, CallKind kind, KFn fn, std::size_t &last) -> std::size_t {
         auto same = [&](const LatencyGroup &g) {
             // A task spawned several times under one name (a declared process) is one group.
-            const std::string_view task_name =
-                smp.task < sim.tasks().size() ? std::string_view(sim.tasks()[smp.task].name) : std::string_view("?");
-            return g.task_name == task_name && g.kind == smp.kind && g.fn == smp.fn;
+            return g.task_name == task_name_of(task) && g.kind == kind && g.fn == fn;
         };
-        if (last < groups.size() && groups[last].task == smp.task && same(groups[last]))
+        if (last < groups.size() && groups[last].task == task && same(groups[last]))
             return last;
         for (std::size_t i = 0; i < groups.size(); ++i)
             if (same(groups[i]))
                 return last = i;
-        return last = npos;
+        LatencyGroup g;
+        g.task = task;
+        g.task_name = std::string(task_name_of(task));
+        g.kind = kind;
+        g.fn = fn;
+        g.name = g.task_name + ", " + std::string(kfn_name(fn)) +
+                 (kind == CallKind::autobind ? std::string() : ", " + std::string(call_kind_name(kind)));
+        groups.push_back(std::move(g));
+        counts.push_back(0);
+        return last = groups.size() - 1;
     };
     std::size_t last = npos;
-    for (const LatencySample &smp : sim.latencies()) {
-        std::size_t i = group_of(smp, last);
-        if (i == npos) {
-            const std::string task_name = smp.task < sim.tasks().size() ? sim.tasks()[smp.task].name : std::string("?");
-            LatencyGroup g;
-            g.task = smp.task;
-            g.task_name = task_name;
-            g.kind = smp.kind;
-            g.fn = smp.fn;
-            g.name = task_name + ", " + std::string(kfn_name(smp.fn)) +
-                     (smp.kind == CallKind::autobind ? std::string() : ", " + std::string(call_kind_name(smp.kind)));
-            groups.push_back(g);
-            counts.push_back(0);
-            last = i = groups.size() - 1;
-        }
-        ++counts[i];
-    }
+    for (const LatencySample &smp : sim.latencies())
+        ++counts[group_of(smp.task, smp.kind, smp.fn, last)];
     for (std::size_t i = 0; i < groups.size(); ++i)
         groups[i].durations.reserve(counts[i]);
     last = npos;
     for (const LatencySample &smp : sim.latencies()) {
-        LatencyGroup &g = groups[group_of(smp, last)];
+        LatencyGroup &g = groups[group_of(smp.task, smp.kind, smp.fn, last)];
         g.durations.push_back(smp.duration_ns);
-        g.waited_ns += smp.waited_ns;
-        g.spun_ns += smp.spun_ns;
+        g.waited_ns = saturating_add(g.waited_ns, smp.waited_ns);
+        g.spun_ns = saturating_add(g.spun_ns, smp.spun_ns);
         g.waits += smp.waited_ns > 0;
     }
     for (LatencyGroup &g : groups)
         std::sort(g.durations.begin(), g.durations.end());
+    // The counted calls come in (task, fn, kind, duration) order: each group's ascending.
+    last = npos;
+    for (const auto &[key, c] : sim.kernel().latency_counts.entries()) {
+        LatencyGroup &g = groups[group_of(key.task, key.kind, key.fn, last)];
+        if (!g.counted.empty() && g.counted.back().first == key.duration_ns)
+            g.counted.back().second += c.calls; // two tasks of one name
+        else if (!g.counted.empty() && g.counted.back().first > key.duration_ns)
+            g.counted.insert(std::upper_bound(g.counted.begin(), g.counted.end(), std::pair(key.duration_ns, c.calls)),
+                             {key.duration_ns, c.calls});
+        else
+            g.counted.emplace_back(key.duration_ns, c.calls);
+        g.waited_ns = saturating_add(g.waited_ns, c.waited_ns);
+        g.spun_ns = saturating_add(g.spun_ns, c.spun_ns);
+        g.waits += c.waits;
+    }
     return groups;
+}
+
+std::uint64_t LatencyGroup::count() const
+{
+    std::uint64_t n = durations.size();
+    for (const auto &[d, calls] : counted)
+        n += calls;
+    return n;
+}
+
+std::uint64_t LatencyGroup::total_ns() const
+{
+    std::uint64_t t = 0;
+    for (std::uint64_t d : durations)
+        t = saturating_add(t, d);
+    for (const auto &[d, calls] : counted)
+        t = saturating_add(t, saturating_mul(d, calls));
+    return t;
+}
+
+std::uint64_t LatencyGroup::average_ns() const
+{
+    unsigned __int128 t = 0;
+    for (std::uint64_t d : durations)
+        t += d;
+    for (const auto &[d, calls] : counted)
+        t += static_cast<unsigned __int128>(d) * calls;
+    const std::uint64_t n = count();
+    return n ? static_cast<std::uint64_t>(t / n) : 0;
+}
+
+std::uint64_t LatencyGroup::max_ns() const
+{
+    std::uint64_t m = durations.empty() ? 0 : durations.back();
+    return counted.empty() ? m : std::max(m, counted.back().first);
+}
+
+std::uint64_t LatencyGroup::percentile(double p) const
+{
+    if (counted.empty())
+        return nearest_rank(durations, p);
+    Log2Histogram h;
+    add_to(h);
+    return h.percentile_ns(p);
+}
+
+void LatencyGroup::add_to(Log2Histogram &h) const
+{
+    for (std::uint64_t d : durations)
+        h.add(d);
+    for (const auto &[d, calls] : counted)
+        h.add(d, calls);
 }
 
 std::uint64_t nearest_rank(const std::vector<std::uint64_t> &sorted, double p)
@@ -182,12 +194,9 @@ std::string time_summary_text(const Simulation &sim)
     if (!groups.empty()) {
         o << "latency (modelled, per task and call kind):\n";
         for (const LatencyGroup &g : groups) {
-            std::uint64_t total = 0;
-            for (auto d : g.durations)
-                total += d;
-            o << "  " << g.name << ": count " << g.durations.size() << ", avg "
-              << format_ns(total / g.durations.size()) << ", p50 " << format_ns(nearest_rank(g.durations, 50))
-              << ", p99 " << format_ns(nearest_rank(g.durations, 99)) << ", max " << format_ns(g.durations.back())
+            o << "  " << g.name << ": count " << g.count() << ", avg " << format_ns(g.average_ns()) << ", p50 "
+              << format_ns(g.percentile(50)) << ", p99 " << format_ns(g.percentile(99)) << ", max "
+              << format_ns(g.max_ns())
               << ", waited for GC in " << g.waits << "\n";
         }
     }
@@ -218,15 +227,13 @@ std::string time_json(const Simulation &sim)
     o << "}, \"latency\": [";
     first = true;
     for (const LatencyGroup &g : latency_groups(sim)) {
-        std::uint64_t total = 0;
-        for (auto d : g.durations)
-            total += d;
         o << (first ? "\n    " : ",\n    ") << "{\"group\": " << q(g.name) << ", \"task\": " << g.task
           << ", \"fn\": " << q(std::string(kfn_name(g.fn))) << ", \"kind\": " << q(std::string(call_kind_name(g.kind)))
-          << ", \"count\": " << g.durations.size() << ", \"total_ns\": " << total
-          << ", \"avg_ns\": " << total / g.durations.size() << ", \"p50_ns\": " << nearest_rank(g.durations, 50)
-          << ", \"p90_ns\": " << nearest_rank(g.durations, 90) << ", \"p99_ns\": " << nearest_rank(g.durations, 99)
-          << ", \"max_ns\": " << g.durations.back() << ", \"waits\": " << g.waits
+          << ", \"count\": " << g.count() << ", \"total_ns\": " << g.total_ns()
+          << ", \"avg_ns\": " << g.average_ns() << ", \"p50_ns\": " << g.percentile(50)
+          << ", \"p90_ns\": " << g.percentile(90) << ", \"p99_ns\": " << g.percentile(99)
+          << ", \"max_ns\": " << g.max_ns() << ", \"kept_one_by_one\": " << g.durations.size()
+          << ", \"waits\": " << g.waits
           << ", \"waited_ns\": " << g.waited_ns << ", \"spun_ns\": " << g.spun_ns << "}";
         first = false;
     }
@@ -249,7 +256,7 @@ std::string report_text(const Simulation &sim)
 {
     const Kernel &k = sim.kernel();
     std::ostringstream o;
-    o << "scene: " << sim.scene().title << "\n";
+    o << "scene: " << printable(sim.scene().title) << "\n";
     o << "collector: " << era_name(k.era()) << " (Linux " << era_kernel_label(k.era()) << ")\n";
     o << "statements: " << sim.statements_executed() << ", micro-steps: " << sim.steps() << "\n\n";
     o << "sockets:\n";
@@ -265,14 +272,14 @@ std::string report_text(const Simulation &sim)
             break;
         }
         char line[256];
-        std::snprintf(line, sizeof line, "  %-18s %-9s %-5s refs %-3ld %s %-3ld queue %-3zu %s\n", k.label_of(u).c_str(),
+        std::snprintf(line, sizeof line, "  %-18s %-9s %-5s refs %-3ld %s %-3ld queue %-3zu %s\n", printable(k.label_of(u)).c_str(),
                       std::string(sock_type_name(u.type)).c_str(), state_word(u).c_str(), u.file ? u.file->count : 0L,
                       k.era() == GcEra::graph ? "out_degree" : "inflight", k.collector().inflight_of(u),
                       u.receive_queue.size(),
                       u.released ? ("freed by " + std::string(freed_by_name(u.freed_by))).c_str() : "");
         o << line;
     }
-    o << "\ncollections: " << k.gc_runs.size() << "\n";
+    o << "\ncollections: " << k.gc_runs_total() << "\n";
     constexpr std::size_t kMaxRunsShown = 20;
     std::size_t shown_runs = 0;
     for (const GcRun &r : k.gc_runs) {
@@ -285,8 +292,10 @@ std::string report_text(const Simulation &sim)
             o << " " << r.candidates << " candidates";
         o << ", " << r.garbage << " garbage, hitlist " << r.hitlist << ", " << r.micro_steps << " micro-steps, "
           << format_ns(r.end_ns - r.start_ns) << " at " << format_ns(r.start_ns) << "\n";
-        if (++shown_runs == kMaxRunsShown && k.gc_runs.size() > kMaxRunsShown) {
-            o << "  ... " << k.gc_runs.size() - kMaxRunsShown << " more (--json lists every run)\n";
+        if (++shown_runs == kMaxRunsShown && k.gc_runs_total() > kMaxRunsShown) {
+            o << "  ... and " << group_digits(k.gc_runs_total() - kMaxRunsShown) << " more (--json lists "
+              << (k.gc_runs_dropped ? "the first " + group_digits(k.gc_runs.size() - 1) + " and the last" : "every run")
+              << ")\n";
             break;
         }
     }
@@ -294,8 +303,13 @@ std::string report_text(const Simulation &sim)
     if (!sim.warnings().empty()) {
         o << "\nwarnings:\n";
         for (const auto &w : sim.warnings())
-            o << "  " << sim.scene().file << ":" << w.line << ": warning: " << w.message << "\n";
+            o << "  " << printable(sim.scene().file) << ":" << w.line << ": warning: " << printable(w.message) << "\n";
+        if (sim.warnings_dropped())
+            o << "  ... and " << group_digits(sim.warnings_dropped()) << " more (the warnings budget keeps "
+              << group_digits(sim.warnings().size()) << ")\n";
     }
+    if (auto limit = sim.limit_reached())
+        o << "\nstopped: " << printable(limit->format()) << "\n";
     if (!k.findings.empty()) {
         o << "\nfindings (the run stopped at the first):\n";
         for (const auto &f : k.findings)
@@ -305,7 +319,7 @@ std::string report_text(const Simulation &sim)
     o << "\nexpectations: " << sim.expectations().size() - failed << " passed, " << failed << " failed\n";
     for (const auto &e : sim.expectations())
         if (!e.passed)
-            o << "  " << sim.scene().file << ":" << e.line << ": FAILED: " << e.message << "\n";
+            o << "  " << printable(sim.scene().file) << ":" << e.line << ": FAILED: " << printable(e.message) << "\n";
     return o.str();
 }
 
@@ -349,6 +363,7 @@ std::string report_json(const Simulation &sim)
           << ", \"duration_ns\": " << r.end_ns - r.start_ns << ", \"task\": " << r.task << "}";
     }
     o << (first ? "],\n" : "\n  ],\n");
+    o << "  \"gc_runs_total\": " << k.gc_runs_total() << ",\n";
     o << time_json(sim);
     o << "  \"warnings\": [";
     first = true;
@@ -358,6 +373,11 @@ std::string report_json(const Simulation &sim)
         o << "    {\"line\": " << w.line << ", \"message\": " << q(w.message) << "}";
     }
     o << (first ? "],\n" : "\n  ],\n");
+    o << "  \"warnings_total\": " << sim.warnings().size() + sim.warnings_dropped() << ",\n";
+    if (auto limit = sim.limit_reached())
+        o << "  \"limit\": {\"name\": " << q(std::string(budget_info(sim.kernel().breach->which).name))
+          << ", \"line\": " << limit->loc.line << ", \"col\": " << limit->loc.col
+          << ", \"message\": " << q(limit->message) << "},\n";
     o << "  \"findings\": [";
     first = true;
     for (const auto &f : k.findings) {

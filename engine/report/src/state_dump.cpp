@@ -49,7 +49,7 @@ json globals(const Kernel &k)
     else
         g["graph"] = nullptr;
     g["hitlist"] = k.hitlist.size();
-    g["gc_runs"] = k.gc_runs.size();
+    g["gc_runs"] = k.gc_runs_total();
     return g;
 }
 
@@ -208,7 +208,7 @@ std::string state_text(const Simulation &sim)
           << (k.graph_grouped ? "true" : "false") << "\n  unix_vertex_unvisited_index " << k.unvisited_index
           << ", unix_vertex_grouped_index " << k.grouped_index << ", unix_vertex_max_scc_index " << k.max_scc_index
           << "\n";
-    o << "  hitlist " << k.hitlist.size() << " skb(s), collections so far " << k.gc_runs.size() << "\n";
+    o << "  hitlist " << k.hitlist.size() << " skb(s), collections so far " << k.gc_runs_total() << "\n";
     return o.str();
 }
 

@@ -80,6 +80,9 @@ KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &opti
             c.costs.set(*cost, o.ns);
     for (const auto &[cost, ns] : options.cost_overrides)
         c.costs.set(cost, ns);
+    c.budget = scene.settings.budget;
+    for (const auto &[budget, n] : options.budget_overrides)
+        c.budget.set(budget, n);
     return c;
 }
 
@@ -106,6 +109,7 @@ Simulation::Simulation(const Simulation &o)
       fast_forward_(o.fast_forward_), cpu_free_at_(o.cpu_free_at_), last_(o.last_), steps_(o.steps_),
       statements_(o.statements_), line_(o.line_), finished_(o.finished_),
       stopped_by_finding_(o.stopped_by_finding_), findings_seen_(o.findings_seen_), warnings_(o.warnings_),
+      warnings_dropped_(o.warnings_dropped_), stmt_loc_(o.stmt_loc_), limit_loc_(o.limit_loc_),
       expectations_(o.expectations_), tasks_info_(o.tasks_info_), now_ns_(o.now_ns_)
 {
     for (const TaskScript &from : o.scripts_) {
@@ -201,7 +205,7 @@ bool Simulation::absorb(const Event &e)
         mark_leaks();
     ++kernel_.micro_steps_total;
     if (kernel_.running)
-        kernel_.running->clock += kernel_.cost_of(e);
+        kernel_.advance_clock(*kernel_.running, kernel_.cost_of(e));
     bool skip = false;
     if (seek_target_ && steps_ + 1 < seek_target_ && !checked_) {
         // advance_to(): only the end of a statement needs the driver (it frees the CPU).
@@ -222,8 +226,10 @@ bool Simulation::absorb(const Event &e)
         default: skip = kernel_.gc_phase != GcPhase::none; break;
         }
     }
-    // A finding made on the way to this event ends the run at this step: the driver sees it.
-    if (!skip || kernel_.findings.size() > findings_seen_)
+    // A finding made on the way to this event ends the run at this step: the driver sees it;
+    // so does a budget reached, or the step that reaches the steps budget.
+    if (!skip || kernel_.findings.size() > findings_seen_ || kernel_.breach ||
+        steps_ + 1 + kernel_.steps_skipped >= kernel_.config().budget[Budget::steps])
         return false;
     // Absorbed, but still a step: numbering never depends on who watches.
     steps_ += 1 + std::exchange(kernel_.steps_skipped, 0);
@@ -387,10 +393,40 @@ const Event *Simulation::step()
             finished_ = true;
             stopped_by_finding_ = true;
         }
+        check_budgets();
         if (record_)
             events_.push_back(last_);
         return &last_;
     }
+}
+
+void Simulation::check_budgets()
+{
+    if (!kernel_.breach && steps_ >= kernel_.config().budget[Budget::steps])
+        kernel_.reach_budget(Budget::steps, "at step " + group_digits(steps_));
+    if (kernel_.breach && !limit_loc_) {
+        limit_loc_ = stmt_loc_;
+        finished_ = true;
+    }
+}
+
+std::optional<Diagnostic> Simulation::limit_reached() const
+{
+    if (!limit_loc_ || !kernel_.breach)
+        return std::nullopt;
+    Diagnostic d;
+    d.file = scene_->file;
+    d.loc = *limit_loc_;
+    d.message = budget_message(*kernel_.breach);
+    return d;
+}
+
+void Simulation::warn(std::uint32_t line, std::string message)
+{
+    if (warnings_.size() < kernel_.config().budget[Budget::warnings])
+        warnings_.push_back({line, std::move(message)});
+    else
+        ++warnings_dropped_;
 }
 
 bool Simulation::step_over()
@@ -449,7 +485,7 @@ void Simulation::run()
 void Simulation::flush_failure(TaskScript &ts)
 {
     if (ts.pending_failure) {
-        warnings_.push_back({ts.pending_failure->line, ts.pending_failure->what});
+        warn(ts.pending_failure->line, std::move(ts.pending_failure->what));
         ts.pending_failure.reset();
     }
 }
@@ -595,9 +631,8 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
                     cpu = static_cast<std::uint32_t>(std::strtoul(d.cpu.text.c_str(), nullptr, 10));
         }
         if (cpu >= kernel_.config().cpus) {
-            warnings_.push_back({s.loc.line, "spawn " + n0 + ": cpu " + std::to_string(cpu) +
-                                                 " does not exist (set cpus " +
-                                                 std::to_string(kernel_.config().cpus) + "); it runs on cpu 0"});
+            warn(s.loc.line, "spawn " + n0 + ": cpu " + std::to_string(cpu) + " does not exist (set cpus " +
+                                 std::to_string(kernel_.config().cpus) + "); it runs on cpu 0");
             cpu = 0;
         }
         Task &child = add_task(n0, runs_as, cpu, false);
@@ -616,8 +651,10 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
             bool found = false;
             for (const Task &t : kernel_.tasks)
                 found = found || (!t.kworker && t.id != task && t.name == n);
-            if (!found)
-                warnings_.push_back({s.loc.line, "wait: no task named '" + n + "' has been spawned"});
+            if (!found && n == kernel_.tasks[task].name)
+                warn(s.loc.line, "wait: '" + n + "' is this task itself; a task cannot wait for itself");
+            else if (!found)
+                warn(s.loc.line, "wait: no task named '" + n + "' has been spawned");
         }
         auto pending = [&] {
             for (const Task &t : kernel_.tasks) {
@@ -663,6 +700,7 @@ Proc Simulation::script(std::uint32_t id)
         Task &task = kernel_.tasks[id];
         ts.line = s.loc.line;
         line_ = s.loc.line;
+        stmt_loc_ = s.loc;
         ++statements_;
         ts.between_statements = false;
         // A statement of a repeat block names its sockets with templates (u$i): its steps carry
@@ -704,7 +742,7 @@ Proc Simulation::script(std::uint32_t id)
             smp.last_step = std::max(first_step, steps_);
             smp.scene_line = s.loc.line;
             smp.failed = r.err != Errno::none;
-            kernel_.latencies.push_back(smp);
+            kernel_.record_latency(smp);
         }
         co_yield kernel_.run_task_work(*p);
         if (!kernel_.concurrent)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/log2_histogram.hpp"
 
+#include "inflight/run_budget.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -61,17 +63,33 @@ void Log2Histogram::set_unit(TimeUnit unit)
     const std::uint64_t div = unit_divisor(unit_);
     for (std::uint64_t v : values_)
         ++buckets_[static_cast<std::size_t>(bucket_of(v / div))];
+    for (const auto &[v, times] : counted_)
+        buckets_[static_cast<std::size_t>(bucket_of(v / div))] += times;
 }
 
 void Log2Histogram::add(std::uint64_t ns)
 {
     ++buckets_[static_cast<std::size_t>(bucket_of(ns / unit_divisor(unit_)))];
-    if (values_.empty() || ns < min_ns_)
+    if (empty() || ns < min_ns_)
         min_ns_ = ns;
-    if (values_.empty() || ns > max_ns_)
+    if (empty() || ns > max_ns_)
         max_ns_ = ns;
     values_.push_back(ns);
-    total_ns_ += ns;
+    total_ns_ = saturating_add(total_ns_, ns);
+}
+
+void Log2Histogram::add(std::uint64_t ns, std::uint64_t times)
+{
+    if (times == 0)
+        return;
+    buckets_[static_cast<std::size_t>(bucket_of(ns / unit_divisor(unit_)))] += times;
+    if (empty() || ns < min_ns_)
+        min_ns_ = ns;
+    if (empty() || ns > max_ns_)
+        max_ns_ = ns;
+    counted_[ns] += times;
+    counted_calls_ += times;
+    total_ns_ = saturating_add(total_ns_, saturating_mul(ns, times));
 }
 
 void Log2Histogram::clear()
@@ -79,6 +97,8 @@ void Log2Histogram::clear()
     buckets_.fill(0);
     values_.clear();
     sorted_.clear();
+    counted_.clear();
+    counted_calls_ = 0;
     total_ns_ = min_ns_ = max_ns_ = 0;
 }
 
@@ -110,12 +130,12 @@ std::uint64_t Log2Histogram::max_bucket_count() const
 
 double Log2Histogram::mean_ns() const
 {
-    return values_.empty() ? 0.0 : static_cast<double>(total_ns_) / static_cast<double>(values_.size());
+    return empty() ? 0.0 : static_cast<double>(total_ns_) / static_cast<double>(count());
 }
 
 std::uint64_t Log2Histogram::percentile_ns(double p) const
 {
-    if (values_.empty())
+    if (empty())
         return 0;
     if (sorted_.size() < values_.size()) {
         const auto old = static_cast<std::ptrdiff_t>(sorted_.size());
@@ -124,10 +144,28 @@ std::uint64_t Log2Histogram::percentile_ns(double p) const
         std::inplace_merge(sorted_.begin(), sorted_.begin() + old, sorted_.end());
     }
     // Nearest rank: rank = ceil(p/100 * N), 1-based, at least 1.
-    const double n = static_cast<double>(sorted_.size());
-    auto rank = static_cast<std::size_t>(std::ceil(std::clamp(p, 0.0, 100.0) / 100.0 * n - 1e-9));
-    rank = std::clamp<std::size_t>(rank, 1, sorted_.size());
-    return sorted_[rank - 1];
+    const double n = static_cast<double>(count());
+    auto rank = static_cast<std::uint64_t>(std::ceil(std::clamp(p, 0.0, 100.0) / 100.0 * n - 1e-9));
+    rank = std::clamp<std::uint64_t>(rank, 1, count());
+    if (counted_.empty())
+        return sorted_[static_cast<std::size_t>(rank - 1)];
+    // Walk the sorted samples and the counted values together, in value order.
+    std::size_t i = 0;
+    auto c = counted_.begin();
+    std::uint64_t seen = 0;
+    for (;;) {
+        const bool take_sorted = i < sorted_.size() && (c == counted_.end() || sorted_[i] <= c->first);
+        if (take_sorted) {
+            if (++seen >= rank)
+                return sorted_[i];
+            ++i;
+        } else {
+            seen += c->second;
+            if (seen >= rank)
+                return c->first;
+            ++c;
+        }
+    }
 }
 
 std::uint64_t Log2Histogram::total() const { return total_ns_ / unit_divisor(unit_); }
@@ -135,9 +173,9 @@ std::uint64_t Log2Histogram::total() const { return total_ns_ / unit_divisor(uni
 std::uint64_t Log2Histogram::average() const
 {
     // funclatency: (total / unit) / count, printed with %ld. The exact quotient, floored.
-    if (values_.empty())
+    if (empty())
         return 0;
-    const auto den = static_cast<unsigned __int128>(unit_divisor(unit_)) * values_.size();
+    const auto den = static_cast<unsigned __int128>(unit_divisor(unit_)) * count();
     return static_cast<std::uint64_t>(total_ns_ / den);
 }
 

@@ -15,6 +15,8 @@
 #include "inflight/gc_era.hpp"
 #include "inflight/name_pool.hpp"
 #include "inflight/process.hpp"
+#include "inflight/run_budget.hpp"
+#include "inflight/latency_counts.hpp"
 #include "inflight/proc.hpp"
 #include "inflight/sk_buff.hpp"
 #include "inflight/task.hpp"
@@ -50,6 +52,7 @@ struct KernelConfig {
     bool fix_splice_no_checksum = true;   // 6bd8614fc2d0: no checksum on spliced AF_UNIX pages
     AutobindMode autobind = AutobindMode::random;
     bool global_table_lock = false;       // before 2021: one unix_table_lock
+    RunBudget budget;                     // the run's limits (run_budget.hpp)
 };
 
 // Where the running collection is, for the views (roles and the lists dock).
@@ -154,9 +157,17 @@ public:
     void charge(std::uint64_t ns)
     {
         if (running)
-            running->clock += ns;
+            advance_clock(*running, ns);
     }
-    void charge(Cost c, std::uint64_t times = 1) { charge(config_.costs[c] * times); }
+    void charge(Cost c, std::uint64_t times = 1) { charge(saturating_mul(config_.costs[c], times)); }
+    // t.clock += ns, saturating: a clock past the time-ns budget (at most 2^64 - 1 ns, 584
+    // years) ends the run with a located error instead of wrapping to a small time.
+    void advance_clock(Task &t, std::uint64_t ns)
+    {
+        t.clock = saturating_add(t.clock, ns);
+        if (t.clock >= config_.budget[Budget::time_ns] && !breach)
+            reach_budget(Budget::time_ns, "the modelled clock of task " + t.name + " would pass it");
+    }
     std::uint64_t cost_of(const Event &e) const;
     const CostModel &costs() const { return config_.costs; }
     // A point where another task may run first (only when the run is concurrent).
@@ -283,6 +294,17 @@ public:
     KLock unix_gc_lock;
     std::uint64_t gc_busy_until = 0;  // end (modelled) of the last collection
     LatencyLog latencies;
+    // Timed calls past the latency-samples budget: exact counts per (task, call, duration), so
+    // histograms and percentiles stay right while memory stays bounded.
+    LatencyCounts latency_counts;
+    void record_latency(const LatencySample &s);
+    // ---- budgets (run_budget.hpp) ----
+    // The first budget the run reached; the Simulation ends the run at the step that reached it.
+    std::optional<BudgetBreach> breach;
+    void reach_budget(Budget b, std::string detail);
+    std::uint64_t gc_runs_dropped = 0; // collections past the collections budget: counted, not kept
+    std::uint64_t gc_runs_total() const { return gc_runs.size() + gc_runs_dropped; }
+    std::uint64_t bytes_live = 0;      // bytes of every live skb (queued, in flight, on the hitlist)
     std::uint64_t micro_steps_total = 0; // every micro-step, also those a fast-forward absorbed
     // Micro-steps a fast-forward shortcut (a memo, a bulk walk of taken names) did not yield at
     // all. The Simulation counts them as steps, so a step number means the same micro-step

@@ -6,6 +6,7 @@
 #include "inflight/diagnostic.hpp"
 #include "inflight/errno_code.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/run_budget.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -112,7 +113,7 @@ struct SceneSettings {
     bool fix_unify_scc_index = false;     // set fix unify-scc-index (graph only)
     std::uint64_t nofile = 1024;          // RLIMIT_NOFILE of every process
     std::uint64_t seed = 1;               // set seed N (autobind start numbers)
-    std::uint64_t object_limit = 2'000'000; // set limit N: sockets a scene may create
+    RunBudget budget;                     // set limit [NAME] N (run_budget.hpp); bare N: objects
     bool checked = false;                 // set check on: verify invariants after every micro-step
     // set collectors classic async graph: the eras the scene's expectations hold for (empty:
     // only `gc`). Tests run the scene under each; the CLI warns when run under another.

@@ -5,6 +5,7 @@
 
 #include "inflight/event.hpp"
 #include "inflight/latency.hpp"
+#include "inflight/log2_histogram.hpp"
 #include "inflight/scene.hpp"
 
 #include <cstdint>
@@ -37,9 +38,19 @@ struct LatencyGroup {
     std::string task_name;
     CallKind kind = CallKind::no_fd;
     KFn fn = KFn::sys_sendmsg;
-    std::vector<std::uint64_t> durations;
+    std::vector<std::uint64_t> durations; // the calls kept one by one (Simulation::latencies()), sorted
+    // The calls past the latency-samples budget (Kernel::latency_counts): (duration, calls),
+    // ascending. Counts, totals and percentiles below cover both, exactly.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> counted;
     std::uint64_t waited_ns = 0, spun_ns = 0;
     std::size_t waits = 0;      // calls that waited for a collection
+
+    std::uint64_t count() const;
+    std::uint64_t total_ns() const;   // saturating: a sum never wraps below its parts
+    std::uint64_t average_ns() const; // exact quotient of the true sum
+    std::uint64_t max_ns() const;
+    std::uint64_t percentile(double p) const; // nearest rank, p in 0..100
+    void add_to(Log2Histogram &h) const;
 };
 std::vector<LatencyGroup> latency_groups(const Simulation &sim);
 // Nearest-rank percentile of sorted values (p in 0..100).

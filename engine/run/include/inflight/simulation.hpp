@@ -34,6 +34,8 @@ struct SimulationOptions {
     bool fast_forward = false;
     // Costs set outside the scene (the app's Model > Costs dialog), applied over `set cost`.
     std::vector<std::pair<Cost, std::uint64_t>> cost_overrides;
+    // Limits set outside the scene (inflight-cli --limit, --max-steps), applied over `set limit`.
+    std::vector<std::pair<Budget, std::uint64_t>> budget_overrides;
 };
 
 struct SceneWarning {
@@ -86,6 +88,7 @@ public:
     std::uint64_t steps() const { return steps_; }
     std::uint64_t statements_executed() const { return statements_; }
     std::uint32_t current_line() const { return line_; }
+    SourceLoc current_loc() const { return stmt_loc_; } // the statement that began last
     bool gc_in_progress() const;
     bool checked() const { return checked_; }
 
@@ -94,7 +97,12 @@ public:
     GcEra era() const { return kernel_.era(); }
     const std::vector<Event> &events() const { return events_; }
     const Event *last_event() const { return steps_ ? &last_ : nullptr; }
+    // The first warnings-budget warnings; the rest are only counted.
     const std::vector<SceneWarning> &warnings() const { return warnings_; }
+    std::uint64_t warnings_dropped() const { return warnings_dropped_; }
+    // The budget that ended the run (run_budget.hpp), located at the statement running then:
+    // "file:line:col: error: limit 'steps' reached: ...". Empty when none was reached.
+    std::optional<Diagnostic> limit_reached() const;
     const std::vector<ExpectationOutcome> &expectations() const { return expectations_; }
     std::size_t expectations_failed() const;
 
@@ -139,6 +147,8 @@ private:
     void flush_failure(TaskScript &ts);
     void finish_run();
     void mark_leaks();
+    void warn(std::uint32_t line, std::string message);
+    void check_budgets();
 
     std::shared_ptr<const Scene> scene_;
     Kernel kernel_;
@@ -158,6 +168,9 @@ private:
     bool stopped_by_finding_ = false;
     std::size_t findings_seen_ = 0;
     std::vector<SceneWarning> warnings_;
+    std::uint64_t warnings_dropped_ = 0;
+    SourceLoc stmt_loc_;                     // the statement that began last (any task)
+    std::optional<SourceLoc> limit_loc_;     // where a budget ended the run
     std::vector<ExpectationOutcome> expectations_;
     std::vector<TaskInfo> tasks_info_;
     std::uint64_t now_ns_ = 0;

@@ -39,10 +39,13 @@ public:
     // Re-buckets every kept sample under another unit.
     void set_unit(TimeUnit unit);
     void add(std::uint64_t ns);
+    // `times` samples of the same value, kept as one count (latency_counts.hpp: the calls past
+    // the latency-samples budget): buckets, totals and percentiles stay exact.
+    void add(std::uint64_t ns, std::uint64_t times);
     void clear();
 
-    std::uint64_t count() const { return values_.size(); }
-    bool empty() const { return values_.empty(); }
+    std::uint64_t count() const { return values_.size() + counted_calls_; }
+    bool empty() const { return count() == 0; }
     const std::array<std::uint64_t, kBuckets> &buckets() const { return buckets_; }
     std::uint64_t bucket_count(int bucket) const;
     // The lowest and highest non-empty bucket (-1 when empty) and the fullest bucket's count.
@@ -52,13 +55,13 @@ public:
 
     // In nanoseconds, exact.
     std::uint64_t total_ns() const { return total_ns_; }
-    std::uint64_t min_ns() const { return values_.empty() ? 0 : min_ns_; }
-    std::uint64_t max_ns() const { return values_.empty() ? 0 : max_ns_; }
+    std::uint64_t min_ns() const { return empty() ? 0 : min_ns_; }
+    std::uint64_t max_ns() const { return empty() ? 0 : max_ns_; }
     double mean_ns() const;
     // Nearest-rank percentile (p in (0, 100]): the smallest sample with at least p% of the samples
     // at or below it. 0 when empty.
     std::uint64_t percentile_ns(double p) const;
-    // The samples in the order they were added.
+    // The samples added one by one, in the order they were added (not the counted ones).
     const std::vector<std::uint64_t> &values_ns() const { return values_; }
 
     // In the histogram's unit, truncated as funclatency prints them: total = total_ns / unit,
@@ -72,7 +75,9 @@ private:
     TimeUnit unit_;
     std::array<std::uint64_t, kBuckets> buckets_{};
     std::vector<std::uint64_t> values_;
-    std::uint64_t total_ns_ = 0;
+    std::map<std::uint64_t, std::uint64_t> counted_; // value -> times (add(ns, times))
+    std::uint64_t counted_calls_ = 0;
+    std::uint64_t total_ns_ = 0;                      // saturating
     std::uint64_t min_ns_ = 0, max_ns_ = 0;
     // Sorted copy for percentiles, extended lazily: samples arrive in small batches while a run
     // plays, so the new tail is sorted and merged instead of sorting everything again.

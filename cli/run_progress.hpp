@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A long run on a terminal: a progress line on stderr (steps, statement line, modelled time)
+// redrawn a few times a second, and --timeout, which ends the run between two steps.
+#pragma once
+
+#include "inflight/diagnostic.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+namespace inflight {
+class Simulation;
+}
+
+namespace inflight::cli {
+
+class RunProgress {
+public:
+    explicit RunProgress(std::optional<double> timeout_s);
+    // After each step the driver sees; false: the timeout has passed, stop.
+    bool tick(const Simulation &sim)
+    {
+        // The clock is read every 4096 steps: a step is far cheaper than a clock read.
+        return (++ticks_ & 4095) != 0 || slow_tick(sim);
+    }
+    void done();  // erases the progress line
+    bool timed_out() const { return timed_out_; }
+    // "file:line:col: error: --timeout 5 s reached at micro-step N ...", at the statement running then.
+    Diagnostic timeout_diagnostic(const Simulation &sim) const;
+
+private:
+    bool slow_tick(const Simulation &sim);
+
+    std::optional<double> timeout_s_;
+    bool tty_ = false;
+    bool drawn_ = false;
+    bool timed_out_ = false;
+    std::uint64_t ticks_ = 0;
+    std::chrono::steady_clock::time_point start_, last_draw_;
+};
+
+} // namespace inflight::cli
