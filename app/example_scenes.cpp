@@ -84,8 +84,8 @@ QList<ExampleScene> ExampleScenes::list(const QString &directory)
         out.append({path, title, groupOf(rel)});
     }
     // Groups in teaching order: the basics first, the 32,000-socket scenes last.
-    const QStringList order{groupOf(QStringLiteral("cycle.scn")), groupOf(QStringLiteral("selftest-.scn")),
-                            groupOf(QStringLiteral("a-leak.scn")), groupOf(QStringLiteral("seed-.scn")),
+    const QStringList order{groupOf(QStringLiteral("cycle.scn")),     groupOf(QStringLiteral("selftest-.scn")),
+                            groupOf(QStringLiteral("a-leak.scn")),    groupOf(QStringLiteral("seed-.scn")),
                             groupOf(QStringLiteral("autobind-.scn")), groupOf(QStringLiteral("large/x.scn"))};
     std::sort(out.begin(), out.end(), [&](const ExampleScene &a, const ExampleScene &b) {
         const auto ra = order.indexOf(a.group), rb = order.indexOf(b.group);

@@ -47,8 +47,9 @@ void showSceneLanguage(QWidget *parent)
     browser->setObjectName(QStringLiteral("sceneLanguageText"));
     browser->setOpenExternalLinks(true);
     QFile f(QStringLiteral(":/LANGUAGE.md"));
-    browser->setMarkdown(f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll())
-                                                    : QObject::tr("The language reference is missing from this build."));
+    browser->setMarkdown(f.open(QIODevice::ReadOnly)
+                             ? QString::fromUtf8(f.readAll())
+                             : QObject::tr("The language reference is missing from this build."));
     static_cast<QVBoxLayout *>(d->layout())->insertWidget(0, browser, 1);
     d->resize(parent->width() * 2 / 3, parent->height() * 4 / 5);
     d->show();

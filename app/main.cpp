@@ -27,17 +27,19 @@ int main(int argc, char **argv)
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.inflight.Inflight"), builtin));
 
     QCommandLineParser cli;
-    cli.setApplicationDescription(QStringLiteral(
-        "Watch and step through the Linux AF_UNIX garbage collector of three kernel eras."));
+    cli.setApplicationDescription(
+        QStringLiteral("Watch and step through the Linux AF_UNIX garbage collector of three kernel eras."));
     cli.addHelpOption();
     cli.addVersionOption();
-    cli.addPositionalArgument(QStringLiteral("scene"), QStringLiteral("A scene file (.scn); default: the welcome scene."));
+    cli.addPositionalArgument(QStringLiteral("scene"),
+                              QStringLiteral("A scene file (.scn); default: the welcome scene."));
     QCommandLineOption gc_opt(QStringLiteral("gc"), QStringLiteral("Collector: classic, async or graph."),
                               QStringLiteral("era"));
     QCommandLineOption step_opt(QStringLiteral("step"), QStringLiteral("Open at micro-step N."), QStringLiteral("N"));
     QCommandLineOption shot_opt(QStringLiteral("screenshot"),
                                 QStringLiteral("Save a PNG of the window to FILE and exit."), QStringLiteral("FILE"));
-    QCommandLineOption size_opt(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1920x1080)."),
+    QCommandLineOption size_opt(QStringLiteral("size"),
+                                QStringLiteral("Window size for --screenshot (default 1920x1080)."),
                                 QStringLiteral("WxH"), QStringLiteral("1920x1080"));
     QCommandLineOption present_opt(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode."));
     cli.addOptions({gc_opt, step_opt, shot_opt, size_opt, present_opt});
@@ -79,7 +81,8 @@ int main(int argc, char **argv)
         const QStringList wh = cli.value(size_opt).split(QLatin1Char('x'));
         const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
         if (w < 200 || h < 200 || w > 10000 || h > 10000) {
-            std::fprintf(stderr, "inflight: error: bad --size '%s' (e.g. 1920x1080)\n", qPrintable(cli.value(size_opt)));
+            std::fprintf(stderr, "inflight: error: bad --size '%s' (e.g. 1920x1080)\n",
+                         qPrintable(cli.value(size_opt)));
             return 2;
         }
         window.resize(w, h);

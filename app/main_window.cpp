@@ -10,8 +10,8 @@
 #include "player_controller.h"
 #include "text_field_keys.h"
 #include "theme.h"
-#include "window_layout.h"
 #include "timeline_widget.h"
+#include "window_layout.h"
 
 #include "autobind/autobind_panel.h"
 #include "docks/algorithm_dock.h"
@@ -35,9 +35,6 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QShowEvent>
-#include <QResizeEvent>
-#include <QScreen>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -54,7 +51,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QResizeEvent>
+#include <QScreen>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSlider>
 #include <QStatusBar>
 #include <QTimer>
@@ -158,10 +158,7 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
 
 MainWindow::~MainWindow() = default;
 
-QAction *MainWindow::action(const QString &object_name) const
-{
-    return findChild<QAction *>(object_name);
-}
+QAction *MainWindow::action(const QString &object_name) const { return findChild<QAction *>(object_name); }
 
 void MainWindow::buildActions()
 {
@@ -179,84 +176,117 @@ void MainWindow::buildActions()
         return a;
     };
     PlayerController *c = &controller_;
-    make("first", tr("First"), QKeySequence(Qt::Key_Home), QStyle::SP_MediaSkipBackward, [c] { c->first(); },
-         tr("Back to the start of the scene"));
-    make("backStatement", tr("Back statement"), QKeySequence(Qt::CTRL | Qt::Key_Left), QStyle::SP_MediaSeekBackward,
-         [c] { c->backStatement(); }, tr("Back to the start of this statement"));
-    make("back", tr("Back"), QKeySequence(Qt::Key_Left), QStyle::SP_ArrowBack, [c] { c->back(); },
-         tr("One micro-step back (exact: the run is replayed)"));
-    make("stepInto", tr("Step into"), QKeySequence(Qt::Key_F11), QStyle::SP_ArrowForward, [c] { c->stepInto(); },
-         tr("One micro-step: the smallest thing the kernel does"));
-    make("stepOver", tr("Step over"), QKeySequence(Qt::Key_F10), QStyle::SP_ArrowDown, [c] { c->stepOver(); },
-         tr("Run the current statement to its end"));
-    make("stepOut", tr("Step out"), QKeySequence(Qt::SHIFT | Qt::Key_F11), QStyle::SP_ArrowUp, [c] { c->stepOut(); },
-         tr("Run to the end of the collection in progress"));
-    make("continue", tr("Continue"), QKeySequence(Qt::Key_F5), QStyle::SP_MediaSeekForward,
-         [c] { c->continueToBreakpoint(); }, tr("Run to the next breakpoint"));
-    make("stepOutFunction", tr("Step out of function"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F11),
-         QStyle::SP_CustomBase, [c] { c->stepOutFunction(); },
-         tr("Finish the kernel function that made this step (one scan_children(), one DFS, one SCC)"));
-    make("reverseContinue", tr("Reverse continue"), QKeySequence(Qt::SHIFT | Qt::Key_F5), QStyle::SP_CustomBase,
-         [c] { c->reverseContinue(); }, tr("Back to the previous breakpoint or watchpoint hit"));
-    make("reverseStepOver", tr("Reverse step over"), QKeySequence(Qt::SHIFT | Qt::Key_F10), QStyle::SP_CustomBase,
-         [c] { c->backStatement(); }, tr("Back to the start of this statement (the previous one when at a start)"));
-    make("reverseStepOut", tr("Reverse step out"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5), QStyle::SP_CustomBase,
-         [c] { c->reverseStepOut(); }, tr("Back to just before the collection in progress began"));
-    play_action_ = make("play", tr("Play"), QKeySequence(Qt::SHIFT | Qt::Key_Space), QStyle::SP_MediaPlay,
-                        [c] { c->isPlaying() ? c->pause() : c->play(); }, tr("Play or pause"));
-    make("last", tr("Last"), QKeySequence(Qt::Key_End), QStyle::SP_MediaSkipForward, [c] { c->last(); },
-         tr("To the end of the scene"));
-    make("nextNote", tr("Next note"), QKeySequence(Qt::Key_N), QStyle::SP_CustomBase, [c] { c->nextNote(); },
-         tr("To the scene's next note: the lesson's outline"));
-    make("previousNote", tr("Previous note"), QKeySequence(Qt::Key_P), QStyle::SP_CustomBase,
-         [c] { c->previousNote(); }, tr("To the scene's previous note"));
+    make(
+        "first", tr("First"), QKeySequence(Qt::Key_Home), QStyle::SP_MediaSkipBackward, [c] { c->first(); },
+        tr("Back to the start of the scene"));
+    make(
+        "backStatement", tr("Back statement"), QKeySequence(Qt::CTRL | Qt::Key_Left), QStyle::SP_MediaSeekBackward,
+        [c] { c->backStatement(); }, tr("Back to the start of this statement"));
+    make(
+        "back", tr("Back"), QKeySequence(Qt::Key_Left), QStyle::SP_ArrowBack, [c] { c->back(); },
+        tr("One micro-step back (exact: the run is replayed)"));
+    make(
+        "stepInto", tr("Step into"), QKeySequence(Qt::Key_F11), QStyle::SP_ArrowForward, [c] { c->stepInto(); },
+        tr("One micro-step: the smallest thing the kernel does"));
+    make(
+        "stepOver", tr("Step over"), QKeySequence(Qt::Key_F10), QStyle::SP_ArrowDown, [c] { c->stepOver(); },
+        tr("Run the current statement to its end"));
+    make(
+        "stepOut", tr("Step out"), QKeySequence(Qt::SHIFT | Qt::Key_F11), QStyle::SP_ArrowUp, [c] { c->stepOut(); },
+        tr("Run to the end of the collection in progress"));
+    make(
+        "continue", tr("Continue"), QKeySequence(Qt::Key_F5), QStyle::SP_MediaSeekForward,
+        [c] { c->continueToBreakpoint(); }, tr("Run to the next breakpoint"));
+    make(
+        "stepOutFunction", tr("Step out of function"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F11),
+        QStyle::SP_CustomBase, [c] { c->stepOutFunction(); },
+        tr("Finish the kernel function that made this step (one scan_children(), one DFS, one SCC)"));
+    make(
+        "reverseContinue", tr("Reverse continue"), QKeySequence(Qt::SHIFT | Qt::Key_F5), QStyle::SP_CustomBase,
+        [c] { c->reverseContinue(); }, tr("Back to the previous breakpoint or watchpoint hit"));
+    make(
+        "reverseStepOver", tr("Reverse step over"), QKeySequence(Qt::SHIFT | Qt::Key_F10), QStyle::SP_CustomBase,
+        [c] { c->backStatement(); }, tr("Back to the start of this statement (the previous one when at a start)"));
+    make(
+        "reverseStepOut", tr("Reverse step out"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5),
+        QStyle::SP_CustomBase, [c] { c->reverseStepOut(); },
+        tr("Back to just before the collection in progress began"));
+    play_action_ = make(
+        "play", tr("Play"), QKeySequence(Qt::SHIFT | Qt::Key_Space), QStyle::SP_MediaPlay,
+        [c] { c->isPlaying() ? c->pause() : c->play(); }, tr("Play or pause"));
+    make(
+        "last", tr("Last"), QKeySequence(Qt::Key_End), QStyle::SP_MediaSkipForward, [c] { c->last(); },
+        tr("To the end of the scene"));
+    make(
+        "nextNote", tr("Next note"), QKeySequence(Qt::Key_N), QStyle::SP_CustomBase, [c] { c->nextNote(); },
+        tr("To the scene's next note: the lesson's outline"));
+    make(
+        "previousNote", tr("Previous note"), QKeySequence(Qt::Key_P), QStyle::SP_CustomBase, [c] { c->previousNote(); },
+        tr("To the scene's previous note"));
     // A presenter's clicker sends PageDown/PageUp (some send Right/Left), a keyboard Space or
     // Enter: forward and back as through slides. Text fields keep their own keys (Qt gives an
     // editing key to a focused line edit before any shortcut).
-    action("stepInto")->setShortcuts({QKeySequence(Qt::Key_F11), QKeySequence(Qt::Key_Right),
-                                      QKeySequence(Qt::Key_PageDown), QKeySequence(Qt::Key_Space),
-                                      QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)});
+    action("stepInto")
+        ->setShortcuts({QKeySequence(Qt::Key_F11), QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_PageDown),
+                        QKeySequence(Qt::Key_Space), QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)});
     action("back")->setShortcuts({QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_PageUp)});
     action("play")->setShortcuts({QKeySequence(Qt::SHIFT | Qt::Key_Space), QKeySequence(Qt::Key_MediaTogglePlayPause)});
-    make("open", tr("&Open…"), QKeySequence::Open, QStyle::SP_DialogOpenButton, [this] { chooseOpen(); },
-         tr("Open a scene file"));
-    make("reload", tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), QStyle::SP_BrowserReload, [this] { reload(); },
-         tr("Read the scene file again"));
-    make("welcome", tr("&Welcome scene"), QKeySequence(), QStyle::SP_CustomBase, [this] { openWelcome(); },
-         tr("The built-in triangle"));
-    make("exportPng", tr("Export graph as &PNG…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph(QStringLiteral("png")); },
-         tr("Save the graph as an image"));
-    make("exportSvg", tr("Export graph as &SVG…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph(QStringLiteral("svg")); },
-         tr("Save the graph as a vector drawing"));
-    make("exportDot", tr("Export graph as &DOT…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportGraph(QStringLiteral("dot")); },
-         tr("Save the graph in Graphviz's language"));
-    make("exportTrace", tr("Export trace as &JSON…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportTrace(); },
-         tr("Save every micro-step of the run"));
-    make("quit", tr("&Quit"), QKeySequence::Quit, QStyle::SP_CustomBase, [this] { close(); }, tr("Quit"));
-    presentation_action_ = make("presentation", tr("&Presentation mode"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F),
-                                QStyle::SP_CustomBase, [this] { setPresentationMode(presentation_action_->isChecked()); },
-                                tr("Full screen, large text, high-contrast colours for a projector"));
+    make(
+        "open", tr("&Open…"), QKeySequence::Open, QStyle::SP_DialogOpenButton, [this] { chooseOpen(); },
+        tr("Open a scene file"));
+    make(
+        "reload", tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), QStyle::SP_BrowserReload, [this] { reload(); },
+        tr("Read the scene file again"));
+    make(
+        "welcome", tr("&Welcome scene"), QKeySequence(), QStyle::SP_CustomBase, [this] { openWelcome(); },
+        tr("The built-in triangle"));
+    make(
+        "exportPng", tr("Export graph as &PNG…"), QKeySequence(), QStyle::SP_CustomBase,
+        [this] { exportGraph(QStringLiteral("png")); }, tr("Save the graph as an image"));
+    make(
+        "exportSvg", tr("Export graph as &SVG…"), QKeySequence(), QStyle::SP_CustomBase,
+        [this] { exportGraph(QStringLiteral("svg")); }, tr("Save the graph as a vector drawing"));
+    make(
+        "exportDot", tr("Export graph as &DOT…"), QKeySequence(), QStyle::SP_CustomBase,
+        [this] { exportGraph(QStringLiteral("dot")); }, tr("Save the graph in Graphviz's language"));
+    make(
+        "exportTrace", tr("Export trace as &JSON…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportTrace(); },
+        tr("Save every micro-step of the run"));
+    make(
+        "quit", tr("&Quit"), QKeySequence::Quit, QStyle::SP_CustomBase, [this] { close(); }, tr("Quit"));
+    presentation_action_ = make(
+        "presentation", tr("&Presentation mode"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), QStyle::SP_CustomBase,
+        [this] { setPresentationMode(presentation_action_->isChecked()); },
+        tr("Full screen, large text, high-contrast colours for a projector"));
     presentation_action_->setCheckable(true);
-    auto *bigger = make("fontBigger", tr("Larger text"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus),
-                        QStyle::SP_CustomBase,
-                        [] { Theme::instance().setFontScale(std::min(3.0, Theme::instance().fontScale() * 1.15)); },
-                        tr("Scale every view's text up"));
-    bigger->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Equal)});
-    make("fontSmaller", tr("Smaller text"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Minus), QStyle::SP_CustomBase,
-         [] { Theme::instance().setFontScale(std::max(0.6, Theme::instance().fontScale() / 1.15)); },
-         tr("Scale every view's text down"));
-    auto *contrast = make("highContrast", tr("&High contrast"), QKeySequence(), QStyle::SP_CustomBase,
-                          [] { Theme::instance().setHighContrast(!Theme::instance().highContrast()); },
-                          tr("Colours that still read on a projector"));
+    auto *bigger = make(
+        "fontBigger", tr("Larger text"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus), QStyle::SP_CustomBase,
+        [] { Theme::instance().setFontScale(std::min(3.0, Theme::instance().fontScale() * 1.15)); },
+        tr("Scale every view's text up"));
+    bigger->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Equal)});
+    make(
+        "fontSmaller", tr("Smaller text"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Minus), QStyle::SP_CustomBase,
+        [] { Theme::instance().setFontScale(std::max(0.6, Theme::instance().fontScale() / 1.15)); },
+        tr("Scale every view's text down"));
+    auto *contrast = make(
+        "highContrast", tr("&High contrast"), QKeySequence(), QStyle::SP_CustomBase,
+        [] { Theme::instance().setHighContrast(!Theme::instance().highContrast()); },
+        tr("Colours that still read on a projector"));
     contrast->setCheckable(true);
-    connect(&Theme::instance(), &Theme::changed, contrast, [contrast] { contrast->setChecked(Theme::instance().highContrast()); });
-    make("resetLayout", tr("&Reset layout"), QKeySequence(), QStyle::SP_CustomBase, [this] { resetLayout(); },
-         tr("Every panel back in its place, sized to the window"));
-    make("sceneLanguage", tr("Scene &language"), QKeySequence::HelpContents, QStyle::SP_CustomBase,
-         [this] { help::showSceneLanguage(this); }, tr("The scene language reference"));
-    make("shortcuts", tr("&Keyboard shortcuts"), QKeySequence(), QStyle::SP_CustomBase,
-         [this] { help::showKeyboardShortcuts(this); }, tr("Every key of the window"));
-    make("about", tr("&About Inflight"), QKeySequence(), QStyle::SP_CustomBase, [this] { about(); }, tr("About"));
+    connect(&Theme::instance(), &Theme::changed, contrast,
+            [contrast] { contrast->setChecked(Theme::instance().highContrast()); });
+    make(
+        "resetLayout", tr("&Reset layout"), QKeySequence(), QStyle::SP_CustomBase, [this] { resetLayout(); },
+        tr("Every panel back in its place, sized to the window"));
+    make(
+        "sceneLanguage", tr("Scene &language"), QKeySequence::HelpContents, QStyle::SP_CustomBase,
+        [this] { help::showSceneLanguage(this); }, tr("The scene language reference"));
+    make(
+        "shortcuts", tr("&Keyboard shortcuts"), QKeySequence(), QStyle::SP_CustomBase,
+        [this] { help::showKeyboardShortcuts(this); }, tr("Every key of the window"));
+    make(
+        "about", tr("&About Inflight"), QKeySequence(), QStyle::SP_CustomBase, [this] { about(); }, tr("About"));
 }
 
 void MainWindow::buildToolbar()
@@ -264,7 +294,8 @@ void MainWindow::buildToolbar()
     auto *bar = addToolBar(tr("Transport"));
     bar->setObjectName(QStringLiteral("transport"));
     bar->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
-    for (const char *name : {"first", "backStatement", "back", "stepInto", "stepOver", "stepOut", "continue", "play", "last"})
+    for (const char *name :
+         {"first", "backStatement", "back", "stepInto", "stepOver", "stepOut", "continue", "play", "last"})
         bar->addAction(action(QString::fromLatin1(name)));
     bar->addSeparator();
 
@@ -306,7 +337,7 @@ void MainWindow::buildToolbar()
     era_box_ = new QComboBox(bar);
     for (GcEra era : {GcEra::classic, GcEra::async, GcEra::graph})
         era_box_->addItem(QStringLiteral("%1 (%2)").arg(QString::fromLatin1(era_name(era).data()),
-                                                         QString::fromLatin1(era_kernel_label(era).data())));
+                                                        QString::fromLatin1(era_kernel_label(era).data())));
     era_box_->setToolTip(tr("Re-run the scene under another kernel era's collector, at the same statement"));
     connect(era_box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this](int i) { controller_.setEra(static_cast<GcEra>(i)); });
@@ -464,8 +495,8 @@ void MainWindow::buildMenus()
         // The scene's own costs (its `set cost` lines), without this window's overrides.
         inflight::SimulationOptions own = controller_.simulationOptions();
         own.cost_overrides.clear();
-        CostSettingsDialog dialog(controller_.costOverrides(), inflight::kernel_config_for(controller_.scene(), own).costs,
-                                  this);
+        CostSettingsDialog dialog(controller_.costOverrides(),
+                                  inflight::kernel_config_for(controller_.scene(), own).costs, this);
         if (dialog.exec() == QDialog::Accepted)
             controller_.setCostOverrides(dialog.overrides());
     });
@@ -490,7 +521,8 @@ void MainWindow::buildMenus()
 void MainWindow::askSocketBreakpoint(bool candidate)
 {
     bool ok = false;
-    QString &target = candidate ? controller_.eventBreakpoints().becomes_candidate : controller_.eventBreakpoints().found_garbage;
+    QString &target =
+        candidate ? controller_.eventBreakpoints().becomes_candidate : controller_.eventBreakpoints().found_garbage;
     const QString label = QInputDialog::getText(this, tr("Stop when"),
                                                 candidate ? tr("Socket label that becomes a candidate (empty: none):")
                                                           : tr("Socket label that is found garbage (empty: none):"),
@@ -506,15 +538,14 @@ void MainWindow::updateStatus()
         return;
     }
     const QString total = controller_.indexReady() ? QString::number(controller_.totalSteps()) : tr("…");
-    position_label_->setText(tr(" step %1 of %2 · line %3 ")
-                                 .arg(controller_.position())
-                                 .arg(total)
-                                 .arg(controller_.sim().current_line()));
+    position_label_->setText(
+        tr(" step %1 of %2 · line %3 ").arg(controller_.position()).arg(total).arg(controller_.sim().current_line()));
 }
 
 void MainWindow::updateTitle()
 {
-    const QString name = controller_.filePath().isEmpty() ? tr("welcome") : QFileInfo(controller_.filePath()).fileName();
+    const QString name =
+        controller_.filePath().isEmpty() ? tr("welcome") : QFileInfo(controller_.filePath()).fileName();
     setWindowTitle(tr("%1 — %2 — Inflight").arg(QString::fromStdString(controller_.scene().title), name));
 }
 
@@ -682,12 +713,16 @@ void MainWindow::buildExamplesMenu(QMenu *menu)
 
 void MainWindow::exportGraph(const QString &format)
 {
-    const QString filter = format == QLatin1String("png") ? tr("PNG image (*.png)") : format == QLatin1String("svg") ? tr("SVG drawing (*.svg)")
-                                                                                        : tr("Graphviz DOT (*.dot)");
-    QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), QStringLiteral("inflight-graph.") + format, filter);
+    const QString filter = format == QLatin1String("png")   ? tr("PNG image (*.png)")
+                           : format == QLatin1String("svg") ? tr("SVG drawing (*.svg)")
+                                                            : tr("Graphviz DOT (*.dot)");
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Export graph"), QStringLiteral("inflight-graph.") + format, filter);
     if (path.isEmpty())
         return;
-    const bool ok = format == QLatin1String("png") ? graph_->exportPng(path) : format == QLatin1String("svg") ? graph_->exportSvg(path) : graph_->exportDot(path);
+    const bool ok = format == QLatin1String("png")   ? graph_->exportPng(path)
+                    : format == QLatin1String("svg") ? graph_->exportSvg(path)
+                                                     : graph_->exportDot(path);
     statusBar()->showMessage(ok ? tr("Saved %1").arg(path) : tr("Could not write %1").arg(path), 6000);
 }
 
@@ -718,8 +753,8 @@ void MainWindow::about()
         eras += QStringLiteral("<li><b>%1</b>: Linux %2</li>")
                     .arg(QString::fromLatin1(era_name(e).data()), QString::fromLatin1(era_kernel_label(e).data()));
     // The versions it runs on, not the ones it was built against: a bug report needs those.
-    const QString versions = tr("Qt %1, Graphviz %2").arg(QString::fromLatin1(qVersion()),
-                                                         QString::fromStdString(graph::graphvizVersion()));
+    const QString versions =
+        tr("Qt %1, Graphviz %2").arg(QString::fromLatin1(qVersion()), QString::fromStdString(graph::graphvizVersion()));
     QMessageBox::about(this, tr("About Inflight"),
                        tr("<h3>Inflight %1</h3><p>Watch and step through the Linux kernel's AF_UNIX garbage "
                           "collector: how file descriptors passed over SCM_RIGHTS form cycles and how each "

@@ -95,7 +95,7 @@ private:
     QFileSystemWatcher *watcher_ = nullptr;
     QList<QDockWidget *> docks_;
     QDockWidget *log_dock_ = nullptr, *latency_dock_ = nullptr, *autobind_dock_ = nullptr;
-    bool panel_pending_ = false; // a scene opened before the window was shown
+    bool panel_pending_ = false;                   // a scene opened before the window was shown
     const inflight::Scene *panel_scene_ = nullptr; // the scene showPanelForScene() chose for
     QAction *play_action_ = nullptr;
     QAction *presentation_action_ = nullptr;

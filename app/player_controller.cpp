@@ -67,8 +67,8 @@ bool PlayerController::openFile(const QString &path, QStringList *errors)
         return false;
     }
     const QByteArray text = f.readAll();
-    ParseResult r = parse_scene(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
-                                path.toStdString());
+    ParseResult r =
+        parse_scene(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), path.toStdString());
     if (errors)
         *errors = messages_of(r.diagnostics);
     if (!r.ok())
@@ -81,8 +81,8 @@ bool PlayerController::openFile(const QString &path, QStringList *errors)
 bool PlayerController::openText(const QString &text, const QString &name, QStringList *errors)
 {
     const QByteArray utf8 = text.toUtf8();
-    ParseResult r = parse_scene(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())),
-                                name.toStdString());
+    ParseResult r =
+        parse_scene(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())), name.toStdString());
     if (errors)
         *errors = messages_of(r.diagnostics);
     if (!r.ok())
@@ -191,8 +191,7 @@ void PlayerController::setEra(GcEra era)
     // got there in few steps (the new one is about as long), else on a pool thread, with the
     // new run's step 0 on screen (and usable) meanwhile.
     if (old_position <= kInlineSteps) {
-        while (player_->sim().statements_executed() < statement && player_->step_into()) {
-        }
+        while (player_->sim().statements_executed() < statement && player_->step_into()) { }
         emit positionChanged();
         return;
     }
@@ -276,12 +275,9 @@ void PlayerController::startIndex()
                 case EventKind::gc_end:
                 case EventKind::finding:
                 case EventKind::warning:
-                case EventKind::gc_wait:  // the timeline's wait markers
-                case EventKind::wait_end:
-                    events->push_back(*e);
-                    break;
-                default:
-                    break;
+                case EventKind::gc_wait: // the timeline's wait markers
+                case EventKind::wait_end: events->push_back(*e); break;
+                default: break;
                 }
             }
             if (e->step >= next_report) {
@@ -426,8 +422,8 @@ bool PlayerController::breaksAt(const Event &e, QString *why) const
             if (auto c = watches_[i].check(kernel()); c && fired.isEmpty())
                 fired = tr("watch %1 (%2): %3 -> %4")
                             .arg(i + 1)
-                            .arg(QString::fromStdString(watches_[i].watch().text()),
-                                 QString::fromStdString(c->before), QString::fromStdString(c->after));
+                            .arg(QString::fromStdString(watches_[i].watch().text()), QString::fromStdString(c->before),
+                                 QString::fromStdString(c->after));
     if (e.kind == EventKind::stmt_begin && line_breakpoints_.contains(static_cast<int>(e.scene_line)))
         return say(tr("breakpoint at line %1").arg(e.scene_line));
     if (!player_)
@@ -458,10 +454,7 @@ bool PlayerController::breaksAt(const Event &e, QString *why) const
     return false;
 }
 
-void PlayerController::moved()
-{
-    emit positionChanged();
-}
+void PlayerController::moved() { emit positionChanged(); }
 
 void PlayerController::first()
 {
@@ -627,9 +620,7 @@ void PlayerController::reverseContinue()
             *why = hit ? QString::fromStdString(hit->why) : QString();
             return p;
         },
-        [this, why] {
-            emit breakpointHit(why->isEmpty() ? tr("no earlier stop: back at the start") : *why);
-        });
+        [this, why] { emit breakpointHit(why->isEmpty() ? tr("no earlier stop: back at the start") : *why); });
 }
 
 void PlayerController::last()
@@ -774,10 +765,7 @@ void PlayerController::pause()
     emit playingChanged(false);
 }
 
-void PlayerController::setSpeed(double steps_per_second)
-{
-    speed_ = std::clamp(steps_per_second, 0.25, 1e6);
-}
+void PlayerController::setSpeed(double steps_per_second) { speed_ = std::clamp(steps_per_second, 0.25, 1e6); }
 
 void PlayerController::onTick()
 {

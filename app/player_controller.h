@@ -11,9 +11,9 @@
 #include "inflight/gc_era.hpp"
 #include "inflight/latency.hpp"
 #include "inflight/player.hpp"
-#include "inflight/stop_conditions.hpp"
-#include "inflight/scene_cursor.hpp"
 #include "inflight/scene.hpp"
+#include "inflight/scene_cursor.hpp"
+#include "inflight/stop_conditions.hpp"
 #include "inflight/watch.hpp"
 
 #include <QObject>
@@ -33,16 +33,16 @@
 namespace inflight {
 class Kernel;
 class Simulation;
-}
+} // namespace inflight
 
 // Event breakpoints: stop when one of these happens (besides scene-line breakpoints).
 struct EventBreakpoints {
     bool collection_starts = false;
-    bool hitlist_non_empty = false;    // an skb moves to the hitlist
-    bool invariant_violated = true;    // a finding
-    bool statement_fails = false;      // a syscall returns an error
-    QString becomes_candidate;         // label: stop when it becomes a candidate / enters the walk
-    QString found_garbage;             // label: stop when it is found garbage
+    bool hitlist_non_empty = false; // an skb moves to the hitlist
+    bool invariant_violated = true; // a finding
+    bool statement_fails = false;   // a syscall returns an error
+    QString becomes_candidate;      // label: stop when it becomes a candidate / enters the walk
+    QString found_garbage;          // label: stop when it is found garbage
 };
 
 class PlayerController : public QObject {

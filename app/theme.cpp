@@ -85,7 +85,10 @@ QColor Theme::edgeColor() const { return high_contrast_ ? Qt::black : QColor(0x4
 QColor Theme::hitlistEdgeColor() const { return QColor(0xd0, 0x00, 0x00); }
 QColor Theme::processColor() const { return high_contrast_ ? QColor(0x55, 0x00, 0x99) : QColor(0x7a, 0x5c, 0xa8); }
 QColor Theme::selectionColor() const { return high_contrast_ ? QColor(0xff, 0x00, 0xcc) : QColor(0x1f, 0x6f, 0xeb); }
-QColor Theme::highlightLineColor() const { return high_contrast_ ? QColor(0xff, 0xe6, 0x00) : QColor(0xff, 0xf1, 0xa8); }
+QColor Theme::highlightLineColor() const
+{
+    return high_contrast_ ? QColor(0xff, 0xe6, 0x00) : QColor(0xff, 0xf1, 0xa8);
+}
 
 QFont Theme::font(double points, bool bold) const
 {

@@ -13,8 +13,7 @@
 
 using namespace inflight;
 
-TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent)
-    : QWidget(parent), controller_(controller)
+TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent) : QWidget(parent), controller_(controller)
 {
     setObjectName(QStringLiteral("timeline"));
     setToolTip(tr("The whole run. Blue ticks: a collection starts (shaded while it runs). Red: a line "
@@ -39,15 +38,9 @@ TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent)
     rebuildMarkers();
 }
 
-QSize TimelineWidget::sizeHint() const
-{
-    return {600, static_cast<int>(34 * Theme::instance().fontScale())};
-}
+QSize TimelineWidget::sizeHint() const { return {600, static_cast<int>(34 * Theme::instance().fontScale())}; }
 
-QSize TimelineWidget::minimumSizeHint() const
-{
-    return {120, static_cast<int>(26 * Theme::instance().fontScale())};
-}
+QSize TimelineWidget::minimumSizeHint() const { return {120, static_cast<int>(26 * Theme::instance().fontScale())}; }
 
 void TimelineWidget::rebuildTicks()
 {
@@ -109,16 +102,12 @@ void TimelineWidget::markersOf(const std::vector<Event> &events, std::uint64_t t
                 open_waits.erase(it);
             }
             break;
-        default:
-            break;
+        default: break;
         }
     }
 }
 
-QRect TimelineWidget::track() const
-{
-    return rect().adjusted(8, 6, -8, -6);
-}
+QRect TimelineWidget::track() const { return rect().adjusted(8, 6, -8, -6); }
 
 QRect TimelineWidget::waitLane() const
 {

@@ -40,9 +40,9 @@ struct WindowDocks {
 namespace window_layout {
 
 // Shares of the window's width and height (the minimums are in the .cpp).
-inline constexpr double kLeftShare = 0.25;         // scene and inspector
-inline constexpr double kRightShare = 0.27;        // algorithm
-inline constexpr double kBottomShare = 0.30;       // lists, event log
+inline constexpr double kLeftShare = 0.25;   // scene and inspector
+inline constexpr double kRightShare = 0.27;  // algorithm
+inline constexpr double kBottomShare = 0.30; // lists, event log
 inline constexpr double kSceneOverInspector = 0.62;
 inline constexpr double kListsOverLog = 0.5;       // of the width under the graph
 inline constexpr double kPresentationRight = 0.34; // algorithm, larger text

@@ -2,10 +2,10 @@
 // Numbers for the graph view (not a test): layout latency of a first layout at 2,000 and 200
 // sockets, step-to-repaint at 200 sockets, and the aggregate view of 32,000 sockets.
 // Medians of several runs. Runs offscreen unless QT_QPA_PLATFORM says otherwise.
+#include "graph/aggregate_item.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
-#include "graph/aggregate_item.h"
 #include "inflight/graph_snapshot.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/simulation.hpp"
@@ -13,9 +13,9 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QImage>
 #include <QPainter>
-#include <QEventLoop>
 #include <QTimer>
 
 #include <algorithm>
@@ -130,9 +130,10 @@ int main(int argc, char **argv)
         stepToCollection(c);
         panel.waitForLayout(120000);
         const LayoutNumbers n = firstLayout(panel, 7);
-        std::printf("first layout, %4d sockets (%d nodes): %7.1f ms wall (worker %.1f ms: Graphviz %s %.1f ms, overlap removal "
-                    "%.1f ms, %d boxes moved)\n",
-                    panel.socketItemCount(), n.nodes, n.wall, n.worker, n.engine.c_str(), n.graphviz, n.overlap, n.moved);
+        std::printf(
+            "first layout, %4d sockets (%d nodes): %7.1f ms wall (worker %.1f ms: Graphviz %s %.1f ms, overlap removal "
+            "%.1f ms, %d boxes moved)\n",
+            panel.socketItemCount(), n.nodes, n.wall, n.worker, n.engine.c_str(), n.graphviz, n.overlap, n.moved);
         {
             // The plan: the whole run replayed and laid out once at load.
             std::vector<double> plan;
@@ -143,7 +144,8 @@ int main(int argc, char **argv)
                 panel.waitForLayout(60000);
                 plan.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
             }
-            std::printf("scene load with plan (%s), %d sockets in the run: %7.1f ms wall (replay on the worker + layout of the whole run + apply)\n",
+            std::printf("scene load with plan (%s), %d sockets in the run: %7.1f ms wall (replay on the worker + "
+                        "layout of the whole run + apply)\n",
                         panel.scene()->hasPlan() ? "made" : "NOT made", rings * 8, median(plan));
         }
     }
@@ -197,8 +199,8 @@ int main(int argc, char **argv)
         std::printf("step-to-repaint, %d sockets, zoom %.2f%s: view %.2f ms median (p90 %.2f, max %.2f); whole panel "
                     "grab() %.2f ms median (%zu + %zu steps; %d changed edges, %d needed a layout)\n",
                     panel.socketItemCount(), zoom, full_detail ? " (full detail)" : " (fitted)", median(view_ms),
-                    percentile(view_ms, 0.9), percentile(view_ms, 1.0), median(panel_ms), view_ms.size(), panel_ms.size(),
-                    structure, layouts);
+                    percentile(view_ms, 0.9), percentile(view_ms, 1.0), median(panel_ms), view_ms.size(),
+                    panel_ms.size(), structure, layouts);
     }
 
     // ---- the aggregate view: 2,000 rings of 16 (32,000 sockets) ----------------------------------

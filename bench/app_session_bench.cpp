@@ -4,10 +4,10 @@
 //   memory of the open 32,000-socket scene; the million-socket autobind scene opened and
 //   played to its end.
 //   inflight-app-bench [jump] [open32k] [million]     (default: all three)
-#include "proc_status.hpp"
 #include "graph/graph_panel.h"
 #include "main_window.h"
 #include "player_controller.h"
+#include "proc_status.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>

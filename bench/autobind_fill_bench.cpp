@@ -7,9 +7,9 @@
 // its peak RSS (VmHWM) is its own. Prints plain "key value" lines. Not a test.
 //
 //   inflight-fill-bench [--only N]     (N: the number of binds of one run, e.g. 1048576)
-#include "proc_status.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
+#include "proc_status.hpp"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -28,10 +28,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds_since(Clock::time_point t0)
-{
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // User + system CPU time of this process so far (steadier than wall time on a busy machine).
 double cpu_seconds()
@@ -49,7 +46,9 @@ std::string fill_scene(std::uint32_t binds)
     std::string s = "scene \"fill\"\n"
                     "set nofile 1100000\n"
                     "set limit 2000000\n"
-                    "repeat " + std::to_string(binds) + " as i {\n"
+                    "repeat " +
+                    std::to_string(binds) +
+                    " as i {\n"
                     "  socket s$i dgram\n"
                     "  bind s$i\n"
                     "}\n"
@@ -104,8 +103,8 @@ int run_one(std::uint32_t binds)
     std::printf("%s.cpu_s %.3f\n", prefix, cpu_seconds());
     std::printf("%s.peak_rss_kib %ld\n", prefix, bench::status_kib("VmHWM"));
     std::fflush(stdout);
-    const bool ok = sim.expectations_failed() == 0 && !sim.stopped_by_finding() &&
-                    (binds < kAutobindSpace || st.enospc == 1);
+    const bool ok =
+        sim.expectations_failed() == 0 && !sim.stopped_by_finding() && (binds < kAutobindSpace || st.enospc == 1);
     return ok ? 0 : 1;
 }
 

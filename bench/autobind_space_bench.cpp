@@ -9,8 +9,8 @@
 //
 // --no-compares skips runs of taken names with a bitmap scan and does not count the chain
 // entries they compare (the kernel model's per-probe cost needs them; the fill does not).
-#include "proc_status.hpp"
 #include "inflight/abstract_namespace.hpp"
+#include "proc_status.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -25,10 +25,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds_since(Clock::time_point t0)
-{
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 } // namespace
 
@@ -47,18 +44,20 @@ int main(int argc, char **argv)
             type = t == "dgram" ? SockType::dgram : t == "seqpacket" ? SockType::seqpacket : SockType::stream;
         } else if (a == "--mode" && i + 1 < argc) {
             const std::string m = argv[++i];
-            mode = m == "sequential" ? AutobindMode::sequential
+            mode = m == "sequential"  ? AutobindMode::sequential
                    : m == "random-v1" ? AutobindMode::random_v1
                                       : AutobindMode::random;
         } else if (a == "--no-compares") {
             compares = false;
         } else {
-            std::fprintf(stderr, "usage: %s [--seed N] [--type stream|dgram|seqpacket] [--no-compares] "
-                                 "[--mode random|random-v1|sequential]\n", argv[0]);
+            std::fprintf(stderr,
+                         "usage: %s [--seed N] [--type stream|dgram|seqpacket] [--no-compares] "
+                         "[--mode random|random-v1|sequential]\n",
+                         argv[0]);
             return 2;
         }
     }
-    const char *mode_name = mode == AutobindMode::sequential ? "sequential"
+    const char *mode_name = mode == AutobindMode::sequential  ? "sequential"
                             : mode == AutobindMode::random_v1 ? "random-v1"
                                                               : "random";
 

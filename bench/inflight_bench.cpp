@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // inflight-bench: the engine's speed and memory figures (README quotes them). Not a test: it
 // prints numbers. Each figure is the median of several runs.
+#include "inflight/checkpoint_store.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
-#include "inflight/checkpoint_store.hpp"
 #include "inflight/player.hpp"
 #include "inflight/simulation.hpp"
 
@@ -31,10 +31,7 @@ double median(std::vector<double> v)
     return v[v.size() / 2];
 }
 
-double ms_since(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 std::uint64_t drain(Proc p)
 {
@@ -118,12 +115,9 @@ void bench_collections()
         const char *what;
     };
     const Case cases[] = {
-        {GcEra::classic, false, false, "none garbage"},
-        {GcEra::classic, true, false, "all garbage"},
-        {GcEra::async, false, false, "none garbage"},
-        {GcEra::async, true, false, "all garbage"},
-        {GcEra::graph, false, false, "none garbage, Tarjan"},
-        {GcEra::graph, false, true, "none garbage, fast path"},
+        {GcEra::classic, false, false, "none garbage"},       {GcEra::classic, true, false, "all garbage"},
+        {GcEra::async, false, false, "none garbage"},         {GcEra::async, true, false, "all garbage"},
+        {GcEra::graph, false, false, "none garbage, Tarjan"}, {GcEra::graph, false, true, "none garbage, fast path"},
         {GcEra::graph, true, false, "all garbage, Tarjan"},
     };
     for (const Case &c : cases) {
@@ -137,7 +131,8 @@ void bench_collections()
         std::printf("  %-8s %-26s %12.2f %14.2f %12llu %9u\n", std::string(era_name(c.era)).c_str(), c.what,
                     median(collect), median(release), static_cast<unsigned long long>(f.steps), f.garbage);
     }
-    std::printf("  (Linux 6.18 on this machine, spec 11: ~5 ms fast path, ~11 ms SCC walk, 65-74 ms for 32,000 garbage)\n\n");
+    std::printf(
+        "  (Linux 6.18 on this machine, spec 11: ~5 ms fast path, ~11 ms SCC walk, 65-74 ms for 32,000 garbage)\n\n");
 }
 
 std::string ring_scene(int rings, int size, GcEra era)
@@ -172,8 +167,7 @@ void bench_stepping()
                 rate.push_back(static_cast<double>(steps) / ms / 1000.0);
             }
             std::printf("  %-8s %-16s %10llu micro-steps  %6.2f M steps/s\n", std::string(era_name(era)).c_str(),
-                        record ? "recording" : "not recording", static_cast<unsigned long long>(steps),
-                        median(rate));
+                        record ? "recording" : "not recording", static_cast<unsigned long long>(steps), median(rate));
         }
     }
     // The player's jump: step 100,000 reached by replay from the start.
@@ -269,7 +263,13 @@ void bench_timetravel(const std::string &path)
     std::uint64_t events = 0;
     std::atomic<bool> cancel{false};
     std::vector<std::uint64_t> shown; // the steps a fast-forwarded viewer can stop at (the app's index)
-    record_run(recorder, *store, [&](const Event &e) { ++events; shown.push_back(e.step); }, cancel);
+    record_run(
+        recorder, *store,
+        [&](const Event &e) {
+            ++events;
+            shown.push_back(e.step);
+        },
+        cancel);
     const double record_ms = ms_since(t0);
     CheckpointStats st = store->stats();
     std::printf("  recorder pass: %llu steps (%llu shown), %.0f ms                 goal: opened and indexed <= 10 s\n",

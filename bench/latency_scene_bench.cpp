@@ -3,10 +3,10 @@
 // `inflight-cli run --hist` runs them (fast-forwarded, nothing recorded), one line per variant,
 // with the model's own figures beside the wall-clock time. The 32,000-in-flight scene
 // (seed-gc-penalty) must run each variant in well under 2 s on a 2-core machine.
-#include "proc_status.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
+#include "proc_status.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -89,7 +89,7 @@ nlohmann::json diagnostic_json(const Diagnostic &d)
     const char *severity = d.severity == Diagnostic::Severity::error     ? "error"
                            : d.severity == Diagnostic::Severity::warning ? "warning"
                                                                          : "note";
-    return {{"file", d.file},       {"line", d.loc.line}, {"col", d.loc.col},
+    return {{"file", d.file},       {"line", d.loc.line},   {"col", d.loc.col},
             {"severity", severity}, {"message", d.message}, {"text", d.format()}};
 }
 
@@ -112,7 +112,7 @@ int fail_usage(const std::string &msg)
 }
 
 struct VariantRun {
-    std::string name;                 // empty: the scene's own settings
+    std::string name; // empty: the scene's own settings
     std::unique_ptr<Simulation> sim;
 };
 
@@ -164,7 +164,8 @@ std::string comparison_text(const std::vector<VariantRun> &runs)
     const double base_end = static_cast<double>(runs.front().sim->now_ns());
     for (const VariantRun &r : runs) {
         std::snprintf(line, sizeof line, "  %-44s %-10s %14s %14s %10.3g\n", "whole run (modelled time)",
-                      r.name.c_str(), format_ns(r.sim->now_ns()).c_str(), "", base_end > 0 ? static_cast<double>(r.sim->now_ns()) / base_end : 0.0);
+                      r.name.c_str(), format_ns(r.sim->now_ns()).c_str(), "",
+                      base_end > 0 ? static_cast<double>(r.sim->now_ns()) / base_end : 0.0);
         out += line;
     }
     return out;
@@ -230,7 +231,7 @@ int cli_main(int argc, char **argv)
     std::string only_variant;
     cli::Watches watches;
     std::optional<std::uint64_t> at; // --at STEP
-    std::optional<double> timeout_s;  // --timeout SECONDS
+    std::optional<double> timeout_s; // --timeout SECONDS
     auto parse_count = [](const char *v) -> std::optional<std::uint64_t> {
         std::uint64_t n = 0;
         auto [end, ec] = std::from_chars(v, v + std::strlen(v), n);
@@ -370,8 +371,8 @@ int cli_main(int argc, char **argv)
         std::string list;
         for (GcEra e : written_for)
             list += (list.empty() ? "" : ", ") + std::string(era_name(e));
-        std::cerr << file << ": warning: the scene's expectations were written for " << list
-                  << ", not for " << era_name(*options.era) << "\n";
+        std::cerr << file << ": warning: the scene's expectations were written for " << list << ", not for "
+                  << era_name(*options.era) << "\n";
     }
     // A report needs the outcome, not each micro-step: collections are fast-forwarded (their
     // cost is still counted). --trace and --check see every step.
@@ -414,7 +415,9 @@ int cli_main(int argc, char **argv)
             std::string error;
             const bool ok = inflight_cli::step_to(*sim, at, error, [&](const Event &e) {
                 if (trace)
-                    std::cout << (json ? trace_json_line(e, sim->kernel(), &sim->scene()) : trace_line(e, sim->kernel(), &sim->scene())) << "\n";
+                    std::cout << (json ? trace_json_line(e, sim->kernel(), &sim->scene())
+                                       : trace_line(e, sim->kernel(), &sim->scene()))
+                              << "\n";
             });
             if (!ok) {
                 std::cerr << file << ": error: " << error << "\n";
@@ -435,7 +438,9 @@ int cli_main(int argc, char **argv)
             const Simulation &s = *sim;
             hits = watches.run(*sim, [&](const Event &e) {
                 if (trace)
-                    std::cout << (json ? trace_json_line(e, s.kernel(), &s.scene()) : trace_line(e, s.kernel(), &s.scene())) << "\n";
+                    std::cout << (json ? trace_json_line(e, s.kernel(), &s.scene())
+                                       : trace_line(e, s.kernel(), &s.scene()))
+                              << "\n";
             });
             for (const std::string &w : watches.never_existed(*sim))
                 std::cerr << file << ": warning: " << w << "\n";
@@ -443,7 +448,9 @@ int cli_main(int argc, char **argv)
             // With --json: JSON Lines, every line one object, the report (on one line) last.
             cli::RunProgress progress(timeout_s);
             while (const Event *e = sim->step()) {
-                std::cout << (json ? trace_json_line(*e, sim->kernel(), &sim->scene()) : trace_line(*e, sim->kernel(), &sim->scene())) << "\n";
+                std::cout << (json ? trace_json_line(*e, sim->kernel(), &sim->scene())
+                                   : trace_line(*e, sim->kernel(), &sim->scene()))
+                          << "\n";
                 if (!progress.tick(*sim))
                     break;
             }
@@ -473,7 +480,8 @@ int cli_main(int argc, char **argv)
                 std::cout << cli::hit_line(h) << "\n";
         if (json && scenes.size() > 1) {
             // Several variants (--hist): one object at the end, each report naming its variant.
-            const std::string report = watches.empty() ? report_json(*sim) : cli::json_with_hits(report_json(*sim), hits);
+            const std::string report =
+                watches.empty() ? report_json(*sim) : cli::json_with_hits(report_json(*sim), hits);
             nlohmann::ordered_json named;
             named["variant"] = name;
             const auto parsed_report = nlohmann::ordered_json::parse(report);

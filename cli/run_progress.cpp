@@ -13,8 +13,7 @@ namespace inflight::cli {
 RunProgress::RunProgress(std::optional<double> timeout_s)
     : timeout_s_(timeout_s), tty_(isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()),
       last_draw_(start_)
-{
-}
+{ }
 
 bool RunProgress::slow_tick(const Simulation &sim)
 {

@@ -24,7 +24,7 @@ public:
         // The clock is read every 4096 steps: a step is far cheaper than a clock read.
         return (++ticks_ & 4095) != 0 || slow_tick(sim);
     }
-    void done();  // erases the progress line
+    void done(); // erases the progress line
     bool timed_out() const { return timed_out_; }
     // "file:line:col: error: --timeout 5 s reached at micro-step N ...", at the statement running then.
     Diagnostic timeout_diagnostic(const Simulation &sim) const;

@@ -65,8 +65,8 @@ std::vector<std::string> Watches::never_existed(const Simulation &sim) const
             continue;
         const bool user = x.field() == Watch::Field::user_inflight;
         if (user ? k.find_user(x.subject()) == nullptr : k.find_label(x.subject()) == nullptr)
-            out.push_back("--watch '" + x.text() + "': no " + (user ? "user" : "socket labelled") + " '" +
-                          x.subject() + "' exists in this run, so it read none throughout");
+            out.push_back("--watch '" + x.text() + "': no " + (user ? "user" : "socket labelled") + " '" + x.subject() +
+                          "' exists in this run, so it read none throughout");
     }
     return out;
 }
@@ -74,8 +74,8 @@ std::vector<std::string> Watches::never_existed(const Simulation &sim) const
 std::string hit_line(const Hit &h)
 {
     if (h.is_watch)
-        return "watch " + std::to_string(h.number) + " (" + h.expr + ") at step " + std::to_string(h.step) +
-               " line " + std::to_string(h.line) + ": " + h.before + " -> " + h.after;
+        return "watch " + std::to_string(h.number) + " (" + h.expr + ") at step " + std::to_string(h.step) + " line " +
+               std::to_string(h.line) + ": " + h.before + " -> " + h.after;
     const std::string::size_type cond = h.expr.find(" if ");
     return "break line " + std::to_string(h.line) +
            (cond == std::string::npos ? std::string() : " (" + h.expr.substr(cond + 1) + ")") + " at step " +

@@ -17,16 +17,16 @@ namespace inflight {
 struct Event;
 struct Scene;
 class Simulation;
-}
+} // namespace inflight
 
 namespace inflight::cli {
 
 struct Hit {
     bool is_watch = true;
-    std::size_t number = 0;   // 1-based, in command-line order of its kind
-    std::string expr;         // the watch expression, or the breakpoint as given
+    std::size_t number = 0; // 1-based, in command-line order of its kind
+    std::string expr;       // the watch expression, or the breakpoint as given
     std::uint64_t step = 0;
-    std::uint32_t line = 0;   // the scene line being executed at that step
+    std::uint32_t line = 0;    // the scene line being executed at that step
     std::string before, after; // watches only
 };
 

@@ -25,7 +25,7 @@ inline std::shared_ptr<const Scene> scene_of(const std::string &text)
 
 // Runs the scene to the end, by default with invariants checked after every micro-step.
 inline std::unique_ptr<Simulation> run_scene(const std::string &text, std::optional<GcEra> era = std::nullopt,
-                                            bool record = false, bool checked = true)
+                                             bool record = false, bool checked = true)
 {
     auto scene = scene_of(text);
     if (!scene)

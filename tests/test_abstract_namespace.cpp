@@ -132,8 +132,7 @@ private slots:
             for (SockType t : kTypes)
                 QCOMPARE(autobind_bucket(v, t), abstract_hash(addr, sk_type_value(t)));
         }
-        QCOMPARE(autobind_bucket(0xfffff, SockType::seqpacket),
-                 abstract_name_bucket("fffff", SockType::seqpacket));
+        QCOMPARE(autobind_bucket(0xfffff, SockType::seqpacket), abstract_name_bucket("fffff", SockType::seqpacket));
         std::mt19937_64 rng(7);
         for (int i = 0; i < 2000; ++i) {
             std::string name(rng() % 108, '\0');

@@ -5,9 +5,9 @@
 #include "player_controller.h"
 #include "wait_index.hpp"
 
-#include "inflight/parser.hpp"
 #include "inflight/graph_snapshot.hpp"
 #include "inflight/kernel.hpp"
+#include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
 
 #include <QComboBox>
@@ -82,7 +82,8 @@ private slots:
             c.back();
             QCOMPARE(shown(c), forward[static_cast<int>(k)]);
         }
-        for (std::uint64_t k : {std::uint64_t(57), std::uint64_t(3), c.totalSteps(), std::uint64_t(80), std::uint64_t(0)}) {
+        for (std::uint64_t k :
+             {std::uint64_t(57), std::uint64_t(3), c.totalSteps(), std::uint64_t(80), std::uint64_t(0)}) {
             c.seek(k);
             QCOMPARE(shown(c), forward[static_cast<int>(k)]);
         }
@@ -111,8 +112,10 @@ private slots:
                     triangle = a;
             }
         }
-        QCOMPARE(scenes, int(QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes")).entryList({QStringLiteral("*.scn")}).size() +
-                             QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/large")).entryList({QStringLiteral("*.scn")}).size()));
+        QCOMPARE(
+            scenes,
+            int(QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes")).entryList({QStringLiteral("*.scn")}).size() +
+                QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/large")).entryList({QStringLiteral("*.scn")}).size()));
         QVERIFY2(groups.size() >= 4, qPrintable(groups.join(QLatin1Char(','))));
         QVERIFY(triangle);
         triangle->trigger();
@@ -259,7 +262,8 @@ private slots:
         auto shown = [](QDockWidget *d) { return d->isVisible() && !d->visibleRegion().isEmpty(); };
         QVERIFY(w.openScene(scenes + "autobind-fill.scn", false));
         QTRY_VERIFY(shown(autobind) && !shown(log) && !shown(latency));
-        QTRY_VERIFY2(autobind->height() >= 1000 / 3, qPrintable(QString::number(autobind->height()))); // the map needs room more than the idle graph
+        QTRY_VERIFY2(autobind->height() >= 1000 / 3,
+                     qPrintable(QString::number(autobind->height()))); // the map needs room more than the idle graph
         QVERIFY(w.openScene(scenes + "seed-gc-penalty.scn", false));
         QTRY_VERIFY(shown(latency) && !shown(autobind));
         QVERIFY(w.openScene(scenes + "self-reference.scn", false));
@@ -291,7 +295,8 @@ private slots:
         // last() runs in 40 ms slices from the event loop: a large scene takes several.
         c.last();
         QTRY_VERIFY_WITH_TIMEOUT(c.atEnd(), 120000);
-        QVERIFY2(c.sim().warnings().empty(), c.sim().warnings().empty() ? "" : c.sim().warnings().front().message.c_str());
+        QVERIFY2(c.sim().warnings().empty(),
+                 c.sim().warnings().empty() ? "" : c.sim().warnings().front().message.c_str());
         QVERIFY(!c.sim().stopped_by_finding());
         QCOMPARE(c.sim().expectations_failed(), std::size_t(0));
     }

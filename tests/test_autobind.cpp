@@ -47,7 +47,8 @@ std::unique_ptr<Simulation> run_fast(const std::string &text, const std::functio
     return sim;
 }
 
-const std::string kFill = "set nofile 1100000\nset limit 1100000\nrepeat 1048576 as i {\n  socket d$i dgram\n  bind d$i\n}\n";
+const std::string kFill =
+    "set nofile 1100000\nset limit 1100000\nrepeat 1048576 as i {\n  socket d$i dgram\n  bind d$i\n}\n";
 
 } // namespace
 
@@ -78,14 +79,15 @@ private slots:
     // 1) finds @00001 taken, and takes @00002 at its second probe.
     void explicitHexNameCollidesWithAutobind()
     {
-        auto sim = run_scene("set autobind sequential\nsocket a dgram\nbind a @00001\nsocket b dgram\nbind b\nexpect alive b\n",
-                             GcEra::graph, true);
+        auto sim = run_scene(
+            "set autobind sequential\nsocket a dgram\nbind a @00001\nsocket b dgram\nbind b\nexpect alive b\n",
+            GcEra::graph, true);
         QVERIFY(sim);
         const auto probes = probes_of(*sim, "b");
         QCOMPARE(probes.size(), std::size_t(2));
         QCOMPARE(probes[0].b, 1u);
-        QCOMPARE(probes[0].after, 1);      // taken
-        QCOMPARE(probes[0].before, 1);     // one chain entry compared: a's name, a hit at the head
+        QCOMPARE(probes[0].after, 1);  // taken
+        QCOMPARE(probes[0].before, 1); // one chain entry compared: a's name, a hit at the head
         QCOMPARE(probes[0].c, autobind_bucket(1, SockType::dgram));
         QCOMPARE(probes[1].b, 2u);
         QCOMPARE(probes[1].after, 0);
@@ -155,7 +157,8 @@ private slots:
         QFETCH(QString, mode);
         QFETCH(bool, collides);
         auto sim = run_scene("set cpus 3\nset autobind " + mode.toStdString() +
-                                 "\nspawn one cpu=0 {\n  socket a dgram\n  bind a\n}\nspawn two cpu=1 {\n  socket b dgram\n  bind b\n}\nwait\n",
+                                 "\nspawn one cpu=0 {\n  socket a dgram\n  bind a\n}\nspawn two cpu=1 {\n  socket b "
+                                 "dgram\n  bind b\n}\nwait\n",
                              GcEra::graph, true);
         QVERIFY(sim);
         QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
@@ -179,11 +182,12 @@ private slots:
     void enospcAtTwoToTheTwenty()
     {
         std::uint16_t give_up_line = 0;
-        auto sim = run_fast(kFill + "socket last dgram\nbind last\nexpect error ENOSPC\nsocket s stream\nbind s\nexpect alive s\n",
-                            [&](const Event &e) {
-                                if (e.kind == EventKind::autobind_fail)
-                                    give_up_line = e.algo_line;
-                            });
+        auto sim = run_fast(
+            kFill + "socket last dgram\nbind last\nexpect error ENOSPC\nsocket s stream\nbind s\nexpect alive s\n",
+            [&](const Event &e) {
+                if (e.kind == EventKind::autobind_fail)
+                    give_up_line = e.algo_line;
+            });
         QVERIFY(sim);
         QCOMPARE(give_up_line, l_of(AlgoLine::autobind_give_up)); // the listing's -ENOSPC line
         QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());

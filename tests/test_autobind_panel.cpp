@@ -51,8 +51,8 @@ void mouse(QWidget *w, QEvent::Type type, QPointF pos, Qt::MouseButton button = 
 
 void wheel(QWidget *w, QPointF pos, int delta)
 {
-    QWheelEvent e(pos, w->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
-                  Qt::NoScrollPhase, false);
+    QWheelEvent e(pos, w->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                  false);
     QApplication::sendEvent(w, &e);
 }
 
@@ -463,8 +463,8 @@ private slots:
         MainWindow w(c);
         auto *ad = qobject_cast<AutobindDock *>(w.findChild<QDockWidget *>("autobindDock"));
         QVERIFY(ad);
-        QVERIFY(c.openText("socket a dgram\nbind a\nsocket b stream\nbind b @0abcd\nsocket d dgram\nbind d\n",
-                           "t.scn"));
+        QVERIFY(
+            c.openText("socket a dgram\nbind a\nsocket b stream\nbind b @0abcd\nsocket d dgram\nbind d\n", "t.scn"));
         QSignalSpy ready(&c, &PlayerController::indexReadyChanged);
         while (!c.indexReady())
             QVERIFY(ready.wait(10000));

@@ -98,8 +98,8 @@ private slots:
     void case01_collections_are_counted_past_their_budget()
     {
         write_file(path("gc.scn"), "repeat 1000000000 {\n  gc\n}\n");
-        const CliResult r = run_cli({"run", "gc.scn", "--json", "--max-steps", "3000000", "--limit", "collections=50"},
-                                    dir_.path());
+        const CliResult r =
+            run_cli({"run", "gc.scn", "--json", "--max-steps", "3000000", "--limit", "collections=50"}, dir_.path());
         QCOMPARE(r.exit_code, 2);
         QVERIFY2(r.err.contains("gc.scn:2:3: error: limit 'steps' reached"), r.err.constData());
         const QJsonObject report = json_object(r.out);
@@ -127,7 +127,8 @@ private slots:
     // histograms is the same as with every sample kept.
     void case01_latency_figures_exact_past_the_budget()
     {
-        write_file(path("lat.scn"), "socketpair a b\nrepeat 3000 {\n  send a fds=b\n  recv b fds=c$i\n  close c$i\n}\n");
+        write_file(path("lat.scn"),
+                   "socketpair a b\nrepeat 3000 {\n  send a fds=b\n  recv b fds=c$i\n  close c$i\n}\n");
         const CliResult all = run_cli({"run", "lat.scn", "--json"}, dir_.path());
         const CliResult few = run_cli({"run", "lat.scn", "--json", "--limit", "latency-samples=100"}, dir_.path());
         QCOMPARE(all.exit_code, 0);
@@ -163,7 +164,8 @@ private slots:
     {
         CliResult r = run_cli({"run", "/dev/zero"}, dir_.path());
         QCOMPARE(r.exit_code, 2);
-        QVERIFY2(r.err.contains("/dev/zero: error: cannot open scene file: it is a character device"), r.err.constData());
+        QVERIFY2(r.err.contains("/dev/zero: error: cannot open scene file: it is a character device"),
+                 r.err.constData());
         QVERIFY(::mkfifo(path("fifo.scn").toLocal8Bit().constData(), 0600) == 0);
         r = run_cli({"check", "fifo.scn"}, dir_.path());
         QCOMPARE(r.exit_code, 2);
@@ -236,8 +238,9 @@ private slots:
         write_file(path("ranges.scn"), text);
         const CliResult r = run_cli({"check", "ranges.scn"}, dir_.path(), "700000");
         QCOMPARE(r.exit_code, 2);
-        QVERIFY2(r.err.contains("ranges.scn:12:13: error: limit 'range-names' reached: at most 1,000,000 names from ranges"),
-                 r.err.constData());
+        QVERIFY2(
+            r.err.contains("ranges.scn:12:13: error: limit 'range-names' reached: at most 1,000,000 names from ranges"),
+            r.err.constData());
         QVERIFY(r.err.count('\n') < 60);
     }
 
@@ -248,11 +251,12 @@ private slots:
         const QString ring = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/large/large-32000-in-flight.scn");
         CliResult r = run_cli({"run", ring, "--max-steps", "1000000"}, dir_.path());
         QCOMPARE(r.exit_code, 2);
-        QVERIFY2(QRegularExpression(QStringLiteral("large-32000-in-flight.scn:[0-9]+:[0-9]+: error: limit 'steps' reached: "
-                                                   "at most 1,000,000 micro-steps"))
-                     .match(QString::fromUtf8(r.err))
-                     .hasMatch(),
-                 r.err.constData());
+        QVERIFY2(
+            QRegularExpression(QStringLiteral("large-32000-in-flight.scn:[0-9]+:[0-9]+: error: limit 'steps' reached: "
+                                              "at most 1,000,000 micro-steps"))
+                .match(QString::fromUtf8(r.err))
+                .hasMatch(),
+            r.err.constData());
         r = run_cli({"run", ring, "--timeout", "0.2"}, dir_.path());
         QCOMPARE(r.exit_code, 2);
         QVERIFY2(r.err.contains("error: --timeout 0.2 s reached at micro-step"), r.err.constData());
@@ -262,11 +266,13 @@ private slots:
     // 7. Modelled time wrapped: an average below its median. It saturates and ends the run.
     void case07_modelled_time_never_wraps()
     {
-        write_file(path("time.scn"), "set cost splice_kib 1000000000000\nsocketpair a b\nsplice a bytes=1099511627776\n");
+        write_file(path("time.scn"),
+                   "set cost splice_kib 1000000000000\nsocketpair a b\nsplice a bytes=1099511627776\n");
         CliResult r = run_cli({"run", "time.scn", "--json"}, dir_.path());
         QCOMPARE(r.exit_code, 2);
         QVERIFY2(r.err.contains("time.scn:3:1: error: limit 'time-ns' reached"), r.err.constData());
-        write_file(path("sends.scn"), "set cost syscall 1000000000000\nsocketpair a b\nrepeat 100 {\n  send a\n  recv b\n}\n");
+        write_file(path("sends.scn"),
+                   "set cost syscall 1000000000000\nsocketpair a b\nrepeat 100 {\n  send a\n  recv b\n}\n");
         r = run_cli({"run", "sends.scn", "--json", "--limit", "time-ns=20000000000000"}, dir_.path());
         QCOMPARE(r.exit_code, 2);
         QVERIFY2(r.err.contains("sends.scn:4:3: error: limit 'time-ns' reached: at most 20,000,000,000,000 ns"),
@@ -281,8 +287,9 @@ private slots:
     // 8. --json --hist with variants printed several objects back to back, none named.
     void case08_variants_are_one_json_object()
     {
-        write_file(path("variants.scn"), "socketpair a b\nrepeat 20 {\n  send a\n  recv b\n}\n"
-                                         "variant slow {\n  set cost syscall 500\n}\nvariant fast {\n  set cost syscall 5\n}\n");
+        write_file(path("variants.scn"),
+                   "socketpair a b\nrepeat 20 {\n  send a\n  recv b\n}\n"
+                   "variant slow {\n  set cost syscall 500\n}\nvariant fast {\n  set cost syscall 5\n}\n");
         const CliResult r = run_cli({"run", "variants.scn", "--json", "--hist"}, dir_.path());
         QCOMPARE(r.exit_code, 0);
         const QJsonArray variants = json_object(r.out).value("variants").toArray();

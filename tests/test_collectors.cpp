@@ -146,7 +146,8 @@ private slots:
         QVERIFY(runs.back().fast_path);
         QCOMPARE(runs.back().garbage, 0u);
 
-        auto chain = run_scene("set gc graph\nsocketpair a a2\nsocketpair b b2\nsend a2 fds=b\nsocketpair t t2\nclose t\n");
+        auto chain =
+            run_scene("set gc graph\nsocketpair a a2\nsocketpair b b2\nsend a2 fds=b\nsocketpair t t2\nclose t\n");
         QVERIFY(chain);
         QVERIFY(!chain->kernel().gc_runs.empty());
         QVERIFY(chain->kernel().gc_runs.back().skipped);
@@ -161,8 +162,8 @@ private slots:
         // a still has its fd: file_count 2 != out_degree 1 (reason 3).
         bool alive_by_refcount = false;
         for (const Event &e : sim->events())
-            alive_by_refcount |= e.kind == EventKind::vertex_dead && e.a == sock(*sim, "a").id && e.before == 0 &&
-                                 e.after == 3;
+            alive_by_refcount |=
+                e.kind == EventKind::vertex_dead && e.a == sock(*sim, "a").id && e.before == 0 && e.after == 3;
         QVERIFY(alive_by_refcount);
     }
 

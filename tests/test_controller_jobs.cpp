@@ -4,11 +4,11 @@
 // installs only the new run's index, a collector switch replays off the GUI thread and keeps
 // the statement, and a controller destroyed mid-seek goes away cleanly.
 
+#include "docks/lists_dock.h"
+#include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
-#include "docks/lists_dock.h"
-#include "inflight/kernel.hpp"
 #include "player_controller.h"
 #include "wait_index.hpp"
 
@@ -168,7 +168,7 @@ private slots:
         QVERIFY(c->openFile(sceneFile("seed-gc-penalty.scn")));
         c->seek(100'000'000);
         QVERIFY(c->isBusy());
-        c.reset(); // cancels the seek and the index at their next statement end
+        c.reset();                         // cancels the seek and the index at their next statement end
         QCoreApplication::processEvents(); // the dropped job's queued call finds no controller
         QVERIFY(!c);
     }

@@ -22,14 +22,14 @@
 #include "docks/vertex_stack_model.h"
 #include "docks/watches_dock.h"
 #include "player_controller.h"
-#include "wait_index.hpp"
 #include "theme.h"
+#include "wait_index.hpp"
 
 #include "inflight/algorithm_listing.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
-#include "inflight/run_summary.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/run_summary.hpp"
 #include "inflight/scene_cursor.hpp"
 #include "inflight/simulation.hpp"
 
@@ -40,9 +40,9 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QPushButton>
-#include <QTableWidget>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -112,10 +112,7 @@ std::vector<std::uint32_t> kernelList(const GcList &l)
 }
 
 struct AllDocks {
-    explicit AllDocks(PlayerController &c)
-        : lists(c), algorithm(c), scene(c), inspector(c), log(c)
-    {
-    }
+    explicit AllDocks(PlayerController &c) : lists(c), algorithm(c), scene(c), inspector(c), log(c) { }
     ListsDock lists;
     AlgorithmDock algorithm;
     SceneDock scene;
@@ -127,11 +124,13 @@ void addEras()
 {
     QTest::addColumn<QString>("scene");
     QTest::addColumn<int>("era");
-    const std::pair<const char *, QString> scenes[] = {{"triangle", QString::fromLatin1(kTriangle)},
-                                                       {"listener", QStringLiteral("file:selftest-triangle-listener.scn")}};
+    const std::pair<const char *, QString> scenes[] = {
+        {"triangle", QString::fromLatin1(kTriangle)},
+        {"listener", QStringLiteral("file:selftest-triangle-listener.scn")}};
     for (const auto &[name, text] : scenes)
         for (GcEra era : {GcEra::classic, GcEra::async, GcEra::graph})
-            QTest::newRow(qPrintable(QStringLiteral("%1-%2").arg(QLatin1String(name), QString::fromUtf8(era_name(era).data()))))
+            QTest::newRow(
+                qPrintable(QStringLiteral("%1-%2").arg(QLatin1String(name), QString::fromUtf8(era_name(era).data()))))
                 << text << static_cast<int>(era);
 }
 
@@ -206,7 +205,8 @@ private slots:
             const QString e = QString::fromUtf8(era_name(era).data());
             QTest::newRow(qPrintable(QStringLiteral("triangle-") + e)) << QString::fromLatin1(kTriangle) << int(era);
             // Every scene: the restore walk's tail moves (chain-freed-without-gc), listeners, OOB.
-            for (const QString &f : QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes")).entryList({QStringLiteral("*.scn")}))
+            for (const QString &f :
+                 QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes")).entryList({QStringLiteral("*.scn")}))
                 if (stepsThroughEveryCollection(f)) // the seed scenes are fast-forwarded
                     QTest::newRow(qPrintable(f + QLatin1Char('-') + e)) << QStringLiteral("file:") + f << int(era);
         }
@@ -221,8 +221,8 @@ private slots:
         for (QAbstractItemModel *m : std::initializer_list<QAbstractItemModel *>{
                  lists.gcList(ListId::gc_inflight_list), lists.gcList(ListId::gc_candidates),
                  lists.gcList(ListId::not_cycle_list), lists.hitlist()})
-            testers.push_back(std::make_unique<QAbstractItemModelTester>(
-                m, QAbstractItemModelTester::FailureReportingMode::QtTest));
+            testers.push_back(
+                std::make_unique<QAbstractItemModelTester>(m, QAbstractItemModelTester::FailureReportingMode::QtTest));
         QVERIFY(open(c, scene, static_cast<GcEra>(era)));
         QVERIFY(!lists.showingGraph());
         // A tail move in the restore walk (and each cursor step) is one row move, not a reset.
@@ -334,7 +334,8 @@ private slots:
         QStringList texts;
         for (int r = 0; r < 3; ++r)
             texts << h.index(r).data().toString();
-        QCOMPARE(texts, (QStringList{QStringLiteral("skb#2 → c"), QStringLiteral("skb#3 → a"), QStringLiteral("skb#1 → b")}));
+        QCOMPARE(texts,
+                 (QStringList{QStringLiteral("skb#2 → c"), QStringLiteral("skb#3 → a"), QStringLiteral("skb#1 → b")}));
         QVERIFY(h.index(2).data(TouchedRole).toBool());
         // Clicking a row selects its socket.
         lists.resize(400, 900);
@@ -352,7 +353,8 @@ private slots:
     {
         QTest::addColumn<QString>("scene");
         QTest::newRow("triangle") << QString::fromLatin1(kTriangle);
-        for (const QString &f : QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes")).entryList({QStringLiteral("*.scn")}))
+        for (const QString &f :
+             QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes")).entryList({QStringLiteral("*.scn")}))
             if (stepsThroughEveryCollection(f))
                 QTest::newRow(qPrintable(f)) << QStringLiteral("file:") + f;
     }
@@ -362,10 +364,10 @@ private slots:
         PlayerController c;
         ListsDock lists(c);
         std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
-        for (QAbstractItemModel *m : std::initializer_list<QAbstractItemModel *>{
-                 lists.vertexStack(), lists.edgeStack(), lists.sccs(), lists.hitlist()})
-            testers.push_back(std::make_unique<QAbstractItemModelTester>(
-                m, QAbstractItemModelTester::FailureReportingMode::QtTest));
+        for (QAbstractItemModel *m : std::initializer_list<QAbstractItemModel *>{lists.vertexStack(), lists.edgeStack(),
+                                                                                 lists.sccs(), lists.hitlist()})
+            testers.push_back(
+                std::make_unique<QAbstractItemModelTester>(m, QAbstractItemModelTester::FailureReportingMode::QtTest));
         QVERIFY(open(c, scene, GcEra::graph));
         QVERIFY(lists.showingGraph());
         bool any_verdict = false;
@@ -435,16 +437,14 @@ private slots:
         PlayerController c;
         ListsDock lists(c);
         QVERIFY(open(c, QString::fromLatin1(kTriangle), GcEra::graph));
-        while (c.stepInto(), c.currentEvent()->kind != EventKind::vertex_visit || c.kernel().vertex_stack_view.size() < 3) {
-        }
+        while (c.stepInto(),
+               c.currentEvent()->kind != EventKind::vertex_visit || c.kernel().vertex_stack_view.size() < 3) { }
         QCOMPARE(lists.vertexStack()->index(0).data().toString(), QStringLiteral("b    index 2 · scc_index 2"));
         QCOMPARE(lists.edgeStack()->index(0).data().toString(), QStringLiteral("b → a"));
         QCOMPARE(lists.edgeStack()->index(1).data().toString(), QStringLiteral("a → c"));
-        while (c.stepInto(), c.currentEvent()->kind != EventKind::vertex_dead) {
-        }
+        while (c.stepInto(), c.currentEvent()->kind != EventKind::vertex_dead) { }
         QCOMPARE(lists.sccs()->index(0).data().toString(), QStringLiteral("judging…  {b\u00a0✓dead, a, c}"));
-        while (c.stepInto(), c.currentEvent()->kind != EventKind::scc_verdict) {
-        }
+        while (c.stepInto(), c.currentEvent()->kind != EventKind::scc_verdict) { }
         QCOMPARE(lists.sccs()->index(0).data().toString(), QStringLiteral("GARBAGE  {b, a, c}"));
         QCOMPARE(lists.hitlist()->rowCount(), 3);
         c.last();
@@ -482,7 +482,8 @@ private slots:
         QCOMPARE(s.rowCount(), 2);
         for (int r = 0; r < 2; ++r) {
             const QString text = s.index(r).data().toString();
-            QVERIFY2(text.startsWith(QStringLiteral("alive (cyclic)")) && text.endsWith(QStringLiteral("leaked")), qPrintable(text));
+            QVERIFY2(text.startsWith(QStringLiteral("alive (cyclic)")) && text.endsWith(QStringLiteral("leaked")),
+                     qPrintable(text));
             QVERIFY(s.index(r).data(Qt::ToolTipRole).toString().contains(QStringLiteral("scc_index")));
         }
     }
@@ -498,8 +499,8 @@ private slots:
         QFETCH(int, era);
         PlayerController c;
         AlgorithmDock dock(c);
-        const QString scene = QStringLiteral("note \"Three pairs, each holding the next\"\n") + QString::fromLatin1(kTriangle) +
-                              QStringLiteral("note \"All three are gone\"\n");
+        const QString scene = QStringLiteral("note \"Three pairs, each holding the next\"\n") +
+                              QString::fromLatin1(kTriangle) + QStringLiteral("note \"All three are gone\"\n");
         QVERIFY(open(c, scene, static_cast<GcEra>(era)));
         const auto &listing = algorithm_listing(static_cast<GcEra>(era));
         QCOMPARE(dock.currentListingRow(), -1);
@@ -516,7 +517,8 @@ private slots:
             if (e.algo_line) {
                 saw_line = true;
                 QVERIFY(dock.currentListingRow() >= 0);
-                QCOMPARE(static_cast<std::uint16_t>(listing[static_cast<std::size_t>(dock.currentListingRow())].id), e.algo_line);
+                QCOMPARE(static_cast<std::uint16_t>(listing[static_cast<std::size_t>(dock.currentListingRow())].id),
+                         e.algo_line);
                 QVERIFY(!dock.currentLineDimmed());
                 last_row = dock.currentListingRow();
             } else if (!c.sim().gc_in_progress() && last_row >= 0 && e.kind != EventKind::gc_end) {
@@ -569,7 +571,8 @@ private slots:
             c.stepInto();
             const Event &e = *c.currentEvent();
             if (e.fn == KFn::unix_autobind) {
-                QVERIFY2(dock.listingTitle().startsWith(QStringLiteral("unix_autobind()")), qPrintable(dock.listingTitle()));
+                QVERIFY2(dock.listingTitle().startsWith(QStringLiteral("unix_autobind()")),
+                         qPrintable(dock.listingTitle()));
                 QVERIFY(dock.listingTitle().contains(QStringLiteral("before 2021")));
                 QCOMPARE(dock.listingView()->listing(), &autobind);
                 QCOMPARE(dock.currentListingRow(), rowOf(autobind, static_cast<AlgoLine>(e.algo_line)));
@@ -587,7 +590,8 @@ private slots:
                 QVERIFY(dock.listingTitle().startsWith(QStringLiteral("__unix_gc()")));
             }
         }
-        const std::vector<AlgoLine> expected{AlgoLine::autobind_taken, AlgoLine::autobind_lookup, AlgoLine::autobind_bound};
+        const std::vector<AlgoLine> expected{AlgoLine::autobind_taken, AlgoLine::autobind_lookup,
+                                             AlgoLine::autobind_bound};
         QCOMPARE(seen, expected);
         QVERIFY(saw_gc_listing);
         QVERIFY(dimmed_after_bind);
@@ -657,8 +661,7 @@ private slots:
         QVERIFY(open(c, QString::fromLatin1(kTriangle), static_cast<GcEra>(era)));
         QVERIFY(!dock.field(QStringLiteral("socket")));
         // After "send c2 fds=a": a is in flight in c's queue; c's queue holds one skb carrying a.
-        while (c.stepInto(), !(c.currentEvent()->kind == EventKind::stmt_end && c.sim().current_line() == 6)) {
-        }
+        while (c.stepInto(), !(c.currentEvent()->kind == EventKind::stmt_end && c.sim().current_line() == 6)) { }
         const std::uint32_t a = sockId(c, "a"), cc = sockId(c, "c");
         c.selectSocket(a);
         QCOMPARE(dock.value(QStringLiteral("socket/label")), QStringLiteral("a"));
@@ -687,27 +690,28 @@ private slots:
                  qPrintable(dock.value(QStringLiteral("queue/0"))));
         // The values follow the kernel, and a changed one is marked: close a b c drops a's fd.
         c.selectSocket(a);
-        while (c.stepInto(), c.currentEvent()->kind != EventKind::fd_close || c.currentEvent()->a != a) {
-        }
+        while (c.stepInto(), c.currentEvent()->kind != EventKind::fd_close || c.currentEvent()->a != a) { }
         QCOMPARE(dock.value(QStringLiteral("refs/file_refs")), QStringLiteral("1"));
         QCOMPARE(dock.field(QStringLiteral("refs/file_refs"))->background(1).color(), touchedBackground());
         QCOMPARE(dock.value(QStringLiteral("socket/fds")), QStringLiteral("none"));
         // Why is it alive: c's fd still reaches it through c's queue ...
-        QCOMPARE(dock.value(QStringLiteral("why")), QStringLiteral("a process reaches it through 1 message(s) in flight"));
+        QCOMPARE(dock.value(QStringLiteral("why")),
+                 QStringLiteral("a process reaches it through 1 message(s) in flight"));
         QVERIFY2(dock.value(QStringLiteral("why/hop0")).startsWith(QStringLiteral("process main fd ")),
                  qPrintable(dock.value(QStringLiteral("why/hop0"))));
-        QVERIFY2(dock.value(QStringLiteral("why/hop1")).contains(QStringLiteral("in c's receive queue carries a's file")),
-                 qPrintable(dock.value(QStringLiteral("why/hop1"))));
+        QVERIFY2(
+            dock.value(QStringLiteral("why/hop1")).contains(QStringLiteral("in c's receive queue carries a's file")),
+            qPrintable(dock.value(QStringLiteral("why/hop1"))));
         // ... and once b and c are closed too, the cycle waits for the collector.
-        while (c.stepInto(), !(c.currentEvent()->kind == EventKind::stmt_end && c.sim().current_line() == 7)) {
-        }
+        while (c.stepInto(), !(c.currentEvent()->kind == EventKind::stmt_end && c.sim().current_line() == 7)) { }
         QCOMPARE(dock.value(QStringLiteral("why")), QStringLiteral("garbage: the next collection frees it"));
         QCOMPARE(dock.value(QStringLiteral("why/rule")), QStringLiteral("garbage"));
         QVERIFY(!dock.field(QStringLiteral("why/hop0")));
         // The whole reason, wrapped above the tree rather than elided in a cell.
         const auto *why = dock.findChild<QLabel *>(QStringLiteral("whyAlive"));
         QVERIFY(why && why->isVisibleTo(&dock) && why->wordWrap());
-        QCOMPARE(why->text(), QStringLiteral("Why is it alive? ") + dock.value(QStringLiteral("why/reason")).left(1).toUpper() +
+        QCOMPARE(why->text(), QStringLiteral("Why is it alive? ") +
+                                  dock.value(QStringLiteral("why/reason")).left(1).toUpper() +
                                   dock.value(QStringLiteral("why/reason")).mid(1));
         // The label box selects.
         dock.findChild<QLineEdit *>()->setText(QStringLiteral("b2"));
@@ -720,8 +724,7 @@ private slots:
         PlayerController c;
         InspectorDock dock(c);
         QVERIFY(open(c, QStringLiteral("file:embryo-carrying-fds.scn"), GcEra::graph));
-        while (c.stepInto(), !(c.currentEvent()->kind == EventKind::stmt_end && c.sim().current_line() == 17)) {
-        }
+        while (c.stepInto(), !(c.currentEvent()->kind == EventKind::stmt_end && c.sim().current_line() == 17)) { }
         const auto embryo = findLabel(c.kernel(), QStringLiteral("embryo(c)"));
         QVERIFY(embryo);
         c.selectSocket(*embryo);
@@ -731,7 +734,8 @@ private slots:
         QVERIFY(dock.value(QStringLiteral("socket/state")).startsWith(QLatin1String("embryo")));
         QCOMPARE(dock.value(QStringLiteral("refs/file_refs")), QStringLiteral("no file"));
         QCOMPARE(dock.value(QStringLiteral("queue")), QStringLiteral("1 skb"));
-        QVERIFY2(dock.value(QStringLiteral("queue/0")).contains(QStringLiteral("→ x")), qPrintable(dock.value(QStringLiteral("queue/0"))));
+        QVERIFY2(dock.value(QStringLiteral("queue/0")).contains(QStringLiteral("→ x")),
+                 qPrintable(dock.value(QStringLiteral("queue/0"))));
         c.selectSocket(sockId(c, "l"));
         QCOMPARE(dock.value(QStringLiteral("socket/address")), QStringLiteral("@srv"));
         QVERIFY(dock.value(QStringLiteral("queue/0")).contains(QStringLiteral("connect → embryo(c)")));
@@ -831,8 +835,10 @@ private slots:
     {
         PlayerController c;
         EventLogDock dock(c);
-        QVERIFY(open(c, QStringLiteral("repeat 3000 as i {\n socketpair a$i b$i\n send a$i fds=b$i\n close b$i\n close a$i\n}\n"),
-                     GcEra::graph));
+        QVERIFY(open(
+            c,
+            QStringLiteral("repeat 3000 as i {\n socketpair a$i b$i\n send a$i fds=b$i\n close b$i\n close a$i\n}\n"),
+            GcEra::graph));
         EventLogModel &m = *dock.model();
         QCOMPARE(m.rowCount(), static_cast<int>(c.timeline().size()));
         QVERIFY(m.rowCount() > 50000);

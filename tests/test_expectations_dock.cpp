@@ -10,8 +10,8 @@
 #include <QTest>
 #include <QTreeWidget>
 
-using inflight::test::waitIndex;
 using inflight::GcEra;
+using inflight::test::waitIndex;
 
 namespace {
 

@@ -6,7 +6,6 @@
 #include "graph/display_graph.h"
 #include "graph/edge_item.h"
 #include "graph/fd_edge_item.h"
-#include "graph/peer_link_item.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
@@ -14,6 +13,7 @@
 #include "graph/layout_engine.h"
 #include "graph/legend_bar.h"
 #include "graph/overview_view.h"
+#include "graph/peer_link_item.h"
 #include "graph/process_item.h"
 #include "graph/socket_item.h"
 #include "inflight/graph_snapshot.hpp"
@@ -40,10 +40,7 @@ using inflight::GraphSnapshot;
 
 namespace {
 
-QString sceneFile(const char *name)
-{
-    return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/") + QLatin1String(name);
-}
+QString sceneFile(const char *name) { return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/") + QLatin1String(name); }
 
 GraphSnapshot snapshotOf(const PlayerController &c) { return inflight::snapshot_graph(c.kernel()); }
 
@@ -349,7 +346,8 @@ private slots:
     {
         PlayerController c;
         GraphPanel panel(c);
-        QVERIFY(c.openText(QStringLiteral("repeat 30 as i {\n  socketpair a$i b$i\n}\nclose a0\n"), QStringLiteral("t.scn")));
+        QVERIFY(c.openText(QStringLiteral("repeat 30 as i {\n  socketpair a$i b$i\n}\nclose a0\n"),
+                           QStringLiteral("t.scn")));
         c.last();
         QVERIFY(panel.waitForLayout());
         QCOMPARE(panel.fdEdgeItemCount(), 59);
@@ -500,7 +498,9 @@ private slots:
         for (std::size_t i = 0; i < req.nodes.size(); ++i) {
             QVERIFY(std::isfinite(r.positions[i].x) && std::isfinite(r.positions[i].y));
             const QRectF a(r.positions[i].x - 75, r.positions[i].y - 24, 150, 48);
-            QVERIFY(QRectF(r.left, r.top, r.right - r.left, r.bottom - r.top).adjusted(-0.01, -0.01, 0.01, 0.01).contains(a));
+            QVERIFY(QRectF(r.left, r.top, r.right - r.left, r.bottom - r.top)
+                        .adjusted(-0.01, -0.01, 0.01, 0.01)
+                        .contains(a));
             for (std::size_t j = i + 1; j < req.nodes.size(); ++j)
                 QVERIFY(!a.intersects(QRectF(r.positions[j].x - 75, r.positions[j].y - 24, 150, 48)));
         }
@@ -782,9 +782,10 @@ private slots:
     void aggregatesFromARepeatScene()
     {
         // 400 rings of 4 socketpairs: each b holds the next b of its ring (3200 sockets).
-        const QString text = QStringLiteral("set nofile 10000\nrepeat 400 as r {\n  repeat 4 as k {\n    socketpair a${r*4+k} b${r*4+k}\n  }\n}\n"
-                                            "repeat 400 as r {\n  repeat 4 as k {\n    send a${r*4+k} fds=b${r*4+(k+1)%4}\n  }\n}\n"
-                                            "repeat 1600 as i {\n  close b$i\n}\n");
+        const QString text = QStringLiteral(
+            "set nofile 10000\nrepeat 400 as r {\n  repeat 4 as k {\n    socketpair a${r*4+k} b${r*4+k}\n  }\n}\n"
+            "repeat 400 as r {\n  repeat 4 as k {\n    send a${r*4+k} fds=b${r*4+(k+1)%4}\n  }\n}\n"
+            "repeat 1600 as i {\n  close b$i\n}\n");
         PlayerController c;
         GraphPanel panel(c);
         panel.scene()->setAggregateThreshold(1000);
@@ -830,8 +831,9 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("digraph inflight {")));
         const GraphSnapshot snap = snapshotOf(c);
         QCOMPARE(text.count(QStringLiteral("id=\"copy")), static_cast<int>(snap.edges.size()));
-        QCOMPARE(text.count(QStringLiteral("hitlist=true")), static_cast<int>(std::count_if(
-                                                                  snap.edges.begin(), snap.edges.end(), [](auto &e) { return e.on_hitlist; })));
+        QCOMPARE(text.count(QStringLiteral("hitlist=true")),
+                 static_cast<int>(
+                     std::count_if(snap.edges.begin(), snap.edges.end(), [](auto &e) { return e.on_hitlist; })));
         QCOMPARE(text.count(QStringLiteral("style=dashed, arrowhead=vee")), panel.fdEdgeItemCount());
         QVERIFY(text.contains(QStringLiteral("role=\"garbage\"")));
         QVERIFY(text.contains(QStringLiteral("pos=\"")));

@@ -232,9 +232,12 @@ void TestHistogram::seedRowsAndBars()
     h.add(5'000'000);
     const QStringList l = lines(funclatency_text(h, TimeUnit::ns));
     QCOMPARE(l.value(0), QStringLiteral("     nsecs               : count     distribution"));
-    QCOMPARE(l.value(1), QStringLiteral("   1048576 -> 2097151    : 3881     |****************************************|"));
-    QCOMPARE(l.value(2), QStringLiteral("   2097152 -> 4194303    : 214      |**                                      |"));
-    QCOMPARE(l.value(3), QStringLiteral("   4194304 -> 8388607    : 1        |                                        |"));
+    QCOMPARE(l.value(1),
+             QStringLiteral("   1048576 -> 2097151    : 3881     |****************************************|"));
+    QCOMPARE(l.value(2),
+             QStringLiteral("   2097152 -> 4194303    : 214      |**                                      |"));
+    QCOMPARE(l.value(3),
+             QStringLiteral("   4194304 -> 8388607    : 1        |                                        |"));
     QCOMPARE(l.value(4), QString());
     // 3881 * 1.5 ms + 214 * 3 ms + 5 ms = 6468500000 ns; / 4096 = 1579223.6, printed truncated.
     QCOMPARE(l.value(5), QStringLiteral("avg = 1579223 nsecs, total: 6468500000 nsecs, count: 4096"));
@@ -257,7 +260,8 @@ void TestHistogram::seedBeforeSeriesTail()
         QString(),
     };
     QCOMPARE(l.value(0), QStringLiteral("     nsecs               : count     distribution"));
-    QCOMPARE(l.value(1), QStringLiteral("         0 -> 1          : 0        |                                        |"));
+    QCOMPARE(l.value(1),
+             QStringLiteral("         0 -> 1          : 0        |                                        |"));
     QCOMPARE(l.mid(l.size() - expected.size()), expected);
     QCOMPARE(l.size(), 1 + 23 + 3); // header, rows 1..23, blank, avg, final newline
 }
@@ -287,9 +291,12 @@ void TestHistogram::leadingEmptyBucketsDropped()
     const QStringList l = lines(funclatency_text(afterSeries(), TimeUnit::ns));
     QCOMPARE(l.value(0), QStringLiteral("     nsecs               : count     distribution"));
     // The first row is the first non-empty bucket; the empty ones between stay.
-    QCOMPARE(l.value(1), QStringLiteral("       256 -> 511        : 4092     |****************************************|"));
-    QCOMPARE(l.value(3), QStringLiteral("      1024 -> 2047       : 0        |                                        |"));
-    QCOMPARE(l.value(6), QStringLiteral("      8192 -> 16383      : 1        |                                        |"));
+    QCOMPARE(l.value(1),
+             QStringLiteral("       256 -> 511        : 4092     |****************************************|"));
+    QCOMPARE(l.value(3),
+             QStringLiteral("      1024 -> 2047       : 0        |                                        |"));
+    QCOMPARE(l.value(6),
+             QStringLiteral("      8192 -> 16383      : 1        |                                        |"));
     QCOMPARE(l.value(7), QString());
     QVERIFY(l.value(8).startsWith(QLatin1String("avg = 410 nsecs")));
 }
@@ -305,8 +312,10 @@ void TestHistogram::zeroSharesFirstRowAsInBcc()
     QCOMPARE(h.bucket_count(0), 2u);
     QCOMPARE(h.bucket_count(1), 1u);
     const QStringList l = lines(funclatency_text(h, TimeUnit::ns));
-    QCOMPARE(l.value(1), QStringLiteral("         0 -> 1          : 3        |****************************************|"));
-    QCOMPARE(l.value(2), QStringLiteral("         2 -> 3          : 1        |*************                           |"));
+    QCOMPARE(l.value(1),
+             QStringLiteral("         0 -> 1          : 3        |****************************************|"));
+    QCOMPARE(l.value(2),
+             QStringLiteral("         2 -> 3          : 1        |*************                           |"));
     QCOMPARE(l.value(4), QStringLiteral("avg = 1 nsecs, total: 4 nsecs, count: 4"));
 }
 
@@ -319,9 +328,12 @@ void TestHistogram::wideLayoutPastBucket32()
     h.add(3);
     const QStringList l = lines(funclatency_text(h, TimeUnit::ns));
     QCOMPARE(l.value(0), QStringLiteral("               nsecs                         : count     distribution"));
-    QCOMPARE(l.value(1), QStringLiteral("                   2 -> 3                    : 2        |********************|"));
-    QCOMPARE(l.value(2), QStringLiteral("                   4 -> 7                    : 0        |                    |"));
-    QCOMPARE(l.value(40), QStringLiteral("       1099511627776 -> 2199023255551        : 1        |**********          |"));
+    QCOMPARE(l.value(1),
+             QStringLiteral("                   2 -> 3                    : 2        |********************|"));
+    QCOMPARE(l.value(2),
+             QStringLiteral("                   4 -> 7                    : 0        |                    |"));
+    QCOMPARE(l.value(40),
+             QStringLiteral("       1099511627776 -> 2199023255551        : 1        |**********          |"));
     QCOMPARE(l.value(41), QString());
 }
 
@@ -338,9 +350,12 @@ void TestHistogram::textInOtherUnit()
     const Log2Histogram ns = beforeSeries();
     const QStringList l = lines(funclatency_text(ns, TimeUnit::us));
     QCOMPARE(l.value(0), QStringLiteral("     usecs               : count     distribution"));
-    QCOMPARE(l.value(1), QStringLiteral("      1024 -> 2047       : 3881     |****************************************|"));
-    QCOMPARE(l.value(2), QStringLiteral("      2048 -> 4095       : 214      |**                                      |"));
-    QCOMPARE(l.value(3), QStringLiteral("      4096 -> 8191       : 1        |                                        |"));
+    QCOMPARE(l.value(1),
+             QStringLiteral("      1024 -> 2047       : 3881     |****************************************|"));
+    QCOMPARE(l.value(2),
+             QStringLiteral("      2048 -> 4095       : 214      |**                                      |"));
+    QCOMPARE(l.value(3),
+             QStringLiteral("      4096 -> 8191       : 1        |                                        |"));
     QCOMPARE(l.value(5), QStringLiteral("avg = 1825 usecs, total: 7477526 usecs, count: 4096"));
     // The same text from a histogram built in microseconds.
     Log2Histogram us = ns;
@@ -349,7 +364,8 @@ void TestHistogram::textInOtherUnit()
     // Milliseconds: the after-series calls are all 0 ms, shown in bcc's "0 -> 1" row.
     const QStringList m = lines(funclatency_text(afterSeries(), TimeUnit::ms));
     QCOMPARE(m.value(0), QStringLiteral("     msecs               : count     distribution"));
-    QCOMPARE(m.value(1), QStringLiteral("         0 -> 1          : 4096     |****************************************|"));
+    QCOMPARE(m.value(1),
+             QStringLiteral("         0 -> 1          : 4096     |****************************************|"));
     QCOMPARE(m.value(3), QStringLiteral("avg = 0 msecs, total: 1 msecs, count: 4096"));
 }
 
@@ -363,14 +379,13 @@ void TestHistogram::labelLine()
 void TestHistogram::csvExport()
 {
     const std::string csv = histogram_csv(afterSeries());
-    QCOMPARE(QString::fromStdString(csv),
-             QStringLiteral("bucket_low,bucket_high,count\n"
-                            "256,511,4092\n"
-                            "512,1023,2\n"
-                            "1024,2047,0\n"
-                            "2048,4095,0\n"
-                            "4096,8191,1\n"
-                            "8192,16383,1\n"));
+    QCOMPARE(QString::fromStdString(csv), QStringLiteral("bucket_low,bucket_high,count\n"
+                                                         "256,511,4092\n"
+                                                         "512,1023,2\n"
+                                                         "1024,2047,0\n"
+                                                         "2048,4095,0\n"
+                                                         "4096,8191,1\n"
+                                                         "8192,16383,1\n"));
     Log2Histogram z;
     z.add(0);
     z.add(1);
@@ -399,7 +414,8 @@ void TestHistogram::jsonExport()
     QCOMPARE(b[0].toObject().value("count").toInteger(), 3881);
     QCOMPARE(b[2].toObject().value("count").toInteger(), 1);
 
-    const QJsonDocument empty = QJsonDocument::fromJson(QByteArray::fromStdString(histogram_json(Log2Histogram())), &err);
+    const QJsonDocument empty =
+        QJsonDocument::fromJson(QByteArray::fromStdString(histogram_json(Log2Histogram())), &err);
     QCOMPARE(err.error, QJsonParseError::NoError);
     QCOMPARE(empty.object().value("buckets").toArray().size(), 0);
     QCOMPARE(empty.object().value("count").toInteger(), 0);
@@ -419,8 +435,11 @@ void TestHistogram::ratio()
 
 void TestHistogram::groupByTaskUserKind()
 {
-    std::vector<TaskInfo> tasks{{"main", 0, 0, false}, {"sender", 1, 1, false}, {"sender", 2, 2, false},
-                                {"kworker", npos, 3, true}, {"other", 3, 0, false}};
+    std::vector<TaskInfo> tasks{{"main", 0, 0, false},
+                                {"sender", 1, 1, false},
+                                {"sender", 2, 2, false},
+                                {"kworker", npos, 3, true},
+                                {"other", 3, 0, false}};
     const std::vector<std::string> users{"root", "alice"};
     LatencyLog s;
     for (int i = 0; i < 5; ++i)

@@ -72,9 +72,9 @@ private slots:
     {
         QVERIFY(dir_.isValid());
         prefix_ = dir_.path() + QStringLiteral("/usr");
-        const Result r = run(QStringLiteral(INFLIGHT_CMAKE),
-                             {QStringLiteral("--install"), QStringLiteral(INFLIGHT_BUILD_DIR), QStringLiteral("--prefix"),
-                              prefix_});
+        const Result r =
+            run(QStringLiteral(INFLIGHT_CMAKE),
+                {QStringLiteral("--install"), QStringLiteral(INFLIGHT_BUILD_DIR), QStringLiteral("--prefix"), prefix_});
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
     }
 
@@ -200,7 +200,8 @@ private slots:
         // Compiled together with the system's database, as installing the package does.
         QVERIFY(QFile::copy(QStringLiteral("/usr/share/mime/packages/freedesktop.org.xml"),
                             data.path() + QStringLiteral("/mime/packages/freedesktop.org.xml")));
-        const Result update = run(need(QStringLiteral("update-mime-database")), {data.path() + QStringLiteral("/mime")});
+        const Result update =
+            run(need(QStringLiteral("update-mime-database")), {data.path() + QStringLiteral("/mime")});
         QVERIFY2(update.code == 0, qPrintable(update.err));
 
         auto write = [&](const QString &name, const QByteArray &bytes) {
@@ -211,7 +212,8 @@ private slots:
         write(QStringLiteral("plain.scn"), "scene \"a\"\nsocketpair a b\n");
         write(QStringLiteral("commented.scn"), "# a comment first\n# and another\nscene \"b\"\n");
         write(QStringLiteral("no-extension"), "scene \"c\"\nsocketpair a b\n");
-        write(QStringLiteral("godot.scn"), "[gd_scene load_steps=2 format=3]\n\n[node name=\"Root\" type=\"Node2D\"]\n");
+        write(QStringLiteral("godot.scn"),
+              "[gd_scene load_steps=2 format=3]\n\n[node name=\"Root\" type=\"Node2D\"]\n");
         write(QStringLiteral("godot-binary.scn"), QByteArray("RSRC\0\0\0\0\x03\0\0\0", 12));
 
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -251,7 +253,8 @@ private slots:
     {
         qputenv("XDG_DATA_DIRS", (prefix_ + QStringLiteral("/share")).toUtf8());
         qunsetenv("INFLIGHT_EXAMPLES_DIR");
-        QCOMPARE(ExampleScenes::directory(), QDir(installed(QStringLiteral("share/inflight/examples"))).canonicalPath());
+        QCOMPARE(ExampleScenes::directory(),
+                 QDir(installed(QStringLiteral("share/inflight/examples"))).canonicalPath());
         qputenv("INFLIGHT_EXAMPLES_DIR", QByteArray(INFLIGHT_SOURCE_DIR "/scenes"));
         QCOMPARE(ExampleScenes::directory(), QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes")).absolutePath());
         qunsetenv("INFLIGHT_EXAMPLES_DIR");
@@ -264,10 +267,11 @@ private slots:
     {
         QTemporaryDir out;
         QVERIFY(out.isValid());
-        const Result cpack = run(QStringLiteral(INFLIGHT_CPACK),
-                                 {QStringLiteral("-G"), QStringLiteral("DEB"), QStringLiteral("--config"),
-                                  QStringLiteral(INFLIGHT_BUILD_DIR "/CPackConfig.cmake"), QStringLiteral("-B"), out.path()},
-                                 {}, 600000);
+        const Result cpack =
+            run(QStringLiteral(INFLIGHT_CPACK),
+                {QStringLiteral("-G"), QStringLiteral("DEB"), QStringLiteral("--config"),
+                 QStringLiteral(INFLIGHT_BUILD_DIR "/CPackConfig.cmake"), QStringLiteral("-B"), out.path()},
+                {}, 600000);
         QVERIFY2(cpack.code == 0, qPrintable(cpack.out + cpack.err));
         const QStringList debs = QDir(out.path()).entryList({QStringLiteral("inflight_*.deb")}, QDir::Files);
         QCOMPARE(debs.size(), 1);
@@ -278,7 +282,8 @@ private slots:
         QVERIFY2(info.out.contains(QStringLiteral(" Package: inflight\n")), qPrintable(info.out));
         const QString depends = info.out.section(QStringLiteral(" Depends: "), 1).section(QLatin1Char('\n'), 0, 0);
         for (const char *lib : {"libqt6widgets6", "libqt6svg6", "libgvc6", "libcgraph6", "libstdc++6", "libc6"})
-            QVERIFY2(depends.contains(QLatin1String(lib)), qPrintable(QStringLiteral("%1 not in: %2").arg(QLatin1String(lib), depends)));
+            QVERIFY2(depends.contains(QLatin1String(lib)),
+                     qPrintable(QStringLiteral("%1 not in: %2").arg(QLatin1String(lib), depends)));
 
         const Result contents = run(need(QStringLiteral("dpkg-deb")), {QStringLiteral("-c"), deb});
         QCOMPARE(contents.code, 0);
@@ -295,8 +300,9 @@ private slots:
 
     void installedCliRunsAnExample()
     {
-        const Result r = run(installed(QStringLiteral("bin/inflight-cli")),
-                             {QStringLiteral("run"), installed(QStringLiteral("share/inflight/examples/selftest-triangle-stream.scn"))});
+        const Result r = run(
+            installed(QStringLiteral("bin/inflight-cli")),
+            {QStringLiteral("run"), installed(QStringLiteral("share/inflight/examples/selftest-triangle-stream.scn"))});
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         QVERIFY(r.out.contains(QStringLiteral(" 0 failed")));
     }
@@ -310,9 +316,9 @@ int main(int argc, char **argv)
     const QString probe = qEnvironmentVariable("INFLIGHT_MIME_PROBE");
     if (!probe.isEmpty()) {
         const QMimeDatabase db;
-        for (const QString &f : {QStringLiteral("plain.scn"), QStringLiteral("commented.scn"),
-                                 QStringLiteral("no-extension"), QStringLiteral("godot.scn"),
-                                 QStringLiteral("godot-binary.scn")})
+        for (const QString &f :
+             {QStringLiteral("plain.scn"), QStringLiteral("commented.scn"), QStringLiteral("no-extension"),
+              QStringLiteral("godot.scn"), QStringLiteral("godot-binary.scn")})
             std::printf("%s=%s\n", qPrintable(f), qPrintable(db.mimeTypeForFile(probe + QLatin1Char('/') + f).name()));
         return 0;
     }

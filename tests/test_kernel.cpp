@@ -73,34 +73,63 @@ private slots:
     {
         QTest::addColumn<QString>("scene");
         QTest::addColumn<QString>("err");
-        QTest::newRow("EBADF closed fd") << "socketpair a b\nclose a\nsend a\n" << "EBADF";
-        QTest::newRow("EBADF carried fd") << "socketpair a b\nsocketpair c d\nclose c\nsend a fds=c\n" << "EBADF";
-        QTest::newRow("EINVAL 254 fds") << "socketpair a b\nsend a fds=" + QString("b,").repeated(253) + "b\n" << "EINVAL";
-        QTest::newRow("EOPNOTSUPP oob dgram") << "socketpair a b dgram\nsend a oob\n" << "EOPNOTSUPP";
-        QTest::newRow("EOPNOTSUPP oob seqpacket") << "socketpair a b seqpacket\nsend a oob\n" << "EOPNOTSUPP";
-        QTest::newRow("ENOTCONN stream") << "socket s\nsend s\n" << "ENOTCONN";
-        QTest::newRow("ENOTCONN dgram") << "socket s dgram\nsend s\n" << "ENOTCONN";
-        QTest::newRow("ECONNREFUSED no name") << "socket s\nconnect s @nobody\n" << "ECONNREFUSED";
-        QTest::newRow("ECONNREFUSED not listening") << "socket l\nbind l @srv\nsocket s\nconnect s @srv\n" << "ECONNREFUSED";
-        QTest::newRow("ECONNREFUSED dgram to") << "socket s dgram\nsend s to=@nobody\n" << "ECONNREFUSED";
-        QTest::newRow("ECONNREFUSED type space") << "socket l\nbind l @srv\nlisten l\nsocket s dgram\nconnect s @srv\n" << "ECONNREFUSED";
-        QTest::newRow("EISCONN") << "socket l\nbind l @srv\nlisten l\nsocket s\nconnect s @srv\nconnect s @srv\n" << "EISCONN";
-        QTest::newRow("EISCONN to= on stream") << "socketpair a b\nsend a to=@x\n" << "EISCONN";
-        QTest::newRow("EADDRINUSE") << "socket a\nbind a @x\nsocket b\nbind b @x\n" << "EADDRINUSE";
-        QTest::newRow("EINVAL listen unbound") << "socket a\nlisten a\n" << "EINVAL";
-        QTest::newRow("EOPNOTSUPP listen dgram") << "socket a dgram\nbind a @x\nlisten a\n" << "EOPNOTSUPP";
-        QTest::newRow("EINVAL accept not listening") << "socketpair a b\naccept a c\n" << "EINVAL";
-        QTest::newRow("EAGAIN accept empty") << "socket l\nbind l @srv\nlisten l\naccept l c\n" << "EAGAIN";
-        QTest::newRow("EAGAIN recv empty") << "socketpair a b\nrecv a\n" << "EAGAIN";
-        QTest::newRow("EPIPE peer gone") << "socketpair a b\nclose b\nsend a\n" << "EPIPE";
-        QTest::newRow("ECONNREFUSED dgram peer gone") << "socketpair a b dgram\nclose b\nsend a\n" << "ECONNREFUSED";
+        QTest::newRow("EBADF closed fd") << "socketpair a b\nclose a\nsend a\n"
+                                         << "EBADF";
+        QTest::newRow("EBADF carried fd") << "socketpair a b\nsocketpair c d\nclose c\nsend a fds=c\n"
+                                          << "EBADF";
+        QTest::newRow("EINVAL 254 fds") << "socketpair a b\nsend a fds=" + QString("b,").repeated(253) + "b\n"
+                                        << "EINVAL";
+        QTest::newRow("EOPNOTSUPP oob dgram") << "socketpair a b dgram\nsend a oob\n"
+                                              << "EOPNOTSUPP";
+        QTest::newRow("EOPNOTSUPP oob seqpacket") << "socketpair a b seqpacket\nsend a oob\n"
+                                                  << "EOPNOTSUPP";
+        QTest::newRow("ENOTCONN stream") << "socket s\nsend s\n"
+                                         << "ENOTCONN";
+        QTest::newRow("ENOTCONN dgram") << "socket s dgram\nsend s\n"
+                                        << "ENOTCONN";
+        QTest::newRow("ECONNREFUSED no name") << "socket s\nconnect s @nobody\n"
+                                              << "ECONNREFUSED";
+        QTest::newRow("ECONNREFUSED not listening") << "socket l\nbind l @srv\nsocket s\nconnect s @srv\n"
+                                                    << "ECONNREFUSED";
+        QTest::newRow("ECONNREFUSED dgram to") << "socket s dgram\nsend s to=@nobody\n"
+                                               << "ECONNREFUSED";
+        QTest::newRow("ECONNREFUSED type space") << "socket l\nbind l @srv\nlisten l\nsocket s dgram\nconnect s @srv\n"
+                                                 << "ECONNREFUSED";
+        QTest::newRow("EISCONN") << "socket l\nbind l @srv\nlisten l\nsocket s\nconnect s @srv\nconnect s @srv\n"
+                                 << "EISCONN";
+        QTest::newRow("EISCONN to= on stream") << "socketpair a b\nsend a to=@x\n"
+                                               << "EISCONN";
+        QTest::newRow("EADDRINUSE") << "socket a\nbind a @x\nsocket b\nbind b @x\n"
+                                    << "EADDRINUSE";
+        QTest::newRow("EINVAL listen unbound") << "socket a\nlisten a\n"
+                                               << "EINVAL";
+        QTest::newRow("EOPNOTSUPP listen dgram") << "socket a dgram\nbind a @x\nlisten a\n"
+                                                 << "EOPNOTSUPP";
+        QTest::newRow("EINVAL accept not listening") << "socketpair a b\naccept a c\n"
+                                                     << "EINVAL";
+        QTest::newRow("EAGAIN accept empty") << "socket l\nbind l @srv\nlisten l\naccept l c\n"
+                                             << "EAGAIN";
+        QTest::newRow("EAGAIN recv empty") << "socketpair a b\nrecv a\n"
+                                           << "EAGAIN";
+        QTest::newRow("EPIPE peer gone") << "socketpair a b\nclose b\nsend a\n"
+                                         << "EPIPE";
+        QTest::newRow("ECONNREFUSED dgram peer gone") << "socketpair a b dgram\nclose b\nsend a\n"
+                                                      << "ECONNREFUSED";
         QTest::newRow("EPERM dgram peer connected elsewhere")
-            << "socket x dgram\nbind x @x\nsocket y dgram\nbind y @y\nconnect x @y\nsocket s dgram\nsend s to=@x\n" << "EPERM";
-        QTest::newRow("EINVAL recv oob without oob") << "socketpair a b\nrecv a oob\n" << "EINVAL";
-        QTest::newRow("EOPNOTSUPP recv oob dgram") << "socketpair a b dgram\nrecv a oob\n" << "EOPNOTSUPP";
-        QTest::newRow("ENOPROTOOPT passrights before 6.16") << "set gc async\nsocketpair a b\nsetsockopt a passrights=off\n" << "ENOPROTOOPT";
-        QTest::newRow("EPERM passrights off") << "set gc graph\nsocketpair a b\nsetsockopt b passrights=off\nsend a fds=a\n" << "EPERM";
-        QTest::newRow("EMFILE") << "set nofile 6\nsocketpair a b\nsocketpair c d\n" << "EMFILE";
+            << "socket x dgram\nbind x @x\nsocket y dgram\nbind y @y\nconnect x @y\nsocket s dgram\nsend s to=@x\n"
+            << "EPERM";
+        QTest::newRow("EINVAL recv oob without oob") << "socketpair a b\nrecv a oob\n"
+                                                     << "EINVAL";
+        QTest::newRow("EOPNOTSUPP recv oob dgram") << "socketpair a b dgram\nrecv a oob\n"
+                                                   << "EOPNOTSUPP";
+        QTest::newRow("ENOPROTOOPT passrights before 6.16")
+            << "set gc async\nsocketpair a b\nsetsockopt a passrights=off\n"
+            << "ENOPROTOOPT";
+        QTest::newRow("EPERM passrights off")
+            << "set gc graph\nsocketpair a b\nsetsockopt b passrights=off\nsend a fds=a\n"
+            << "EPERM";
+        QTest::newRow("EMFILE") << "set nofile 6\nsocketpair a b\nsocketpair c d\n"
+                                << "EMFILE";
     }
 
     void errnoTable()
@@ -135,10 +164,11 @@ private slots:
     void tooManyRefsAtNofilePlusOne()
     {
         // A user may have RLIMIT_NOFILE + 1 fds in flight: the check is "greater than".
-        std::string s = "set gc graph\nset nofile 64\nuser alice\nprocess p user=alice\n"
-                        "p: socketpair a b\nrepeat 65 {\n  p: send a fds=a\n}\np: send a fds=a\nexpect error ETOOMANYREFS\n"
-                        "p: send a\n"            // no fds: no check
-                        "socketpair c d\nrepeat 70 {\n  send c fds=c\n}\n"; // root is exempt
+        std::string s =
+            "set gc graph\nset nofile 64\nuser alice\nprocess p user=alice\n"
+            "p: socketpair a b\nrepeat 65 {\n  p: send a fds=a\n}\np: send a fds=a\nexpect error ETOOMANYREFS\n"
+            "p: send a\n"                                       // no fds: no check
+            "socketpair c d\nrepeat 70 {\n  send c fds=c\n}\n"; // root is exempt
         auto sim = run_scene(s);
         QVERIFY(sim);
         QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
@@ -169,7 +199,8 @@ private slots:
     void closeOfADupTriggersNothing()
     {
         // The refcount does not reach 0, nothing is released, so no collection is triggered.
-        auto sim = run_scene("set gc classic\nsocketpair a b\nsend b fds=a\nsend a fds=b\ndup a a3\nclose a b\nclose a3\n");
+        auto sim =
+            run_scene("set gc classic\nsocketpair a b\nsend b fds=a\nsend a fds=b\ndup a a3\nclose a b\nclose a3\n");
         QVERIFY(sim);
         QVERIFY(sim->kernel().gc_runs.empty());
         QVERIFY(!sock(*sim, "a").released);

@@ -14,9 +14,9 @@
 #include "latency/percentile_model.h"
 #include "main_window.h"
 #include "player_controller.h"
-#include "wait_index.hpp"
 #include "theme.h"
 #include "timeline_widget.h"
+#include "wait_index.hpp"
 
 #include "inflight/log2_histogram.hpp"
 
@@ -344,8 +344,9 @@ private slots:
         dock.refresh();
         const Log2Histogram all = histogramOf(*run);
         QCOMPARE(dock.exportText(ExportFormat::funclatency), QString::fromStdString(funclatency_text(all)));
-        QVERIFY(dock.exportText(ExportFormat::funclatency).contains(
-            QLatin1String("   1048576 -> 2097151    : 3881     |****************************************|")));
+        QVERIFY(dock.exportText(ExportFormat::funclatency)
+                    .contains(QLatin1String(
+                        "   1048576 -> 2097151    : 3881     |****************************************|")));
         QVERIFY(dock.exportText(ExportFormat::funclatency)
                     .contains(QLatin1String("avg = 1825567 nsecs, total: 7477526027 nsecs, count: 4096")));
         QCOMPARE(dock.exportText(ExportFormat::csv), QString::fromStdString(histogram_csv(all)));
@@ -369,7 +370,8 @@ private slots:
         // In microseconds, as funclatency -u prints it.
         dock.percentileView()->setCurrentIndex(dock.percentiles()->index(0, 0));
         dock.setUnit(TimeUnit::us);
-        QCOMPARE(dock.exportText(ExportFormat::funclatency), QString::fromStdString(funclatency_text(all, TimeUnit::us)));
+        QCOMPARE(dock.exportText(ExportFormat::funclatency),
+                 QString::fromStdString(funclatency_text(all, TimeUnit::us)));
     }
 
     void barClickListsCallsAndDoubleClickSeeks()
@@ -391,7 +393,8 @@ private slots:
         const int row = 21 - w->rows().front().bucket; // 1048576 -> 2097151
         QTest::mouseClick(w, Qt::LeftButton, {}, w->rowRect(row).center());
         QCOMPARE(dock.calls()->samples(), (std::vector<std::size_t>{0, 2}));
-        QCOMPARE(dock.calls()->index(1, BucketCallsModel::DurationColumn).data().toString(), QStringLiteral("1,700,000"));
+        QCOMPARE(dock.calls()->index(1, BucketCallsModel::DurationColumn).data().toString(),
+                 QStringLiteral("1,700,000"));
         QCOMPARE(dock.calls()->index(1, BucketCallsModel::TaskColumn).data().toString(), QStringLiteral("main"));
         QCOMPARE(dock.calls()->index(1, BucketCallsModel::LineColumn).data().toInt(), 4);
         QCOMPARE(w->selectedBucket(), 21);
@@ -475,17 +478,16 @@ private slots:
             return e;
         };
         const auto gc = static_cast<std::int64_t>(WaitFor::gc);
-        const std::vector<Event> events{
-            // Task 1 waits while the kworker (2) collects, and wakes after it.
-            ev(10, EventKind::gc_wait, 1), ev(11, EventKind::gc_begin, 2, 1), ev(20, EventKind::gc_end, 2, 1),
-            ev(22, EventKind::wait_end, 1, npos, gc),
-            // Task 0 runs the queued collection itself (flush_work): no wait_end.
-            ev(30, EventKind::gc_wait, 0), ev(31, EventKind::gc_begin, 0, 2), ev(40, EventKind::gc_end, 0, 2),
-            ev(41, EventKind::stmt_end, 0),
-            // Later, task 0 sleeps on a receive: that is not a wait for the collector.
-            ev(50, EventKind::wait_end, 0, npos, static_cast<std::int64_t>(WaitFor::data)),
-            // A wait and a collection still open at the end of the run.
-            ev(60, EventKind::gc_begin, 2, 3), ev(61, EventKind::gc_wait, 3)};
+        const std::vector<Event> events{// Task 1 waits while the kworker (2) collects, and wakes after it.
+                                        ev(10, EventKind::gc_wait, 1), ev(11, EventKind::gc_begin, 2, 1),
+                                        ev(20, EventKind::gc_end, 2, 1), ev(22, EventKind::wait_end, 1, npos, gc),
+                                        // Task 0 runs the queued collection itself (flush_work): no wait_end.
+                                        ev(30, EventKind::gc_wait, 0), ev(31, EventKind::gc_begin, 0, 2),
+                                        ev(40, EventKind::gc_end, 0, 2), ev(41, EventKind::stmt_end, 0),
+                                        // Later, task 0 sleeps on a receive: that is not a wait for the collector.
+                                        ev(50, EventKind::wait_end, 0, npos, static_cast<std::int64_t>(WaitFor::data)),
+                                        // A wait and a collection still open at the end of the run.
+                                        ev(60, EventKind::gc_begin, 2, 3), ev(61, EventKind::gc_wait, 3)};
         std::vector<TimelineWidget::Marker> collections, waits;
         TimelineWidget::markersOf(events, 100, collections, waits);
         QCOMPARE(collections.size(), 3u);
@@ -529,13 +531,14 @@ private slots:
     {
         AbComparison ab;
         ab.resize(1400, 600);
-        ab.setRuns(beforeSeries(), afterSeries(), QStringLiteral("classic collector"), QStringLiteral("async collector"));
+        ab.setRuns(beforeSeries(), afterSeries(), QStringLiteral("classic collector"),
+                   QStringLiteral("async collector"));
         QCOMPARE(ab.histogramA().count(), 4096u);
         QCOMPARE(ab.histogramB().count(), 4096u);
         const LatencyRatio r = ab.ratio();
         QVERIFY(r.avg && r.p99);
         QVERIFY(qAbs(*r.avg - 7477526027.0 / 1680510.0) < 1e-6); // 4449.6x
-        QCOMPARE(*r.p99, 3'000'000.0 / 407.0);                     // 7371.0x
+        QCOMPARE(*r.p99, 3'000'000.0 / 407.0);                   // 7371.0x
         QVERIFY(ab.ratioText().contains(QStringLiteral("4,450×")));
         QVERIFY(ab.ratioText().contains(QStringLiteral("7,371×")));
         // Both sides on the same rows and scale.

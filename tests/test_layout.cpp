@@ -22,12 +22,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <QToolButton>
 #include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
 #include <QToolBar>
+#include <QToolButton>
 
 using inflight::test::waitIndex;
 
@@ -98,7 +98,8 @@ private slots:
         auto *algorithm = static_cast<docks::AlgorithmDock *>(d.algorithm);
         const int shown = algorithm->listingView()->visibleRegion().boundingRect().height();
         const int line = QFontMetrics(Theme::instance().monoFont(docks::kCodePoints)).lineSpacing();
-        QVERIFY2(shown >= 12 * line, qPrintable(QStringLiteral("%1 px = %2 lines").arg(shown).arg(double(shown) / line)));
+        QVERIFY2(shown >= 12 * line,
+                 qPrintable(QStringLiteral("%1 px = %2 lines").arg(shown).arg(double(shown) / line)));
 
         // Nothing of the toolbar in its » overflow: every action and the collector box shown.
         auto *bar = w.findChild<QToolBar *>(QStringLiteral("transport"));
@@ -153,7 +154,9 @@ private slots:
         QVERIFY(onScreen(d.algorithm) && onScreen(d.lists));
         QVERIFY(!d.scene->isVisible() && !d.log->isVisible());
         QVERIFY2(d.lists->height() >= w.height() * 0.2,
-                 qPrintable(QStringLiteral("lists %1 of %2; centre min %3").arg(d.lists->height()).arg(w.height())
+                 qPrintable(QStringLiteral("lists %1 of %2; centre min %3")
+                                .arg(d.lists->height())
+                                .arg(w.height())
                                 .arg(w.centralWidget()->minimumSizeHint().height())));
         // The collector box is still in the toolbar, not in its overflow.
         QVERIFY(w.findChild<QToolBar *>(QStringLiteral("transport"))->findChild<QComboBox *>()->isVisible());

@@ -71,7 +71,7 @@ QString fault_of(const QString &t)
 struct Walk {
     std::vector<std::string> narrations, descriptions;
     std::vector<Event> events;
-    std::string end;   // narrate_run_end() once finished
+    std::string end; // narrate_run_end() once finished
     bool finished = false;
 };
 
@@ -125,7 +125,8 @@ private slots:
         QVERIFY(files.size() > 30);
         for (const QString &f : files)
             for (GcEra era : {GcEra::classic, GcEra::async, GcEra::graph})
-                QTest::newRow(qPrintable(QFileInfo(f).fileName() + QLatin1Char('/') + QLatin1String(era_name(era).data())))
+                QTest::newRow(
+                    qPrintable(QFileInfo(f).fileName() + QLatin1Char('/') + QLatin1String(era_name(era).data())))
                     << f << static_cast<int>(era);
     }
 
@@ -142,7 +143,9 @@ private slots:
         for (std::size_t i = 0; i < w.events.size(); ++i) {
             const QString n = QString::fromStdString(w.narrations[i]);
             const QString d = QString::fromStdString(w.descriptions[i]);
-            const QString where = QStringLiteral("step %1 (%2): ").arg(w.events[i].step).arg(QLatin1String(event_kind_name(w.events[i].kind).data()));
+            const QString where = QStringLiteral("step %1 (%2): ")
+                                      .arg(w.events[i].step)
+                                      .arg(QLatin1String(event_kind_name(w.events[i].kind).data()));
             QVERIFY2(fault_of(n).isEmpty(), qPrintable(where + fault_of(n) + QStringLiteral(" in narration: ") + n));
             QVERIFY2(fault_of(d).isEmpty(), qPrintable(where + fault_of(d) + QStringLiteral(" in description: ") + d));
         }
@@ -166,20 +169,25 @@ private slots:
         // Closing u0 leaves the copies in flight; closing p0 drops the last reference.
         QVERIFY(any_contains(w, EventKind::fd_close, "u0's file still has 2 references"));
         QVERIFY(any_contains(w, EventKind::fd_close, "was the last reference to p0's file"));
-        QVERIFY(any_contains(w, EventKind::expect_result, "The expectation on line 31 holds: u0, u1, u2, u3, u4, u5 and p0 are freed."));
+        QVERIFY(any_contains(w, EventKind::expect_result,
+                             "The expectation on line 31 holds: u0, u1, u2, u3, u4, u5 and p0 are freed."));
         QVERIFY(any_contains(w, EventKind::note, "Note: The triangle test from scm_rights.c."));
-        QVERIFY2(w.end.find("The collector freed u0, u1, u2, u3, u4 and u5 (6 sockets).") != std::string::npos, w.end.c_str());
+        QVERIFY2(w.end.find("The collector freed u0, u1, u2, u3, u4 and u5 (6 sockets).") != std::string::npos,
+                 w.end.c_str());
         QVERIFY2(w.end.find("Nothing leaked.") != std::string::npos, w.end.c_str());
         QVERIFY2(w.end.find("Every expectation held (") != std::string::npos, w.end.c_str());
     }
 
     void recvmsgSaysWhichFdItGot()
     {
-        auto scene = parse_scene("set gc graph\nsocketpair a a2\nsocketpair b b2\nsend a fds=b\nrecv a2 fds=x\nclose x\n", "t.scn");
+        auto scene = parse_scene(
+            "set gc graph\nsocketpair a a2\nsocketpair b b2\nsend a fds=b\nrecv a2 fds=x\nclose x\n", "t.scn");
         QVERIFY(scene.ok());
         const Walk w = walk(std::make_shared<const Scene>(std::move(scene.scene)), GcEra::graph);
-        QVERIFY(any_contains(w, EventKind::fd_install, "recvmsg() got fd 7: a copy of b's file comes out of the message"));
-        QVERIFY(any_contains(w, EventKind::stmt_end, "recvmsg() on a2 got 1 byte; the fds it carried are now open as x."));
+        QVERIFY(
+            any_contains(w, EventKind::fd_install, "recvmsg() got fd 7: a copy of b's file comes out of the message"));
+        QVERIFY(
+            any_contains(w, EventKind::stmt_end, "recvmsg() on a2 got 1 byte; the fds it carried are now open as x."));
         QVERIFY(any_contains(w, EventKind::stmt_end, "x is closed."));
         QVERIFY2(w.end.find("No collection ran.") != std::string::npos, w.end.c_str());
         QVERIFY2(w.end.find("The scene checks no expectation.") != std::string::npos, w.end.c_str());
@@ -203,7 +211,8 @@ private slots:
     void aGraphWithoutCyclesSaysNoCycleCanExist()
     {
         // A chain with no cycle: the walk's end says the next collection will be skipped.
-        auto scene = parse_scene("set gc graph\nsocketpair a a2\nsocketpair b b2\nsend a fds=b2\nsend b fds=a\ngc\n", "t.scn");
+        auto scene =
+            parse_scene("set gc graph\nsocketpair a a2\nsocketpair b b2\nsend a fds=b2\nsend b fds=a\ngc\n", "t.scn");
         QVERIFY(scene.ok());
         const Walk w = walk(std::make_shared<const Scene>(std::move(scene.scene)), GcEra::graph);
         QVERIFY(any_contains(w, EventKind::graph_state, "no cyclic SCC is left, so no cycle can exist"));
@@ -211,7 +220,8 @@ private slots:
 
     void failuresSayTheErrno()
     {
-        auto scene = parse_scene("set gc classic\nsocket s\nclose s\nclose s\nexpect error EBADF\nexpect alive s\n", "t.scn");
+        auto scene =
+            parse_scene("set gc classic\nsocket s\nclose s\nclose s\nexpect error EBADF\nexpect alive s\n", "t.scn");
         QVERIFY(scene.ok());
         const Walk w = walk(std::make_shared<const Scene>(std::move(scene.scene)), GcEra::classic);
         QVERIFY(any_contains(w, EventKind::stmt_end, "failed with EBADF (Bad file descriptor)."));

@@ -22,10 +22,7 @@ using namespace inflight;
 
 namespace {
 
-ParseResult parse(const std::string &text)
-{
-    return parse_scene(text, "test.scene");
-}
+ParseResult parse(const std::string &text) { return parse_scene(text, "test.scene"); }
 
 // Every diagnostic, one per line: the failure message of most checks below.
 std::string all_diagnostics(const ParseResult &r)
@@ -53,10 +50,7 @@ std::vector<std::string> texts(const std::vector<NameTemplate> &names)
     return out;
 }
 
-QString at(SourceLoc loc)
-{
-    return QString("%1:%2").arg(loc.line).arg(loc.col);
-}
+QString at(SourceLoc loc) { return QString("%1:%2").arg(loc.line).arg(loc.col); }
 
 #define VERIFY_OK(result) QVERIFY2((result).ok(), all_diagnostics(result).c_str())
 
@@ -177,7 +171,7 @@ private slots:
         QVERIFY(s[3].address.has_value());
         QCOMPARE(s[3].address->text, std::string("srv.0-x"));
         QCOMPARE(s[3].address->loc.col, 9u); // after the '@'
-        QVERIFY(!s[4].address.has_value()); // autobind
+        QVERIFY(!s[4].address.has_value());  // autobind
         QCOMPARE(s[5].op, Op::listen);
         QCOMPARE(s[7].op, Op::connect);
         QCOMPARE(texts(s[7].names), std::vector<std::string>{"k"});
@@ -485,9 +479,10 @@ private slots:
     // plain names; a range that counts down, is not a number, or is unclosed is an error.
     void fdRanges()
     {
-        const auto r = parse("repeat 4 as i {\n  socket s$i dgram\n}\nsocketpair a b dgram\n"
-                             "send a fds=s{0..3},b\n"
-                             "repeat 2 as k {\n  socket x${k}_0 dgram\n  socket x${k}_1 dgram\n  send a fds=x${k}_{0..1}\n}\n");
+        const auto r =
+            parse("repeat 4 as i {\n  socket s$i dgram\n}\nsocketpair a b dgram\n"
+                  "send a fds=s{0..3},b\n"
+                  "repeat 2 as k {\n  socket x${k}_0 dgram\n  socket x${k}_1 dgram\n  send a fds=x${k}_{0..1}\n}\n");
         VERIFY_OK(r);
         const Statement &send = r.scene.statements[2];
         QCOMPARE(send.op, Op::send);
@@ -693,7 +688,7 @@ private slots:
         QCOMPARE(at(v[0].loc), QString("3:1"));
         QCOMPARE(v[0].settings.gc, GcEra::graph);
         QVERIFY(v[0].settings.fix_unify_scc_index);
-        QCOMPARE(v[0].settings.cpus, 8u);   // set after the variant, still applies
+        QCOMPARE(v[0].settings.cpus, 8u); // set after the variant, still applies
         QCOMPARE(v[0].settings.seed, std::uint64_t(7));
         QCOMPARE(v[0].settings.costs.size(), std::size_t(2));
         QCOMPARE(v[0].settings.costs[0].name, std::string("lock"));
@@ -768,25 +763,25 @@ private slots:
     {
         // One error per mistake, none on the valid lines, and nothing later about the names of
         // a dropped line.
-        const std::string text = "set cpus 2\n"                      // 1  fine
-                                 "set cost lokc 40\n"                // 2
-                                 "socketpair a b\n"                  // 3  fine
-                                 "splice a\n"                        // 4
-                                 "spawn t cpu=5 {\n"                 // 5
-                                 "  p: gc\n"                         // 6
-                                 "  send a fds=b\n"                  // 7  fine
-                                 "  spawn u {\n"                     // 8
-                                 "    close a\n"                     // 9  dropped with its spawn
-                                 "  }\n"                             // 10
-                                 "}\n"                               // 11
-                                 "wait t x\n"                        // 12
-                                 "variant v {\n"                     // 13 fine
-                                 "  gc\n"                            // 14
-                                 "  set autobind random\n"           // 15 fine
-                                 "}\n"                               // 16
-                                 "variant v {\n"                     // 17
-                                 "}\n"                               // 18
-                                 "splice b bytes=1\n";               // 19 fine
+        const std::string text = "set cpus 2\n"            // 1  fine
+                                 "set cost lokc 40\n"      // 2
+                                 "socketpair a b\n"        // 3  fine
+                                 "splice a\n"              // 4
+                                 "spawn t cpu=5 {\n"       // 5
+                                 "  p: gc\n"               // 6
+                                 "  send a fds=b\n"        // 7  fine
+                                 "  spawn u {\n"           // 8
+                                 "    close a\n"           // 9  dropped with its spawn
+                                 "  }\n"                   // 10
+                                 "}\n"                     // 11
+                                 "wait t x\n"              // 12
+                                 "variant v {\n"           // 13 fine
+                                 "  gc\n"                  // 14
+                                 "  set autobind random\n" // 15 fine
+                                 "}\n"                     // 16
+                                 "variant v {\n"           // 17
+                                 "}\n"                     // 18
+                                 "splice b bytes=1\n";     // 19 fine
         const std::set<std::uint32_t> expected{2, 4, 5, 6, 8, 12, 14, 17};
         const auto r = parse(text);
         const auto errors = errors_of(r);
@@ -918,8 +913,7 @@ private slots:
             "'set fix splice-no-checksum' conflicts with line 1, which set it to off");
         row("junk after fix", "set fix splice-no-checksum off now", 1, 32, "unexpected 'now' after the value");
         // cpu=
-        row("cpu beyond cpus", "set cpus 2\nprocess p cpu=3", 2, 15,
-            "cpu 3 does not exist: the scene has set cpus 2");
+        row("cpu beyond cpus", "set cpus 2\nprocess p cpu=3", 2, 15, "cpu 3 does not exist: the scene has set cpus 2");
         row("cpu with one cpu", "process p cpu=1", 1, 15, "cpu 1 does not exist: the scene has one CPU");
         row("spawn cpu beyond cpus", "spawn t cpu=7 {\n}", 1, 13, "cpu 7 does not exist");
         row("cpu not a number", "process p cpu=two", 1, 15, "bad number 'two' for cpu=");
@@ -929,7 +923,8 @@ private slots:
             "bad cpu 'x$i': cpu= takes a number, $var or ${expr}");
         row("cpu unbound variable", "spawn w cpu=${k} {\n}", 1, 15, "bad cpu '${k}': variable 'k' is not bound");
         row("cpu empty", "spawn w cpu= {\n}", 1, 9, "missing value after cpu=");
-        row("unknown process option", "process p core=1", 1, 11, "unknown option 'core' for process (expected user= or cpu=)");
+        row("unknown process option", "process p core=1", 1, 11,
+            "unknown option 'core' for process (expected user= or cpu=)");
         // spawn
         row("spawn inside spawn", "spawn a {\n  spawn b {\n  }\n}", 2, 3,
             "spawn cannot be used inside another spawn (the one at line 1)");
@@ -963,7 +958,8 @@ private slots:
             "unknown option 'fds' for splice (expected bytes=)");
         row("splice no name", "splice bytes=4", 1, 1, "splice needs 1 name, got 0");
         // variants
-        row("non-set line in variant", "variant v {\n  gc\n}", 2, 3, "a variant block may only contain set lines, got 'gc'");
+        row("non-set line in variant", "variant v {\n  gc\n}", 2, 3,
+            "a variant block may only contain set lines, got 'gc'");
         row("repeat in variant", "variant v {\n  repeat 2 {\n  }\n}", 2, 3,
             "a variant block may only contain set lines, got 'repeat'");
         row("duplicate variant", "variant v {\n}\nvariant v {\n}", 3, 9,
@@ -994,8 +990,8 @@ private slots:
             if (d->loc.line == std::uint32_t(line) && d->loc.col == std::uint32_t(col) &&
                 d->message.find(message.toStdString()) != std::string::npos)
                 found = true;
-        QVERIFY2(found, ("expected " + std::to_string(line) + ":" + std::to_string(col) + " '" +
-                         message.toStdString() + "', got:\n" + all_diagnostics(r))
+        QVERIFY2(found, ("expected " + std::to_string(line) + ":" + std::to_string(col) + " '" + message.toStdString() +
+                         "', got:\n" + all_diagnostics(r))
                             .c_str());
     }
 
@@ -1003,31 +999,31 @@ private slots:
     {
         // 22 mistakes with valid lines in between: exactly one error per mistake and none on the
         // valid lines (a dropped line must not cause "unknown name" errors later either).
-        const std::string text = "sned a\n"                            // 1
-                                 "socketpair a\n"                      // 2
-                                 "socket s strem\n"                    // 3
-                                 "socketpair x y\n"                    // 4  fine
-                                 "set nofile 99999999999999999999\n"   // 5
-                                 "send s fdz=x\n"                      // 6
-                                 "recv s peak\n"                       // 7
-                                 "expect error EPRM\n"                 // 8
-                                 "set gc modern\n"                     // 9
-                                 "send x fds=y\n"                      // 10 fine
-                                 "set colour red\n"                    // 11
-                                 "set fix everything\n"                // 12
-                                 "note \"unterminated\n"               // 13
-                                 "bind s foo\n"                        // 14
-                                 "setsockopt s passrights=maybe\n"     // 15
-                                 "expect inflight s lots\n"            // 16
-                                 "q: gc\n"                             // 17
-                                 "process p user=bob\n"                // 18
-                                 "send s$k\n"                          // 19
-                                 "socket a-b\n"                        // 20
-                                 "}\n"                                 // 21
-                                 "close ghost\n"                       // 22
-                                 "expect freed x y\n"                  // 23 fine
-                                 "expect alive ghost\n"                // 24
-                                 "gc now\n";                           // 25
+        const std::string text = "sned a\n"                          // 1
+                                 "socketpair a\n"                    // 2
+                                 "socket s strem\n"                  // 3
+                                 "socketpair x y\n"                  // 4  fine
+                                 "set nofile 99999999999999999999\n" // 5
+                                 "send s fdz=x\n"                    // 6
+                                 "recv s peak\n"                     // 7
+                                 "expect error EPRM\n"               // 8
+                                 "set gc modern\n"                   // 9
+                                 "send x fds=y\n"                    // 10 fine
+                                 "set colour red\n"                  // 11
+                                 "set fix everything\n"              // 12
+                                 "note \"unterminated\n"             // 13
+                                 "bind s foo\n"                      // 14
+                                 "setsockopt s passrights=maybe\n"   // 15
+                                 "expect inflight s lots\n"          // 16
+                                 "q: gc\n"                           // 17
+                                 "process p user=bob\n"              // 18
+                                 "send s$k\n"                        // 19
+                                 "socket a-b\n"                      // 20
+                                 "}\n"                               // 21
+                                 "close ghost\n"                     // 22
+                                 "expect freed x y\n"                // 23 fine
+                                 "expect alive ghost\n"              // 24
+                                 "gc now\n";                         // 25
         const std::set<std::uint32_t> expected{1,  2,  3,  5,  6,  7,  8,  9,  11, 12, 13,
                                                14, 15, 16, 17, 18, 19, 20, 21, 22, 24, 25};
         const auto r = parse(text);
@@ -1191,8 +1187,8 @@ private slots:
                 entry += QString(" %1=%2").arg(QString::fromStdString(name)).arg(value);
             seen << entry;
         }
-        const QStringList expected{"gc",          "x a=0",       "y a=0 b=0", "y a=0 b=1", "y a=0 b=2",
-                                   "x a=1",       "y a=1 b=0",   "y a=1 b=1", "y a=1 b=2", "end"};
+        const QStringList expected{"gc",    "x a=0",     "y a=0 b=0", "y a=0 b=1", "y a=0 b=2",
+                                   "x a=1", "y a=1 b=0", "y a=1 b=1", "y a=1 b=2", "end"};
         QCOMPARE(seen, expected);
         QVERIFY(!cursor.next()); // stays at the end
     }
@@ -1410,17 +1406,109 @@ private slots:
 
     void robustOnTokenSoup()
     {
-        static const char *const words[] = {
-            "socketpair", "socket", "bind", "listen", "connect", "accept", "send", "recv", "dup", "close",
-            "setsockopt", "gc", "expect", "freed", "alive", "inflight", "queue", "error", "EPERM", "repeat",
-            "set", "gc", "classic", "graph", "fix", "limit", "nofile", "user", "process", "note", "scene",
-            "p:", "main:", "a", "b", "a$i", "b${i+1}", "${(i+1)%4}", "${", "}", "{", "\"", "\"text\"", "fds=",
-            "fds=a,b", "bytes=3", "oob", "peek", "to=@x", "@x", "@", "as", "k", "$k", "embryo(a)", "embryo(",
-            "3", "0", "-1", "2", "1000000000", "99999999999999999999", "on", "off", "passrights=on", "#",
-            "=", ",", ":", "\\", "dgram", "stream", "seqpacket", "\t", "\n", "\n", "\n", "\n",
-            "spawn", "wait", "splice", "variant", "cpu=1", "cpu=$i", "cpu=${i%2}", "cpu=", "cpus", "cost",
-            "lock", "autobind", "random-v1", "table-lock", "global", "creds-by-default", "splice-no-checksum",
-            "bytes=0", "bytes=1099511627777", "kworker", "w$i", "{\n", "}\n", "\n", "\n"};
+        static const char *const words[] = {"socketpair",
+                                            "socket",
+                                            "bind",
+                                            "listen",
+                                            "connect",
+                                            "accept",
+                                            "send",
+                                            "recv",
+                                            "dup",
+                                            "close",
+                                            "setsockopt",
+                                            "gc",
+                                            "expect",
+                                            "freed",
+                                            "alive",
+                                            "inflight",
+                                            "queue",
+                                            "error",
+                                            "EPERM",
+                                            "repeat",
+                                            "set",
+                                            "gc",
+                                            "classic",
+                                            "graph",
+                                            "fix",
+                                            "limit",
+                                            "nofile",
+                                            "user",
+                                            "process",
+                                            "note",
+                                            "scene",
+                                            "p:",
+                                            "main:",
+                                            "a",
+                                            "b",
+                                            "a$i",
+                                            "b${i+1}",
+                                            "${(i+1)%4}",
+                                            "${",
+                                            "}",
+                                            "{",
+                                            "\"",
+                                            "\"text\"",
+                                            "fds=",
+                                            "fds=a,b",
+                                            "bytes=3",
+                                            "oob",
+                                            "peek",
+                                            "to=@x",
+                                            "@x",
+                                            "@",
+                                            "as",
+                                            "k",
+                                            "$k",
+                                            "embryo(a)",
+                                            "embryo(",
+                                            "3",
+                                            "0",
+                                            "-1",
+                                            "2",
+                                            "1000000000",
+                                            "99999999999999999999",
+                                            "on",
+                                            "off",
+                                            "passrights=on",
+                                            "#",
+                                            "=",
+                                            ",",
+                                            ":",
+                                            "\\",
+                                            "dgram",
+                                            "stream",
+                                            "seqpacket",
+                                            "\t",
+                                            "\n",
+                                            "\n",
+                                            "\n",
+                                            "\n",
+                                            "spawn",
+                                            "wait",
+                                            "splice",
+                                            "variant",
+                                            "cpu=1",
+                                            "cpu=$i",
+                                            "cpu=${i%2}",
+                                            "cpu=",
+                                            "cpus",
+                                            "cost",
+                                            "lock",
+                                            "autobind",
+                                            "random-v1",
+                                            "table-lock",
+                                            "global",
+                                            "creds-by-default",
+                                            "splice-no-checksum",
+                                            "bytes=0",
+                                            "bytes=1099511627777",
+                                            "kworker",
+                                            "w$i",
+                                            "{\n",
+                                            "}\n",
+                                            "\n",
+                                            "\n"};
         constexpr std::size_t count = sizeof(words) / sizeof(words[0]);
         std::mt19937 rng(7);
         for (int n = 0; n < 2000; ++n) {

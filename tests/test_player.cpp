@@ -25,8 +25,8 @@ std::string digest(const Simulation &sim)
     o << sim.steps() << " line " << sim.current_line() << "\n";
     for (const UnixSock &u : k.socks)
         o << k.label_of(u) << " " << u.released << " " << (u.file ? u.file->count : -1) << " "
-          << k.collector().inflight_of(u) << " " << u.receive_queue.size() << " " << int(u.gc_flags) << " "
-          << int(u.on) << " " << (u.vertex ? long(u.vertex->scc_index) : -1) << "\n";
+          << k.collector().inflight_of(u) << " " << u.receive_queue.size() << " " << int(u.gc_flags) << " " << int(u.on)
+          << " " << (u.vertex ? long(u.vertex->scc_index) : -1) << "\n";
     for (const GcList *l : {&k.gc_inflight_list, &k.gc_candidates, &k.not_cycle_list}) {
         for (const GcLink &g : *l)
             o << (g.is_cursor ? std::string("<cursor>") : k.label_of(static_cast<const UnixSock &>(g))) << ",";
@@ -34,8 +34,9 @@ std::string digest(const Simulation &sim)
     }
     for (const SkBuff &skb : k.hitlist)
         o << skb.id << ",";
-    o << "\n" << k.unix_tot_inflight << " " << k.gc_in_progress << " " << k.graph_maybe_cyclic << k.graph_grouped
-      << " " << k.gc_runs.size() << "\n";
+    o << "\n"
+      << k.unix_tot_inflight << " " << k.gc_in_progress << " " << k.graph_maybe_cyclic << k.graph_grouped << " "
+      << k.gc_runs.size() << "\n";
     return o.str();
 }
 
@@ -76,8 +77,7 @@ private slots:
         QVERIFY(!backward.back());
 
         Player jumper(scene, o);
-        for (std::uint64_t k : {total / 2, std::uint64_t(3), total - 1, std::uint64_t(0), total, total / 3})
-        {
+        for (std::uint64_t k : {total / 2, std::uint64_t(3), total - 1, std::uint64_t(0), total, total / 3}) {
             jumper.seek(k);
             QCOMPARE(jumper.position(), k);
             QCOMPARE(digest(jumper.sim()), states[k]);
@@ -109,7 +109,8 @@ private slots:
 
     void stepOverAndOut()
     {
-        auto scene = scene_of("set gc graph\nsocketpair a b\nsend a fds=b\nsend b fds=a\nclose a b\nsocket t\nclose t\nnote \"end\"\n");
+        auto scene = scene_of(
+            "set gc graph\nsocketpair a b\nsend a fds=b\nsend b fds=a\nclose a b\nsocket t\nclose t\nnote \"end\"\n");
         Simulation sim(scene);
         QVERIFY(sim.step_over());
         QCOMPARE(sim.last_event()->kind, EventKind::stmt_end);

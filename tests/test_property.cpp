@@ -55,13 +55,13 @@ constexpr int kScenesPerCollector = 2000;
 // (2,000 checked scenes take about 0.5 s per collector in Release, 4 s in Debug), so: all of them.
 constexpr int kCheckedEvery = 1;
 constexpr std::uint64_t kBaseSeed = 0x1F11647ull; // scene i uses kBaseSeed + i, for every era
-constexpr double kMinGcShare = 0.20;        // share of scenes where the GC itself freed a socket
+constexpr double kMinGcShare = 0.20;              // share of scenes where the GC itself freed a socket
 
 // ---- deterministic random helpers ---------------------------------------------------------------
 
 class Rng {
 public:
-    explicit Rng(std::uint64_t seed) : g_(seed) {}
+    explicit Rng(std::uint64_t seed) : g_(seed) { }
     // Uniform in [0, n): rejection sampling, identical on every standard library.
     std::uint64_t below(std::uint64_t n)
     {
@@ -74,8 +74,13 @@ public:
     }
     int range(int lo, int hi) { return lo + static_cast<int>(below(static_cast<std::uint64_t>(hi - lo + 1))); }
     bool chance(int percent) { return below(100) < static_cast<std::uint64_t>(percent); }
-    template <class T> const T &pick(const std::vector<T> &v) { return v[below(v.size())]; }
-    template <class T> void shuffle(std::vector<T> &v)
+    template <class T>
+    const T &pick(const std::vector<T> &v)
+    {
+        return v[below(v.size())];
+    }
+    template <class T>
+    void shuffle(std::vector<T> &v)
     {
         for (std::size_t i = v.size(); i > 1; --i)
             std::swap(v[i - 1], v[below(i)]);
@@ -105,12 +110,12 @@ std::string generate_body(std::uint64_t seed)
 {
     Rng rng(seed);
     std::ostringstream out;
-    std::vector<std::string> defined;   // every name defined so far (the parser's view)
-    std::vector<std::string> open;      // names not yet closed by the scene (may still be unset)
-    std::vector<std::string> sure;      // the open names that almost surely hold an fd (not recv's)
+    std::vector<std::string> defined; // every name defined so far (the parser's view)
+    std::vector<std::string> open;    // names not yet closed by the scene (may still be unset)
+    std::vector<std::string> sure;    // the open names that almost surely hold an fd (not recv's)
     std::vector<std::string> listeners;
-    std::vector<std::string> dgram_names;   // names known to be datagram sockets
-    std::vector<std::string> bound_dgram;   // g<i>: addresses a datagram socket may send to=
+    std::vector<std::string> dgram_names; // names known to be datagram sockets
+    std::vector<std::string> bound_dgram; // g<i>: addresses a datagram socket may send to=
     int recv_n = 0, dup_n = 0, accept_n = 0;
 
     auto define = [&](const std::string &n, bool certain = true) {
@@ -161,7 +166,8 @@ std::string generate_body(std::uint64_t seed)
                 const std::string c = "c" + std::to_string(i) + "_" + std::to_string(j);
                 // Now and then the other connection-oriented type: ECONNREFUSED, and a client
                 // that stays unconnected.
-                const SockType ct = rng.chance(90) ? t : (t == SockType::stream ? SockType::seqpacket : SockType::stream);
+                const SockType ct =
+                    rng.chance(90) ? t : (t == SockType::stream ? SockType::seqpacket : SockType::stream);
                 out << "socket " << c << ' ' << type_word(ct) << '\n';
                 define(c);
                 if (rng.chance(50))
@@ -249,7 +255,8 @@ std::string generate_body(std::uint64_t seed)
         std::size_t at = 0;
         for (int g = 0; g < groups; ++g) {
             const std::size_t left = closing.size() - at;
-            const std::size_t take = g + 1 == groups ? left : 1 + rng.below(left - static_cast<std::size_t>(groups - g - 1));
+            const std::size_t take =
+                g + 1 == groups ? left : 1 + rng.below(left - static_cast<std::size_t>(groups - g - 1));
             out << "close";
             for (std::size_t i = 0; i < take; ++i)
                 out << ' ' << closing[at++];
@@ -303,8 +310,8 @@ std::vector<bool> reachable_sockets(const Kernel &k)
 }
 
 struct Outcome {
-    std::string failure;     // empty: the property held
-    bool gc_freed = false;   // at least one socket was freed by a collection
+    std::string failure;   // empty: the property held
+    bool gc_freed = false; // at least one socket was freed by a collection
     std::size_t sockets = 0;
     std::size_t garbage = 0; // sockets the oracle finds unreachable (freed by close or GC)
     std::size_t statements = 0, warnings = 0;
@@ -316,9 +323,8 @@ std::string describe_sock(const Kernel &k, const UnixSock &u)
 {
     std::string s = k.label_of(u) + " (" + std::string(sock_type_name(u.type)) + ", " +
                     std::string(sock_state_name(u.state)) + ", file_count " +
-                    std::to_string(u.file ? u.file->count : 0) + ", queue " +
-                    std::to_string(u.receive_queue.size()) + ", freed_by " +
-                    std::string(freed_by_name(u.freed_by)) + ")";
+                    std::to_string(u.file ? u.file->count : 0) + ", queue " + std::to_string(u.receive_queue.size()) +
+                    ", freed_by " + std::string(freed_by_name(u.freed_by)) + ")";
     return s;
 }
 
@@ -537,10 +543,7 @@ std::string trace_difference(const std::vector<Event> &x, const std::vector<Even
     return {};
 }
 
-GcEra era_from_index(int i)
-{
-    return i == 0 ? GcEra::classic : i == 1 ? GcEra::async : GcEra::graph;
-}
+GcEra era_from_index(int i) { return i == 0 ? GcEra::classic : i == 1 ? GcEra::async : GcEra::graph; }
 
 // The kernel selftest's mixed_lowpoint graph (af_unix/scm_rights.c): three triangles of
 // sockets whose Tarjan walk mixes low-links. u3..u5 repeat the shape of u0..u2.
@@ -610,8 +613,8 @@ private slots:
              {{"l", false}, {"c", false}, {"embryo(c)", false}}},
         };
         for (const Case &c : cases) {
-            auto sim = simulate(std::string("set gc graph\n") + c.text, "oracle.scn", GcEra::graph, true, false,
-                                nullptr);
+            auto sim =
+                simulate(std::string("set gc graph\n") + c.text, "oracle.scn", GcEra::graph, true, false, nullptr);
             QVERIFY2(sim, c.text);
             // Before any collection: what the oracle sees is what the scene built.
             const Kernel &k = sim->kernel();
@@ -619,9 +622,9 @@ private slots:
             for (const auto &[label, want] : c.reachable) {
                 const UnixSock *u = const_cast<Kernel &>(k).find_label(label);
                 QVERIFY2(u, label);
-                QVERIFY2(reachable[u->id] == want,
-                         (std::string(c.text) + "--- " + label + (want ? " should be reachable" : " should not"))
-                             .c_str());
+                QVERIFY2(
+                    reachable[u->id] == want,
+                    (std::string(c.text) + "--- " + label + (want ? " should be reachable" : " should not")).c_str());
             }
         }
     }
@@ -676,15 +679,14 @@ private slots:
               statements, warnings, sockets, garbage, 100.0 * share, listener_gc, embryo_freed);
         // QtTest cuts long failure messages: the scene goes to the log in full.
         if (failures)
-            qWarning("%s: %d of %d scenes failed; the first:\n%s", era_name(e).data(), failures,
-                     kScenesPerCollector, first_failure.c_str());
+            qWarning("%s: %d of %d scenes failed; the first:\n%s", era_name(e).data(), failures, kScenesPerCollector,
+                     first_failure.c_str());
         QVERIFY2(failures == 0, (std::to_string(failures) + " of " + std::to_string(kScenesPerCollector) +
                                  " scenes failed (the first, and its shrunk form, are in the log above)")
                                     .c_str());
         // The oracle is not vacuous: the generator does make cycles the GC has to break.
-        QVERIFY2(share > kMinGcShare, ("the GC freed a socket in only " + std::to_string(with_gc_free) +
-                                       " scenes")
-                                          .c_str());
+        QVERIFY2(share > kMinGcShare,
+                 ("the GC freed a socket in only " + std::to_string(with_gc_free) + " scenes").c_str());
     }
 
     // The property has teeth: the graph collector WITHOUT the unify-scc-index fix leaks in some
@@ -739,9 +741,9 @@ private slots:
                 const std::string d1 = trace_difference(first->events(), second->events());
                 QVERIFY2(d1.empty(), (std::string(era_name(e)) + ": two runs differ: " + d1 + "\n" + text).c_str());
                 const std::string d2 = trace_difference(first->events(), unchecked->events());
-                QVERIFY2(d2.empty(),
-                         (std::string(era_name(e)) + ": checked and unchecked runs differ: " + d2 + "\n" + text)
-                             .c_str());
+                QVERIFY2(
+                    d2.empty(),
+                    (std::string(era_name(e)) + ": checked and unchecked runs differ: " + d2 + "\n" + text).c_str());
                 QCOMPARE(first->warnings().size(), second->warnings().size());
                 for (std::size_t w = 0; w < first->warnings().size(); ++w) {
                     QCOMPARE(first->warnings()[w].line, second->warnings()[w].line);
@@ -786,10 +788,9 @@ private slots:
                 if (leaks && prefix[0] == 'u' && i >= 3)
                     continue;
                 const bool should_leak = leaks && prefix[0] == 'u';
-                QVERIFY2(u->released == !should_leak,
-                         (label + (u->released ? " was freed" : " is alive") + " (" + std::string(era_name(e)) +
-                          (fix ? ", fixed" : "") + ")\n" + text)
-                             .c_str());
+                QVERIFY2(u->released == !should_leak, (label + (u->released ? " was freed" : " is alive") + " (" +
+                                                       std::string(era_name(e)) + (fix ? ", fixed" : "") + ")\n" + text)
+                                                          .c_str());
             }
         }
         // What leaks is exactly what the oracle calls unreachable and the collector missed.

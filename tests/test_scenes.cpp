@@ -31,10 +31,7 @@ namespace {
 
 constexpr int kMinScenes = 10;
 
-QString scenes_dir()
-{
-    return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes");
-}
+QString scenes_dir() { return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes"); }
 
 // Every scenes/*.scn, sorted by name.
 QStringList scene_files()
@@ -64,12 +61,11 @@ std::string diagnostics_text(const std::vector<Diagnostic> &ds)
 
 // One scene file, parsed, with the collectors its expectations hold for.
 struct LoadedScene {
-    std::string text;               // the text that was parsed
+    std::string text; // the text that was parsed
     ParseResult parsed;
     std::vector<GcEra> collectors;
-    std::string error;              // why the scene cannot be run; empty when it can
+    std::string error; // why the scene cannot be run; empty when it can
 };
-
 
 LoadedScene load(const QString &path)
 {
@@ -111,18 +107,17 @@ private slots:
     void sceneCount()
     {
         const QStringList files = scene_files();
-        QVERIFY2(files.size() >= kMinScenes,
-                 qPrintable(QString("found %1 scenes under %2, expected at least %3")
-                                .arg(files.size())
-                                .arg(scenes_dir())
-                                .arg(kMinScenes)));
+        QVERIFY2(files.size() >= kMinScenes, qPrintable(QString("found %1 scenes under %2, expected at least %3")
+                                                            .arg(files.size())
+                                                            .arg(scenes_dir())
+                                                            .arg(kMinScenes)));
     }
 
     // Every scene under every collector it lists.
     void runScene_data()
     {
         QTest::addColumn<QString>("path");
-        QTest::addColumn<int>("era");     // a GcEra, or -1 when the scene cannot be run
+        QTest::addColumn<int>("era"); // a GcEra, or -1 when the scene cannot be run
         QTest::addColumn<QString>("error");
         for (const QString &path : scene_files()) {
             const LoadedScene s = load(path);
@@ -201,7 +196,7 @@ private slots:
     // 1 when one fails.
     void cliExitStatus_data()
     {
-        QTest::addColumn<QString>("path");     // empty: write the failing scene below
+        QTest::addColumn<QString>("path"); // empty: write the failing scene below
         QTest::addColumn<QString>("era");
         QTest::addColumn<int>("status");
         const QStringList picks = {QStringLiteral("selftest-triangle-stream.scn"),
@@ -257,8 +252,9 @@ private slots:
         QVERIFY2(cli.waitForFinished(60000), "inflight-cli did not finish");
         const QString out = QString::fromUtf8(cli.readAllStandardOutput() + cli.readAllStandardError());
         QVERIFY2(cli.exitStatus() == QProcess::NormalExit, qPrintable("inflight-cli crashed:\n" + out));
-        QVERIFY2(cli.exitCode() == status,
-                 qPrintable(QString("inflight-cli exited %1, expected %2:\n%3").arg(cli.exitCode()).arg(status).arg(out)));
+        QVERIFY2(
+            cli.exitCode() == status,
+            qPrintable(QString("inflight-cli exited %1, expected %2:\n%3").arg(cli.exitCode()).arg(status).arg(out)));
         if (status == 1)
             QVERIFY2(out.contains(QRegularExpression(QStringLiteral("expectations: \\d+ passed, [1-9]\\d* failed"))),
                      qPrintable(out));

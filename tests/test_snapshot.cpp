@@ -67,7 +67,8 @@ private slots:
     void embryoEdgesLeadToTheListener()
     {
         for (GcEra era : {GcEra::classic, GcEra::graph}) {
-            auto sim = run_scene("socket l\nbind l\nlisten l\nsocket c\nconnect c l\nsocketpair x y\nsend c fds=x\n", era);
+            auto sim =
+                run_scene("socket l\nbind l\nlisten l\nsocket c\nconnect c l\nsocketpair x y\nsend c fds=x\n", era);
             QVERIFY(sim);
             const GraphSnapshot g = snapshot_graph(sim->kernel());
             const auto embryo = sock(*sim, "embryo(c)").id, l = sock(*sim, "l").id;
@@ -195,12 +196,11 @@ private slots:
                 ++steps_judged;
                 // The old bug's situation: off every GC list and without a vertex, not yet released.
                 steps_off_every_list += u.on == ListId::none && !u.vertex;
-                QVERIFY2(role == GcRole::garbage,
-                         qPrintable(QStringLiteral("%1 at step %2 (%3): %4")
-                                        .arg(QString::fromStdString(labels[i]))
-                                        .arg(e->step)
-                                        .arg(QLatin1String(event_kind_name(e->kind).data()))
-                                        .arg(QLatin1String(gc_role_name(role).data()))));
+                QVERIFY2(role == GcRole::garbage, qPrintable(QStringLiteral("%1 at step %2 (%3): %4")
+                                                                 .arg(QString::fromStdString(labels[i]))
+                                                                 .arg(e->step)
+                                                                 .arg(QLatin1String(event_kind_name(e->kind).data()))
+                                                                 .arg(QLatin1String(gc_role_name(role).data()))));
             }
         }
         for (std::size_t i = 0; i < labels.size(); ++i)
@@ -246,9 +246,12 @@ private slots:
     {
         QTest::addColumn<QString>("scene");
         QTest::addColumn<int>("era");
-        QTest::newRow("graph, fixed") << QStringLiteral("selftest-mixed-lowpoint-stream-fixed.scn") << static_cast<int>(GcEra::graph);
-        QTest::newRow("classic, unfixed scene") << QStringLiteral("selftest-mixed-lowpoint-stream.scn") << static_cast<int>(GcEra::classic);
-        QTest::newRow("async, unfixed scene") << QStringLiteral("selftest-mixed-lowpoint-stream.scn") << static_cast<int>(GcEra::async);
+        QTest::newRow("graph, fixed") << QStringLiteral("selftest-mixed-lowpoint-stream-fixed.scn")
+                                      << static_cast<int>(GcEra::graph);
+        QTest::newRow("classic, unfixed scene")
+            << QStringLiteral("selftest-mixed-lowpoint-stream.scn") << static_cast<int>(GcEra::classic);
+        QTest::newRow("async, unfixed scene")
+            << QStringLiteral("selftest-mixed-lowpoint-stream.scn") << static_cast<int>(GcEra::async);
     }
 
     void notLeakedWithTheFixOrUnderClassic()
@@ -293,8 +296,9 @@ private slots:
                     }
                 }
                 for (std::uint32_t id : marked)
-                    QVERIFY2(!sim.kernel().socks[id].released,
-                             qPrintable(f + QStringLiteral(": ") + QString::fromStdString(sim.kernel().label_of_id(id))));
+                    QVERIFY2(
+                        !sim.kernel().socks[id].released,
+                        qPrintable(f + QStringLiteral(": ") + QString::fromStdString(sim.kernel().label_of_id(id))));
                 if (!marked.empty())
                     leaking.insert(f.toStdString() + "/" + std::string(era_name(era)));
             }

@@ -109,9 +109,11 @@ private slots:
         QFETCH(bool, waits);
         std::string text = "set cpus 2\nuser bob\nprocess pb user=bob\n" + in_flight(16001 - own);
         // bob's own sockets: `own` in flight, sent by bob, so user->unix_inflight == own.
-        text += "spawn pb {\n  socketpair bc bd dgram\n  repeat " + std::to_string(own) + " as i {\n    socket b$i dgram\n  }\n";
+        text += "spawn pb {\n  socketpair bc bd dgram\n  repeat " + std::to_string(own) +
+                " as i {\n    socket b$i dgram\n  }\n";
         for (int first = 0; first < own; first += 250)
-            text += "  send bc fds=b{" + std::to_string(first) + ".." + std::to_string(std::min(first + 249, own - 1)) + "}\n";
+            text += "  send bc fds=b{" + std::to_string(first) + ".." + std::to_string(std::min(first + 249, own - 1)) +
+                    "}\n";
         text += "}\nwait\nexpect inflight s0 1\n"; // expect: lets queued collections finish first
         text += "spawn pb {\n  send bc fds=bd\n}\nwait\n";
         auto sim = run_fast(text, static_cast<GcEra>(era));
@@ -140,7 +142,8 @@ private slots:
     {
         QFETCH(int, era);
         QFETCH(bool, waits);
-        const std::string text = "set cpus 2\n" + in_flight(16001) + "socketpair x y dgram\nspawn sender {\n  send x\n  send x\n}\nwait\n";
+        const std::string text =
+            "set cpus 2\n" + in_flight(16001) + "socketpair x y dgram\nspawn sender {\n  send x\n  send x\n}\nwait\n";
         auto sim = run_fast(text, static_cast<GcEra>(era));
         QVERIFY(sim);
         const auto sends = sends_of(*sim, "sender");
@@ -157,9 +160,10 @@ private slots:
     // a collection on cpu 0 (close -> unix_gc) makes the sender on cpu 1 sleep on unix_gc_wait.
     void classicSenderWaitsForRunningCollection()
     {
-        const std::string text = "set cpus 2\n" + in_flight(4000) +
-                                 "socketpair x y dgram\nsocketpair p q dgram\n"
-                                 "spawn sender cpu=1 {\n  repeat 20 as i {\n    socket t$i dgram\n  }\n  send x\n}\nclose p\n";
+        const std::string text =
+            "set cpus 2\n" + in_flight(4000) +
+            "socketpair x y dgram\nsocketpair p q dgram\n"
+            "spawn sender cpu=1 {\n  repeat 20 as i {\n    socket t$i dgram\n  }\n  send x\n}\nclose p\n";
         auto sim = run_fast(text, GcEra::classic);
         QVERIFY(sim);
         QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
@@ -211,10 +215,11 @@ private slots:
     // nanosecond; with equal clocks the task on the lower CPU goes first.
     void deterministicInterleaving()
     {
-        const std::string text = "set cpus 4\nsocketpair a b dgram\nsocketpair c d dgram\n"
-                                 "spawn left cpu=1 {\n  repeat 5 {\n    send a fds=c\n    recv b fds=got\n    close got\n  }\n}\n"
-                                 "spawn right cpu=2 {\n  repeat 5 {\n    send c fds=a\n    recv d fds=got2\n    close got2\n  }\n}\n"
-                                 "wait\nclose a b c d\n";
+        const std::string text =
+            "set cpus 4\nsocketpair a b dgram\nsocketpair c d dgram\n"
+            "spawn left cpu=1 {\n  repeat 5 {\n    send a fds=c\n    recv b fds=got\n    close got\n  }\n}\n"
+            "spawn right cpu=2 {\n  repeat 5 {\n    send c fds=a\n    recv d fds=got2\n    close got2\n  }\n}\n"
+            "wait\nclose a b c d\n";
         auto run = [&] {
             auto scene = scene_of(text);
             SimulationOptions o;

@@ -98,7 +98,6 @@ std::map<std::uint64_t, std::string> reference_states(const Case &c, const std::
     return out;
 }
 
-
 QByteArray label(const Case &c)
 {
     return (QFileInfo(c.file).fileName() + QStringLiteral(" / ") + QString::fromUtf8(era_name(c.era))).toUtf8();
@@ -113,15 +112,17 @@ QByteArray first_difference(const std::string &a, const std::string &b)
             line_start = i + 1;
         ++i;
     }
-    auto line = [&](const std::string &s) { return QByteArray::fromStdString(s.substr(line_start, s.find('\n', line_start) - line_start)); };
+    auto line = [&](const std::string &s) {
+        return QByteArray::fromStdString(s.substr(line_start, s.find('\n', line_start) - line_start));
+    };
     return "expected: " + line(a).left(300) + "\n     got: " + line(b).left(300);
 }
 
-#define COMPARE_STATE(expected, actual, what)                                                                   \
-    do {                                                                                                        \
-        const std::string e_ = (expected), a_ = (actual);                                                       \
-        if (e_ != a_)                                                                                           \
-            QFAIL((label(c) + " " + (what) + "\n" + first_difference(e_, a_)).constData());                     \
+#define COMPARE_STATE(expected, actual, what)                                                                          \
+    do {                                                                                                               \
+        const std::string e_ = (expected), a_ = (actual);                                                              \
+        if (e_ != a_)                                                                                                  \
+            QFAIL((label(c) + " " + (what) + "\n" + first_difference(e_, a_)).constData());                            \
     } while (0)
 
 } // namespace
@@ -171,12 +172,14 @@ class TestTimeTravel : public QObject {
                 order.push_back(t);
         QVERIFY2(!order.empty(), label(c) + ": statement pairs found");
         std::shuffle(order.begin(), order.end(), rng);
-        auto store = std::make_shared<CheckpointStore>(CheckpointStore::kDefaultBudget, CheckpointStore::kDefaultInterval);
+        auto store =
+            std::make_shared<CheckpointStore>(CheckpointStore::kDefaultBudget, CheckpointStore::kDefaultInterval);
         Player player(c.scene, options_for(c), store);
         for (const Target &t : order) {
             player.seek(t.begin_step);
             QCOMPARE(player.position(), t.begin_step);
-            COMPARE_STATE(t.at_begin, digest_text(player.sim()), "seek to " + QByteArray::number(qulonglong(t.begin_step)));
+            COMPARE_STATE(t.at_begin, digest_text(player.sim()),
+                          "seek to " + QByteArray::number(qulonglong(t.begin_step)));
             player.back();
             QCOMPARE(player.position(), t.end_step);
             COMPARE_STATE(t.at_end, digest_text(player.sim()), "back to " + QByteArray::number(qulonglong(t.end_step)));
@@ -242,7 +245,8 @@ private slots:
                 COMPARE_STATE(ref.at(t), digest_text(player.sim()), "seek to " + QByteArray::number(qulonglong(t)));
                 player.back();
                 QCOMPARE(player.position(), before[t]);
-                COMPARE_STATE(ref.at(before[t]), digest_text(player.sim()), "back from " + QByteArray::number(qulonglong(t)));
+                COMPARE_STATE(ref.at(before[t]), digest_text(player.sim()),
+                              "back from " + QByteArray::number(qulonglong(t)));
             }
             QVERIFY2(store->stats().count > 1, label(c) + " took checkpoints");
 
@@ -251,16 +255,17 @@ private slots:
             std::shared_ptr<const Simulation> cp = store->at_or_before(t);
             QVERIFY(cp);
             Simulation copy(*cp);
-            while (copy.steps() < t && copy.step()) {
-            }
-            COMPARE_STATE(ref.at(t), digest_text(copy), "a restored copy stepped to " + QByteArray::number(qulonglong(t)));
+            while (copy.steps() < t && copy.step()) { }
+            COMPARE_STATE(ref.at(t), digest_text(copy),
+                          "a restored copy stepped to " + QByteArray::number(qulonglong(t)));
 
             // A store so small it keeps only two checkpoints: still exact, within its budget.
             auto tiny = std::make_shared<CheckpointStore>(1, interval);
             Player thin(c.scene, options_for(c), tiny);
             for (std::uint64_t x : order) {
                 thin.seek(x);
-                COMPARE_STATE(ref.at(x), digest_text(thin.sim()), "thinned store, seek to " + QByteArray::number(qulonglong(x)));
+                COMPARE_STATE(ref.at(x), digest_text(thin.sim()),
+                              "thinned store, seek to " + QByteArray::number(qulonglong(x)));
             }
             QVERIFY(tiny->stats().count <= 2);
             qInfo("%s: %llu steps, %lld ms", label(c).constData(), static_cast<unsigned long long>(total),
@@ -272,7 +277,8 @@ private slots:
     {
         // Every event a fast-forwarded run shows is the event of the full run at that step.
         for (const Case &c : cases()) {
-            if (c.file.contains(QStringLiteral("/large/")) || c.file.endsWith(QStringLiteral("autobind-exhaustion.scn")))
+            if (c.file.contains(QStringLiteral("/large/")) ||
+                c.file.endsWith(QStringLiteral("autobind-exhaustion.scn")))
                 continue; // their full runs take minutes; everySceneEveryCollector covers them fast-forwarded
             SimulationOptions full = options_for(c);
             SimulationOptions ff = full;
@@ -281,10 +287,10 @@ private slots:
             std::uint64_t compared = 0;
             while (const Event *e = b.step()) {
                 const Event mine = *e;
-                while (a.steps() < mine.step && a.step()) {
-                }
+                while (a.steps() < mine.step && a.step()) { }
                 const Event *ref = a.last_event();
-                QVERIFY2(ref && ref->step == mine.step, label(c) + " step " + QByteArray::number(qulonglong(mine.step)));
+                QVERIFY2(ref && ref->step == mine.step,
+                         label(c) + " step " + QByteArray::number(qulonglong(mine.step)));
                 QVERIFY2(ref->kind == mine.kind && ref->a == mine.a && ref->b == mine.b && ref->before == mine.before &&
                              ref->time == mine.time,
                          label(c) + " same event at step " + QByteArray::number(qulonglong(mine.step)));
@@ -300,7 +306,8 @@ private slots:
     {
         // Hits found by one forward scan from step 0; from positions in between, the reverse
         // search must name the last hit before each, whichever segments it has to replay.
-        for (const char *name : {"selftest-triangle-stream.scn", "selftest-mixed-lowpoint-stream.scn", "selftest-cross-edge-stream.scn"}) {
+        for (const char *name :
+             {"selftest-triangle-stream.scn", "selftest-mixed-lowpoint-stream.scn", "selftest-cross-edge-stream.scn"}) {
             ParseResult r = load_scene_file(std::string(INFLIGHT_SOURCE_DIR "/scenes/") + name);
             QVERIFY(r.ok());
             auto scene = std::make_shared<const Scene>(std::move(r.scene));
@@ -382,7 +389,8 @@ private slots:
     {
         // The report's micro-step count is the number of trace lines, for scenes whose
         // collections the report fast-forwards.
-        const QStringList scenes = {QStringLiteral("selftest-triangle-stream.scn"), QStringLiteral("selftest-cross-edge-stream.scn"),
+        const QStringList scenes = {QStringLiteral("selftest-triangle-stream.scn"),
+                                    QStringLiteral("selftest-cross-edge-stream.scn"),
                                     QStringLiteral("etoomanyrefs.scn")};
         for (const QString &s : scenes) {
             const QString path = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/") + s;

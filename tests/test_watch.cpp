@@ -57,7 +57,8 @@ const UnixSock *scan_for(const Kernel &k, const std::string &label)
     return nullptr;
 }
 
-Reader of_socket(const std::string &label, std::function<std::optional<std::int64_t>(const Kernel &, const UnixSock &)> f)
+Reader of_socket(const std::string &label,
+                 std::function<std::optional<std::int64_t>(const Kernel &, const UnixSock &)> f)
 {
     return [label, f](const Kernel &k) -> std::optional<std::int64_t> {
         const UnixSock *u = scan_for(k, label);
@@ -121,7 +122,9 @@ std::vector<Probe> probes_for(const std::string &l)
 
 std::vector<Probe> global_probes()
 {
-    auto tot = [](const Kernel &k) -> std::optional<std::int64_t> { return static_cast<std::int64_t>(k.unix_tot_inflight); };
+    auto tot = [](const Kernel &k) -> std::optional<std::int64_t> {
+        return static_cast<std::int64_t>(k.unix_tot_inflight);
+    };
     auto root = [](const Kernel &k) -> std::optional<std::int64_t> {
         return static_cast<std::int64_t>(k.users.front().unix_inflight);
     };
@@ -281,7 +284,7 @@ private slots:
         QCOMPARE(wc.current(sim.kernel()), std::string("false (none)"));
         sim.run();
         QCOMPARE(ws.current(sim.kernel()), std::string("connected")); // its fd closed, the socket never released
-        QCOMPARE(wf.current(sim.kernel()), std::string("false")); // leaked: never freed
+        QCOMPARE(wf.current(sim.kernel()), std::string("false"));     // leaked: never freed
         QCOMPARE(wc.current(sim.kernel()), std::string("true (2)"));
     }
 
@@ -566,8 +569,9 @@ private slots:
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 0);
         const QString out = QString::fromUtf8(cli.readAllStandardOutput());
-        static const QRegularExpression hit(QStringLiteral("^watch (\\d+) \\((.*)\\) at step (\\d+) line (\\d+): (.*) -> (.*)$"),
-                                            QRegularExpression::MultilineOption);
+        static const QRegularExpression hit(
+            QStringLiteral("^watch (\\d+) \\((.*)\\) at step (\\d+) line (\\d+): (.*) -> (.*)$"),
+            QRegularExpression::MultilineOption);
         std::vector<QString> got;
         for (auto it = hit.globalMatch(out); it.hasNext();) {
             const auto m = it.next();
@@ -578,7 +582,9 @@ private slots:
         QVERIFY(out.indexOf(QStringLiteral("watch ")) < out.indexOf(QStringLiteral("scene: "))); // before the report
 
         // --json: the same hits as an array, in a JSON object that still parses.
-        args << "--json" << "--break" << "13";
+        args << "--json"
+             << "--break"
+             << "13";
         QProcess json;
         json.start(QStringLiteral(INFLIGHT_CLI), args);
         QVERIFY(json.waitForFinished(60000));
@@ -616,7 +622,8 @@ private slots:
         line.start(QStringLiteral(INFLIGHT_CLI), {"run", file, "--break", "10"});
         QVERIFY(line.waitForFinished(60000));
         QCOMPARE(line.exitCode(), 2);
-        QVERIFY(QString::fromUtf8(line.readAllStandardError()).contains("selftest-mixed-lowpoint-stream.scn:10 has no statement"));
+        QVERIFY(QString::fromUtf8(line.readAllStandardError())
+                    .contains("selftest-mixed-lowpoint-stream.scn:10 has no statement"));
     }
 };
 

@@ -384,7 +384,8 @@ private slots:
 
     void cliWhyJson()
     {
-        Cli r = cli({"why", scene_path("selftest-triangle-stream.scn"), "u0", "--at", "140", "--gc", "graph", "--json"});
+        Cli r =
+            cli({"why", scene_path("selftest-triangle-stream.scn"), "u0", "--at", "140", "--gc", "graph", "--json"});
         QCOMPARE(r.code, 0);
         QJsonParseError err;
         const QJsonDocument doc = QJsonDocument::fromJson(r.out, &err);
@@ -519,8 +520,9 @@ private slots:
             std::ofstream f(path.toStdString(), std::ios::binary);
             f << "scene \"caf\xe9 \xff\"\nset gc graph\nsocketpair a b\nclose b\n";
         }
-        for (const QStringList &args : {QStringList{"run", path, "--json"}, QStringList{"run", path, "--trace", "--json"},
-                                        QStringList{"run", path, "--at", "3", "--json"}}) {
+        for (const QStringList &args :
+             {QStringList{"run", path, "--json"}, QStringList{"run", path, "--trace", "--json"},
+              QStringList{"run", path, "--at", "3", "--json"}}) {
             const Cli r = cli(args);
             QCOMPARE(r.code, 0);
             QVERIFY2(QUtf8StringView(r.out).isValidUtf8(), qPrintable(args.join(' ')));

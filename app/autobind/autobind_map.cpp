@@ -102,10 +102,7 @@ void AutobindMap::setTypeFilter(int type)
     update();
 }
 
-void AutobindMap::setLabeler(std::function<QString(std::uint32_t)> labeler)
-{
-    labeler_ = std::move(labeler);
-}
+void AutobindMap::setLabeler(std::function<QString(std::uint32_t)> labeler) { labeler_ = std::move(labeler); }
 
 void AutobindMap::repaintAll()
 {
@@ -330,10 +327,10 @@ void AutobindMap::drawCellLabels(QPainter &p) const
     p.setFont(f);
     const QColor dark_text(0x30, 0x33, 0x3a);
     // Dark text on free and on probed (yellow) cells, white on the type colours.
-    const AutobindTrace *t = ns_ && ns_->trace().any &&
-                                     (filter_ == kAllTypes || static_cast<int>(ns_->trace().type) == filter_)
-                                 ? &ns_->trace()
-                                 : nullptr;
+    const AutobindTrace *t =
+        ns_ && ns_->trace().any && (filter_ == kAllTypes || static_cast<int>(ns_->trace().type) == filter_)
+            ? &ns_->trace()
+            : nullptr;
     for (int y = y0; y <= y1; ++y)
         for (int x = x0; x <= x1; ++x) {
             const std::uint32_t v = valueOfCell(x, y);
@@ -362,8 +359,7 @@ void AutobindMap::paintEvent(QPaintEvent *)
         p.setRenderHint(QPainter::SmoothPixmapTransform, scale_ < 1.0);
         const QRect src = visible.toAlignedRect() & QRect(0, 0, kSide, kSide);
         p.drawImage(QRectF(src), image_, QRectF(src));
-        if (ns_ && ns_->trace().any &&
-            (filter_ == kAllTypes || static_cast<int>(ns_->trace().type) == filter_))
+        if (ns_ && ns_->trace().any && (filter_ == kAllTypes || static_cast<int>(ns_->trace().type) == filter_))
             drawProbeOverlay(p);
         p.restore();
     }
@@ -478,10 +474,7 @@ void AutobindMap::mouseReleaseEvent(QMouseEvent *e)
     dragged_ = false;
 }
 
-void AutobindMap::leaveEvent(QEvent *)
-{
-    setHovered(std::nullopt);
-}
+void AutobindMap::leaveEvent(QEvent *) { setHovered(std::nullopt); }
 
 void AutobindMap::setHovered(std::optional<std::uint32_t> v)
 {

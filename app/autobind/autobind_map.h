@@ -28,8 +28,8 @@ namespace autobind {
 class AutobindMap : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kSide = 1024;      // 1024 x 1024 = 2^20 names
-    static constexpr int kAllTypes = -1;    // typeFilter(): every type
+    static constexpr int kSide = 1024;   // 1024 x 1024 = 2^20 names
+    static constexpr int kAllTypes = -1; // typeFilter(): every type
 
     explicit AutobindMap(QWidget *parent = nullptr);
 
@@ -50,24 +50,30 @@ public:
     void setLabeler(std::function<QString(std::uint32_t sock)> labeler);
 
     const QImage &image() const { return image_; }
-    static QPoint cellOf(std::uint32_t value) { return {static_cast<int>(value & 1023u), static_cast<int>(value >> 10)}; }
-    static std::uint32_t valueOfCell(int x, int y) { return static_cast<std::uint32_t>(y) << 10 | static_cast<std::uint32_t>(x); }
+    static QPoint cellOf(std::uint32_t value)
+    {
+        return {static_cast<int>(value & 1023u), static_cast<int>(value >> 10)};
+    }
+    static std::uint32_t valueOfCell(int x, int y)
+    {
+        return static_cast<std::uint32_t>(y) << 10 | static_cast<std::uint32_t>(x);
+    }
     // The pixel colour of a value under the current filter.
     QRgb pixelOf(std::uint32_t value) const;
 
     static QColor typeColor(inflight::SockType type);
     static QColor freeColor();
-    static QColor severalColor();    // held by more than one type (filter: all)
-    static QColor probedColor();     // overlay: names the current/last autobind probed
-    static QColor cursorColor();     // overlay: the name it tried last
+    static QColor severalColor(); // held by more than one type (filter: all)
+    static QColor probedColor();  // overlay: names the current/last autobind probed
+    static QColor cursorColor();  // overlay: the name it tried last
 
     // ---- view --------------------------------------------------------------------------------
-    double scale() const { return scale_; }      // screen pixels per name
-    QPointF origin() const { return origin_; }   // image coordinates at the widget's top-left
-    void setView(double scale, QPointF origin);  // clamped; the view then stays put on resize
-    void fitView();                              // the whole map, centred (the default)
-    void showActualSize();                       // 1:1, one screen pixel per name, centred on the
-                                                 // name the last autobind tried (else the middle)
+    double scale() const { return scale_; }     // screen pixels per name
+    QPointF origin() const { return origin_; }  // image coordinates at the widget's top-left
+    void setView(double scale, QPointF origin); // clamped; the view then stays put on resize
+    void fitView();                             // the whole map, centred (the default)
+    void showActualSize();                      // 1:1, one screen pixel per name, centred on the
+                                                // name the last autobind tried (else the middle)
     void zoomAt(QPointF widget_pos, double factor);
     double fitScale() const;
     static constexpr double kMaxScale = 64.0;
@@ -87,7 +93,7 @@ public:
     QSize minimumSizeHint() const override { return {256, 256}; }
 
 signals:
-    void hovered(const QString &text);      // "" when the pointer leaves the map
+    void hovered(const QString &text); // "" when the pointer leaves the map
     void socketClicked(quint32 sock);
     void viewChanged();
 
@@ -120,7 +126,7 @@ private:
 
     double scale_ = 1.0;
     QPointF origin_{0, 0};
-    bool fitted_ = true;           // follow the widget's size until the user zooms or pans
+    bool fitted_ = true; // follow the widget's size until the user zooms or pans
     std::optional<std::uint32_t> hovered_;
     bool pressing_ = false;
     bool dragged_ = false;

@@ -12,12 +12,12 @@
 #include "inflight/simulation.hpp"
 
 #include <QComboBox>
-#include <QResizeEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QToolButton>
@@ -242,17 +242,14 @@ void AutobindPanel::applyTheme()
         pms << swatch(AutobindMap::typeColor(r.type), side);
     QColor probed = AutobindMap::probedColor();
     probed.setAlpha(255);
-    pms << swatch(AutobindMap::severalColor(), side) << swatch(AutobindMap::freeColor(), side)
-        << swatch(probed, side) << swatch(AutobindMap::cursorColor(), side, true);
+    pms << swatch(AutobindMap::severalColor(), side) << swatch(AutobindMap::freeColor(), side) << swatch(probed, side)
+        << swatch(AutobindMap::cursorColor(), side, true);
     for (int i = 0; i < pms.size() && i < swatches_.size(); ++i)
         swatches_[i]->setPixmap(pms[i]);
     map_->update();
 }
 
-void AutobindPanel::setNamespace(const AbstractNamespace *ns)
-{
-    map_->setNamespace(ns);
-}
+void AutobindPanel::setNamespace(const AbstractNamespace *ns) { map_->setNamespace(ns); }
 
 void AutobindPanel::setFigure(const QString &key, const QString &text)
 {
@@ -267,10 +264,7 @@ QString AutobindPanel::figure(const QString &key) const
     return l ? l->text() : QString();
 }
 
-QString AutobindPanel::hoverText() const
-{
-    return map_->hoverText();
-}
+QString AutobindPanel::hoverText() const { return map_->hoverText(); }
 
 void AutobindPanel::refresh()
 {
@@ -297,30 +291,33 @@ void AutobindPanel::refresh()
     const AbstractStats &st = ns->stats();
     const AutobindTrace &tr_ = ns->trace();
     if (tr_.active) {
-        setFigure(QStringLiteral("lastBind"), (tr_.probes == 1 ? tr("probing: 1 probe so far") : tr("probing: %1 probes so far").arg(grouped(tr_.probes))));
+        setFigure(QStringLiteral("lastBind"),
+                  (tr_.probes == 1 ? tr("probing: 1 probe so far")
+                                   : tr("probing: %1 probes so far").arg(grouped(tr_.probes))));
     } else if (tr_.any) {
         QString end;
         switch (tr_.stop) {
-        case AutobindStop::bound:
-            end = tr("bound @%1").arg(QString::fromStdString(autobind_name(tr_.cursor)));
-            break;
+        case AutobindStop::bound: end = tr("bound @%1").arg(QString::fromStdString(autobind_name(tr_.cursor))); break;
         case AutobindStop::enospc: end = tr("ENOSPC"); break;
         case AutobindStop::endless: end = tr("endless loop (v1)"); break;
         case AutobindStop::running: break;
         }
-        setFigure(QStringLiteral("lastBind"), (tr_.probes == 1 ? tr("1 probe \u00b7 %1").arg(end) : tr("%1 probes \u00b7 %2").arg(grouped(tr_.probes), end)));
+        setFigure(QStringLiteral("lastBind"),
+                  (tr_.probes == 1 ? tr("1 probe \u00b7 %1").arg(end)
+                                   : tr("%1 probes \u00b7 %2").arg(grouped(tr_.probes), end)));
     } else {
         setFigure(QStringLiteral("lastBind"), none);
     }
     setFigure(QStringLiteral("meanProbes"),
-              st.autobinds ? tr("%1 mean over %2 binds")
-                                 .arg(QLocale(QLocale::English).toString(double(st.probes) / double(st.autobinds), 'f', 1),
-                                      grouped(st.autobinds))
-                           : none);
+              st.autobinds
+                  ? tr("%1 mean over %2 binds")
+                        .arg(QLocale(QLocale::English).toString(double(st.probes) / double(st.autobinds), 'f', 1),
+                             grouped(st.autobinds))
+                  : none);
     std::uint32_t bucket = 0;
     const std::uint32_t longest = ns->longest_chain(&bucket);
-    setFigure(QStringLiteral("longestChain"), longest ? tr("%1 sockets in bucket %2").arg(grouped(longest)).arg(bucket)
-                                                      : QStringLiteral("0"));
+    setFigure(QStringLiteral("longestChain"),
+              longest ? tr("%1 sockets in bucket %2").arg(grouped(longest)).arg(bucket) : QStringLiteral("0"));
     setFigure(QStringLiteral("lockWaits"),
               st.lock_waits ? tr("%1 (%2 \u00b5s waited)")
                                   .arg(grouped(st.lock_waits))
@@ -408,10 +405,7 @@ void AutobindDock::setNamespaceProvider(std::function<const AbstractNamespace *(
     refresh();
 }
 
-void AutobindDock::takeNamespace()
-{
-    panel_->setNamespace(provider_ ? provider_() : nullptr);
-}
+void AutobindDock::takeNamespace() { panel_->setNamespace(provider_ ? provider_() : nullptr); }
 
 void AutobindDock::scheduleRefresh()
 {
@@ -438,8 +432,7 @@ void AutobindDock::takeSamples()
         for (const LatencySample &s : *all)
             if (s.kind == CallKind::autobind)
                 samples_.emplace_back(s.last_step, s.duration_ns);
-    std::stable_sort(samples_.begin(), samples_.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::stable_sort(samples_.begin(), samples_.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     panel_->setLatency(latency_);
 }
 

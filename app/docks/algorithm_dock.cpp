@@ -10,8 +10,8 @@
 #include "inflight/algorithm_listing.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
-#include "inflight/run_summary.hpp"
 #include "inflight/report.hpp"
+#include "inflight/run_summary.hpp"
 #include "inflight/simulation.hpp"
 
 #include <QFrame>
@@ -149,15 +149,18 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
         if (scroll_pending_)
             return;
         scroll_pending_ = true;
-        QMetaObject::invokeMethod(this, [this] {
-            scroll_pending_ = false;
-            // A line out of view is centred, so that the lines around it are seen too.
-            const QRect r = view_->rowRect(view_->currentRow());
-            QScrollBar *bar = scroll_->verticalScrollBar();
-            const int h = scroll_->viewport()->height();
-            if (r.isValid() && (r.top() < bar->value() || r.bottom() > bar->value() + h))
-                bar->setValue(r.top() - std::max(0, (h - r.height()) / 2));
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                scroll_pending_ = false;
+                // A line out of view is centred, so that the lines around it are seen too.
+                const QRect r = view_->rowRect(view_->currentRow());
+                QScrollBar *bar = scroll_->verticalScrollBar();
+                const int h = scroll_->viewport()->height();
+                if (r.isValid() && (r.top() < bar->value() || r.bottom() > bar->value() + h))
+                    bar->setValue(r.top() - std::max(0, (h - r.height()) / 2));
+            },
+            Qt::QueuedConnection);
     });
     connect(&controller_, &PlayerController::sceneLoaded, this, &AlgorithmDock::sceneLoaded);
     connect(&controller_, &PlayerController::positionChanged, this, &AlgorithmDock::refresh);
@@ -273,9 +276,9 @@ void AlgorithmDock::refresh()
     if (is_autobind_line(line))
         title_->setText(tr("unix_autobind() — %1").arg(autobindTitle(mode)));
     else
-        title_->setText(era == GcEra::graph ? tr("__unix_gc() — graph collector, %1").arg(qs(era_kernel_label(era)))
-                                            : tr("unix_gc() — %1 collector, %2")
-                                                  .arg(qs(era_name(era)), qs(era_kernel_label(era))));
+        title_->setText(era == GcEra::graph
+                            ? tr("__unix_gc() — graph collector, %1").arg(qs(era_kernel_label(era)))
+                            : tr("unix_gc() — %1 collector, %2").arg(qs(era_name(era)), qs(era_kernel_label(era))));
     view_->setCurrent(row_of(listing, line), dim);
 
     // Narration.

@@ -71,8 +71,8 @@ private:
     bool note_styled_current_ = false;
     bool scroll_pending_ = false;
 
-    std::map<std::uint32_t, QString> notes_;                       // scene line -> note text
-    std::vector<std::pair<std::uint64_t, std::uint16_t>> lines_;   // steps that ran a listing line
+    std::map<std::uint32_t, QString> notes_;                          // scene line -> note text
+    std::vector<std::pair<std::uint64_t, std::uint16_t>> lines_;      // steps that ran a listing line
     std::vector<std::pair<std::uint64_t, std::uint32_t>> note_steps_; // steps of note statements
     const inflight::Event *indexed_data_ = nullptr;
     std::size_t indexed_size_ = 0;

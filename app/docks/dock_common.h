@@ -23,23 +23,23 @@ class Kernel;
 struct SkBuff;
 struct Scene;
 struct Statement;
-}
+} // namespace inflight
 
 namespace docks {
 
 // Item-data roles of every dock model (besides the Qt ones).
 enum Role : int {
-    SockRole = 0x0100 + 1,  // Qt::UserRole + 1: the socket a click selects (uint, or invalid)
-    TouchedRole,            // bool: the current micro-step touched this row
-    SelectedRole,           // bool: the row is about the selected socket
-    RowKindRole,            // int: the row's kind (model-specific)
-    EventStepRole,          // event log: the event's step (qulonglong)
+    SockRole = 0x0100 + 1, // Qt::UserRole + 1: the socket a click selects (uint, or invalid)
+    TouchedRole,           // bool: the current micro-step touched this row
+    SelectedRole,          // bool: the row is about the selected socket
+    RowKindRole,           // int: the row's kind (model-specific)
+    EventStepRole,         // event log: the event's step (qulonglong)
 };
 
 // Point sizes at font scale 1; Theme scales them (presentation mode).
-inline constexpr double kRowPoints = 12.0;      // list rows, inspector
-inline constexpr double kTitlePoints = 11.5;    // section titles
-inline constexpr double kCodePoints = 11.5;     // pseudo-code and scene text
+inline constexpr double kRowPoints = 12.0;   // list rows, inspector
+inline constexpr double kTitlePoints = 11.5; // section titles
+inline constexpr double kCodePoints = 11.5;  // pseudo-code and scene text
 inline constexpr double kNarrationPoints = 16.0;
 inline constexpr double kNotePoints = 13.0;
 inline constexpr double kLogPoints = 10.5;

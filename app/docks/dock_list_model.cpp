@@ -130,8 +130,7 @@ void DockListModel::apply(std::vector<Row> next)
         }
         if (new_mid > 0) {
             beginInsertRows({}, first, static_cast<int>(p + new_mid - 1));
-            rows_.insert(rows_.begin() + static_cast<std::ptrdiff_t>(p),
-                         next.begin() + static_cast<std::ptrdiff_t>(p),
+            rows_.insert(rows_.begin() + static_cast<std::ptrdiff_t>(p), next.begin() + static_cast<std::ptrdiff_t>(p),
                          next.begin() + static_cast<std::ptrdiff_t>(p + new_mid));
             endInsertRows();
         }

@@ -25,8 +25,8 @@ public:
 
     struct Row {
         RowKind kind = RowKind::sock;
-        std::uint32_t id = inflight::npos;  // socket (skb for skb rows, root for scc rows)
-        std::uint32_t id2 = inflight::npos; // edge: successor; scc: ordinal
+        std::uint32_t id = inflight::npos;   // socket (skb for skb rows, root for scc rows)
+        std::uint32_t id2 = inflight::npos;  // edge: successor; scc: ordinal
         std::int64_t v1 = 0, v2 = 0, v3 = 0; // values shown (so a change repaints the row)
         bool touched = false;
         bool selected = false;

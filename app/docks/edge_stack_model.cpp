@@ -29,8 +29,8 @@ std::vector<DockListModel::Row> EdgeStackModel::collect() const
         r.id = edge->predecessor ? edge->predecessor->id : npos;
         r.id2 = edge->successor ? edge->successor->id : npos;
         // unix_edge_successor(): an unaccepted embryo's queue counts as its listener's.
-        const UnixSock *eff = edge->successor && edge->successor->listener ? edge->successor->listener
-                                                                           : edge->successor;
+        const UnixSock *eff =
+            edge->successor && edge->successor->listener ? edge->successor->listener : edge->successor;
         r.v1 = eff ? static_cast<std::int64_t>(eff->id) : -1;
         r.selected = sel && (*sel == r.id || *sel == r.id2 || static_cast<std::int64_t>(*sel) == r.v1);
         rows.push_back(std::move(r));

@@ -170,8 +170,8 @@ void EventLogDock::updateCount()
         return;
     }
     const int shown = proxy_->rowCount(), all = model_->rowCount();
-    QString text = shown == all ? tr("%1 events").arg(l.toString(all))
-                                : tr("%1 of %2").arg(l.toString(shown), l.toString(all));
+    QString text =
+        shown == all ? tr("%1 events").arg(l.toString(all)) : tr("%1 of %2").arg(l.toString(shown), l.toString(all));
     if (!controller_.indexComplete()) {
         // A very long run: past the cap the index keeps statements, collections and findings.
         text += tr(" (landmarks only after step %1)").arg(l.toString(qulonglong(PlayerController::kIndexCap)));
@@ -212,7 +212,8 @@ void EventLogDock::applyTheme()
     view_->verticalHeader()->setDefaultSectionSize(fm.height() + 6);
     view_->setColumnWidth(EventLogModel::StepColumn, fm.horizontalAdvance(QStringLiteral("0000000")) + 12);
     view_->setColumnWidth(EventLogModel::LineColumn, fm.horizontalAdvance(QStringLiteral("Line0")) + 12);
-    view_->setColumnWidth(EventLogModel::FunctionColumn, fm.horizontalAdvance(QStringLiteral("unix_gc:not_cycle__")) + 12);
+    view_->setColumnWidth(EventLogModel::FunctionColumn,
+                          fm.horizontalAdvance(QStringLiteral("unix_gc:not_cycle__")) + 12);
     view_->setColumnWidth(EventLogModel::EventColumn, fm.horizontalAdvance(QStringLiteral("scc_index_update")) + 12);
     for (QWidget *w : {static_cast<QWidget *>(kinds_), static_cast<QWidget *>(socket_),
                        static_cast<QWidget *>(follow_selection_), static_cast<QWidget *>(count_)})

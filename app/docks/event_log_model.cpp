@@ -8,8 +8,8 @@
 
 #include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
-#include "inflight/run_summary.hpp"
 #include "inflight/report.hpp"
+#include "inflight/run_summary.hpp"
 #include "inflight/simulation.hpp"
 
 #include <QBrush>

@@ -20,7 +20,7 @@ class PlayerController;
 namespace inflight {
 class Kernel;
 class Simulation;
-}
+} // namespace inflight
 
 namespace docks {
 

@@ -126,8 +126,9 @@ void ExpectationsDock::refresh()
         const QColor c = !reached ? kPending : passed_[row] ? kHeld : kFailed;
         for (int col = 0; col < kColumns; ++col)
             item->setForeground(col, c);
-        item->setToolTip(kMark, !reached ? tr("not checked yet at this step")
-                                         : passed_[row] ? tr("holds") : tr("FAILED"));
+        item->setToolTip(kMark, !reached       ? tr("not checked yet at this step")
+                                : passed_[row] ? tr("holds")
+                                               : tr("FAILED"));
     }
 }
 

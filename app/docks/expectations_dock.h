@@ -27,8 +27,8 @@ public:
     int failedCount() const { return failed_; }
 
 private:
-    void rebuild();   // a finished run: one row per expectation
-    void refresh();   // the current step: which rows are reached yet
+    void rebuild(); // a finished run: one row per expectation
+    void refresh(); // the current step: which rows are reached yet
     void updateWarning();
     void applyTheme();
 

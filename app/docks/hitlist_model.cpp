@@ -49,12 +49,13 @@ std::vector<DockListModel::Row> HitlistModel::collect() const
         r.text = skbText(k, skb);
         const QString from = skb.receiver ? label(k, skb.receiver->id) : tr("?");
         const QString files = carriedLabels(k, skb);
-        r.tip = r.text + QStringLiteral("\n\n") + (files.isEmpty()
-                    ? tr("skb#%1 came from %2's receive queue and carries no file.").arg(skb.id).arg(from)
-                    : tr("skb#%1 came from %2's receive queue and carries %3. Purging the hitlist frees it "
-                         "and drops those file references: that is what finally releases the garbage.")
-                          .arg(skb.id)
-                          .arg(from, files));
+        r.tip =
+            r.text + QStringLiteral("\n\n") +
+            (files.isEmpty() ? tr("skb#%1 came from %2's receive queue and carries no file.").arg(skb.id).arg(from)
+                             : tr("skb#%1 came from %2's receive queue and carries %3. Purging the hitlist frees it "
+                                  "and drops those file references: that is what finally releases the garbage.")
+                                   .arg(skb.id)
+                                   .arg(from, files));
         rows.push_back(std::move(r));
     }
     return rows;

@@ -112,16 +112,20 @@ InspectorDock::InspectorDock(PlayerController &controller, QWidget *parent)
 // history, so "since it became unreachable" is the CLI's (`inflight-cli why`).
 InspectorDock::Field InspectorDock::whyField(const Kernel &k, std::uint32_t id) const
 {
-    Field why{QStringLiteral("why"), tr("Why is it alive?"), QString(),
+    Field why{QStringLiteral("why"),
+              tr("Why is it alive?"),
+              QString(),
               tr("What keeps this socket from being released: the shortest chain of references from a "
                  "process's fd (through messages waiting in receive queues), or, when no fd reaches it, "
                  "why the collector leaves it, in the kernel's own terms."),
-              {}, {}};
+              {},
+              {}};
     // A BFS over every queue per step: past this size the section would cost more than a step.
     constexpr std::size_t kMaxSockets = 50'000;
     if (k.socks.size() > kMaxSockets) {
         why_text_.clear();
-        why.value = tr("not worked out for scenes of more than %L1 sockets (inflight-cli why does it)").arg(kMaxSockets);
+        why.value =
+            tr("not worked out for scenes of more than %L1 sockets (inflight-cli why does it)").arg(kMaxSockets);
         return why;
     }
     const WhyAlive w = why_alive(k, id);
@@ -145,25 +149,37 @@ InspectorDock::Field InspectorDock::whyField(const Kernel &k, std::uint32_t id) 
     }
     for (std::size_t i = 0; i < w.chain.size(); ++i) {
         const WhyHop &h = w.chain[i];
-        why.children.push_back({QStringLiteral("hop%1").arg(i), i == 0 ? tr("held by") : tr("then"),
+        why.children.push_back({QStringLiteral("hop%1").arg(i),
+                                i == 0 ? tr("held by") : tr("then"),
                                 s(h.text) + QStringLiteral(" → ") + label(k, h.to),
                                 h.kind == WhyHop::Kind::fd ? tr("A file descriptor in a process's table.")
                                                            : tr("A message waiting in a receive queue: whoever "
                                                                 "can read that queue can receive this socket."),
-                                {}, {}});
+                                {},
+                                {}});
     }
     if (w.verdict != WhyVerdict::reachable)
-        why.children.push_back({QStringLiteral("rule"), tr("rule"), s(w.rule),
-                                tr("The check that decided, named as in the kernel."), {}, {}});
-    why.children.push_back({QStringLiteral("reason"), tr("because"), s(w.reason),
+        why.children.push_back({QStringLiteral("rule"),
+                                tr("rule"),
+                                s(w.rule),
+                                tr("The check that decided, named as in the kernel."),
+                                {},
+                                {}});
+    why.children.push_back({QStringLiteral("reason"),
+                            tr("because"),
+                            s(w.reason),
                             tr("The explanation, with the values the collector compares (in full above the "
                                "tree)."),
-                            {}, {}});
+                            {},
+                            {}});
     if (!w.collector_view.empty())
-        why.children.push_back({QStringLiteral("collector"), tr("the collector"), s(w.collector_view),
+        why.children.push_back({QStringLiteral("collector"),
+                                tr("the collector"),
+                                s(w.collector_view),
                                 tr("It is in flight as well: what a collection run now would rule about it (%1).")
                                     .arg(s(w.collector_rule)),
-                                {}, {}});
+                                {},
+                                {}});
     return why;
 }
 
@@ -180,36 +196,54 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
     for (std::size_t n = 0; n < k.label_owner.size(); ++n)
         if (k.label_owner[n] == id && n != u.label)
             others << s(k.name_pool.str(static_cast<std::uint32_t>(n)));
-    ident.children.push_back({QStringLiteral("label"), tr("label"),
-                              label(k, id) + (others.isEmpty() ? QString() : tr(" (also %1)").arg(others.join(QStringLiteral(", ")))),
-                              tr("The name the scene created it with. It stays with the socket even after its fd is "
-                                 "closed; accept() adds the accepted fd's name as a second label."),
-                              {}, {}});
-    ident.children.push_back({QStringLiteral("type"), tr("type"), s(sock_type_name(u.type)),
-                              tr("SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET."), {}, {}});
+    ident.children.push_back(
+        {QStringLiteral("label"),
+         tr("label"),
+         label(k, id) + (others.isEmpty() ? QString() : tr(" (also %1)").arg(others.join(QStringLiteral(", ")))),
+         tr("The name the scene created it with. It stays with the socket even after its fd is "
+            "closed; accept() adds the accepted fd's name as a second label."),
+         {},
+         {}});
+    ident.children.push_back({QStringLiteral("type"),
+                              tr("type"),
+                              s(sock_type_name(u.type)),
+                              tr("SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET."),
+                              {},
+                              {}});
     QString state = s(sock_state_name(u.state));
     if (u.state == SockState::embryo)
         state += tr(" (not accepted)");
     if (u.released)
         state += tr(" · released (%1)").arg(s(freed_by_name(u.freed_by)));
-    ident.children.push_back({QStringLiteral("state"), tr("state"), state,
+    ident.children.push_back({QStringLiteral("state"),
+                              tr("state"),
+                              state,
                               tr("Its connection state. “Released” means unix_release_sock() has run: the socket "
                                  "is gone, and how it went (closed, collected as garbage, or taken along by "
                                  "another release)."),
-                              {}, {}});
-    ident.children.push_back({QStringLiteral("peer"), tr("peer"), u.peer ? label(k, u.peer->id) : tr("none"),
+                              {},
+                              {}});
+    ident.children.push_back({QStringLiteral("peer"),
+                              tr("peer"),
+                              u.peer ? label(k, u.peer->id) : tr("none"),
                               tr("The socket at the other end (unix_peer()). For an embryo: the client that "
                                  "connected."),
-                              {}, {}});
+                              {},
+                              {}});
     const std::string &addr = k.address_of(u);
-    ident.children.push_back({QStringLiteral("address"), tr("address"),
+    ident.children.push_back({QStringLiteral("address"),
+                              tr("address"),
                               addr.empty() ? tr("none") : QStringLiteral("@") + QString::fromStdString(addr),
-                              tr("The abstract name it is bound to (bind or autobind), if any."), {}, {}});
-    ident.children.push_back({QStringLiteral("owner"), tr("owner"),
+                              tr("The abstract name it is bound to (bind or autobind), if any."),
+                              {},
+                              {}});
+    ident.children.push_back({QStringLiteral("owner"),
+                              tr("owner"),
                               u.owner < k.users.size() ? QString::fromStdString(k.users[u.owner].name) : tr("?"),
                               tr("The user that created it. The fds a user has in flight are counted against "
                                  "that user's limit."),
-                              {}, {}});
+                              {},
+                              {}});
     if (u.state == SockState::embryo) {
         QString listener = tr("none");
         for (const UnixSock &l : k.socks)
@@ -217,102 +251,162 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
                 for (const SkBuff &skb : l.receive_queue)
                     if (skb.sk == &u)
                         listener = label(k, l.id);
-        ident.children.push_back({QStringLiteral("listener"), tr("listener"), listener,
+        ident.children.push_back({QStringLiteral("listener"),
+                                  tr("listener"),
+                                  listener,
                                   tr("The listening socket whose queue holds this embryo's connection request. "
                                      "Until accept(), fds sent to the embryo count as the listener's."),
-                                  {}, {}});
+                                  {},
+                                  {}});
     }
     QStringList fds;
     for (const Process &p : k.processes)
         for (std::size_t fd = 0; fd < p.fds.size(); ++fd)
             if (p.fds[fd] && p.fds[fd]->sock == &u) {
                 const QString n = fd_name(k, p, fd);
-                fds << tr("%1: fd %2%3").arg(QString::fromStdString(p.name)).arg(fd)
+                fds << tr("%1: fd %2%3")
+                           .arg(QString::fromStdString(p.name))
+                           .arg(fd)
                            .arg(n.isEmpty() ? QString() : QStringLiteral(" (") + n + QStringLiteral(")"));
             }
-    ident.children.push_back({QStringLiteral("fds"), tr("open fds"), fds.isEmpty() ? tr("none") : fds.join(QStringLiteral(", ")),
+    ident.children.push_back({QStringLiteral("fds"),
+                              tr("open fds"),
+                              fds.isEmpty() ? tr("none") : fds.join(QStringLiteral(", ")),
                               tr("The processes' file descriptors that point at it. With none left, only "
                                  "in-flight copies can keep it alive."),
-                              {}, {}});
+                              {},
+                              {}});
     out.push_back(std::move(ident));
 
     // ---- why is it alive?
     out.push_back(whyField(k, id));
 
     // ---- references
-    Field refs{QStringLiteral("refs"), tr("References"), QString(),
-               tr("Who holds the socket's file: the collector compares these counts."), {}, {}};
+    Field refs{QStringLiteral("refs"),
+               tr("References"),
+               QString(),
+               tr("Who holds the socket's file: the collector compares these counts."),
+               {},
+               {}};
     if (u.file) {
-        refs.children.push_back({QStringLiteral("file_refs"), tr("file refs"), QString::number(u.file->count),
+        refs.children.push_back({QStringLiteral("file_refs"),
+                                 tr("file refs"),
+                                 QString::number(u.file->count),
                                  tr("file_count(): every reference to its file — open fds, copies in flight in "
                                     "receive queues, and short-lived ones (a send in progress, a peeked copy)."),
-                                 {}, {}});
-        refs.children.push_back({QStringLiteral("fd_refs"), tr("· from fds"), QString::number(k.fd_refs(*u.file)),
-                                 tr("How many of those references are fds in some process."), {}, {}});
-        refs.children.push_back({QStringLiteral("inflight_refs"), tr("· in flight"), QString::number(k.fp_refs(*u.file)),
-                                 tr("How many are copies carried by messages (SCM_RIGHTS) not yet received."), {}, {}});
+                                 {},
+                                 {}});
+        refs.children.push_back({QStringLiteral("fd_refs"),
+                                 tr("· from fds"),
+                                 QString::number(k.fd_refs(*u.file)),
+                                 tr("How many of those references are fds in some process."),
+                                 {},
+                                 {}});
+        refs.children.push_back({QStringLiteral("inflight_refs"),
+                                 tr("· in flight"),
+                                 QString::number(k.fp_refs(*u.file)),
+                                 tr("How many are copies carried by messages (SCM_RIGHTS) not yet received."),
+                                 {},
+                                 {}});
     } else {
-        refs.children.push_back({QStringLiteral("file_refs"), tr("file refs"), tr("no file"),
-                                 tr("An embryo has no file until accept() gives it one."), {}, {}});
+        refs.children.push_back({QStringLiteral("file_refs"),
+                                 tr("file refs"),
+                                 tr("no file"),
+                                 tr("An embryo has no file until accept() gives it one."),
+                                 {},
+                                 {}});
     }
     out.push_back(std::move(refs));
 
     // ---- the collector's view
-    Field gc{QStringLiteral("gc"), tr("Collector"), QString(), tr("What the garbage collector knows about it."), {}, {}};
+    Field gc{
+        QStringLiteral("gc"), tr("Collector"), QString(), tr("What the garbage collector knows about it."), {}, {}};
     const GcRole role = role_of(k, u);
-    gc.children.push_back({QStringLiteral("role"), tr("role now"), s(gc_role_name(role)),
+    gc.children.push_back({QStringLiteral("role"),
+                           tr("role now"),
+                           s(gc_role_name(role)),
                            tr("Its part in the collection at this step; the colour is the one the graph uses."),
-                           Theme::instance().roleColor(role), {}});
+                           Theme::instance().roleColor(role),
+                           {}});
     if (!graph) {
-        gc.children.push_back({QStringLiteral("inflight"), tr("inflight"), QString::number(u.inflight),
+        gc.children.push_back({QStringLiteral("inflight"),
+                               tr("inflight"),
+                               QString::number(u.inflight),
                                tr("u->inflight: copies of its file sitting in receive queues. During a collection "
                                   "the collector subtracts the copies held by other candidates: what is left "
                                   "counts references from outside."),
-                               {}, {}});
-        gc.children.push_back({QStringLiteral("gc_flags"), tr("GC flags"), flags_text(u.gc_flags),
+                               {},
+                               {}});
+        gc.children.push_back({QStringLiteral("gc_flags"),
+                               tr("GC flags"),
+                               flags_text(u.gc_flags),
                                tr("CANDIDATE: every reference is in flight, it might be garbage. MAYBE_CYCLE: "
                                   "not yet shown reachable during the restore walk."),
-                               {}, {}});
-        gc.children.push_back({QStringLiteral("list"), tr("on list"), u.on == ListId::none ? tr("none") : s(list_name(u.on)),
-                               tr("Which of the collector's lists u->link is on."), {}, {}});
+                               {},
+                               {}});
+        gc.children.push_back({QStringLiteral("list"),
+                               tr("on list"),
+                               u.on == ListId::none ? tr("none") : s(list_name(u.on)),
+                               tr("Which of the collector's lists u->link is on."),
+                               {},
+                               {}});
     } else {
         const UnixVertex *v = u.vertex;
-        gc.children.push_back({QStringLiteral("out_degree"), tr("out_degree"),
+        gc.children.push_back({QStringLiteral("out_degree"),
+                               tr("out_degree"),
                                v ? QString::number(v->out_degree) : tr("0 (no vertex)"),
                                tr("The vertex's edges: one per copy of its file in flight. A socket has a vertex "
                                   "only while in flight."),
-                               {}, {}});
+                               {},
+                               {}});
         if (v) {
-            gc.children.push_back({QStringLiteral("index"), tr("index"), QString::number(v->index),
+            gc.children.push_back({QStringLiteral("index"),
+                                   tr("index"),
+                                   QString::number(v->index),
                                    tr("Tarjan's visit order in the current walk (or the unvisited/grouped mark "
                                       "between walks)."),
-                                   {}, {}});
-            gc.children.push_back({QStringLiteral("scc_index"), tr("scc_index"), QString::number(v->scc_index),
+                                   {},
+                                   {}});
+            gc.children.push_back({QStringLiteral("scc_index"),
+                                   tr("scc_index"),
+                                   QString::number(v->scc_index),
                                    tr("The low-link: the smallest index reachable from it through the stack. Members "
                                       "of one SCC end with the same scc_index."),
-                                   {}, {}});
-            gc.children.push_back({QStringLiteral("vertex_list"), tr("vertex list"),
+                                   {},
+                                   {}});
+            gc.children.push_back({QStringLiteral("vertex_list"),
+                                   tr("vertex list"),
                                    v->visited_list ? tr("visited") : tr("unvisited"),
-                                   tr("Which list the walk keeps the vertex on."), {}, {}});
+                                   tr("Which list the walk keeps the vertex on."),
+                                   {},
+                                   {}});
             if (v->verdict >= 0)
-                gc.children.push_back({QStringLiteral("verdict"), tr("SCC verdict"),
+                gc.children.push_back({QStringLiteral("verdict"),
+                                       tr("SCC verdict"),
                                        v->verdict ? tr("dead") : tr("alive"),
-                                       tr("What this collection decided about its SCC."), {}, {}});
+                                       tr("What this collection decided about its SCC."),
+                                       {},
+                                       {}});
         }
     }
-    gc.children.push_back({QStringLiteral("nr_fds"), tr("fds queued to it"),
+    gc.children.push_back({QStringLiteral("nr_fds"),
+                           tr("fds queued to it"),
                            graph ? tr("%1 (AF_UNIX: %2)").arg(u.nr_fds).arg(u.nr_unix_fds) : QString::number(u.nr_fds),
-                           tr("scm_stat: how many fds the messages in its own receive queue carry."), {}, {}});
+                           tr("scm_stat: how many fds the messages in its own receive queue carry."),
+                           {},
+                           {}});
     out.push_back(std::move(gc));
 
     // ---- receive queue
-    Field queue{QStringLiteral("queue"), tr("Receive queue"),
-                u.receive_queue.empty() ? tr("empty")
+    Field queue{QStringLiteral("queue"),
+                tr("Receive queue"),
+                u.receive_queue.empty()       ? tr("empty")
                 : u.receive_queue.size() == 1 ? tr("1 skb")
                                               : tr("%1 skbs").arg(u.receive_queue.size()),
                 tr("The messages waiting in its receive queue, first to be read at the top, with the files each "
                    "carries. A socket whose file sits in this queue is held by this socket."),
-                {}, {}};
+                {},
+                {}};
     int i = 0;
     for (const SkBuff &skb : u.receive_queue) {
         QStringList marks;
@@ -329,21 +423,25 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
             v += tr("  (from %1)").arg(label(k, skb.sender->id));
         if (!marks.isEmpty())
             v += QStringLiteral("  [") + marks.join(QStringLiteral(", ")) + QStringLiteral("]");
-        Field f{QString::number(i), tr("#%1").arg(i + 1), v,
-                tr("skb#%1, %2 byte(s). Its files stay in flight until it is received or freed.")
-                    .arg(skb.id)
-                    .arg(skb.len),
-                {}, {}};
+        Field f{
+            QString::number(i),
+            tr("#%1").arg(i + 1),
+            v,
+            tr("skb#%1, %2 byte(s). Its files stay in flight until it is received or freed.").arg(skb.id).arg(skb.len),
+            {},
+            {}};
         // A connection request: the embryo's own queue is where fds sent to it wait, and what
         // the collector scans for a listener.
         if (skb.sk && skb.sk->state == SockState::embryo && skb.sk != skb.receiver) {
             int j = 0;
             for (const SkBuff &inner : skb.sk->receive_queue) {
-                f.children.push_back({QString::number(j), tr("%1's #%2").arg(label(k, skb.sk->id)).arg(j + 1),
+                f.children.push_back({QString::number(j),
+                                      tr("%1's #%2").arg(label(k, skb.sk->id)).arg(j + 1),
                                       skbText(k, inner),
                                       tr("A message waiting in the unaccepted embryo's queue. The collector counts "
                                          "the files it carries as held by the listener."),
-                                      {}, {}});
+                                      {},
+                                      {}});
                 ++j;
             }
         }
@@ -353,10 +451,13 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
     out.push_back(std::move(queue));
 
     // ---- where its own file is in flight
-    Field where{QStringLiteral("in_flight"), tr("Its file in flight"), QString(),
+    Field where{QStringLiteral("in_flight"),
+                tr("Its file in flight"),
+                QString(),
                 tr("Every message that carries a copy of this socket's file, and whose queue holds it: those "
                    "sockets (or the hitlist) keep it alive."),
-                {}, {}};
+                {},
+                {}};
     int copies = 0;
     auto scan = [&](const SkBuff &skb, const QString &place) {
         if (!skb.fp || !u.file)
@@ -367,9 +468,12 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
         if (!n)
             return;
         copies += n;
-        where.children.push_back({QStringLiteral("skb%1").arg(skb.id), place,
+        where.children.push_back({QStringLiteral("skb%1").arg(skb.id),
+                                  place,
                                   tr("skb#%1%2").arg(skb.id).arg(n > 1 ? tr(" (×%1)").arg(n) : QString()),
-                                  tr("A message carrying this socket's file."), {}, {}});
+                                  tr("A message carrying this socket's file."),
+                                  {},
+                                  {}});
     };
     for (const UnixSock &o : k.socks)
         for (const SkBuff &skb : o.receive_queue)
@@ -449,8 +553,9 @@ void InspectorDock::refresh()
         tree_->clear();
         items_.clear();
         keys_.clear();
-        header_->setText(sel ? tr("The selected socket does not exist at this step.")
-                             : tr("No socket selected. Click a socket in the graph or in a list, or type its label above."));
+        header_->setText(
+            sel ? tr("The selected socket does not exist at this step.")
+                : tr("No socket selected. Click a socket in the graph or in a list, or type its label above."));
         why_->hide();
         baseline_.clear();
         current_.clear();

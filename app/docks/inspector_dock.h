@@ -53,11 +53,11 @@ private:
     PlayerController &controller_;
     QLineEdit *search_ = nullptr;
     QLabel *header_ = nullptr;
-    QLabel *why_ = nullptr;             // the "why is it alive?" answer in full, wrapped
-    mutable QString why_text_;          // set by whyField() while build() runs
+    QLabel *why_ = nullptr;    // the "why is it alive?" answer in full, wrapped
+    mutable QString why_text_; // set by whyField() while build() runs
     QTreeWidget *tree_ = nullptr;
     QHash<QString, QTreeWidgetItem *> items_;
-    QStringList keys_; // the fields shown, in order
+    QStringList keys_;                   // the fields shown, in order
     QHash<QString, QString> baseline_;   // key -> value at the position shown before
     QHash<QString, QString> current_;    // key -> value at shown_pos_
     QHash<QString, bool> collapsed_;     // sections the user collapsed

@@ -15,10 +15,10 @@
 #include "inflight/simulation.hpp"
 
 #include <QLabel>
-#include <QLocale>
 #include <QListView>
-#include <QScrollArea>
+#include <QLocale>
 #include <QPainter>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStyledItemDelegate>
 #include <QVBoxLayout>
@@ -132,16 +132,16 @@ ListsDock::ListsDock(PlayerController &controller, QWidget *parent)
     inflight_ = new GcListModel(controller_, ListId::gc_inflight_list, this);
     candidates_ = new GcListModel(controller_, ListId::gc_candidates, this);
     not_cycle_ = new GcListModel(controller_, ListId::not_cycle_list, this);
-    classic_layout->addWidget(addSection(inflight_, false, QStringLiteral("gc_inflight_list"),
-                                  tr("Every socket with at least one copy of its file in flight (u->inflight > 0)."),
-                                  tr("no socket in flight")));
+    classic_layout->addWidget(addSection(
+        inflight_, false, QStringLiteral("gc_inflight_list"),
+        tr("Every socket with at least one copy of its file in flight (u->inflight > 0)."), tr("no socket in flight")));
     classic_layout->addWidget(addSection(candidates_, false, QStringLiteral("gc_candidates"),
-                                  tr("Sockets whose every reference is in flight (file refs == inflight): they "
-                                     "might be garbage. The restore walk's cursor moves down this list."),
-                                  tr("empty")));
-    classic_layout->addWidget(addSection(not_cycle_, false, QStringLiteral("not_cycle_list"),
-                                  tr("Candidates found reachable from outside during the restore walk: not garbage."),
-                                  tr("empty")));
+                                         tr("Sockets whose every reference is in flight (file refs == inflight): they "
+                                            "might be garbage. The restore walk's cursor moves down this list."),
+                                         tr("empty")));
+    classic_layout->addWidget(
+        addSection(not_cycle_, false, QStringLiteral("not_cycle_list"),
+                   tr("Candidates found reachable from outside during the restore walk: not garbage."), tr("empty")));
     classic_layout->addWidget(addSection(hitlist_, false, QStringLiteral("hitlist"), hit_tip, tr("empty")));
     classic_layout->addStretch(1);
     pages_->addWidget(classic);
@@ -153,13 +153,15 @@ ListsDock::ListsDock(PlayerController &controller, QWidget *parent)
     edge_stack_ = new EdgeStackModel(controller_, this);
     sccs_ = new SccModel(controller_, this);
     graph_layout->addWidget(addSection(vertex_stack_, true, tr("vertex stack (bottom → top)"),
-                                tr("Tarjan's stack: vertices visited whose SCC is not finished yet."), tr("empty")));
+                                       tr("Tarjan's stack: vertices visited whose SCC is not finished yet."),
+                                       tr("empty")));
     graph_layout->addWidget(addSection(edge_stack_, true, tr("edge stack (bottom → top)"),
-                                tr("The edges the walk descended along; it backtracks over them."), tr("empty")));
+                                       tr("The edges the walk descended along; it backtracks over them."),
+                                       tr("empty")));
     graph_layout->addWidget(addSection(sccs_, true, tr("SCCs found"),
-                                tr("The strongly connected components this collection found, in order, with the "
-                                   "verdict on each: garbage (every member dead) or alive."),
-                                tr("none yet")));
+                                       tr("The strongly connected components this collection found, in order, with the "
+                                          "verdict on each: garbage (every member dead) or alive."),
+                                       tr("none yet")));
     graph_layout->addWidget(addSection(hitlist_, true, QStringLiteral("hitlist"), hit_tip, tr("empty")));
     graph_layout->addStretch(1);
     pages_->addWidget(graph);
@@ -322,7 +324,9 @@ void ListsDock::updateGlobals()
     parts << tr("hitlist %1").arg(k.hitlist.size());
     for (const User &u : k.users)
         if (u.unix_inflight || &u == &k.users.front())
-            parts << tr("%1->unix_inflight %2").arg(QString::fromStdString(u.name)).arg(l.toString(qulonglong(u.unix_inflight)));
+            parts << tr("%1->unix_inflight %2")
+                         .arg(QString::fromStdString(u.name))
+                         .arg(l.toString(qulonglong(u.unix_inflight)));
     globals_->setText(parts.join(QStringLiteral(" · ")));
 }
 

@@ -51,7 +51,8 @@ private:
         QString name;
         QString empty;
     };
-    QWidget *addSection(DockListModel *model, bool graph, const QString &name, const QString &tip, const QString &empty);
+    QWidget *addSection(DockListModel *model, bool graph, const QString &name, const QString &tip,
+                        const QString &empty);
     void updateTitles();
     void updatePhase();
     void updateGlobals();
@@ -59,7 +60,7 @@ private:
 
     PlayerController &controller_;
     QLabel *phase_ = nullptr;
-    QLabel *globals_ = nullptr;   // unix_tot_inflight, gc_in_progress, graph state, users
+    QLabel *globals_ = nullptr; // unix_tot_inflight, gc_in_progress, graph state, users
     QStackedWidget *pages_ = nullptr;
     GcListModel *inflight_ = nullptr, *candidates_ = nullptr, *not_cycle_ = nullptr;
     HitlistModel *hitlist_ = nullptr;

@@ -14,10 +14,7 @@ using namespace inflight;
 
 namespace docks {
 
-SccModel::SccModel(PlayerController &controller, QObject *parent) : DockListModel(controller, parent)
-{
-    refresh();
-}
+SccModel::SccModel(PlayerController &controller, QObject *parent) : DockListModel(controller, parent) { refresh(); }
 
 void SccModel::rebuildIndex() const
 {
@@ -46,8 +43,7 @@ void SccModel::track() const
 {
     const auto &tl = controller_.timeline();
     // A new run (another scene or era) replaces the timeline: start over.
-    if (!indexed_ || indexed_data_ != (controller_.indexReady() ? tl.data() : nullptr) ||
-        indexed_size_ != tl.size())
+    if (!indexed_ || indexed_data_ != (controller_.indexReady() ? tl.data() : nullptr) || indexed_size_ != tl.size())
         rebuildIndex();
     if (!indexed_)
         return;
@@ -93,8 +89,8 @@ void SccModel::track() const
                 // The fast path walks the ring the last full walk left; it is intact until purged.
                 const UnixVertex *first = k.socks[e.a].vertex;
                 scc.members.push_back(e.a);
-                for (const UnixVertex *w = first->scc_prev; w != first && w && w->sock &&
-                                                            scc.members.size() < static_cast<std::size_t>(e.before);
+                for (const UnixVertex *w = first->scc_prev;
+                     w != first && w && w->sock && scc.members.size() < static_cast<std::size_t>(e.before);
                      w = w->scc_prev)
                     scc.members.push_back(w->sock->id);
             }
@@ -126,8 +122,8 @@ void SccModel::track() const
             break;
         default: break;
         }
-        if (!sccs_.empty() && (e.kind == EventKind::scc_found || e.kind == EventKind::vertex_dead ||
-                               e.kind == EventKind::scc_verdict))
+        if (!sccs_.empty() &&
+            (e.kind == EventKind::scc_found || e.kind == EventKind::vertex_dead || e.kind == EventKind::scc_verdict))
             clean_ = std::min(clean_, sccs_.size() - 1);
     }
     done_to_ = pos; // after gc_end nothing belongs to this collection any more
@@ -164,10 +160,9 @@ DockListModel::Row SccModel::makeRow(std::size_t i) const
         verdict = scc.cyclic ? tr("alive (cyclic)") : tr("alive");
     r.text = QStringLiteral("%1  %2").arg(verdict, set); // the verdict first: it is what matters
 
-    QString tip = set + QStringLiteral("\n\n") +
-                  tr("An SCC (strongly connected component) rooted at %1, %2 member(s). ")
-                      .arg(label(k, scc.root))
-                      .arg(scc.size);
+    QString tip =
+        set + QStringLiteral("\n\n") +
+        tr("An SCC (strongly connected component) rooted at %1, %2 member(s). ").arg(label(k, scc.root)).arg(scc.size);
     if (scc.fast)
         tip += tr("Found by the fast path, which re-checks the SCCs the last full walk grouped. ");
     if (scc.verdict == 1)

@@ -26,7 +26,7 @@ public:
         std::int64_t size = 0;                // as scc_found says
         int verdict = -1;                     // -1 judging, 0 alive, 1 garbage
         bool cyclic = false;
-        bool fast = false;                    // found by unix_walk_scc_fast()
+        bool fast = false; // found by unix_walk_scc_fast()
     };
 
     explicit SccModel(PlayerController &controller, QObject *parent = nullptr);
@@ -52,16 +52,16 @@ private:
     mutable bool indexed_ = false;
     mutable const inflight::Event *indexed_data_ = nullptr; // the timeline indexed (identity)
     mutable std::size_t indexed_size_ = 0;
-    mutable std::uint64_t begin_step_ = 0;      // gc_begin of the collection shown (0 = none)
-    mutable std::uint64_t done_to_ = 0;         // events up to this step are folded in
-    mutable std::size_t next_row_ = 0;          // the next timeline row to fold in
+    mutable std::uint64_t begin_step_ = 0; // gc_begin of the collection shown (0 = none)
+    mutable std::uint64_t done_to_ = 0;    // events up to this step are folded in
+    mutable std::size_t next_row_ = 0;     // the next timeline row to fold in
     mutable bool unrecorded_ = false;
-    mutable std::vector<std::uint32_t> stack_;  // the walk's vertex stack, rebuilt from vertex_visit
+    mutable std::vector<std::uint32_t> stack_; // the walk's vertex stack, rebuilt from vertex_visit
     mutable std::vector<Scc> sccs_;
     mutable std::uint32_t run_ = 0;
     // Rows made so far: an SCC's row is made again only when that SCC changed (the last one).
     mutable std::vector<Row> rows_;
-    mutable std::size_t clean_ = 0;            // rows_[i] is current for i < clean_
+    mutable std::size_t clean_ = 0; // rows_[i] is current for i < clean_
     mutable std::optional<std::uint32_t> rows_sel_;
     Row makeRow(std::size_t i) const;
     // SCC i was judged alive, the collection has ended, and every member is leaked.

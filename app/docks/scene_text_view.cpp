@@ -184,7 +184,8 @@ void SceneTextView::paintGutter(QPaintEvent *e)
         const int line = b.blockNumber() + 1;
         const int top = static_cast<int>(r.top()), block_h = static_cast<int>(r.height());
         // Marks go on the block's first laid-out line: a wrapped note keeps its number at the top.
-        const int h = b.layout() && b.layout()->lineCount() ? static_cast<int>(b.layout()->lineAt(0).height()) : block_h;
+        const int h =
+            b.layout() && b.layout()->lineCount() ? static_cast<int>(b.layout()->lineAt(0).height()) : block_h;
         if (line == current_)
             p.fillRect(QRect(0, top, gutter_->width(), block_h), theme.highlightLineColor());
         if (breakpoints_.contains(line)) {
@@ -195,7 +196,8 @@ void SceneTextView::paintGutter(QPaintEvent *e)
             p.setRenderHint(QPainter::Antialiasing, false);
         }
         const bool statement = statement_lines_.contains(line);
-        p.setPen(line == current_ ? theme.foreground() : (statement ? QColor(0x60, 0x60, 0x68) : QColor(0xa0, 0xa0, 0xa8)));
+        p.setPen(line == current_ ? theme.foreground()
+                                  : (statement ? QColor(0x60, 0x60, 0x68) : QColor(0xa0, 0xa0, 0xa8)));
         const int number_right = gutter_->width() - marker_w - 6;
         p.drawText(QRect(0, top, number_right, h), Qt::AlignRight | Qt::AlignVCenter, QString::number(line));
         if (line == current_)

@@ -13,8 +13,7 @@ using namespace inflight;
 
 namespace docks {
 
-VertexStackModel::VertexStackModel(PlayerController &controller, QObject *parent)
-    : DockListModel(controller, parent)
+VertexStackModel::VertexStackModel(PlayerController &controller, QObject *parent) : DockListModel(controller, parent)
 {
     refresh();
 }

@@ -10,7 +10,7 @@
 namespace {
 constexpr double kStack = 5; // offset of each card behind the front one
 constexpr double kBar = 10;  // height of the role bar
-}
+} // namespace
 
 AggregateItem::AggregateItem(const graph::AggregateGroup &group) : NodeItem(group.key), group_(group)
 {
@@ -51,7 +51,8 @@ bool AggregateItem::relayout()
 {
     const GraphStyle &s = graphStyle();
     const QString sub = QString::fromStdString(group_.shape + " · " + group_.types);
-    const double w = qMax(s.labelMetrics.horizontalAdvance(title()), s.smallMetrics.horizontalAdvance(sub)) + 2 * s.padding + 2 * kStack;
+    const double w = qMax(s.labelMetrics.horizontalAdvance(title()), s.smallMetrics.horizontalAdvance(sub)) +
+                     2 * s.padding + 2 * kStack;
     const double h = s.labelMetrics.height() + s.smallMetrics.height() + kBar + 1.6 * s.padding + 2 * kStack;
     const QSizeF old = box().size();
     setBoxSize(QSizeF(qMax(w, 130.0), h));
@@ -109,8 +110,8 @@ void AggregateItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
     const double top = front.top() + s.padding * 0.5;
     painter->drawText(QRectF(front.left(), top, front.width(), s.labelMetrics.height()), Qt::AlignCenter, title());
     painter->setFont(s.small);
-    painter->drawText(QRectF(front.left(), top + s.labelMetrics.height(), front.width(), s.smallMetrics.height()), Qt::AlignCenter,
-                      QString::fromStdString(group_.shape + " · " + group_.types));
+    painter->drawText(QRectF(front.left(), top + s.labelMetrics.height(), front.width(), s.smallMetrics.height()),
+                      Qt::AlignCenter, QString::fromStdString(group_.shape + " · " + group_.types));
 }
 
 QString AggregateItem::describe() const
@@ -121,8 +122,9 @@ QString AggregateItem::describe() const
                        .arg(group_.sockets_per_instance)
                        .arg(group_.sockets_per_instance == 1 ? QString() : QStringLiteral("s"))
                        .arg(QString::fromStdString(group_.shape), QString::fromStdString(group_.types));
-    html += QStringLiteral("The graph is too large to draw every socket, so groups that look the same (a strongly connected "
-                           "group of the same shape, with the same links to the outside) are drawn once.<br>");
+    html += QStringLiteral(
+        "The graph is too large to draw every socket, so groups that look the same (a strongly connected "
+        "group of the same shape, with the same links to the outside) are drawn once.<br>");
     html += QStringLiteral("Each group holds %1 in-flight cop%2 inside itself; %3 fd%4 of processes point into it.<br>")
                 .arg(group_.edges_per_instance)
                 .arg(group_.edges_per_instance == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
@@ -131,7 +133,9 @@ QString AggregateItem::describe() const
     html += QStringLiteral("<b>Roles now</b> (the bar):");
     for (int r = 0; r < kRoles; ++r)
         if (roles_[static_cast<std::size_t>(r)])
-            html += QStringLiteral("<br>&nbsp;&nbsp;%1 %2").arg(roles_[static_cast<std::size_t>(r)]).arg(roleName(static_cast<inflight::GcRole>(r)));
+            html += QStringLiteral("<br>&nbsp;&nbsp;%1 %2")
+                        .arg(roles_[static_cast<std::size_t>(r)])
+                        .arg(roleName(static_cast<inflight::GcRole>(r)));
     html += QStringLiteral("<br><i>Double-click to draw some of them one by one.</i>");
     if (group_.expanded_instances)
         html += QStringLiteral(" (%1 already are.)").arg(group_.expanded_instances);

@@ -76,10 +76,7 @@ std::string typeName(inflight::SockType t)
 
 } // namespace
 
-std::uint64_t bundleKey(NodeKey from, NodeKey to, bool fd)
-{
-    return mix(mix(fd ? 0xfdull : 0xedull, from), to);
-}
+std::uint64_t bundleKey(NodeKey from, NodeKey to, bool fd) { return mix(mix(fd ? 0xfdull : 0xedull, from), to); }
 
 bool bundleEnds(const DisplayGraph &d, const inflight::SnapshotEdge &e, NodeKey &from, NodeKey &to)
 {

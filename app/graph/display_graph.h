@@ -18,16 +18,16 @@
 namespace graph {
 
 struct AggregateGroup {
-    NodeKey key = 0;                           // aggregateKey(signature): stable while the shape is
+    NodeKey key = 0; // aggregateKey(signature): stable while the shape is
     std::uint64_t signature = 0;
     std::uint32_t sockets_per_instance = 0;
-    std::uint32_t edges_per_instance = 0;      // in-flight copies inside one instance
-    std::uint32_t fds_per_instance = 0;        // process fds pointing into one instance
-    std::vector<std::uint32_t> instances;      // collapsed instances, by their smallest socket id
-    std::vector<std::uint32_t> sockets;        // every collapsed socket
-    std::uint32_t expanded_instances = 0;      // instances of this shape shown one by one
-    std::string shape;                         // "ring", "single socket", ... (plain words)
-    std::string types;                         // "stream", "dgram", "stream + dgram", ...
+    std::uint32_t edges_per_instance = 0; // in-flight copies inside one instance
+    std::uint32_t fds_per_instance = 0;   // process fds pointing into one instance
+    std::vector<std::uint32_t> instances; // collapsed instances, by their smallest socket id
+    std::vector<std::uint32_t> sockets;   // every collapsed socket
+    std::uint32_t expanded_instances = 0; // instances of this shape shown one by one
+    std::string shape;                    // "ring", "single socket", ... (plain words)
+    std::string types;                    // "stream", "dgram", "stream + dgram", ...
 };
 
 // Several in-flight copies or fds drawn as one edge, because an end is an aggregate.
@@ -36,21 +36,18 @@ struct BundleEdge {
     NodeKey from = 0, to = 0;
     std::uint32_t count = 0;
     std::uint32_t on_hitlist = 0;
-    bool fd = false;                           // process fds (from is a process)
+    bool fd = false; // process fds (from is a process)
     int first_fd = -1;
 };
 
 struct DisplayGraph {
     bool aggregated = false;
-    std::vector<std::int32_t> aggregate_of;    // by socket id: index into aggregates, or -1
-    std::vector<std::uint32_t> instance_of;    // by socket id: smallest socket id of its SCC (aggregated only)
+    std::vector<std::int32_t> aggregate_of; // by socket id: index into aggregates, or -1
+    std::vector<std::uint32_t> instance_of; // by socket id: smallest socket id of its SCC (aggregated only)
     std::vector<AggregateGroup> aggregates;
     std::vector<BundleEdge> bundles;
 
-    bool individual(std::uint32_t sock) const
-    {
-        return sock >= aggregate_of.size() || aggregate_of[sock] < 0;
-    }
+    bool individual(std::uint32_t sock) const { return sock >= aggregate_of.size() || aggregate_of[sock] < 0; }
     // The drawn node of a socket: itself or its aggregate.
     NodeKey nodeOf(std::uint32_t sock) const
     {

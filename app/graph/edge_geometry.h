@@ -27,7 +27,8 @@ public:
     void add(const NodeItem *node, const QRectF &rect);
     bool empty() const { return list_.empty(); }
     // Calls f(obstacle) for each box that may contain p.
-    template <typename F> void near(const QPointF &p, F &&f) const
+    template <typename F>
+    void near(const QPointF &p, F &&f) const
     {
         auto it = cells_.find(key(cell(p.x()), cell(p.y())));
         if (it != cells_.end())
@@ -37,16 +38,19 @@ public:
 
 private:
     static long cell(double v);
-    static long long key(long x, long y) { return (static_cast<long long>(x) << 32) ^ static_cast<long long>(static_cast<unsigned>(y)); }
+    static long long key(long x, long y)
+    {
+        return (static_cast<long long>(x) << 32) ^ static_cast<long long>(static_cast<unsigned>(y));
+    }
     std::vector<Obstacle> list_;
     std::unordered_map<long long, std::vector<int>> cells_;
 };
 
 struct Curve {
-    QPointF start, end;   // on the two outlines (end = arrow tip)
-    QPointF c1, c2;       // cubic control points
-    QPainterPath path;    // the stroke (stops short of the tip, under the arrowhead)
-    QPolygonF arrow;      // filled triangle at `end`
+    QPointF start, end; // on the two outlines (end = arrow tip)
+    QPointF c1, c2;     // cubic control points
+    QPainterPath path;  // the stroke (stops short of the tip, under the arrowhead)
+    QPolygonF arrow;    // filled triangle at `end`
 };
 
 // The bend (sideways offset of the middle, scene units) of lane `index` of `count` parallel
@@ -55,8 +59,7 @@ double laneBend(int index, int count, double spacing, bool flip);
 
 // An edge between two nodes: `bend` as preferred; with obstacles, the nearest bend whose curve
 // misses every box other than the ends' (and their parents').
-Curve route(const NodeItem *from, const NodeItem *to, double bend, double arrow_length,
-            const Obstacles *obstacles);
+Curve route(const NodeItem *from, const NodeItem *to, double bend, double arrow_length, const Obstacles *obstacles);
 
 // A loop on the top of a node, for a socket whose file is in its own queue; lane > 0 is wider.
 Curve loop(const NodeItem *node, int lane, double arrow_length);

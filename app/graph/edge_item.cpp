@@ -10,10 +10,7 @@
 
 #include <cmath>
 
-EdgeItem::EdgeItem(std::uint64_t key) : key_(key)
-{
-    setZValue(0);
-}
+EdgeItem::EdgeItem(std::uint64_t key) : key_(key) { setZValue(0); }
 
 void EdgeItem::setEnds(NodeItem *from, NodeItem *to)
 {
@@ -72,7 +69,8 @@ void EdgeItem::route(const edge_geometry::Obstacles *obstacles)
     if (from_ == to_)
         curve_ = edge_geometry::loop(from_, lane_, arrow);
     else
-        curve_ = edge_geometry::route(from_, to_, edge_geometry::laneBend(lane_, lanes_, s.laneSpacing, flip_), arrow, obstacles);
+        curve_ = edge_geometry::route(from_, to_, edge_geometry::laneBend(lane_, lanes_, s.laneSpacing, flip_), arrow,
+                                      obstacles);
     prepareGeometryChange();
     bounds_ = curve_.path.boundingRect().united(curve_.arrow.boundingRect()).adjusted(-8, -8, 8, 8);
     if (bundle_count_) {
@@ -139,7 +137,8 @@ QString EdgeItem::describe() const
         html += QStringLiteral("Drawn as one arrow because one end is a group of identical sockets. Each copy is a "
                                "socket's file waiting in another socket's receive queue.");
         if (hitlist_)
-            html += QStringLiteral("<br><b>%1</b> of them are on the collector's hitlist, about to be purged.").arg(hitlist_);
+            html += QStringLiteral("<br><b>%1</b> of them are on the collector's hitlist, about to be purged.")
+                        .arg(hitlist_);
         return html;
     }
     QString html = QStringLiteral("<b>%1 → %2</b>: a copy of <b>%1</b>'s file, in flight.<br>")
@@ -153,6 +152,7 @@ QString EdgeItem::describe() const
                                "collector counts this copy as held by the listener %2.")
                     .arg(to_label_.toHtmlEscaped(), listener_label_.toHtmlEscaped());
     if (hitlist_)
-        html += QStringLiteral("<br><b>On the hitlist</b>: the collector has found this copy unreachable and will purge it.");
+        html += QStringLiteral(
+            "<br><b>On the hitlist</b>: the collector has found this copy unreachable and will purge it.");
     return html;
 }

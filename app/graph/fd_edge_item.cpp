@@ -11,10 +11,7 @@
 
 #include <cmath>
 
-FdEdgeItem::FdEdgeItem(std::uint64_t key) : key_(key)
-{
-    setZValue(0);
-}
+FdEdgeItem::FdEdgeItem(std::uint64_t key) : key_(key) { setZValue(0); }
 
 void FdEdgeItem::setEnds(ProcessItem *process, NodeItem *to, int fd, const QString &fd_name, const QString &to_label,
                          std::uint32_t count)
@@ -56,9 +53,9 @@ void FdEdgeItem::route(const edge_geometry::Obstacles *obstacles)
         const QPointF target = to_->mapToScene(QPointF(0, 0));
         const double length = std::hypot(target.x() - start.x(), target.y() - start.y());
         // First a shorter lead-out (hugging the process side), then bends, nearest first.
-        const std::pair<double, double> tries[] = {{20, 0},   {-1, 40},  {-1, -40},  {20, 40},   {20, -40},
-                                                   {-1, 80},  {-1, -80}, {-1, 140},  {-1, -140}, {-1, 0.4 * length},
-                                                   {-1, -0.4 * length}};
+        const std::pair<double, double> tries[] = {{20, 0},    {-1, 40},           {-1, -40},          {20, 40},
+                                                   {20, -40},  {-1, 80},           {-1, -80},          {-1, 140},
+                                                   {-1, -140}, {-1, 0.4 * length}, {-1, -0.4 * length}};
         for (const auto &[lead, shift] : tries) {
             if (best_hits == 0)
                 break;
@@ -134,8 +131,9 @@ QString FdEdgeItem::describe() const
                               "collector never frees what an open fd reaches.")
             .arg(count_)
             .arg(proc, to_label_.toHtmlEscaped());
-    return QStringLiteral("<b>fd %1 (%2)</b> of process %3 refers to socket <b>%4</b>.<br>An open fd is a root: %4, and "
-                          "everything in flight in its queue, stays reachable while the fd is open.")
+    return QStringLiteral(
+               "<b>fd %1 (%2)</b> of process %3 refers to socket <b>%4</b>.<br>An open fd is a root: %4, and "
+               "everything in flight in its queue, stays reachable while the fd is open.")
         .arg(fd_)
         .arg(fd_name_.toHtmlEscaped(), proc, to_label_.toHtmlEscaped());
 }

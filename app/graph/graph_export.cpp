@@ -44,7 +44,8 @@ bool writePng(GraphScene &scene, const QString &path, double scale)
     const QRectF r = exportRect(scene);
     // Keep the image within 16k pixels a side whatever the graph's size.
     scale = std::min(scale, 16000.0 / std::max({r.width(), r.height(), 1.0}));
-    QImage image(qMax(1, qRound(r.width() * scale)), qMax(1, qRound(r.height() * scale)), QImage::Format_ARGB32_Premultiplied);
+    QImage image(qMax(1, qRound(r.width() * scale)), qMax(1, qRound(r.height() * scale)),
+                 QImage::Format_ARGB32_Premultiplied);
     image.setDotsPerMeterX(3780); // 96 dpi, like a screen
     image.setDotsPerMeterY(3780);
     image.fill(Theme::instance().background());
@@ -80,7 +81,9 @@ QString dotText(const GraphScene &scene)
     const Theme &t = Theme::instance();
     const QRectF r = scene.sceneRect();
     // Graphviz coordinates: points, y up.
-    auto pos = [&](const QPointF &p) { return quoted(num(p.x() - r.left()) + QLatin1Char(',') + num(r.bottom() - p.y()) + QLatin1Char('!')); };
+    auto pos = [&](const QPointF &p) {
+        return quoted(num(p.x() - r.left()) + QLatin1Char(',') + num(r.bottom() - p.y()) + QLatin1Char('!'));
+    };
     auto node_id = [](graph::NodeKey k) {
         switch (graph::kindOf(k)) {
         case graph::NodeKind::socket: return QStringLiteral("s%1").arg(k);
@@ -95,12 +98,14 @@ QString dotText(const GraphScene &scene)
          "// receive queue), dashed edges for open fds. Positions are those on screen, in points with y up:\n"
          "// `neato -n2 -Tsvg` draws it as shown.\n";
     s << "digraph inflight {\n";
-    s << "  graph [bb=" << quoted(QStringLiteral("0,0,") + num(r.width()) + QLatin1Char(',') + num(r.height())) << ", outputorder=edgesfirst];\n";
+    s << "  graph [bb=" << quoted(QStringLiteral("0,0,") + num(r.width()) + QLatin1Char(',') + num(r.height()))
+      << ", outputorder=edgesfirst];\n";
     s << "  node [fontname=\"DejaVu Sans\", fixedsize=true];\n";
     s << "  edge [fontname=\"DejaVu Sans\"];\n";
 
     QList<ProcessItem *> procs = scene.processItems();
-    std::sort(procs.begin(), procs.end(), [](ProcessItem *a, ProcessItem *b) { return a->processId() < b->processId(); });
+    std::sort(procs.begin(), procs.end(),
+              [](ProcessItem *a, ProcessItem *b) { return a->processId() < b->processId(); });
     for (ProcessItem *p : procs) {
         QString label = QString::fromStdString(p->process().name + " · " + p->process().user) + QStringLiteral("\\n");
         for (int row = 0; row < p->rowCount(); ++row)
@@ -123,21 +128,24 @@ QString dotText(const GraphScene &scene)
         else if (n.embryo)
             style += QStringLiteral(",dotted");
         const char *shape = n.type == inflight::SockType::dgram ? "octagon" : "box";
-        s << "  " << node_id(it->key()) << " [label=" << quoted(QString::fromStdString(n.label) + QLatin1Char('\n') + it->countsText())
+        s << "  " << node_id(it->key())
+          << " [label=" << quoted(QString::fromStdString(n.label) + QLatin1Char('\n') + it->countsText())
           << ", shape=" << shape << (n.listener ? ", peripheries=2" : "") << ", style=" << quoted(style)
           << ", fillcolor=" << quoted(t.roleColor(n.role).name()) << ", role=" << quoted(roleName(n.role))
           << ", type=" << quoted(sockTypeName(n.type)) << ", refs=" << n.file_refs << ", inflight=" << n.inflight
           << ", queue=" << n.queue;
         if (n.embryo && it->parentItem())
             s << ", listener=" << node_id(static_cast<SocketItem *>(it->parentItem())->key());
-        s << ", pos=" << pos(it->scenePos()) << ", width=" << num(it->box().width() / 72) << ", height=" << num(it->box().height() / 72)
-          << "];\n";
+        s << ", pos=" << pos(it->scenePos()) << ", width=" << num(it->box().width() / 72)
+          << ", height=" << num(it->box().height() / 72) << "];\n";
     }
     for (AggregateItem *a : scene.aggregateItems())
-        s << "  " << node_id(a->key()) << " [label=" << quoted(a->title() + QLatin1Char('\n') + QString::fromStdString(a->group().shape + " · " + a->group().types))
-          << ", shape=box3d, instances=" << a->instanceCount() << ", sockets_per_instance=" << a->group().sockets_per_instance
-          << ", pos=" << pos(a->scenePos()) << ", width=" << num(a->box().width() / 72) << ", height=" << num(a->box().height() / 72)
-          << "];\n";
+        s << "  " << node_id(a->key()) << " [label="
+          << quoted(a->title() + QLatin1Char('\n') +
+                    QString::fromStdString(a->group().shape + " · " + a->group().types))
+          << ", shape=box3d, instances=" << a->instanceCount()
+          << ", sockets_per_instance=" << a->group().sockets_per_instance << ", pos=" << pos(a->scenePos())
+          << ", width=" << num(a->box().width() / 72) << ", height=" << num(a->box().height() / 72) << "];\n";
 
     QList<EdgeItem *> edges = scene.edgeItems();
     std::sort(edges.begin(), edges.end(), [](EdgeItem *a, EdgeItem *b) { return a->key() < b->key(); });
@@ -148,17 +156,18 @@ QString dotText(const GraphScene &scene)
         else
             s << "id=" << quoted(QStringLiteral("copy%1").arg(e->copy().id)) << ", skb=" << e->copy().skb;
         const bool hit = !e->isBundle() ? e->copy().on_hitlist : false;
-        s << ", color=" << quoted((hit ? t.hitlistEdgeColor() : t.edgeColor()).name()) << (hit ? ", hitlist=true, style=bold" : "")
-          << "];\n";
+        s << ", color=" << quoted((hit ? t.hitlistEdgeColor() : t.edgeColor()).name())
+          << (hit ? ", hitlist=true, style=bold" : "") << "];\n";
     }
     QList<FdEdgeItem *> fds = scene.fdEdgeItems();
     std::sort(fds.begin(), fds.end(), [](FdEdgeItem *a, FdEdgeItem *b) {
         return std::make_pair(a->process()->processId(), a->fd()) < std::make_pair(b->process()->processId(), b->fd());
     });
     for (FdEdgeItem *e : fds) {
-        s << "  " << node_id(e->process()->key()) << " -> " << node_id(e->to()->key()) << " [style=dashed, arrowhead=vee, color="
-          << quoted(t.processColor().name()) << ", label="
-          << quoted(e->count() > 1 ? QStringLiteral("%1 fds").arg(e->count()) : QStringLiteral("fd %1").arg(e->fd())) << "];\n";
+        s << "  " << node_id(e->process()->key()) << " -> " << node_id(e->to()->key())
+          << " [style=dashed, arrowhead=vee, color=" << quoted(t.processColor().name()) << ", label="
+          << quoted(e->count() > 1 ? QStringLiteral("%1 fds").arg(e->count()) : QStringLiteral("fd %1").arg(e->fd()))
+          << "];\n";
     }
     s << "}\n";
     return out;

@@ -15,7 +15,10 @@ constexpr std::uint64_t kKeyPayloadMask = (std::uint64_t{1} << 62) - 1;
 
 constexpr NodeKey socketKey(std::uint32_t sock) { return sock; }
 constexpr NodeKey processKey(std::uint32_t process) { return (std::uint64_t{1} << 62) | process; }
-constexpr NodeKey aggregateKey(std::uint64_t signature) { return (std::uint64_t{2} << 62) | (signature & kKeyPayloadMask); }
+constexpr NodeKey aggregateKey(std::uint64_t signature)
+{
+    return (std::uint64_t{2} << 62) | (signature & kKeyPayloadMask);
+}
 constexpr NodeKind kindOf(NodeKey key) { return static_cast<NodeKind>(key >> 62); }
 constexpr std::uint64_t payloadOf(NodeKey key) { return key & kKeyPayloadMask; }
 

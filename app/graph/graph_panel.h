@@ -50,15 +50,15 @@ public:
     bool waitForLayout(int ms = 10000);
 
 public slots:
-    void refresh();     // a snapshot of the controller's current step
-    void fitAll();      // F
+    void refresh(); // a snapshot of the controller's current step
+    void fitAll();  // F
     // Draws the current step now if a redraw is being held back (a slow redraw makes the next
     // ones wait up to 500 ms, so stepping stays responsive); tests synchronise on it.
     void flushRefresh();
     // Presentation mode: socket names never under `min_label_pixels` on screen, the view keeps
     // the socket each step is about in sight, the legend shows the colours only.
     void setPresentation(bool on, double min_label_pixels);
-    void tidyLayout();  // a fresh layout of everything (nothing pinned)
+    void tidyLayout(); // a fresh layout of everything (nothing pinned)
 
 private:
     void onSceneLoaded();

@@ -4,9 +4,9 @@
 #include "graph/aggregate_item.h"
 #include "graph/edge_item.h"
 #include "graph/fd_edge_item.h"
-#include "graph/peer_link_item.h"
 #include "graph/graph_style.h"
 #include "graph/layout_engine.h"
+#include "graph/peer_link_item.h"
 #include "graph/process_item.h"
 #include "graph/socket_item.h"
 
@@ -23,9 +23,9 @@ using graph::NodeKey;
 namespace {
 
 constexpr std::uint32_t kNoNode = 0xffffffffu;
-constexpr double kGap = 30;             // least space between two boxes in a layout
+constexpr double kGap = 30; // least space between two boxes in a layout
 constexpr int kAnimationMs = 250;
-constexpr std::size_t kMaxAnimated = 2500; // more moving items: jump
+constexpr std::size_t kMaxAnimated = 2500;        // more moving items: jump
 constexpr std::size_t kObstacleRoutingMax = 1000; // nodes; above, edges are not bent around boxes
 constexpr std::size_t kFaintFdsAbove = 40;
 
@@ -126,8 +126,8 @@ void GraphScene::syncSockets(bool &sizes_changed)
         if (!display_.individual(n.sock))
             continue;
         std::uint32_t parent = kNoNode;
-        if (n.embryo && n.listener_sock < node_index_.size() && node_index_[n.listener_sock] != kNoNode
-            && display_.individual(n.listener_sock))
+        if (n.embryo && n.listener_sock < node_index_.size() && node_index_[n.listener_sock] != kNoNode &&
+            display_.individual(n.listener_sock))
             parent = n.listener_sock;
         parent_of[n.sock] = parent;
     }
@@ -265,7 +265,8 @@ void GraphScene::syncEdges()
             addItem(item);
         }
         item->setEnds(from, to);
-        const QString listener = to->parentItem() ? labelOf(static_cast<SocketItem *>(to->parentItem())->sock()) : QString();
+        const QString listener =
+            to->parentItem() ? labelOf(static_cast<SocketItem *>(to->parentItem())->sock()) : QString();
         item->setCopy(e, labelOf(e.from), labelOf(e.to), listener);
     }
     auto nodeText = [this](NodeKey k) {
@@ -400,7 +401,8 @@ void GraphScene::assignLanes()
     for (auto &[pair, list] : groups) {
         std::sort(list.begin(), list.end(), [](EdgeItem *x, EdgeItem *y) { return x->key() < y->key(); });
         for (std::size_t i = 0; i < list.size(); ++i)
-            list[i]->setLane(static_cast<int>(i), static_cast<int>(list.size()), list[i]->from()->key() > list[i]->to()->key());
+            list[i]->setLane(static_cast<int>(i), static_cast<int>(list.size()),
+                             list[i]->from()->key() > list[i]->to()->key());
     }
 }
 
@@ -551,14 +553,16 @@ bool GraphScene::seedFor(NodeItem *item, QPointF &seed, const SeedHints &hints) 
             const QRectF b = before->second->box();
             seed = QPointF(p.x(), p.y() + b.height() / 2 + gap + item->box().height() / 2);
             if (seed.y() + item->box().height() / 2 > hints.column_top + hints.column_height)
-                seed = QPointF(p.x() + b.width() / 2 + 3 * gap + item->box().width() / 2, hints.column_top + item->box().height() / 2);
+                seed = QPointF(p.x() + b.width() / 2 + 3 * gap + item->box().width() / 2,
+                               hints.column_top + item->box().height() / 2);
             return true;
         }
         // ... or, the first one, right of the first process.
         if (hints.first_process) {
             const QPointF p = placed_.at(hints.first_process->key());
             const QRectF b = hints.first_process->box();
-            seed = QPointF(p.x() + b.width() / 2 + 3 * gap + item->box().width() / 2, p.y() + b.top() + item->box().height() / 2);
+            seed = QPointF(p.x() + b.width() / 2 + 3 * gap + item->box().width() / 2,
+                           p.y() + b.top() + item->box().height() / 2);
             return true;
         }
     }
@@ -723,9 +727,12 @@ std::uint64_t GraphScene::requestLayout(bool full)
             }
         if (hints.placed_sockets.empty())
             hints.column_top = 0;
-        hints.column_height = std::max(12.0, 2.5 * std::sqrt(double(sockets_.size()))) * (graphStyle().labelMetrics.height() * 2.6 + kGap);
+        hints.column_height = std::max(12.0, 2.5 * std::sqrt(double(sockets_.size()))) *
+                              (graphStyle().labelMetrics.height() * 2.6 + kGap);
         for (auto &[id, proc] : processes_)
-            if (placed_.count(proc->key()) && (!hints.first_process || proc->processId() < static_cast<ProcessItem *>(hints.first_process)->processId()))
+            if (placed_.count(proc->key()) &&
+                (!hints.first_process ||
+                 proc->processId() < static_cast<ProcessItem *>(hints.first_process)->processId()))
                 hints.first_process = proc;
         for (auto &[k, e] : edges_) {
             NodeItem *a = topLevel(e->from()), *b = topLevel(e->to());
@@ -768,7 +775,8 @@ std::uint64_t GraphScene::requestLayout(bool full)
     std::vector<ProcessItem *> procs;
     for (auto &[id, item] : processes_)
         procs.push_back(item);
-    std::sort(procs.begin(), procs.end(), [](ProcessItem *a, ProcessItem *b) { return a->processId() < b->processId(); });
+    std::sort(procs.begin(), procs.end(),
+              [](ProcessItem *a, ProcessItem *b) { return a->processId() < b->processId(); });
     for (ProcessItem *p : procs)
         add(p, true);
     std::vector<NodeItem *> others;
@@ -994,7 +1002,8 @@ NodeItem *GraphScene::itemShowing(std::uint32_t sock) const
     return nullptr;
 }
 
-template <typename T, typename Map> static QList<T *> valuesOf(const Map &m)
+template <typename T, typename Map>
+static QList<T *> valuesOf(const Map &m)
 {
     QList<T *> list;
     list.reserve(static_cast<qsizetype>(m.size()));
@@ -1118,7 +1127,8 @@ void GraphScene::restyle()
 static NodeItem *nodeAt(QGraphicsScene *scene, const QPointF &pos)
 {
     for (QGraphicsItem *item : scene->items(pos, Qt::IntersectsItemShape, Qt::DescendingOrder)) {
-        if (item->type() == SocketItem::Type || item->type() == ProcessItem::Type || item->type() == AggregateItem::Type)
+        if (item->type() == SocketItem::Type || item->type() == ProcessItem::Type ||
+            item->type() == AggregateItem::Type)
             return static_cast<NodeItem *>(item);
     }
     return nullptr;

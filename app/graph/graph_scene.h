@@ -22,9 +22,9 @@
 #include <QList>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
-#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -124,7 +124,7 @@ public:
 signals:
     void socketClicked(std::uint32_t sock);
     void layoutApplied(quint64 generation);
-    void planReady(); // the plan arrived (or failed)
+    void planReady();      // the plan arrived (or failed)
     void contentChanged(); // items appeared, vanished or moved
 
 protected:
@@ -145,10 +145,10 @@ private:
     void updateSceneRect();
     NodeItem *topLevel(NodeItem *item) const;
     struct SeedHints {
-        std::unordered_map<NodeItem *, FdEdgeItem *> fd_of;                          // socket -> an fd edge from a placed process
-        std::unordered_map<NodeItem *, std::pair<NodeItem *, double>> neighbour_of;  // node -> placed neighbour, side
-        std::map<std::uint32_t, SocketItem *> placed_sockets;                        // by socket id
-        NodeItem *first_process = nullptr;                                           // placed, lowest id
+        std::unordered_map<NodeItem *, FdEdgeItem *> fd_of; // socket -> an fd edge from a placed process
+        std::unordered_map<NodeItem *, std::pair<NodeItem *, double>> neighbour_of; // node -> placed neighbour, side
+        std::map<std::uint32_t, SocketItem *> placed_sockets;                       // by socket id
+        NodeItem *first_process = nullptr;                                          // placed, lowest id
         double column_top = 0, column_height = 0; // fallback columns of new sockets wrap here
     };
     bool seedFor(NodeItem *item, QPointF &seed, const SeedHints &hints) const;
@@ -176,16 +176,16 @@ private:
     std::unordered_map<std::uint64_t, FdEdgeItem *> fd_edges_;
     std::map<std::pair<std::uint32_t, std::uint32_t>, PeerLinkItem *> peer_links_; // (lower, higher) socket id
 
-    std::unordered_set<std::uint32_t> expanded_;                 // SCC instances drawn one by one
-    std::unordered_map<std::uint32_t, QPointF> expand_origin_;   // instance -> where its aggregate was
-    std::unordered_map<graph::NodeKey, QPointF> placed_;         // node -> centre from the last layout
+    std::unordered_set<std::uint32_t> expanded_;               // SCC instances drawn one by one
+    std::unordered_map<std::uint32_t, QPointF> expand_origin_; // instance -> where its aggregate was
+    std::unordered_map<graph::NodeKey, QPointF> placed_;       // node -> centre from the last layout
 
     std::unique_ptr<LayoutEngine> engine_;
     std::uint64_t requested_ = 0, applied_ = 0;
     int stale_ = 0;
     std::vector<graph::NodeKey> request_keys_; // the nodes of the newest request, in order
     std::shared_ptr<const graph::LayoutResult> last_layout_;
-    std::unordered_map<graph::NodeKey, QPointF> plan_;            // node -> planned centre
+    std::unordered_map<graph::NodeKey, QPointF> plan_; // node -> planned centre
     bool plan_enabled_ = true, plan_dropped_ = false, plan_pending_ = false, layout_deferred_ = false;
     std::uint64_t plan_generation_ = 0;
     std::shared_ptr<std::atomic<bool>> run_cancel_;

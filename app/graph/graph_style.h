@@ -8,19 +8,19 @@
 #include <QFontMetricsF>
 
 struct GraphStyle {
-    QFont label;        // socket name
-    QFont counts;       // "refs 2 · in flight 1"
-    QFont small;        // embryo labels, aggregate subtitles
+    QFont label;  // socket name
+    QFont counts; // "refs 2 · in flight 1"
+    QFont small;  // embryo labels, aggregate subtitles
     QFont processTitle;
-    QFont processRow;   // monospaced fd rows
-    QFont edgeLabel;    // bundle counts
+    QFont processRow; // monospaced fd rows
+    QFont edgeLabel;  // bundle counts
     QFontMetricsF labelMetrics{QFont()};
     QFontMetricsF countsMetrics{QFont()};
     QFontMetricsF smallMetrics{QFont()};
     QFontMetricsF processTitleMetrics{QFont()};
     QFontMetricsF processRowMetrics{QFont()};
     QFontMetricsF edgeLabelMetrics{QFont()};
-    double padding = 10;   // inside node boxes
+    double padding = 10;     // inside node boxes
     double laneSpacing = 22; // between parallel edges
     double arrowLength = 13;
 };

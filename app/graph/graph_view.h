@@ -25,7 +25,7 @@ public:
     void fitAll();                                      // whole graph; follow it again
     bool followsGraph() const { return follow_; }
     void setFollowsGraph(bool on) { follow_ = on; }
-    void centerOnItem(const QGraphicsItem *item);       // only if it is not fully visible
+    void centerOnItem(const QGraphicsItem *item); // only if it is not fully visible
     QRectF visibleSceneRect() const;
     // Fitting never zooms out so far that a socket's name is drawn under `pixels` on screen
     // (presentation mode: readable from the back row; the view then follows the current step

@@ -368,7 +368,8 @@ LayoutResult computeLayout(const LayoutRequest &req)
                 std::vector<char> include(sub.nodes.size(), 1);
                 // dot draws a small new group as ranks (as in a full layout); a bigger one - an
                 // expanded aggregate - reads better force-directed (a ring as a circle).
-                const bool sub_large = sub.nodes.size() > std::min<std::size_t>(40, static_cast<std::size_t>(req.dot_max_nodes));
+                const bool sub_large =
+                    sub.nodes.size() > std::min<std::size_t>(40, static_cast<std::size_t>(req.dot_max_nodes));
                 double ms = 0;
                 if (!runGraphviz(sub, include, sub_large ? Engine::sfdp : Engine::dot, pos, result.error, ms))
                     return result;
@@ -467,7 +468,8 @@ LayoutResult computeLayout(const LayoutRequest &req)
     order.reserve(n);
     for (int pass = 0; pass < 3; ++pass)
         for (std::size_t i = 0; i < n; ++i)
-            if ((pass == 0 && pinned[i]) || (pass == 1 && !pinned[i] && block[i]) || (pass == 2 && !pinned[i] && !block[i]))
+            if ((pass == 0 && pinned[i]) || (pass == 1 && !pinned[i] && block[i]) ||
+                (pass == 2 && !pinned[i] && !block[i]))
                 order.push_back(i);
     std::vector<PlacedBox> boxes(n);
     for (std::size_t k = 0; k < n; ++k) {
@@ -478,7 +480,8 @@ LayoutResult computeLayout(const LayoutRequest &req)
     // A safety net: Graphviz already keeps its own spacing; this only guarantees no overlaps
     // (and places pinned nodes that grew).
     result.moved = removeOverlaps(boxes, std::min(6.0, req.gap / 4));
-    result.overlap_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - overlap_start).count();
+    result.overlap_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - overlap_start).count();
     for (std::size_t k = 0; k < n; ++k)
         result.positions[order[k]] = {boxes[k].x, boxes[k].y};
 

@@ -82,21 +82,25 @@ void LayoutEngine::run()
         }
         if (run_job) {
             std::shared_ptr<const graph::RunGraph> collected;
-            if (auto r = graph::collectRunGraph(run_job->scene, run_job->options, run_job->limits, run_job->cancel.get()))
+            if (auto r =
+                    graph::collectRunGraph(run_job->scene, run_job->options, run_job->limits, run_job->cancel.get()))
                 collected = std::make_shared<const graph::RunGraph>(std::move(*r));
             run_job->scene.reset(); // the scene copy dies here, not on the GUI thread
             busy_ = false;
             const quint64 generation = run_job->generation;
             QMetaObject::invokeMethod(
-                this, [this, generation, collected] { emit runCollected(generation, collected); }, Qt::QueuedConnection);
+                this, [this, generation, collected] { emit runCollected(generation, collected); },
+                Qt::QueuedConnection);
             continue;
         }
         auto result = std::make_shared<const graph::LayoutResult>(graph::computeLayout(request));
         busy_ = false;
         // Delivered on this object's (the GUI) thread; dropped by Qt if the engine is gone.
         if (plan)
-            QMetaObject::invokeMethod(this, [this, result] { emit planFinished(result); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, result] { emit planFinished(result); }, Qt::QueuedConnection);
         else
-            QMetaObject::invokeMethod(this, [this, result] { emit finished(result); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, result] { emit finished(result); }, Qt::QueuedConnection);
     }
 }

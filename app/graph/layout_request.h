@@ -14,10 +14,10 @@ namespace graph {
 struct LayoutNode {
     NodeKey key = 0;
     double width = 0, height = 0;
-    bool pinned = false;   // keep exactly at (x, y)
-    bool seeded = false;   // (x, y) is a starting guess for a free node
+    bool pinned = false; // keep exactly at (x, y)
+    bool seeded = false; // (x, y) is a starting guess for a free node
     double x = 0, y = 0;
-    bool process = false;  // a process box (kept on the left in large layouts)
+    bool process = false; // a process box (kept on the left in large layouts)
 };
 
 struct LayoutEdge {
@@ -26,11 +26,11 @@ struct LayoutEdge {
 
 struct LayoutRequest {
     std::uint64_t generation = 0;
-    bool full = false;          // ignore pins: a fresh layout of everything
+    bool full = false; // ignore pins: a fresh layout of everything
     std::vector<LayoutNode> nodes;
     std::vector<LayoutEdge> edges;
-    double gap = 28;            // the least free space between two node boxes
-    int dot_max_nodes = 300;    // above: sfdp (full) / neato major (incremental), straight edges
+    double gap = 28;         // the least free space between two node boxes
+    int dot_max_nodes = 300; // above: sfdp (full) / neato major (incremental), straight edges
 };
 
 struct LayoutPoint {
@@ -41,12 +41,12 @@ struct LayoutResult {
     std::uint64_t generation = 0;
     bool ok = false;
     std::string error;
-    std::string engine;                 // "dot", "sfdp", "neato", "none" (only pins)
-    double ms = 0;                      // wall time of the whole computation
-    double graphviz_ms = 0;             // of which inside Graphviz
-    double overlap_ms = 0;              // of which removing overlaps
-    int moved = 0;                      // boxes moved to remove overlaps
-    std::vector<LayoutPoint> positions; // in request.nodes order
+    std::string engine;                              // "dot", "sfdp", "neato", "none" (only pins)
+    double ms = 0;                                   // wall time of the whole computation
+    double graphviz_ms = 0;                          // of which inside Graphviz
+    double overlap_ms = 0;                           // of which removing overlaps
+    int moved = 0;                                   // boxes moved to remove overlaps
+    std::vector<LayoutPoint> positions;              // in request.nodes order
     double left = 0, top = 0, right = 0, bottom = 0; // bounds of all node boxes
 };
 

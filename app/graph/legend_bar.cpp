@@ -5,8 +5,8 @@
 
 #include <QPainter>
 
-#include <algorithm>
 #include <QPainterPath>
+#include <algorithm>
 
 #include <functional>
 
@@ -67,7 +67,8 @@ std::vector<LegendBar::Entry> LegendBar::entries() const
         return {name, [r, &t](QPainter &p, const QRectF &b) {
                     const bool released = r == GcRole::released;
                     p.setOpacity(released ? 0.5 : 1);
-                    p.setPen(QPen(t.roleColor(r).darker(r == GcRole::idle ? 170 : 230), 1.5, released ? Qt::DashLine : Qt::SolidLine));
+                    p.setPen(QPen(t.roleColor(r).darker(r == GcRole::idle ? 170 : 230), 1.5,
+                                  released ? Qt::DashLine : Qt::SolidLine));
                     p.setBrush(t.roleColor(r));
                     p.drawRoundedRect(b, 4, 4);
                     p.setOpacity(1);
@@ -80,55 +81,66 @@ std::vector<LegendBar::Entry> LegendBar::entries() const
     for (GcRole r : {GcRole::not_cycle, GcRole::garbage, GcRole::leaked, GcRole::released})
         entries.push_back(role(r));
     const std::vector<Entry> shapes = {
-        {QStringLiteral("stream"), [&t, border](QPainter &p, const QRectF &b) {
+        {QStringLiteral("stream"),
+         [&t, border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b, 5, 5);
          }},
-        {QStringLiteral("dgram"), [&t, border](QPainter &p, const QRectF &b) {
+        {QStringLiteral("dgram"),
+         [&t, border](QPainter &p, const QRectF &b) {
              const double c = b.height() / 3;
              QPolygonF poly;
-             poly << QPointF(b.left() + c, b.top()) << QPointF(b.right() - c, b.top()) << QPointF(b.right(), b.top() + c)
-                  << QPointF(b.right(), b.bottom() - c) << QPointF(b.right() - c, b.bottom()) << QPointF(b.left() + c, b.bottom())
+             poly << QPointF(b.left() + c, b.top()) << QPointF(b.right() - c, b.top())
+                  << QPointF(b.right(), b.top() + c) << QPointF(b.right(), b.bottom() - c)
+                  << QPointF(b.right() - c, b.bottom()) << QPointF(b.left() + c, b.bottom())
                   << QPointF(b.left(), b.bottom() - c) << QPointF(b.left(), b.top() + c);
              p.setPen(QPen(border, 1.5));
              p.setBrush(Qt::NoBrush);
              p.drawPolygon(poly);
          }},
-        {QStringLiteral("seqpacket"), [&t, border](QPainter &p, const QRectF &b) {
+        {QStringLiteral("seqpacket"),
+         [&t, border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5));
              p.setBrush(Qt::NoBrush);
              p.drawRect(b);
              p.drawLine(QPointF(b.left() + 4, b.top()), QPointF(b.left() + 4, b.bottom()));
              p.drawLine(QPointF(b.right() - 4, b.top()), QPointF(b.right() - 4, b.bottom()));
          }},
-        {QStringLiteral("listening"), [&t, border](QPainter &p, const QRectF &b) {
+        {QStringLiteral("listening"),
+         [&t, border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b, 5, 5);
              p.drawRoundedRect(b.adjusted(3, 3, -3, -3), 3, 3);
          }},
-        {QStringLiteral("embryo"), [&t, border](QPainter &p, const QRectF &b) {
+        {QStringLiteral("embryo"),
+         [&t, border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5, Qt::DotLine));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b, 5, 5);
          }},
-        {QStringLiteral("A in B's queue"), [&t, border](QPainter &p, const QRectF &b) {
+        {QStringLiteral("A in B's queue"),
+         [&t, border](QPainter &p, const QRectF &b) {
              const double y = b.center().y();
              p.setPen(QPen(t.edgeColor(), 2));
              p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 6, y));
              p.setBrush(t.edgeColor());
-             p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4) << QPointF(b.right() - 8, y + 4));
+             p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4)
+                                       << QPointF(b.right() - 8, y + 4));
          }},
-        {QStringLiteral("on hitlist"), [&t, border](QPainter &p, const QRectF &b) {
+        {QStringLiteral("on hitlist"),
+         [&t, border](QPainter &p, const QRectF &b) {
              const double y = b.center().y();
              p.setPen(QPen(t.hitlistEdgeColor(), 3, Qt::DashDotLine, Qt::FlatCap));
              p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 6, y));
              p.setPen(QPen(t.hitlistEdgeColor(), 1));
              p.setBrush(t.hitlistEdgeColor());
-             p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4) << QPointF(b.right() - 8, y + 4));
+             p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4)
+                                       << QPointF(b.right() - 8, y + 4));
          }},
-        {QStringLiteral("has an open fd"), [&t, border](QPainter &p, const QRectF &b) {
+        {QStringLiteral("has an open fd"),
+         [&t, border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.2));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b, 4, 4);
@@ -136,12 +148,14 @@ std::vector<LegendBar::Entry> LegendBar::entries() const
              p.setBrush(t.processColor());
              p.drawRoundedRect(QRectF(b.left() + 2.5, b.top() + b.height() * 0.2, 4, b.height() * 0.6), 1.5, 1.5);
          }},
-        {QStringLiteral("open fd"), [&t, border](QPainter &p, const QRectF &b) {
+        {QStringLiteral("open fd"),
+         [&t, border](QPainter &p, const QRectF &b) {
              const double y = b.center().y();
              p.setPen(QPen(t.processColor(), 2, Qt::DashLine, Qt::FlatCap));
              p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 2, y));
              p.setPen(QPen(t.processColor(), 2));
-             p.drawPolyline(QPolygonF() << QPointF(b.right() - 7, y - 4) << QPointF(b.right(), y) << QPointF(b.right() - 7, y + 4));
+             p.drawPolyline(QPolygonF() << QPointF(b.right() - 7, y - 4) << QPointF(b.right(), y)
+                                        << QPointF(b.right() - 7, y + 4));
          }},
     };
     if (compact_)

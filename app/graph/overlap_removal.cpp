@@ -13,7 +13,7 @@ namespace {
 // A uniform grid over placed boxes: each box is listed in every cell it touches.
 class BoxGrid {
 public:
-    explicit BoxGrid(double cell) : cell_(cell) {}
+    explicit BoxGrid(double cell) : cell_(cell) { }
 
     bool isFree(double cx, double cy, double w, double h, double gap, const std::vector<PlacedBox> &boxes) const
     {
@@ -25,7 +25,8 @@ public:
                     continue;
                 for (int i : it->second) {
                     const PlacedBox &o = boxes[static_cast<std::size_t>(i)];
-                    if (o.x - o.width / 2 < r && o.x + o.width / 2 > l && o.y - o.height / 2 < b && o.y + o.height / 2 > t)
+                    if (o.x - o.width / 2 < r && o.x + o.width / 2 > l && o.y - o.height / 2 < b &&
+                        o.y + o.height / 2 > t)
                         return false;
                 }
             }

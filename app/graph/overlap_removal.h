@@ -9,7 +9,7 @@
 namespace graph {
 
 struct PlacedBox {
-    double x = 0, y = 0;          // wanted centre in, final centre out
+    double x = 0, y = 0; // wanted centre in, final centre out
     double width = 0, height = 0;
 };
 

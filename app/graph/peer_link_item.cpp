@@ -50,10 +50,7 @@ void PeerLinkItem::sync()
     line_ = l;
 }
 
-QRectF PeerLinkItem::boundingRect() const
-{
-    return QRectF(line_.p1(), line_.p2()).normalized().adjusted(-6, -6, 6, 6);
-}
+QRectF PeerLinkItem::boundingRect() const { return QRectF(line_.p1(), line_.p2()).normalized().adjusted(-6, -6, 6, 6); }
 
 void PeerLinkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
 {

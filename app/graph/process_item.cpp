@@ -52,7 +52,8 @@ double ProcessItem::rowHeight() const { return graphStyle().processRowMetrics.he
 bool ProcessItem::relayout()
 {
     const GraphStyle &s = graphStyle();
-    const QString title = QStringLiteral("%1 · %2").arg(QString::fromStdString(process_.name), QString::fromStdString(process_.user));
+    const QString title =
+        QStringLiteral("%1 · %2").arg(QString::fromStdString(process_.name), QString::fromStdString(process_.user));
     double w = s.processTitleMetrics.horizontalAdvance(title) + 2 * s.padding;
     for (int r = 0; r < rowCount(); ++r)
         w = qMax(w, s.processRowMetrics.horizontalAdvance(rowText(r)) + 2 * s.padding + 8);
@@ -105,8 +106,9 @@ void ProcessItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *optio
         return;
     painter->setPen(Qt::white);
     painter->setFont(s.processTitle);
-    painter->drawText(QRectF(b.left(), b.top(), b.width(), titleHeight()), Qt::AlignCenter,
-                      QStringLiteral("%1 · %2").arg(QString::fromStdString(process_.name), QString::fromStdString(process_.user)));
+    painter->drawText(
+        QRectF(b.left(), b.top(), b.width(), titleHeight()), Qt::AlignCenter,
+        QStringLiteral("%1 · %2").arg(QString::fromStdString(process_.name), QString::fromStdString(process_.user)));
     painter->setFont(s.processRow);
     painter->setPen(t.foreground());
     if (process_.fds.empty()) {
@@ -116,7 +118,8 @@ void ProcessItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *optio
         return;
     }
     for (int r = 0; r < rowCount(); ++r) {
-        const QRectF row(b.left() + s.padding, b.top() + titleHeight() + 2 + r * rowHeight(), b.width() - 2 * s.padding, rowHeight());
+        const QRectF row(b.left() + s.padding, b.top() + titleHeight() + 2 + r * rowHeight(), b.width() - 2 * s.padding,
+                         rowHeight());
         painter->drawText(row, Qt::AlignVCenter | Qt::AlignLeft, rowText(r));
         // A small port where the fd edge leaves the box.
         painter->setBrush(c);
@@ -129,7 +132,8 @@ void ProcessItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *optio
 QString ProcessItem::describe() const
 {
     QString html = QStringLiteral("<b>Process %1</b>, run by %2.<br>")
-                       .arg(QString::fromStdString(process_.name).toHtmlEscaped(), QString::fromStdString(process_.user).toHtmlEscaped());
+                       .arg(QString::fromStdString(process_.name).toHtmlEscaped(),
+                            QString::fromStdString(process_.user).toHtmlEscaped());
     html += QStringLiteral("Each row is an open file descriptor: its number and the scene's name for it. ");
     html += QStringLiteral("A dashed arrow goes from the row to the socket the fd refers to.<br>");
     html += QStringLiteral("Open fds are where reachability starts: a socket reachable from an open fd can still be "

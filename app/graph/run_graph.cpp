@@ -9,8 +9,9 @@
 
 namespace graph {
 
-std::optional<RunGraph> collectRunGraph(std::shared_ptr<const inflight::Scene> scene, const inflight::SimulationOptions &options,
-                                        const RunGraphLimits &limits, const std::atomic<bool> *cancel)
+std::optional<RunGraph> collectRunGraph(std::shared_ptr<const inflight::Scene> scene,
+                                        const inflight::SimulationOptions &options, const RunGraphLimits &limits,
+                                        const std::atomic<bool> *cancel)
 {
     const auto t0 = std::chrono::steady_clock::now();
     inflight::SimulationOptions o = options;
@@ -76,8 +77,8 @@ std::optional<RunGraph> collectRunGraph(std::shared_ptr<const inflight::Scene> s
             break;
         more = sim.step_over();
         ++statements;
-        if ((cancel && cancel->load())
-            || std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() > limits.budget_ms)
+        if ((cancel && cancel->load()) ||
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() > limits.budget_ms)
             return std::nullopt;
     }
     run.steps = sim.steps();

@@ -37,14 +37,13 @@ struct RunGraph {
 };
 
 struct RunGraphLimits {
-    double budget_ms = 400;       // give up (no plan) beyond this much replay
+    double budget_ms = 400; // give up (no plan) beyond this much replay
     std::size_t max_sockets = 5000;
 };
 
 // Replays the scene to its end. nullopt when over a limit or cancelled (`cancel` may be null).
 std::optional<RunGraph> collectRunGraph(std::shared_ptr<const inflight::Scene> scene,
-                                        const inflight::SimulationOptions &options,
-                                        const RunGraphLimits &limits = {},
+                                        const inflight::SimulationOptions &options, const RunGraphLimits &limits = {},
                                         const std::atomic<bool> *cancel = nullptr);
 
 } // namespace graph

@@ -28,7 +28,10 @@ QString stateName(inflight::SockState s)
 
 } // namespace
 
-QString roleName(GcRole role) { return QString::fromUtf8(inflight::gc_role_name(role).data(), int(inflight::gc_role_name(role).size())); }
+QString roleName(GcRole role)
+{
+    return QString::fromUtf8(inflight::gc_role_name(role).data(), int(inflight::gc_role_name(role).size()));
+}
 
 QString sockTypeName(SockType type)
 {
@@ -44,23 +47,33 @@ QString roleExplanation(GcRole role, bool graph_era)
 {
     switch (role) {
     case GcRole::idle:
-        return QStringLiteral("not in flight: no copy of its file waits in any receive queue, so the collector leaves it alone.");
+        return QStringLiteral(
+            "not in flight: no copy of its file waits in any receive queue, so the collector leaves it alone.");
     case GcRole::inflight:
-        return graph_era ? QStringLiteral("in flight: a copy of its file waits in a receive queue, so it is a vertex of the collector's graph.")
-                         : QStringLiteral("in flight: a copy of its file waits in a receive queue, so it is on gc_inflight_list.");
+        return graph_era ? QStringLiteral("in flight: a copy of its file waits in a receive queue, so it is a vertex "
+                                          "of the collector's graph.")
+                         : QStringLiteral(
+                               "in flight: a copy of its file waits in a receive queue, so it is on gc_inflight_list.");
     case GcRole::candidate:
-        return graph_era ? QStringLiteral("on the walk's stack: the collector is visiting its strongly connected group right now.")
-                         : QStringLiteral("candidate: all its references may come from in-flight copies; the collector is checking whether anything alive still reaches it.");
+        return graph_era ? QStringLiteral(
+                               "on the walk's stack: the collector is visiting its strongly connected group right now.")
+                         : QStringLiteral("candidate: all its references may come from in-flight copies; the collector "
+                                          "is checking whether anything alive still reaches it.");
     case GcRole::maybe_cycle:
-        return QStringLiteral("maybe a cycle: still suspected during the restore walk; unless something alive reaches it, it is garbage.");
+        return QStringLiteral("maybe a cycle: still suspected during the restore walk; unless something alive reaches "
+                              "it, it is garbage.");
     case GcRole::not_cycle:
-        return QStringLiteral("not a cycle: something outside the in-flight copies (an open fd) still reaches it, so it is kept.");
+        return QStringLiteral(
+            "not a cycle: something outside the in-flight copies (an open fd) still reaches it, so it is kept.");
     case GcRole::garbage:
-        return QStringLiteral("garbage: only unreachable in-flight copies keep it alive; the collector purges them and the socket is freed.");
+        return QStringLiteral("garbage: only unreachable in-flight copies keep it alive; the collector purges them and "
+                              "the socket is freed.");
     case GcRole::released:
-        return QStringLiteral("released: the socket is gone (unix_release_sock() has run). It stays on screen, faded, so you can see what happened.");
+        return QStringLiteral("released: the socket is gone (unix_release_sock() has run). It stays on screen, faded, "
+                              "so you can see what happened.");
     case GcRole::leaked:
-        return QStringLiteral("leaked: it is still alive, yet no process fd reaches it and the collector left it: nothing will ever free it.");
+        return QStringLiteral("leaked: it is still alive, yet no process fd reaches it and the collector left it: "
+                              "nothing will ever free it.");
     }
     return {};
 }
@@ -82,9 +95,10 @@ QString SocketItem::countsText() const
 
 bool SocketItem::setNode(const inflight::SnapshotNode &node, bool graph_era)
 {
-    const bool same_look = node.role == node_.role && node.file_refs == node_.file_refs && node.inflight == node_.inflight
-                           && node.label == node_.label && node.listener == node_.listener && node.embryo == node_.embryo
-                           && node.queue == node_.queue && node.state == node_.state && graph_era == graph_era_;
+    const bool same_look = node.role == node_.role && node.file_refs == node_.file_refs &&
+                           node.inflight == node_.inflight && node.label == node_.label &&
+                           node.listener == node_.listener && node.embryo == node_.embryo &&
+                           node.queue == node_.queue && node.state == node_.state && graph_era == graph_era_;
     node_ = node;
     graph_era_ = graph_era;
     if (same_look)
@@ -129,14 +143,16 @@ bool SocketItem::relayout()
     setOpacity(node_.role == GcRole::released ? 0.38 : 1.0);
     const QString label = QString::fromStdString(node_.label);
     // Reserve room for two-digit counts so the box does not grow at every step.
-    const QString reserve = QStringLiteral("refs 88 · %1 88").arg(graph_era_ ? QStringLiteral("out_degree") : QStringLiteral("inflight"));
+    const QString reserve =
+        QStringLiteral("refs 88 · %1 88").arg(graph_era_ ? QStringLiteral("out_degree") : QStringLiteral("inflight"));
     double w, h;
     if (node_.embryo && isEmbryoChild()) {
         w = qMax(s.smallMetrics.horizontalAdvance(label), s.smallMetrics.horizontalAdvance(counts_)) + s.padding * 1.4;
         h = headerHeight();
     } else {
-        const double text = qMax(s.labelMetrics.horizontalAdvance(label),
-                                 qMax(s.countsMetrics.horizontalAdvance(counts_), s.countsMetrics.horizontalAdvance(reserve)));
+        const double text =
+            qMax(s.labelMetrics.horizontalAdvance(label),
+                 qMax(s.countsMetrics.horizontalAdvance(counts_), s.countsMetrics.horizontalAdvance(reserve)));
         const double decoration = node_.type == SockType::seqpacket ? 14 : (node_.type == SockType::dgram ? 10 : 0);
         w = qMax(text + 2 * s.padding + decoration, 96.0);
         h = headerHeight();
@@ -178,8 +194,9 @@ QPainterPath SocketItem::outline() const
         const double c = qMin(12.0, b.height() / 3);
         QPolygonF poly;
         poly << QPointF(b.left() + c, b.top()) << QPointF(b.right() - c, b.top()) << QPointF(b.right(), b.top() + c)
-             << QPointF(b.right(), b.bottom() - c) << QPointF(b.right() - c, b.bottom()) << QPointF(b.left() + c, b.bottom())
-             << QPointF(b.left(), b.bottom() - c) << QPointF(b.left(), b.top() + c);
+             << QPointF(b.right(), b.bottom() - c) << QPointF(b.right() - c, b.bottom())
+             << QPointF(b.left() + c, b.bottom()) << QPointF(b.left(), b.bottom() - c)
+             << QPointF(b.left(), b.top() + c);
         p.addPolygon(poly);
         p.closeSubpath();
         break;
@@ -256,8 +273,8 @@ void SocketItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     painter->setFont(lf);
     painter->drawText(QRectF(b.left(), top, b.width(), s.labelMetrics.height()), Qt::AlignCenter, label);
     painter->setFont(s.counts);
-    painter->drawText(QRectF(b.left(), top + s.labelMetrics.height(), b.width(), s.countsMetrics.height()), Qt::AlignCenter,
-                      counts_);
+    painter->drawText(QRectF(b.left(), top + s.labelMetrics.height(), b.width(), s.countsMetrics.height()),
+                      Qt::AlignCenter, counts_);
     if (node_.listener && !embryos_.empty()) {
         const double y = b.top() + headerHeight();
         painter->setPen(QPen(border, 1, Qt::DotLine));
@@ -284,26 +301,32 @@ QString SocketItem::describe() const
             why += QLatin1Char('.');
         html += QStringLiteral("<b>Why the collector left it</b>: %1<br>").arg(why);
     }
-    html += QStringLiteral("<b>refs %1</b>: references to its file — one per open fd in a process plus one per copy in flight.<br>")
-                .arg(node_.file_refs);
+    html +=
+        QStringLiteral(
+            "<b>refs %1</b>: references to its file — one per open fd in a process plus one per copy in flight.<br>")
+            .arg(node_.file_refs);
     if (graph_era_)
-        html += QStringLiteral("<b>out_degree %1</b>: copies of its file in flight (edges leaving its vertex in the collector's graph).<br>")
+        html += QStringLiteral("<b>out_degree %1</b>: copies of its file in flight (edges leaving its vertex in the "
+                               "collector's graph).<br>")
                     .arg(node_.inflight);
     else
-        html += QStringLiteral("<b>inflight %1</b>: copies of its file in flight, waiting in receive queues (u-&gt;inflight).<br>")
+        html += QStringLiteral(
+                    "<b>inflight %1</b>: copies of its file in flight, waiting in receive queues (u-&gt;inflight).<br>")
                     .arg(node_.inflight);
     html += QStringLiteral("<b>queue %1</b>: messages waiting in its own receive queue.").arg(node_.queue);
     if (open_fds_)
-        html += QStringLiteral("<br>The purple tab: %1 open fd%2 of a process refer%3 to it, so it is reachable from user "
-                               "space and the collector keeps it.")
-                    .arg(open_fds_)
-                    .arg(open_fds_ == 1 ? QString() : QStringLiteral("s"))
-                    .arg(open_fds_ == 1 ? QStringLiteral("s") : QString());
+        html +=
+            QStringLiteral("<br>The purple tab: %1 open fd%2 of a process refer%3 to it, so it is reachable from user "
+                           "space and the collector keeps it.")
+                .arg(open_fds_)
+                .arg(open_fds_ == 1 ? QString() : QStringLiteral("s"))
+                .arg(open_fds_ == 1 ? QStringLiteral("s") : QString());
     else if (node_.role != GcRole::released && !node_.embryo)
         html += QStringLiteral("<br>No process has an fd for it: only in-flight copies can keep it alive.");
     if (node_.embryo)
-        html += QStringLiteral("<br>Nobody has accepted this connection yet: the embryo waits in its listener's accept queue, "
-                               "so whatever it holds is reached through the listener.");
+        html += QStringLiteral(
+            "<br>Nobody has accepted this connection yet: the embryo waits in its listener's accept queue, "
+            "so whatever it holds is reached through the listener.");
     if (node_.listener && !embryos_.empty())
         html += QStringLiteral("<br>The boxes inside are connections waiting in its accept queue (embryos).");
     return html;

@@ -95,9 +95,7 @@ AbComparison::AbComparison(QWidget *parent) : QWidget(parent)
         const int k = kind_box_->currentData().toInt();
         setKindFilter(k < 0 ? std::nullopt : std::optional<CallKind>(static_cast<CallKind>(k)));
     });
-    auto apply_theme = [this] {
-        ratio_->setFont(Theme::instance().font(kRatioPoints, true));
-    };
+    auto apply_theme = [this] { ratio_->setFont(Theme::instance().font(kRatioPoints, true)); };
     connect(&Theme::instance(), &Theme::changed, this, apply_theme);
     apply_theme();
     rebuildHistograms();

@@ -15,7 +15,7 @@ namespace {
 constexpr double kRowPoints = 11.0; // as the percentile table beside it
 }
 
-BucketCallsModel::BucketCallsModel(QObject *parent) : QAbstractTableModel(parent) {}
+BucketCallsModel::BucketCallsModel(QObject *parent) : QAbstractTableModel(parent) { }
 
 void BucketCallsModel::setCalls(std::shared_ptr<const LatencyRun> run, std::vector<std::size_t> samples, TimeUnit unit)
 {

@@ -257,8 +257,8 @@ void HistogramWidget::paintEvent(QPaintEvent *)
     }
     // funclatency's summary line.
     const std::string_view unit = unit_label(hist_.unit());
-    const QString u = value_label_.isEmpty() ? QString::fromLatin1(unit.data(), static_cast<qsizetype>(unit.size()))
-                                             : value_label_;
+    const QString u =
+        value_label_.isEmpty() ? QString::fromLatin1(unit.data(), static_cast<qsizetype>(unit.size())) : value_label_;
     const QString summary = QStringLiteral("avg = %1 %2, total: %3 %2, count: %4")
                                 .arg(hist_.average())
                                 .arg(u)
@@ -282,11 +282,11 @@ void HistogramWidget::mouseMoveEvent(QMouseEvent *e)
         const Row &r = rs[row];
         const double all = static_cast<double>(std::max<std::uint64_t>(hist_.count(), 1));
         const double pct = 100.0 * static_cast<double>(r.count) / all;
-        QToolTip::showText(e->globalPosition().toPoint(),
-                           tr("%1 %2: %3 (%4%). Click to list them.")
-                               .arg(rangeText(r.bucket), valueLabel(), QString::number(r.count),
-                                    QString::number(pct, 'f', 1)),
-                           this, rowRect(row));
+        QToolTip::showText(
+            e->globalPosition().toPoint(),
+            tr("%1 %2: %3 (%4%). Click to list them.")
+                .arg(rangeText(r.bucket), valueLabel(), QString::number(r.count), QString::number(pct, 'f', 1)),
+            this, rowRect(row));
     }
 }
 

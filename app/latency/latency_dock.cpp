@@ -34,7 +34,7 @@ namespace latency {
 
 namespace {
 
-constexpr int kRefreshMs = 33; // ~30 Hz: smooth to the eye, a fraction of a frame's work
+constexpr int kRefreshMs = 33;        // ~30 Hz: smooth to the eye, a fraction of a frame's work
 constexpr double kTablePoints = 11.0; // the tables' font (PercentileModel, BucketCallsModel)
 constexpr double kLabelPoints = 11.5;
 
@@ -404,7 +404,7 @@ const Log2Histogram &LatencyDock::exportHistogram() const
     const int g = exportGroup();
     const auto &groups = live_.groups();
     return g >= 0 && static_cast<std::size_t>(g) < groups.size() ? groups[static_cast<std::size_t>(g)].histogram
-                                                                  : live_.all();
+                                                                 : live_.all();
 }
 
 QString LatencyDock::exportText(ExportFormat format) const
@@ -415,8 +415,8 @@ QString LatencyDock::exportText(ExportFormat format) const
         const int g = exportGroup();
         std::string label;
         if (g >= 0 && static_cast<std::size_t>(g) < live_.groups().size()) // bcc's "Function = ..." line
-            label = std::string(group_by_name(live_.groupBy())) + " = " +
-                    live_.groups()[static_cast<std::size_t>(g)].name;
+            label =
+                std::string(group_by_name(live_.groupBy())) + " = " + live_.groups()[static_cast<std::size_t>(g)].name;
         return QString::fromStdString(funclatency_text(h, h.unit(), label));
     }
     case ExportFormat::csv: return QString::fromStdString(histogram_csv(h));
@@ -456,8 +456,8 @@ void LatencyDock::chooseExportFile(ExportFormat format)
     QString base = QStringLiteral("latency");
     if (!controller_.filePath().isEmpty())
         base = QFileInfo(controller_.filePath()).completeBaseName() + QStringLiteral("-latency");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export latency histogram"),
-                                                      base + QLatin1Char('.') + suffix, filter);
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export latency histogram"), base + QLatin1Char('.') + suffix, filter);
     if (path.isEmpty())
         return;
     QString error;

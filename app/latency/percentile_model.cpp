@@ -85,10 +85,8 @@ QVariant PercentileModel::data(const QModelIndex &index, int role) const
         // Digits in monospace so the columns line up; group names in the UI font.
         return col == GroupColumn ? Theme::instance().font(kRowPoints, index.row() == 0)
                                   : Theme::instance().monoFont(kRowPoints);
-    case GroupRole:
-        return index.row() - 1;
-    default:
-        break;
+    case GroupRole: return index.row() - 1;
+    default: break;
     }
     return {};
 }

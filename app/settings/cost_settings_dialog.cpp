@@ -17,10 +17,7 @@ namespace {
 
 enum Column { kName, kValue, kDefault, kMeaning, kSource, kColumns };
 
-QSpinBox *value_box(QTableWidget *table, int row)
-{
-    return qobject_cast<QSpinBox *>(table->cellWidget(row, kValue));
-}
+QSpinBox *value_box(QTableWidget *table, int row) { return qobject_cast<QSpinBox *>(table->cellWidget(row, kValue)); }
 
 } // namespace
 
@@ -75,10 +72,12 @@ CostSettingsDialog::CostSettingsDialog(const Overrides &current, const CostModel
     table_->resizeColumnToContents(kDefault);
     layout->addWidget(table_, 1);
 
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::Reset, this);
+    auto *buttons =
+        new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::Reset, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(buttons->button(QDialogButtonBox::Reset), &QPushButton::clicked, this, &CostSettingsDialog::resetToDefaults);
+    connect(buttons->button(QDialogButtonBox::Reset), &QPushButton::clicked, this,
+            &CostSettingsDialog::resetToDefaults);
     layout->addWidget(buttons);
     resize(1100, 700);
 }

@@ -88,10 +88,7 @@ const std::vector<ListingLine> kAutobindRandom{
 
 } // namespace
 
-const std::vector<ListingLine> &algorithm_listing(GcEra era)
-{
-    return era == GcEra::graph ? kGraph : kClassic;
-}
+const std::vector<ListingLine> &algorithm_listing(GcEra era) { return era == GcEra::graph ? kGraph : kClassic; }
 
 const std::vector<ListingLine> &autobind_listing(AutobindMode mode)
 {

@@ -36,8 +36,7 @@ Proc ClassicCollector::unix_inflight(User &user, File &f)
         if (before == 0) {
             if (u->link.is_linked())
                 k_.finding("BUG_ON(!list_empty(&u->link)) in unix_inflight()",
-                           k_.label_of(*u) + " goes in flight while already on " +
-                               std::string(list_name(u->on)));
+                           k_.label_of(*u) + " goes in flight while already on " + std::string(list_name(u->on)));
             k_.gc_list_move(*u, k_.gc_inflight_list, ListId::gc_inflight_list);
         } else if (!u->link.is_linked()) {
             k_.finding("BUG_ON(list_empty(&u->link)) in unix_inflight()",
@@ -87,9 +86,7 @@ Proc ClassicCollector::apply(Func func, UnixSock &child)
     KFn fn = KFn::dec_inflight;
     AlgoLine line = AlgoLine::classic_dec_inflight;
     switch (func) {
-    case Func::dec_inflight:
-        --child.inflight;
-        break;
+    case Func::dec_inflight: --child.inflight; break;
     case Func::inc_inflight:
         ++child.inflight;
         fn = KFn::inc_inflight;
@@ -117,9 +114,9 @@ Proc ClassicCollector::apply(Func func, UnixSock &child)
 Proc ClassicCollector::scan_inflight(UnixSock &x, UnixSock &queue, Func func, bool to_hitlist)
 {
     Event s = k_.ev(EventKind::scan, KFn::scan_inflight, x.id, &queue == &x ? npos : queue.id);
-    s.algo_line = static_cast<std::uint16_t>(func == Func::dec_inflight ? AlgoLine::classic_dec_scan
-                                              : func == Func::inc_inflight ? AlgoLine::classic_hitlist_scan
-                                                                           : AlgoLine::classic_restore_scan);
+    s.algo_line = static_cast<std::uint16_t>(func == Func::dec_inflight   ? AlgoLine::classic_dec_scan
+                                             : func == Func::inc_inflight ? AlgoLine::classic_hitlist_scan
+                                                                          : AlgoLine::classic_restore_scan);
     co_yield s;
     for (auto it = queue.receive_queue.begin(); it != queue.receive_queue.end();) {
         SkBuff &skb = *it++;
@@ -191,34 +188,34 @@ Proc ClassicCollector::collect()
         k.micro_steps_total += memo_size_;
         k.steps_skipped += memo_size_; // one candidate_check each
     } else
-    for (auto it = k.gc_inflight_list.begin(); it != k.gc_inflight_list.end();) {
-        UnixSock &u = sock_of(*it++);
-        const long total = u.file ? u.file->count : 0;
-        const long inflight = u.inflight;
-        if (inflight < 1)
-            k.finding("BUG_ON(inflight_refs < 1) in unix_gc()",
-                      k.label_of(u) + " is on gc_inflight_list with inflight " + std::to_string(inflight));
-        if (total < inflight)
-            k.finding("BUG_ON(total_refs < inflight_refs) in unix_gc()",
-                      k.label_of(u) + ": file_count " + std::to_string(total) + " < inflight " +
-                          std::to_string(inflight));
-        const bool candidate = total == inflight;
-        Event c = k.ev(EventKind::candidate_check, KFn::select_candidates, u.id, npos, candidate ? 1 : 0,
-                       total, inflight);
-        c.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_select_check);
-        co_yield c;
-        if (candidate) {
-            k.gc_list_move(u, k.gc_candidates, ListId::gc_candidates);
-            const std::uint8_t before = u.gc_flags;
-            u.gc_flags |= UNIX_GC_CANDIDATE | UNIX_GC_MAYBE_CYCLE;
-            Event m = k.ev(EventKind::list_move, KFn::select_candidates, u.id, npos, npos, before, u.gc_flags);
-            m.from = ListId::gc_inflight_list;
-            m.to = ListId::gc_candidates;
-            m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_select_move);
-            co_yield m;
-            ++run.candidates;
+        for (auto it = k.gc_inflight_list.begin(); it != k.gc_inflight_list.end();) {
+            UnixSock &u = sock_of(*it++);
+            const long total = u.file ? u.file->count : 0;
+            const long inflight = u.inflight;
+            if (inflight < 1)
+                k.finding("BUG_ON(inflight_refs < 1) in unix_gc()",
+                          k.label_of(u) + " is on gc_inflight_list with inflight " + std::to_string(inflight));
+            if (total < inflight)
+                k.finding("BUG_ON(total_refs < inflight_refs) in unix_gc()",
+                          k.label_of(u) + ": file_count " + std::to_string(total) + " < inflight " +
+                              std::to_string(inflight));
+            const bool candidate = total == inflight;
+            Event c = k.ev(EventKind::candidate_check, KFn::select_candidates, u.id, npos, candidate ? 1 : 0, total,
+                           inflight);
+            c.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_select_check);
+            co_yield c;
+            if (candidate) {
+                k.gc_list_move(u, k.gc_candidates, ListId::gc_candidates);
+                const std::uint8_t before = u.gc_flags;
+                u.gc_flags |= UNIX_GC_CANDIDATE | UNIX_GC_MAYBE_CYCLE;
+                Event m = k.ev(EventKind::list_move, KFn::select_candidates, u.id, npos, npos, before, u.gc_flags);
+                m.from = ListId::gc_inflight_list;
+                m.to = ListId::gc_candidates;
+                m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_select_move);
+                co_yield m;
+                ++run.candidates;
+            }
         }
-    }
 
     memo_valid_ = run.candidates == 0 && k.findings.size() == findings_before;
     memo_version_ = version;

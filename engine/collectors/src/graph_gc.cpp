@@ -8,10 +8,7 @@ namespace inflight {
 namespace {
 constexpr unsigned long UNIX_VERTEX_INDEX_START = 2;
 
-std::int64_t graph_bits(const Kernel &k)
-{
-    return (k.graph_maybe_cyclic ? 1 : 0) | (k.graph_grouped ? 2 : 0);
-}
+std::int64_t graph_bits(const Kernel &k) { return (k.graph_maybe_cyclic ? 1 : 0) | (k.graph_grouped ? 2 : 0); }
 } // namespace
 
 UnixVertex *GraphCollector::successor(const UnixEdge &e)
@@ -61,8 +58,7 @@ Proc GraphCollector::update_graph(UnixVertex *v, KFn fn)
     k_.graph_maybe_cyclic = true;
     k_.graph_grouped = false;
     if (before != graph_bits(k_))
-        co_yield k_.ev(EventKind::graph_state, fn, v->sock ? v->sock->id : npos, npos, npos, before,
-                       graph_bits(k_));
+        co_yield k_.ev(EventKind::graph_state, fn, v->sock ? v->sock->id : npos, npos, npos, before, graph_bits(k_));
 }
 
 Proc GraphCollector::unix_add_edges(ScmFpList &fpl, UnixSock &receiver)
@@ -93,8 +89,8 @@ Proc GraphCollector::unix_add_edges(ScmFpList &fpl, UnixSock &receiver)
                 co_yield e;
             }
             UnixVertex *w = successor(edge);
-            co_yield k_.ev(EventKind::edge_add, KFn::unix_add_edges, pred->id, receiver.id,
-                           w ? w->sock->id : npos, before, static_cast<std::int64_t>(v->out_degree));
+            co_yield k_.ev(EventKind::edge_add, KFn::unix_add_edges, pred->id, receiver.id, w ? w->sock->id : npos,
+                           before, static_cast<std::int64_t>(v->out_degree));
             co_yield update_graph(w, KFn::unix_update_graph);
         }
         receiver.nr_unix_fds += static_cast<std::uint32_t>(fpl.count_unix);
@@ -226,8 +222,7 @@ Proc GraphCollector::collect_skb(const std::vector<UnixVertex *> &scc)
                 from.nr_fds -= static_cast<std::uint32_t>(skb.fp->count());
         }
         k_.hitlist.splice(k_.hitlist.begin(), from.receive_queue);
-        Event e = k_.ev(EventKind::queue_splice, KFn::unix_collect_skb, owner.id, embryo ? from.id : npos,
-                        npos, n);
+        Event e = k_.ev(EventKind::queue_splice, KFn::unix_collect_skb, owner.id, embryo ? from.id : npos, npos, n);
         e.from = ListId::receive_queue;
         e.to = ListId::hitlist;
         co_yield line(e, AlgoLine::graph_collect);
@@ -263,8 +258,8 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
             if (v->scc_index != root->scc_index) {
                 const auto before = static_cast<std::int64_t>(v->scc_index);
                 v->scc_index = root->scc_index;
-                co_yield line(k_.ev(EventKind::scc_index_update, KFn::__unix_walk_scc, v->sock->id,
-                                    root->sock->id, npos, before, static_cast<std::int64_t>(v->scc_index)),
+                co_yield line(k_.ev(EventKind::scc_index_update, KFn::__unix_walk_scc, v->sock->id, root->sock->id,
+                                    npos, before, static_cast<std::int64_t>(v->scc_index)),
                               AlgoLine::graph_unify);
             }
     }
@@ -299,9 +294,9 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
                           AlgoLine::graph_cyclic);
         }
     }
-    co_yield line(k_.ev(EventKind::scc_verdict, KFn::__unix_walk_scc, root->sock->id, npos, npos,
-                        dead ? 1 : 0, cyclic ? 1 : 0),
-                  dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic);
+    co_yield line(
+        k_.ev(EventKind::scc_verdict, KFn::__unix_walk_scc, root->sock->id, npos, npos, dead ? 1 : 0, cyclic ? 1 : 0),
+        dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic);
 }
 
 Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
@@ -334,8 +329,8 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
                 continue; // the receiver is not in flight
             if (next->index == k_.unvisited_index) {
                 edge_stack.push_back(&edge);
-                Event e = k_.ev(EventKind::edge_push, KFn::__unix_walk_scc, edge.predecessor->id,
-                                next->sock->id, edge.successor->id);
+                Event e = k_.ev(EventKind::edge_push, KFn::__unix_walk_scc, edge.predecessor->id, next->sock->id,
+                                edge.successor->id);
                 e.to = ListId::edge_stack;
                 co_yield line(e, AlgoLine::graph_tree_edge);
                 vertex = next;
@@ -346,8 +341,8 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
                 // A back or cross edge to a vertex still on the stack: same SCC.
                 const auto before = static_cast<std::int64_t>(vertex->scc_index);
                 vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
-                co_yield line(k_.ev(EventKind::scc_index_update, KFn::__unix_walk_scc, vertex->sock->id,
-                                    next->sock->id, npos, before, static_cast<std::int64_t>(vertex->scc_index)),
+                co_yield line(k_.ev(EventKind::scc_index_update, KFn::__unix_walk_scc, vertex->sock->id, next->sock->id,
+                                    npos, before, static_cast<std::int64_t>(vertex->scc_index)),
                               AlgoLine::graph_back_edge);
             }
         }
@@ -367,8 +362,8 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
         vertex = edge->predecessor->vertex;
         const auto before = static_cast<std::int64_t>(vertex->scc_index);
         vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
-        Event e = k_.ev(EventKind::edge_pop, KFn::__unix_walk_scc, vertex->sock->id, next->sock->id, npos,
-                        before, static_cast<std::int64_t>(vertex->scc_index));
+        Event e = k_.ev(EventKind::edge_pop, KFn::__unix_walk_scc, vertex->sock->id, next->sock->id, npos, before,
+                        static_cast<std::int64_t>(vertex->scc_index));
         e.from = ListId::edge_stack;
         co_yield line(e, AlgoLine::graph_backtrack);
         it = std::next(vertex->edges.iterator_to(*edge));
@@ -402,8 +397,7 @@ Proc GraphCollector::walk_scc_fast()
     GcRun &run = k_.gc_runs.back();
     const std::int64_t before = graph_bits(k_);
     k_.graph_maybe_cyclic = false;
-    co_yield line(k_.ev(EventKind::graph_state, KFn::unix_walk_scc_fast, npos, npos, npos, before,
-                        graph_bits(k_)),
+    co_yield line(k_.ev(EventKind::graph_state, KFn::unix_walk_scc_fast, npos, npos, npos, before, graph_bits(k_)),
                   AlgoLine::graph_fast_loop);
     const std::size_t limit = k_.vertex_pool.size();
     while (!k_.unvisited_vertices.empty()) {
@@ -449,8 +443,8 @@ Proc GraphCollector::walk_scc_fast()
             if (!k_.graph_maybe_cyclic && cyclic)
                 k_.graph_maybe_cyclic = true;
         }
-        co_yield line(k_.ev(EventKind::scc_verdict, KFn::unix_walk_scc_fast, first->sock->id, npos, npos,
-                            dead ? 1 : 0, cyclic ? 1 : 0),
+        co_yield line(k_.ev(EventKind::scc_verdict, KFn::unix_walk_scc_fast, first->sock->id, npos, npos, dead ? 1 : 0,
+                            cyclic ? 1 : 0),
                       dead ? AlgoLine::graph_fast_dead : AlgoLine::graph_cyclic);
     }
     k_.unvisited_vertices.splice(k_.unvisited_vertices.end(), k_.visited_vertices);
@@ -468,8 +462,7 @@ Proc GraphCollector::collect()
     if (!k.graph_maybe_cyclic) {
         run.skipped = true;
         k.spin_unlock(k.unix_gc_lock);
-        co_yield line(k.ev(EventKind::gc_skip, KFn::unix_gc_work, run.number, npos, npos, 1),
-                      AlgoLine::graph_skip);
+        co_yield line(k.ev(EventKind::gc_skip, KFn::unix_gc_work, run.number, npos, npos, 1), AlgoLine::graph_skip);
         k.gc_in_progress = false;
         co_return;
     }

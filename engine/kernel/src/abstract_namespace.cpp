@@ -164,8 +164,8 @@ const std::uint8_t *autobind_mix_table()
 
 // compares_of_run() adds long runs a block of kIndexBlock values at a time.
 constexpr std::uint32_t kIndexBlockBits = 10;
-constexpr std::uint32_t kIndexBlock = 1u << kIndexBlockBits;                 // 1024 values
-constexpr std::uint32_t kIndexBlocks = kAutobindSpace >> kIndexBlockBits;   // 1024 blocks
+constexpr std::uint32_t kIndexBlock = 1u << kIndexBlockBits;              // 1024 values
+constexpr std::uint32_t kIndexBlocks = kAutobindSpace >> kIndexBlockBits; // 1024 blocks
 
 // For block k (0..1024) and mix byte m: how many values below k * kIndexBlock have
 // autobind_mix_table()[v] == m. (1025 x 256 counts, 1 MiB, built on first use.)
@@ -205,14 +205,11 @@ std::string_view autobind_stop_name(AutobindStop s)
 
 // ---- the probe iterator ------------------------------------------------------------------------------
 
-AutobindIterator::AutobindIterator(AbstractNamespace &ns, SockType type, AutobindMode mode,
-                                   std::uint32_t random32)
+AutobindIterator::AutobindIterator(AbstractNamespace &ns, SockType type, AutobindMode mode, std::uint32_t random32)
     : ns_(&ns), type_(type), mode_(mode)
 {
     switch (mode) {
-    case AutobindMode::sequential:
-        start_ = ns.ordernum_;
-        break;
+    case AutobindMode::sequential: start_ = ns.ordernum_; break;
     case AutobindMode::random_v1:
         // initnum = ordernum = prandom_u32(): all 32 bits.
         start_ = ordernum_ = initnum_ = random32;
@@ -225,11 +222,9 @@ AutobindIterator::AutobindIterator(AbstractNamespace &ns, SockType type, Autobin
     }
 }
 
-AutobindIterator::AutobindIterator(AbstractNamespace &ns, SockType type, AutobindMode mode,
-                                   std::mt19937_64 &rng)
+AutobindIterator::AutobindIterator(AbstractNamespace &ns, SockType type, AutobindMode mode, std::mt19937_64 &rng)
     : AutobindIterator(ns, type, mode, static_cast<std::uint32_t>(rng()))
-{
-}
+{ }
 
 std::uint32_t AutobindIterator::format()
 {
@@ -362,9 +357,8 @@ void AutobindIterator::diagnose_endless()
     EndlessLoop d;
     d.initnum = initnum_;
     d.probes = probes_;
-    d.reason = std::string(buf) +
-               " \u2265 2^20 but ordernum is masked to 20 bits, so ordernum == initnum never "
-               "holds; every name is taken, so the kernel loops forever";
+    d.reason = std::string(buf) + " \u2265 2^20 but ordernum is masked to 20 bits, so ordernum == initnum never "
+                                  "holds; every name is taken, so the kernel loops forever";
     endless_ = std::move(d);
 }
 
@@ -462,8 +456,8 @@ void AutobindIterator::finish(AutobindStop s)
 
 // ---- the namespace ---------------------------------------------------------------------------------
 
-AbstractNamespace::InstanceId::InstanceId() : id(g_next_instance.fetch_add(1)) {}
-AbstractNamespace::InstanceId::InstanceId(const InstanceId &) : id(g_next_instance.fetch_add(1)) {}
+AbstractNamespace::InstanceId::InstanceId() : id(g_next_instance.fetch_add(1)) { }
+AbstractNamespace::InstanceId::InstanceId(const InstanceId &) : id(g_next_instance.fetch_add(1)) { }
 AbstractNamespace::InstanceId &AbstractNamespace::InstanceId::operator=(const InstanceId &)
 {
     id = g_next_instance.fetch_add(1);
@@ -518,7 +512,8 @@ void AbstractNamespace::SlotArray::allocate()
     if (p_)
         return;
 #if defined(__unix__) || defined(__APPLE__)
-    void *p = mmap(nullptr, std::size_t{kAutobindSpace} * sizeof(Slot), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = mmap(nullptr, std::size_t{kAutobindSpace} * sizeof(Slot), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         throw std::bad_alloc();
     p_ = static_cast<Slot *>(p);
@@ -617,7 +612,7 @@ std::uint64_t AbstractNamespace::compares_of_run(SockType type, std::uint32_t st
             direct(lo, hi, true);
             return;
         }
-        std::uint32_t kb = lo >> kIndexBlockBits;               // first block counted whole
+        std::uint32_t kb = lo >> kIndexBlockBits;                  // first block counted whole
         const std::uint32_t before = lo - (kb << kIndexBlockBits); // its values below lo
         if (before > kIndexBlock / 2) {
             ++kb;
@@ -626,7 +621,7 @@ std::uint64_t AbstractNamespace::compares_of_run(SockType type, std::uint32_t st
             direct(kb << kIndexBlockBits, lo, false);
         }
         std::uint32_t ke = (hi + kIndexBlock - 1) >> kIndexBlockBits; // past the last one
-        const std::uint32_t after = (ke << kIndexBlockBits) - hi;       // its values from hi on
+        const std::uint32_t after = (ke << kIndexBlockBits) - hi;     // its values from hi on
         if (after > kIndexBlock / 2) {
             --ke;
             direct(ke << kIndexBlockBits, hi, true);
@@ -659,8 +654,8 @@ std::uint32_t AbstractNamespace::position(const Bucket &b, std::uint32_t index) 
     const auto after = static_cast<std::uint32_t>(b.keys.size()) - index;
     if (b.tombs.empty())
         return after;
-    const auto dead = static_cast<std::uint32_t>(b.tombs.end() -
-                                                 std::upper_bound(b.tombs.begin(), b.tombs.end(), index));
+    const auto dead =
+        static_cast<std::uint32_t>(b.tombs.end() - std::upper_bound(b.tombs.begin(), b.tombs.end(), index));
     return after - dead;
 }
 
@@ -726,8 +721,7 @@ void AbstractNamespace::journal(std::uint32_t value)
     journal_.push_back(value);
 }
 
-void AbstractNamespace::lookup_value(std::uint32_t value, SockType type, std::uint32_t bucket,
-                                     ProbeResult &r) const
+void AbstractNamespace::lookup_value(std::uint32_t value, SockType type, std::uint32_t bucket, ProbeResult &r) const
 {
     // __unix_find_socket_byname() compares names only. The only entries in `bucket` that can
     // carry this name are those of `type`: the same name under another type hashes to
@@ -771,8 +765,8 @@ bool AbstractNamespace::insert_value(std::uint32_t value, SockType type, std::ui
         return false;
     s[value].held = sock + 1;
     bits_[static_cast<std::size_t>(type_index(type))][value >> 6] |= std::uint64_t{1} << (value & 63u);
-    s[value].index = add_entry(autobind_bucket(value, type),
-                               (static_cast<std::uint32_t>(type_index(type)) << 20) | value);
+    s[value].index =
+        add_entry(autobind_bucket(value, type), (static_cast<std::uint32_t>(type_index(type)) << 20) | value);
     index_sums_[static_cast<std::size_t>(type_index(type))][value >> kIndexBlockBits] += s[value].index;
     autobind_taken_[static_cast<std::size_t>(type_index(type))] += 1;
     journal(value);

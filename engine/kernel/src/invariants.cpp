@@ -34,8 +34,8 @@ void check_lists(Kernel &k)
     for (const UnixSock &u : k.socks)
         flagged += u.on != ListId::none;
     if (flagged != linked)
-        k.finding("list membership consistent", std::to_string(flagged) + " sockets think they are on a GC list, " +
-                                                    std::to_string(linked) + " are");
+        k.finding("list membership consistent",
+                  std::to_string(flagged) + " sockets think they are on a GC list, " + std::to_string(linked) + " are");
 }
 
 } // namespace
@@ -56,9 +56,9 @@ void check_step_invariants(Kernel &k)
         auto it = holders.find(&f);
         const long expected = it == holders.end() ? 0 : it->second;
         if (f.count != expected) {
-            k.finding("file_count == fd references + in-flight references",
-                      k.label_of_id(f.id) + ": file_count " + std::to_string(f.count) + ", holders " +
-                          std::to_string(expected));
+            k.finding("file_count == fd references + in-flight references", k.label_of_id(f.id) + ": file_count " +
+                                                                                std::to_string(f.count) + ", holders " +
+                                                                                std::to_string(expected));
             return;
         }
     }
@@ -68,9 +68,9 @@ void check_step_invariants(Kernel &k)
         for (const UnixSock &u : k.socks) {
             sum += static_cast<unsigned long>(u.inflight);
             if ((u.inflight > 0) != (u.on == ListId::gc_inflight_list)) {
-                k.finding("inflight > 0 <=> on gc_inflight_list",
-                          k.label_of(u) + " inflight " + std::to_string(u.inflight) + " on " +
-                              std::string(list_name(u.on)));
+                k.finding("inflight > 0 <=> on gc_inflight_list", k.label_of(u) + " inflight " +
+                                                                      std::to_string(u.inflight) + " on " +
+                                                                      std::string(list_name(u.on)));
                 return;
             }
         }
@@ -78,7 +78,8 @@ void check_step_invariants(Kernel &k)
             k.finding("unix_tot_inflight == sum of u->inflight",
                       std::to_string(k.unix_tot_inflight) + " != " + std::to_string(sum));
         if (!k.gc_candidates.empty() || !k.not_cycle_list.empty() || !k.hitlist.empty())
-            k.finding("GC scratch lists empty outside a collection", "gc_candidates, not_cycle_list or hitlist not empty");
+            k.finding("GC scratch lists empty outside a collection",
+                      "gc_candidates, not_cycle_list or hitlist not empty");
     }
     if (k.era() == GcEra::graph) {
         for (const UnixSock &u : k.socks)
@@ -87,9 +88,9 @@ void check_step_invariants(Kernel &k)
                 for (auto it = u.vertex->edges.begin(); it != u.vertex->edges.end(); ++it)
                     ++edges;
                 if (edges != u.vertex->out_degree || edges == 0) {
-                    k.finding("out_degree == edges of the vertex > 0",
-                              k.label_of(u) + ": out_degree " + std::to_string(u.vertex->out_degree) + ", " +
-                                  std::to_string(edges) + " edges");
+                    k.finding("out_degree == edges of the vertex > 0", k.label_of(u) + ": out_degree " +
+                                                                           std::to_string(u.vertex->out_degree) + ", " +
+                                                                           std::to_string(edges) + " edges");
                     return;
                 }
             }
@@ -120,12 +121,12 @@ void check_quiescent_invariants(Kernel &k)
             nr_unix += static_cast<std::uint32_t>(skb.fp->count_unix);
         }
         if (!r.released && nr_fds != r.nr_fds) // a dying socket's counters are not kept
-            k.finding("scm_stat.nr_fds == fds queued", k.label_of(r) + ": nr_fds " + std::to_string(r.nr_fds) +
-                                                           ", queued " + std::to_string(nr_fds));
+            k.finding("scm_stat.nr_fds == fds queued",
+                      k.label_of(r) + ": nr_fds " + std::to_string(r.nr_fds) + ", queued " + std::to_string(nr_fds));
         if (k.era() == GcEra::graph && !r.released && nr_unix != r.nr_unix_fds)
-            k.finding("scm_stat.nr_unix_fds == AF_UNIX fds queued",
-                      k.label_of(r) + ": nr_unix_fds " + std::to_string(r.nr_unix_fds) + ", queued " +
-                          std::to_string(nr_unix));
+            k.finding("scm_stat.nr_unix_fds == AF_UNIX fds queued", k.label_of(r) + ": nr_unix_fds " +
+                                                                        std::to_string(r.nr_unix_fds) + ", queued " +
+                                                                        std::to_string(nr_unix));
         if (r.released && !r.receive_queue.empty())
             k.finding("a released socket has an empty queue", k.label_of(r));
         if (!r.released && r.file && r.file->count == 0)

@@ -3,8 +3,8 @@
 #include "inflight/kernel.hpp"
 
 #include "classic_gc.hpp"
-#include "inflight/algorithm_listing.hpp"
 #include "graph_gc.hpp"
+#include "inflight/algorithm_listing.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -381,8 +381,7 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
         skpair->shutdown = true;
         wake(WaitFor::data, now(), skpair); // a reader sleeping on the peer sees EOF
         const bool reset = !u.receive_queue.empty() || embryo;
-        co_yield ev(EventKind::peer_shutdown, KFn::unix_release_sock, u.id, skpair->id, npos, 0,
-                    reset ? 1 : 0);
+        co_yield ev(EventKind::peer_shutdown, KFn::unix_release_sock, u.id, skpair->id, npos, 0, reset ? 1 : 0);
     }
     u.state = old; // purge_queue needs to know it was a listener
     const FreedBy saved = release_cause;
@@ -402,11 +401,11 @@ Proc Kernel::kfree_skb(SkBuff &skb, KFn why)
         co_yield ev(EventKind::skb_unref, why, skb.id, npos, npos, skb.users + 1, skb.users);
         co_return;
     }
-    Event freed = ev(EventKind::skb_free, why, skb.id, skb.sender ? skb.sender->id : npos, npos,
-                     skb.fp ? skb.fp->count() : 0);
+    Event freed =
+        ev(EventKind::skb_free, why, skb.id, skb.sender ? skb.sender->id : npos, npos, skb.fp ? skb.fp->count() : 0);
     if (why == KFn::skb_queue_purge) // the collector's own purge of its hitlist
-        freed.algo_line = static_cast<std::uint16_t>(config_.era == GcEra::graph ? AlgoLine::graph_purge
-                                                                                : AlgoLine::classic_purge);
+        freed.algo_line =
+            static_cast<std::uint16_t>(config_.era == GcEra::graph ? AlgoLine::graph_purge : AlgoLine::classic_purge);
     co_yield freed;
     if (skb.fp) {
         ScmFpList &fpl = *skb.fp;
@@ -446,8 +445,7 @@ Proc Kernel::unix_gc(std::string trigger)
 {
     if (collections_suppressed)
         co_return;
-    co_yield ev(EventKind::gc_call, KFn::unix_gc, npos, npos, npos,
-                static_cast<std::int64_t>(unix_tot_inflight));
+    co_yield ev(EventKind::gc_call, KFn::unix_gc, npos, npos, npos, static_cast<std::int64_t>(unix_tot_inflight));
     if (config_.era == GcEra::classic) {
         // Up to 6.8 the caller runs the whole collection itself, unless one is running.
         if (gc_in_progress) {

@@ -170,9 +170,9 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
         const EndlessLoop &loop = *it.endless();
         char start[16];
         std::snprintf(start, sizeof start, "0x%08x", loop.initnum);
-        finding("autobind would loop forever",
-                "unix_autobind() of " + label_of(u) + ": start " + start + ", " + std::to_string(loop.probes) +
-                    " probes made, every name taken; " + loop.reason);
+        finding("autobind would loop forever", "unix_autobind() of " + label_of(u) + ": start " + start + ", " +
+                                                   std::to_string(loop.probes) + " probes made, every name taken; " +
+                                                   loop.reason);
         Event fail = ev(EventKind::autobind_fail, KFn::unix_autobind, u.id, loop.initnum, npos, -1, loop.probes);
         fail.algo_line = line(AlgoLine::autobind_give_up);
         co_yield fail;
@@ -251,8 +251,8 @@ Proc Kernel::dgram_disconnected(UnixSock &u)
     release_cause = saved;
 }
 
-Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string> address,
-                         std::string target_fd, SysResult &r)
+Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string> address, std::string target_fd,
+                         SysResult &r)
 {
     UnixSock *u = nullptr;
     if ((r.err = resolve(p, name, u)) != Errno::none)
@@ -382,14 +382,14 @@ Proc Kernel::send_skb(UnixSock &receiver, SkBuff &skb)
         }
         receiver.oob_skb = &skb;
     }
-    co_yield ev(EventKind::skb_queue, KFn::skb_queue_tail, skb.id, receiver.id,
-                skb.sender ? skb.sender->id : npos, skb.fp ? skb.fp->count() : 0);
+    co_yield ev(EventKind::skb_queue, KFn::skb_queue_tail, skb.id, receiver.id, skb.sender ? skb.sender->id : npos,
+                skb.fp ? skb.fp->count() : 0);
     // sk_data_ready(): a reader sleeping on this queue goes again.
     wake(WaitFor::data, now(), &receiver);
 }
 
-Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> fds,
-                         std::uint64_t bytes, bool oob, std::optional<std::string> to, SysResult &r)
+Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> fds, std::uint64_t bytes, bool oob,
+                         std::optional<std::string> to, SysResult &r)
 {
     UnixSock *u = nullptr;
     if (running)
@@ -549,8 +549,8 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
     r.value = static_cast<long>(bytes);
 }
 
-Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> fd_names, bool peek,
-                         bool oob, SysResult &r)
+Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> fd_names, bool peek, bool oob,
+                         SysResult &r)
 {
     UnixSock *u = nullptr;
     if ((r.err = resolve(p, name, u)) != Errno::none)
@@ -582,39 +582,39 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
     }
     SkBuff *skb = nullptr;
     for (;;) {
-    for (auto it = u->receive_queue.begin(); it != u->receive_queue.end();) {
-        SkBuff &s = *it++;
-        const bool dead_oob = s.consumed || (u->oob_skb == &s && u->type == SockType::stream);
-        if (!dead_oob) {
-            skb = &s;
+        for (auto it = u->receive_queue.begin(); it != u->receive_queue.end();) {
+            SkBuff &s = *it++;
+            const bool dead_oob = s.consumed || (u->oob_skb == &s && u->type == SockType::stream);
+            if (!dead_oob) {
+                skb = &s;
+                break;
+            }
+            if (peek)
+                continue;
+            // A consumed OOB skb is freed when the reader passes it; an unread OOB byte at the
+            // head is dropped (not SO_OOBINLINE).
+            u->receive_queue.erase(u->receive_queue.iterator_to(s));
+            s.queue_owner = nullptr;
+            if (u->oob_skb == &s) {
+                u->oob_skb = nullptr;
+                if (oob_skb_holds_ref())
+                    --s.users; // the pointer's reference goes with it (consume_skb)
+            }
+            if (s.fp)
+                u->nr_fds -= static_cast<std::uint32_t>(s.fp->count());
+            co_yield ev(EventKind::skb_dequeue, KFn::sys_recvmsg, s.id, u->id);
+            if (s.fp)
+                co_yield collector_->dequeued(s);
+            co_yield kfree_skb(s, KFn::sys_recvmsg);
+        }
+        // An empty queue: with other tasks running, a blocking recvmsg() sleeps until a writer
+        // queues something (or nothing ever can: then EAGAIN, reported). A lone script gets EAGAIN.
+        const bool writer_may_come = concurrent && !u->shutdown && !peek;
+        if (skb || !writer_may_come)
             break;
-        }
-        if (peek)
-            continue;
-        // A consumed OOB skb is freed when the reader passes it; an unread OOB byte at the
-        // head is dropped (not SO_OOBINLINE).
-        u->receive_queue.erase(u->receive_queue.iterator_to(s));
-        s.queue_owner = nullptr;
-        if (u->oob_skb == &s) {
-            u->oob_skb = nullptr;
-            if (oob_skb_holds_ref())
-                --s.users; // the pointer's reference goes with it (consume_skb)
-        }
-        if (s.fp)
-            u->nr_fds -= static_cast<std::uint32_t>(s.fp->count());
-        co_yield ev(EventKind::skb_dequeue, KFn::sys_recvmsg, s.id, u->id);
-        if (s.fp)
-            co_yield collector_->dequeued(s);
-        co_yield kfree_skb(s, KFn::sys_recvmsg);
-    }
-    // An empty queue: with other tasks running, a blocking recvmsg() sleeps until a writer
-    // queues something (or nothing ever can: then EAGAIN, reported). A lone script gets EAGAIN.
-    const bool writer_may_come = concurrent && !u->shutdown && !peek;
-    if (skb || !writer_may_come)
-        break;
-    co_yield sleep(WaitFor::data, u);
-    if (running->wake_failed)
-        break;
+        co_yield sleep(WaitFor::data, u);
+        if (running->wake_failed)
+            break;
     }
     if (!skb) {
         r.err = Errno::again; // empty queue; a blocking recvmsg() would wait here

@@ -12,12 +12,9 @@ namespace {
 const char *severity_word(Diagnostic::Severity severity)
 {
     switch (severity) {
-    case Diagnostic::Severity::error:
-        return "error";
-    case Diagnostic::Severity::warning:
-        return "warning";
-    case Diagnostic::Severity::note:
-        return "note";
+    case Diagnostic::Severity::error: return "error";
+    case Diagnostic::Severity::warning: return "warning";
+    case Diagnostic::Severity::note: return "note";
     }
     return "error";
 }
@@ -45,9 +42,8 @@ std::string Diagnostic::format() const
 
 bool has_errors(const std::vector<Diagnostic> &diagnostics)
 {
-    return std::any_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic &d) {
-        return d.severity == Diagnostic::Severity::error;
-    });
+    return std::any_of(diagnostics.begin(), diagnostics.end(),
+                       [](const Diagnostic &d) { return d.severity == Diagnostic::Severity::error; });
 }
 
 // Edit distance counting a swap of two neighbours as one edit ("sned" is 1 from "send"),
@@ -66,8 +62,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t ma
     for (std::size_t i = 1; i <= a.size(); ++i) {
         for (std::size_t j = 1; j <= b.size(); ++j) {
             const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            std::size_t best = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1,
-                                         d[(i - 1) * w + j - 1] + cost});
+            std::size_t best = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + cost});
             if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
                 best = std::min(best, d[(i - 2) * w + j - 2] + 1);
             d[i * w + j] = best;

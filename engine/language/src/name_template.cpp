@@ -7,32 +7,19 @@
 
 namespace inflight {
 
-
 namespace {
 
 // Deep enough for any expression a person writes, shallow enough that a line of a million '('
 // cannot exhaust the stack.
 constexpr int kMaxExprDepth = 100;
 
-bool is_ident_start(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
-bool is_ident_char(char c)
-{
-    return is_ident_start(c) || (c >= '0' && c <= '9');
-}
+bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
 
-bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-bool is_space(char c)
-{
-    return c == ' ' || c == '\t';
-}
+bool is_space(char c) { return c == ' ' || c == '\t'; }
 
 std::string quote_char(char c)
 {
@@ -51,10 +38,7 @@ std::string quote_char(char c)
 template <class Lookup>
 class Walker {
 public:
-    Walker(std::string_view text, Lookup lookup, bool evaluate)
-        : t_(text), lookup_(lookup), evaluate_(evaluate)
-    {
-    }
+    Walker(std::string_view text, Lookup lookup, bool evaluate) : t_(text), lookup_(lookup), evaluate_(evaluate) { }
 
     // check_literals: reject literal characters outside [A-Za-z0-9_] + extra.
     bool run(bool check_literals, std::string_view extra, std::string_view what)
@@ -176,8 +160,8 @@ private:
             const std::size_t at = p_++;
             const std::int64_t rhs = product(depth);
             std::int64_t result = 0;
-            const bool overflow = op == '+' ? __builtin_add_overflow(value, rhs, &result)
-                                            : __builtin_sub_overflow(value, rhs, &result);
+            const bool overflow =
+                op == '+' ? __builtin_add_overflow(value, rhs, &result) : __builtin_sub_overflow(value, rhs, &result);
             if (overflow)
                 arith(at, "arithmetic overflow");
             value = result;
@@ -264,8 +248,7 @@ private:
             std::int64_t value = 0;
             bool too_large = false;
             while (p_ < t_.size() && is_digit(t_[p_])) {
-                if (__builtin_mul_overflow(value, 10, &value) ||
-                    __builtin_add_overflow(value, t_[p_] - '0', &value))
+                if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, t_[p_] - '0', &value))
                     too_large = true;
                 ++p_;
             }
@@ -355,8 +338,8 @@ bool expand_plain_vars(std::string_view text, const Bindings &bindings, std::str
 
 } // namespace
 
-std::optional<std::string> expand_name(std::string_view text, const Bindings &bindings,
-                                       std::string *error, std::size_t *error_offset)
+std::optional<std::string> expand_name(std::string_view text, const Bindings &bindings, std::string *error,
+                                       std::size_t *error_offset)
 {
     if (text.find('$') == std::string_view::npos)
         return std::string(text);
@@ -389,8 +372,8 @@ std::string expand(const NameTemplate &name, const Bindings &bindings)
 }
 
 bool detail::check_name_template(std::string_view text, const std::vector<std::string> &bound_vars,
-                                 std::string_view extra_literal_chars, std::string_view what,
-                                 std::string *error, std::size_t *error_offset)
+                                 std::string_view extra_literal_chars, std::string_view what, std::string *error,
+                                 std::size_t *error_offset)
 {
     auto lookup = [&bound_vars](std::string_view name, std::int64_t &value) {
         value = 0;

@@ -16,13 +16,13 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <functional>
-#include <fstream>
 #include <deque>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <limits>
-#include <span>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
@@ -41,13 +41,13 @@ constexpr std::size_t kMaxRepeatDepth = 100;
 // a 10 MB diagnostic.
 constexpr std::size_t kShowMax = 40;
 
-constexpr std::array<std::string_view, 23> kKeywords{
-    "scene",  "set",  "user", "process", "note",  "socketpair", "socket", "bind",
-    "listen", "connect", "accept", "send", "recv", "dup",  "close",  "setsockopt",
-    "gc",     "expect",  "repeat", "spawn", "wait", "splice", "variant"};
-constexpr std::array<std::string_view, 12> kSetKeys{
-    "gc",   "fix",  "nofile",   "seed",             "limit",     "check",
-    "collectors", "cpus", "cost", "autobind", "creds-by-default", "table-lock"};
+constexpr std::array<std::string_view, 23> kKeywords{"scene",  "set",   "user",   "process",    "note",   "socketpair",
+                                                     "socket", "bind",  "listen", "connect",    "accept", "send",
+                                                     "recv",   "dup",   "close",  "setsockopt", "gc",     "expect",
+                                                     "repeat", "spawn", "wait",   "splice",     "variant"};
+constexpr std::array<std::string_view, 12> kSetKeys{"gc",    "fix",      "nofile",           "seed",
+                                                    "limit", "check",    "collectors",       "cpus",
+                                                    "cost",  "autobind", "creds-by-default", "table-lock"};
 constexpr std::array<std::string_view, 5> kExpectKinds{"freed", "alive", "inflight", "queue", "error"};
 constexpr std::array<std::string_view, 3> kSockTypes{"stream", "dgram", "seqpacket"};
 constexpr std::array<std::string_view, 3> kEras{"classic", "async", "graph"};
@@ -55,39 +55,27 @@ constexpr std::array<std::string_view, 2> kFixes{"unify-scc-index", "splice-no-c
 constexpr std::array<std::string_view, 3> kAutobindModes{"sequential", "random-v1", "random"};
 constexpr std::array<std::string_view, 2> kTableLocks{"global", "per-bucket"};
 constexpr std::uint32_t kMaxCpus = 1024;
-constexpr std::uint64_t kMaxCostNs = 1'000'000'000'000;  // 1000 s: anything more is a typo
+constexpr std::uint64_t kMaxCostNs = 1'000'000'000'000; // 1000 s: anything more is a typo
 constexpr std::uint64_t kMaxSpliceBytes = 1ull << 40;
 // The name the simulation gives the kernel's worker task; a spawn may not take it.
 constexpr std::string_view kKworker = "kworker";
 constexpr std::array<std::string_view, 17> kErrnoNames{
-    "EPERM",      "EBADF",      "EAGAIN",       "EINVAL",       "EMFILE",   "ENOSPC",
-    "EPIPE",      "ENOTSOCK",   "EPROTOTYPE",   "ENOPROTOOPT",  "EOPNOTSUPP", "EADDRINUSE",
-    "ECONNRESET", "EISCONN",    "ENOTCONN",     "ETOOMANYREFS", "ECONNREFUSED"};
+    "EPERM",      "EBADF",    "EAGAIN",     "EINVAL",       "EMFILE",      "ENOSPC",
+    "EPIPE",      "ENOTSOCK", "EPROTOTYPE", "ENOPROTOOPT",  "EOPNOTSUPP",  "EADDRINUSE",
+    "ECONNRESET", "EISCONN",  "ENOTCONN",   "ETOOMANYREFS", "ECONNREFUSED"};
 
-bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-bool is_ident_start(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
-bool is_ident_char(char c)
-{
-    return is_ident_start(c) || (c >= '0' && c <= '9');
-}
+bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
 
 bool is_identifier(std::string_view s)
 {
     return !s.empty() && is_ident_start(s[0]) && std::all_of(s.begin(), s.end(), is_ident_char);
 }
 
-bool starts_with(std::string_view s, std::string_view prefix)
-{
-    return s.substr(0, prefix.size()) == prefix;
-}
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 std::uint32_t to_u32(std::size_t n)
 {
@@ -123,7 +111,6 @@ std::string show(std::string_view s)
     return out + "'";
 }
 
-
 // "; did you mean 'send'?" when a candidate is within edit distance 2 (or differs only in case).
 template <class Candidates>
 std::string did_you_mean(std::string_view word, const Candidates &candidates)
@@ -131,11 +118,10 @@ std::string did_you_mean(std::string_view word, const Candidates &candidates)
     std::string_view best;
     std::size_t best_distance = 3;
     for (std::string_view c : candidates) {
-        const bool same_but_case = c.size() == word.size() &&
-                                   std::equal(c.begin(), c.end(), word.begin(), [](char x, char y) {
-                                       return std::tolower(static_cast<unsigned char>(x)) ==
-                                              std::tolower(static_cast<unsigned char>(y));
-                                   });
+        const bool same_but_case =
+            c.size() == word.size() && std::equal(c.begin(), c.end(), word.begin(), [](char x, char y) {
+                return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+            });
         const std::size_t d = same_but_case ? 0 : edit_distance(word, c, 2);
         // The distance must also be smaller than the word, or "x" would suggest "gc".
         if (d < best_distance && d < word.size()) {
@@ -159,8 +145,8 @@ std::string one_of(const Words &words, std::string_view suffix = {})
 }
 
 struct Token {
-    std::string_view text;  // as written; a string keeps its quotes
-    std::uint32_t col = 0;  // 1-based byte column
+    std::string_view text; // as written; a string keeps its quotes
+    std::uint32_t col = 0; // 1-based byte column
     bool quoted = false;
     // The unescaped content of a quoted string: a view of the line, or of Parser::unescaped_ when
     // it had escapes. A token owns no string, so a line of a million words takes 24 bytes a word.
@@ -229,20 +215,20 @@ std::string_view block_word(BlockKind k)
 
 struct Block {
     BlockKind kind = BlockKind::repeat;
-    Statement stmt;        // the repeat or spawn statement being filled (variant: only its loc)
-    bool keep = true;      // false inside a block that was rejected or nested too deeply: its
-                           // statements are dropped (their '{' and '}' still balance)
+    Statement stmt;              // the repeat or spawn statement being filled (variant: only its loc)
+    bool keep = true;            // false inside a block that was rejected or nested too deeply: its
+                                 // statements are dropped (their '{' and '}' still balance)
     bool awaiting_brace = false; // the block's line lacked its '{'; a lone '{' line may follow
-    bool binds = false;    // a repeat: pushed its loop variable onto bound_
-    std::size_t variant = 0; // a variant: index into Parser::variants_
+    bool binds = false;          // a repeat: pushed its loop variable onto bound_
+    std::size_t variant = 0;     // a variant: index into Parser::variants_
 };
 
 // One `set` line, parsed: what it sets, canonically (to tell a harmless repetition from a
 // conflict), and how to apply it. Variant blocks keep theirs until the scene's own settings are
 // final, then apply them on top.
 struct SettingChange {
-    std::string key;   // "gc", "fix unify-scc-index", "cost lock", ...
-    std::string value; // canonical
+    std::string key;       // "gc", "fix unify-scc-index", "cost lock", ...
+    std::string value;     // canonical
     std::uint32_t col = 0; // of the value, for a conflict
     std::function<void(SceneSettings &)> apply;
 };
@@ -260,13 +246,12 @@ struct PendingVariant {
     bool valid = false; // named, and the name is new
     std::vector<SettingChange> changes;
     std::unordered_map<std::string, SetRecord> seen; // conflicts within the block
-    SourceLoc fix_loc;  // its `set fix unify-scc-index [on]` line, if any
+    SourceLoc fix_loc;                               // its `set fix unify-scc-index [on]` line, if any
 };
 
 class Parser {
 public:
-    Parser(ParseResult &result, std::string file, const ParseLimits *limits = nullptr)
-        : r_(result), limits_(limits)
+    Parser(ParseResult &result, std::string file, const ParseLimits *limits = nullptr) : r_(result), limits_(limits)
     {
         r_.scene.file = std::move(file);
     }
@@ -315,14 +300,12 @@ public:
 private:
     // ---- diagnostics ------------------------------------------------------------------------
 
-    void error(std::uint32_t col, std::string message,
-               Diagnostic::Severity severity = Diagnostic::Severity::error)
+    void error(std::uint32_t col, std::string message, Diagnostic::Severity severity = Diagnostic::Severity::error)
     {
         error_at(SourceLoc{line_, col}, std::move(message), severity);
     }
 
-    void error_at(SourceLoc loc, std::string message,
-                  Diagnostic::Severity severity = Diagnostic::Severity::error)
+    void error_at(SourceLoc loc, std::string message, Diagnostic::Severity severity = Diagnostic::Severity::error)
     {
         Diagnostic d;
         d.severity = severity;
@@ -512,8 +495,8 @@ private:
         if (kw == "set" || kw == "scene" || kw == "user" || kw == "process") {
             no_prefix(l);
             if (!blocks_.empty()) {
-                error(keyword->col, std::string(kw) + " cannot be used inside a " +
-                                        std::string(block_word(blocks_.back().kind)));
+                error(keyword->col,
+                      std::string(kw) + " cannot be used inside a " + std::string(block_word(blocks_.back().kind)));
                 drop_line(tokens);
                 return;
             }
@@ -710,8 +693,8 @@ private:
             else if (n.status == NumberStatus::too_large)
                 error(count.col, "bad number " + show(count.text) + ": too large");
             else if (n.negative || n.magnitude > static_cast<std::uint64_t>(kMaxRepeatCount))
-                error(count.col, "repeat count must be between 0 and " + std::to_string(kMaxRepeatCount) +
-                                     ", got " + std::string(count.text));
+                error(count.col, "repeat count must be between 0 and " + std::to_string(kMaxRepeatCount) + ", got " +
+                                     std::string(count.text));
             else {
                 s.count = static_cast<std::int64_t>(n.magnitude);
                 count_ok = true;
@@ -792,8 +775,8 @@ private:
             keep = false;
         } else {
             for (std::size_t i = 1; i < operands.words.size(); ++i)
-                error(operands.words[i]->col, "unexpected " + show(operands.words[i]->text) +
-                                                  " in spawn; expected cpu=N or '{'");
+                error(operands.words[i]->col,
+                      "unexpected " + show(operands.words[i]->text) + " in spawn; expected cpu=N or '{'");
             const Token &name_token = *operands.words[0];
             if (name_token.text == kKworker) {
                 error(name_token.col, "'kworker' is the kernel's worker task; give the spawned task another name");
@@ -841,9 +824,9 @@ private:
             return std::nullopt;
         }
         // The whole value is one template: "$k" or "${...}", nothing before or after it.
-        const bool whole = v[0] == '$' && v.size() > 1 &&
-                           (v[1] == '{' ? v.find('}') == v.size() - 1
-                                        : std::all_of(v.begin() + 1, v.end(), is_ident_char));
+        const bool whole =
+            v[0] == '$' && v.size() > 1 &&
+            (v[1] == '{' ? v.find('}') == v.size() - 1 : std::all_of(v.begin() + 1, v.end(), is_ident_char));
         if (!whole) {
             error(o.value_col, "bad cpu " + show(v) + ": cpu= takes a number, $var or ${expr}");
             return std::nullopt;
@@ -889,12 +872,13 @@ private:
             for (std::size_t i = 1; i < ops.size(); ++i)
                 error(ops[i]->col, "unexpected " + show(ops[i]->text) + " in variant; expected '{'");
             if (name.quoted || !is_identifier(name.text)) {
-                error(name.col, "bad variant name " + show(name.text) +
-                                    ": use letters, digits and _, not starting with a digit");
+                error(name.col,
+                      "bad variant name " + show(name.text) + ": use letters, digits and _, not starting with a digit");
             } else {
                 v.name = std::string(name.text);
-                const auto earlier = std::find_if(variants_.begin(), variants_.end(),
-                                                  [&v](const PendingVariant &o) { return o.valid && o.name == v.name; });
+                const auto earlier = std::find_if(variants_.begin(), variants_.end(), [&v](const PendingVariant &o) {
+                    return o.valid && o.name == v.name;
+                });
                 if (earlier != variants_.end())
                     error(name.col, "variant '" + v.name + "' is already defined at line " +
                                         std::to_string(earlier->loc.line) + "; variant names must be unique");
@@ -977,18 +961,17 @@ private:
                 c.apply(v.settings);
             if (pv.fix_loc.line != 0 && v.settings.fix_unify_scc_index && v.settings.gc != GcEra::graph)
                 error_at(pv.fix_loc,
-                         "fix 'unify-scc-index' only applies to 'set gc graph' (variant '" + pv.name +
-                             "' uses " + std::string(era_name(v.settings.gc)) + "); it has no effect",
+                         "fix 'unify-scc-index' only applies to 'set gc graph' (variant '" + pv.name + "' uses " +
+                             std::string(era_name(v.settings.gc)) + "); it has no effect",
                          Diagnostic::Severity::warning);
             scene.variants.push_back(std::move(v));
         }
 
         dropped_ += detail::check_scene_after_parse(scene, r_.diagnostics, &unreliable_);
 
-        std::stable_sort(r_.diagnostics.begin(), r_.diagnostics.end(),
-                         [](const Diagnostic &a, const Diagnostic &b) {
-                             return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
-                         });
+        std::stable_sort(r_.diagnostics.begin(), r_.diagnostics.end(), [](const Diagnostic &a, const Diagnostic &b) {
+            return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+        });
         fold_repeats(r_.diagnostics);
         if (dropped_)
             r_.diagnostics.push_back(dropped_note(r_.scene.file, dropped_));
@@ -1040,8 +1023,8 @@ private:
         const std::string_view v = value.quoted ? std::string_view() : value.text;
         if (std::find(words.begin(), words.end(), v) != words.end())
             return v;
-        error(value.col, "unknown " + std::string(what) + " " + show(value.text) + " (expected " + one_of(words) +
-                             ")" + did_you_mean(v, words));
+        error(value.col, "unknown " + std::string(what) + " " + show(value.text) + " (expected " + one_of(words) + ")" +
+                             did_you_mean(v, words));
         return std::nullopt;
     }
 
@@ -1065,8 +1048,9 @@ private:
         }
         const std::string ks(k);
         if (in_variant && (k == "collectors" || k == "limit" || k == "check")) {
-            error(key.col, "'set " + ks + "' cannot vary per variant: it applies to the scene as a whole; "
-                                          "write it outside the variant block");
+            error(key.col, "'set " + ks +
+                               "' cannot vary per variant: it applies to the scene as a whole; "
+                               "write it outside the variant block");
             return std::nullopt;
         }
         if (ops.size() < 2) {
@@ -1151,8 +1135,8 @@ private:
         } else if (k == "cpus") {
             const auto n = parse_unsigned(value, "set cpus");
             if (n && (*n < 1 || *n > kMaxCpus))
-                error(value.col, "set cpus must be between 1 and " + std::to_string(kMaxCpus) + ", got " +
-                                     std::to_string(*n));
+                error(value.col,
+                      "set cpus must be between 1 and " + std::to_string(kMaxCpus) + ", got " + std::to_string(*n));
             if (!n || *n < 1 || *n > kMaxCpus) {
                 unreliable_.emplace(detail::kUnreliableCpus); // no "cpu 3 does not exist" on every line
                 return std::nullopt;
@@ -1201,8 +1185,8 @@ private:
                 return std::nullopt;
             }
             if (ops.size() < 3) {
-                error(ops[1].col, "set limit " + std::string(v) + " needs a number, e.g. 'set limit " +
-                                      std::string(v) + " " + std::to_string(budget_info(*b).default_value) + "'");
+                error(ops[1].col, "set limit " + std::string(v) + " needs a number, e.g. 'set limit " + std::string(v) +
+                                      " " + std::to_string(budget_info(*b).default_value) + "'");
                 return std::nullopt;
             }
             which = *b;
@@ -1248,8 +1232,8 @@ private:
         if (!ns)
             return std::nullopt;
         if (*ns > kMaxCostNs) {
-            error(value.col, "set cost must be between 0 and " + std::to_string(kMaxCostNs) + " ns, got " +
-                                 std::to_string(*ns));
+            error(value.col,
+                  "set cost must be between 0 and " + std::to_string(kMaxCostNs) + " ns, got " + std::to_string(*ns));
             return std::nullopt;
         }
         SettingChange c;
@@ -1357,8 +1341,8 @@ private:
                 if (o.key != "user")
                     continue;
                 if (!is_identifier(o.value)) {
-                    error(o.value_col, "bad user name " + show(o.value) +
-                                           ": use letters, digits and _, not starting with a digit");
+                    error(o.value_col,
+                          "bad user name " + show(o.value) + ": use letters, digits and _, not starting with a digit");
                     continue;
                 }
                 s.text = std::string(o.value);
@@ -1389,8 +1373,7 @@ private:
             }
             const std::size_t eq = t.text.find('=');
             if (eq != std::string_view::npos) {
-                ops.options.push_back(Option{&t, t.text.substr(0, eq), t.text.substr(eq + 1),
-                                             to_u32(t.col + eq + 1)});
+                ops.options.push_back(Option{&t, t.text.substr(0, eq), t.text.substr(eq + 1), to_u32(t.col + eq + 1)});
                 continue;
             }
             ops.words.push_back(&t);
@@ -1447,9 +1430,8 @@ private:
     }
 
     // "socketpair needs 2 names, got 1", with a hint when an extra word looks like a flag.
-    void count_error(const Line &l, const Operands &ops, std::string_view kw, std::size_t min,
-                     std::size_t max, std::string_view noun,
-                     std::initializer_list<std::string_view> flags = {})
+    void count_error(const Line &l, const Operands &ops, std::string_view kw, std::size_t min, std::size_t max,
+                     std::string_view noun, std::initializer_list<std::string_view> flags = {})
     {
         const std::size_t got = ops.words.size();
         const auto plural = [noun](std::size_t n) { return std::string(noun) + (n == 1 ? "" : "s"); };
@@ -1563,16 +1545,15 @@ private:
             error(to_u32(col + brace), "bad range in " + show(element) + ": write {FIRST..LAST}, e.g. s{0..249}");
             return false;
         }
-        const auto first = parse_unsigned(element.substr(brace + 1, dots - brace - 1), to_u32(col + brace + 1),
-                                          "range start");
-        const auto last = parse_unsigned(element.substr(dots + 2, close - dots - 2), to_u32(col + dots + 2),
-                                         "range end");
+        const auto first =
+            parse_unsigned(element.substr(brace + 1, dots - brace - 1), to_u32(col + brace + 1), "range start");
+        const auto last =
+            parse_unsigned(element.substr(dots + 2, close - dots - 2), to_u32(col + dots + 2), "range end");
         if (!first || !last)
             return false;
         if (*last < *first || *last - *first >= kMaxRange) {
             error(to_u32(col + brace), "range {" + std::to_string(*first) + ".." + std::to_string(*last) +
-                                           "} must count up and hold at most " + std::to_string(kMaxRange) +
-                                           " names");
+                                           "} must count up and hold at most " + std::to_string(kMaxRange) + " names");
             return false;
         }
         // A range is the parser's one amplifier (13 bytes, 100,000 names): the names it makes
@@ -1580,10 +1561,9 @@ private:
         const std::uint64_t count = *last - *first + 1;
         const std::uint64_t limit = budget_now(Budget::range_names);
         if (range_names_ + count > limit) {
-            error(to_u32(col + brace),
-                  budget_message(BudgetBreach{Budget::range_names, limit,
-                                              "this range would bring the scene to " +
-                                                  group_digits(range_names_ + count) + " names"}));
+            error(to_u32(col + brace), budget_message(BudgetBreach{Budget::range_names, limit,
+                                                                   "this range would bring the scene to " +
+                                                                       group_digits(range_names_ + count) + " names"}));
             range_names_ = limit; // one error: every later range is over too, and says nothing new
             return false;
         }
@@ -1782,8 +1762,8 @@ private:
         bool ok = reject_strings_and_addresses(ops, "bind", true);
         reject_options(ops, "bind", {});
         if (ops.words.size() == 2 && ops.addresses.empty()) {
-            error(ops.words[1]->col, "an address starts with '@' (an abstract address), got " +
-                                         show(ops.words[1]->text));
+            error(ops.words[1]->col,
+                  "an address starts with '@' (an abstract address), got " + show(ops.words[1]->text));
             return false;
         }
         if (ops.words.size() != 1) {
@@ -1873,8 +1853,8 @@ private:
             count_error(l, ops, "splice", 1, 1, "name");
             return false;
         }
-        const auto bytes = std::find_if(ops.options.begin(), ops.options.end(),
-                                        [](const Option &o) { return o.key == "bytes"; });
+        const auto bytes =
+            std::find_if(ops.options.begin(), ops.options.end(), [](const Option &o) { return o.key == "bytes"; });
         if (bytes == ops.options.end()) {
             error(l.keyword.col, "splice needs bytes=N, the number of bytes to send, e.g. 'splice a bytes=65536'");
             return false;
@@ -1970,8 +1950,8 @@ private:
             }
             const auto e = parse_errno(args[0]->text);
             if (!e) {
-                error(args[0]->col, "unknown errno name " + show(args[0]->text) +
-                                        did_you_mean(args[0]->text, kErrnoNames));
+                error(args[0]->col,
+                      "unknown errno name " + show(args[0]->text) + did_you_mean(args[0]->text, kErrnoNames));
                 return false;
             }
             s.error = *e;
@@ -1986,9 +1966,9 @@ private:
         } else if (k == "inflight" || k == "queue") {
             s.op = k == "inflight" ? Op::expect_inflight : Op::expect_queue;
             if (args.size() != 2) {
-                error(args.size() > 2 ? args[2]->col : kind.col,
-                      kw + " needs a label and a number, got " + std::to_string(args.size()) + " operand" +
-                          (args.size() == 1 ? "" : "s"));
+                error(args.size() > 2 ? args[2]->col : kind.col, kw + " needs a label and a number, got " +
+                                                                     std::to_string(args.size()) + " operand" +
+                                                                     (args.size() == 1 ? "" : "s"));
                 return false;
             }
             const auto n = parse_unsigned(args[1]->text, args[1]->col, kw);
@@ -2068,7 +2048,7 @@ ParseResult load_scene_file(const std::string &path, const ParseLimits &limits)
         return fail("it is a directory"); // opening one "succeeds" and then reads nothing
     if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
         // A FIFO blocks until a writer comes, a device such as /dev/zero never ends.
-        const char *kind = std::filesystem::is_fifo(status)         ? "a FIFO"
+        const char *kind = std::filesystem::is_fifo(status)             ? "a FIFO"
                            : std::filesystem::is_character_file(status) ? "a character device"
                            : std::filesystem::is_block_file(status)     ? "a block device"
                            : std::filesystem::is_socket(status)         ? "a socket"

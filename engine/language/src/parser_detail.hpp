@@ -18,8 +18,8 @@ namespace inflight::detail {
 // `extra_literal_chars`. Nothing is evaluated, so a division by zero that depends on a loop
 // variable is not an error here (check_scene reports it when it unrolls the scene).
 bool check_name_template(std::string_view text, const std::vector<std::string> &bound_vars,
-                         std::string_view extra_literal_chars, std::string_view what,
-                         std::string *error, std::size_t *error_offset);
+                         std::string_view extra_literal_chars, std::string_view what, std::string *error,
+                         std::size_t *error_offset);
 
 // Put into `unreliable` (below) when a `set cpus` line was dropped: the checker then does not
 // report "cpu N does not exist" on every cpu= that the broken line was meant to allow. No word of
@@ -31,6 +31,6 @@ inline constexpr std::string_view kUnreliableCpus = "set cpus";
 // later line that uses a. Null means "nothing was dropped". Returns how many diagnostics it
 // did not keep (kDiagnosticsKept).
 std::uint64_t check_scene_after_parse(const Scene &scene, std::vector<Diagnostic> &out,
-                             const std::unordered_set<std::string> *unreliable);
+                                      const std::unordered_set<std::string> *unreliable);
 
 } // namespace inflight::detail

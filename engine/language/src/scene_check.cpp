@@ -4,9 +4,9 @@
 // scene creates). Syntax problems are the parser's business; see parser.cpp.
 #include "inflight/name_pool.hpp"
 #include "inflight/name_template.hpp"
-#include "parser_detail.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/scene_cursor.hpp"
+#include "parser_detail.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -17,7 +17,6 @@
 #include <utility>
 
 namespace inflight {
-
 
 namespace {
 
@@ -64,18 +63,11 @@ Cost cost_of(const Statement &s)
         c.sockets = 1;
         c.names = 1;
         break;
-    case Op::connect:
-        c.sockets = 1;
-        break;
+    case Op::connect: c.sockets = 1; break;
     case Op::accept:
-    case Op::dup:
-        c.names = 1;
-        break;
-    case Op::recv:
-        c.names = s.fds.size();
-        break;
-    default:
-        break;
+    case Op::dup: c.names = 1; break;
+    case Op::recv: c.names = s.fds.size(); break;
+    default: break;
     }
     if (s.op != Op::repeat && s.op != Op::spawn) {
         c.statements = 1;
@@ -192,8 +184,7 @@ private:
 
 class Checker {
 public:
-    Checker(const Scene &scene, std::vector<Diagnostic> &out,
-            const std::unordered_set<std::string> *unreliable)
+    Checker(const Scene &scene, std::vector<Diagnostic> &out, const std::unordered_set<std::string> *unreliable)
         : scene_(scene), out_(out), unreliable_(unreliable)
     {
         users_.emplace("root", 0);
@@ -221,7 +212,7 @@ private:
     using FdTable = IdMap<FdInfo>; // by interned fd name
 
     struct PendingLabel {
-        std::uint32_t label;           // interned
+        std::uint32_t label; // interned
         const NameTemplate *source;
         SourceLoc loc;
     };
@@ -230,8 +221,7 @@ private:
     // many iterations repeat it.
     enum Kind { kUnknownName, kUnknownLabel, kDuplicateLabel, kExpand, kProcess, kUser, kOther };
 
-    void report(SourceLoc loc, std::string message,
-                Diagnostic::Severity severity = Diagnostic::Severity::error)
+    void report(SourceLoc loc, std::string message, Diagnostic::Severity severity = Diagnostic::Severity::error)
     {
         Diagnostic d;
         d.severity = severity;
@@ -243,10 +233,7 @@ private:
 
     bool first_time(const void *what, Kind kind) { return reported_.emplace(what, kind).second; }
 
-    bool unreliable(std::string_view text) const
-    {
-        return unreliable_ && unreliable_->count(std::string(text)) != 0;
-    }
+    bool unreliable(std::string_view text) const { return unreliable_ && unreliable_->count(std::string(text)) != 0; }
 
     bool unreliable_label(const NameTemplate &t, const std::string &expanded) const
     {
@@ -257,8 +244,7 @@ private:
         // embryo(c): the parser records c, the word that was on the broken line.
         constexpr std::string_view prefix = "embryo(";
         if (expanded.size() > prefix.size() + 1 && expanded.compare(0, prefix.size(), prefix) == 0)
-            return unreliable(std::string_view(expanded).substr(
-                prefix.size(), expanded.size() - prefix.size() - 1));
+            return unreliable(std::string_view(expanded).substr(prefix.size(), expanded.size() - prefix.size() - 1));
         return false;
     }
 
@@ -287,10 +273,9 @@ private:
                 message = std::string("this ") + op_word(s.op) + " would create " + count_text(c.sockets) +
                           " sockets, bringing the scene to " + count_text(after);
             else
-                message = std::string("this ") + op_word(s.op) + " would bring the scene to " +
-                          count_text(after) + " sockets";
-            message += ", over the object limit of " + std::to_string(limit) +
-                       " (raise it with 'set limit N')";
+                message = std::string("this ") + op_word(s.op) + " would bring the scene to " + count_text(after) +
+                          " sockets";
+            message += ", over the object limit of " + std::to_string(limit) + " (raise it with 'set limit N')";
             report(s.loc, std::move(message));
         }
         return !over && statements <= kFullWalkLimit;
@@ -348,8 +333,7 @@ private:
             case Op::user_decl:
             case Op::process_decl:
             case Op::spawn: // neither is a socket operation for `expect error`
-            case Op::wait:
-                break;
+            case Op::wait: break;
             default:
                 commit_labels();
                 if (s.op != Op::expect_freed && s.op != Op::expect_alive && s.op != Op::expect_inflight &&
@@ -448,8 +432,7 @@ private:
             message += " (from '" + t.text + "' with " + bindings_text(b) + ")";
         for (const auto &[other, table] : fds_) {
             if (other != process && id != kNoName && table.contains(id)) {
-                message += "; it is defined in process '" + other +
-                           "', and each process has its own file descriptors";
+                message += "; it is defined in process '" + other + "', and each process has its own file descriptors";
                 break;
             }
         }
@@ -457,8 +440,7 @@ private:
     }
 
     // Returns the defined name (for labels), or null when the template could not be expanded.
-    const std::string *define(FdTable &fds, const NameTemplate &t, const Bindings &b,
-                              std::string &scratch, FdInfo info)
+    const std::string *define(FdTable &fds, const NameTemplate &t, const Bindings &b, std::string &scratch, FdInfo info)
     {
         const std::string *name = name_of(t, b, scratch);
         if (name) {
@@ -508,9 +490,9 @@ private:
         auto [it, inserted] = users_.emplace(name, s.loc.line);
         if (inserted || !first_time(&s, kUser))
             return;
-        report(s.names[0].loc, it->second == 0 ? "user '" + name + "' always exists"
-                                               : "user '" + name + "' is already declared at line " +
-                                                     std::to_string(it->second));
+        report(s.names[0].loc, it->second == 0
+                                   ? "user '" + name + "' always exists"
+                                   : "user '" + name + "' is already declared at line " + std::to_string(it->second));
     }
 
     void declare_process(const Statement &s)
@@ -526,8 +508,7 @@ private:
             return;
         report(s.names[0].loc,
                it->second == 0 ? "process '" + name + "' always exists"
-                               : "process '" + name + "' is already declared at line " +
-                                     std::to_string(it->second));
+                               : "process '" + name + "' is already declared at line " + std::to_string(it->second));
     }
 
     // cpu=K of a process or spawn: K must be one of the scene's CPUs (and each variant's).
@@ -593,7 +574,8 @@ private:
             // spawn a { wait a }: the name is spawned, but by the time the wait runs it names the
             // task running it, which would wait for its own end.
             if (!t.has_vars && !task_name_.empty() && t.text == task_name_ && first_time(&t, kOther)) {
-                report(t.loc, "wait: '" + t.text + "' is the task running this wait; a task cannot wait for "
+                report(t.loc, "wait: '" + t.text +
+                                  "' is the task running this wait; a task cannot wait for "
                                   "itself (wait for it from the task that spawned it)");
                 continue;
             }
@@ -605,12 +587,12 @@ private:
 
     void statement(const Statement &s, const Bindings &b)
     {
-        const std::string process =
-            !s.process.empty() ? s.process : task_process_.empty() ? std::string("main") : task_process_;
-        if (!s.process.empty() && !processes_.count(s.process) && !unreliable(s.process) &&
-            first_time(&s, kProcess))
-            report(s.process_loc, "unknown process '" + s.process + "'; declare it first with 'process " +
-                                      s.process + "'");
+        const std::string process = !s.process.empty()      ? s.process
+                                    : task_process_.empty() ? std::string("main")
+                                                            : task_process_;
+        if (!s.process.empty() && !processes_.count(s.process) && !unreliable(s.process) && first_time(&s, kProcess))
+            report(s.process_loc,
+                   "unknown process '" + s.process + "'; declare it first with 'process " + s.process + "'");
         if (!fds_of_ || process != fds_process_) {
             fds_of_ = &fds_[process]; // (references to unordered_map values stay valid)
             fds_process_ = process;
@@ -622,9 +604,7 @@ private:
         };
 
         switch (s.op) {
-        case Op::user_decl:
-            declare_user(s);
-            break;
+        case Op::user_decl: declare_user(s); break;
         case Op::process_decl:
             declare_process(s);
             check_cpu(s, b);
@@ -706,22 +686,17 @@ private:
             for (const auto &t : s.names)
                 expect_label(t, b);
             break;
-        case Op::spawn:
-            spawn_statement(s, b);
-            break;
-        case Op::wait:
-            wait_statement(s);
-            break;
+        case Op::spawn: spawn_statement(s, b); break;
+        case Op::wait: wait_statement(s); break;
         case Op::note:
         case Op::gc:
         case Op::expect_error:
-        case Op::repeat:
-            break;
+        case Op::repeat: break;
         }
     }
 
 public:
-    std::uint64_t dropped_ = 0;         // diagnostics past kDiagnosticsKept
+    std::uint64_t dropped_ = 0; // diagnostics past kDiagnosticsKept
 private:
     mutable std::uint64_t lookups_ = 0; // name look-ups so far (the name-lookups budget)
     bool lookups_noted_ = false;
@@ -735,13 +710,13 @@ private:
     std::unordered_map<std::string, FdTable> fds_;             // per process
     FdTable *fds_of_ = nullptr;                                // fds_[fds_process_]
     std::string fds_process_;
-    std::vector<std::uint32_t> label_line_;                    // label id -> line that created it (kNoLine: none)
+    std::vector<std::uint32_t> label_line_; // label id -> line that created it (kNoLine: none)
     std::vector<PendingLabel> pending_;
-    Cost total_; // of the whole scene, computed by check_limit()
-    bool embryos_unknown_ = false; // a connect from a socket whose label is not known here
-    std::string task_process_;      // the process of the spawn body being walked (empty: none)
-    std::string task_name_;         // the name of the spawn body being walked (empty: main)
-    std::unordered_set<std::string> spawned_;                         // spawn names so far, expanded
+    Cost total_;                              // of the whole scene, computed by check_limit()
+    bool embryos_unknown_ = false;            // a connect from a socket whose label is not known here
+    std::string task_process_;                // the process of the spawn body being walked (empty: none)
+    std::string task_name_;                   // the name of the spawn body being walked (empty: main)
+    std::unordered_set<std::string> spawned_; // spawn names so far, expanded
     std::unordered_map<std::string, std::uint32_t> declared_processes_; // every process line: name -> line
     std::set<std::pair<const void *, Kind>> reported_;
 };

@@ -35,15 +35,9 @@ constexpr std::array<ErrnoInfo, 18> kErrnos{{
 
 } // namespace
 
-std::string_view errno_name(Errno e)
-{
-    return kErrnos[static_cast<std::size_t>(e)].name;
-}
+std::string_view errno_name(Errno e) { return kErrnos[static_cast<std::size_t>(e)].name; }
 
-std::string_view errno_text(Errno e)
-{
-    return kErrnos[static_cast<std::size_t>(e)].text;
-}
+std::string_view errno_text(Errno e) { return kErrnos[static_cast<std::size_t>(e)].text; }
 
 std::optional<Errno> parse_errno(std::string_view name)
 {

@@ -21,15 +21,9 @@ constexpr std::array<EraInfo, 3> kEras{{
 
 } // namespace
 
-std::string_view era_name(GcEra era)
-{
-    return kEras[static_cast<std::size_t>(era)].name;
-}
+std::string_view era_name(GcEra era) { return kEras[static_cast<std::size_t>(era)].name; }
 
-std::string_view era_kernel_label(GcEra era)
-{
-    return kEras[static_cast<std::size_t>(era)].kernel_label;
-}
+std::string_view era_kernel_label(GcEra era) { return kEras[static_cast<std::size_t>(era)].kernel_label; }
 
 std::optional<GcEra> parse_era(std::string_view name)
 {

@@ -31,15 +31,9 @@ constexpr BudgetInfo kTable[kBudgetCount] = {
 
 } // namespace
 
-std::span<const BudgetInfo> budget_table()
-{
-    return kTable;
-}
+std::span<const BudgetInfo> budget_table() { return kTable; }
 
-const BudgetInfo &budget_info(Budget b)
-{
-    return kTable[static_cast<std::size_t>(b)];
-}
+const BudgetInfo &budget_info(Budget b) { return kTable[static_cast<std::size_t>(b)]; }
 
 std::optional<Budget> budget_by_name(std::string_view name)
 {
@@ -69,8 +63,8 @@ std::string group_digits(std::uint64_t n)
 std::string budget_message(const BudgetBreach &b)
 {
     const BudgetInfo &i = budget_info(b.which);
-    std::string m = "limit '" + std::string(i.name) + "' reached: at most " + group_digits(b.limit) + " " +
-                    std::string(i.what);
+    std::string m =
+        "limit '" + std::string(i.name) + "' reached: at most " + group_digits(b.limit) + " " + std::string(i.what);
     if (!b.detail.empty())
         m += " (" + b.detail + ")";
     m += "; raise it with 'set limit " + std::string(i.name) + " N' or --limit " + std::string(i.name) + "=N";

@@ -30,7 +30,8 @@ std::string flags_text(std::int64_t f)
 // unix_graph_maybe_cyclic and unix_graph_grouped as the event log's compact words.
 std::string graph_bits_text(std::int64_t b)
 {
-    return std::string((b & 1) ? "maybe cyclic" : "not cyclic") + ", " + ((b & 2) ? "grouped into SCCs" : "not grouped");
+    return std::string((b & 1) ? "maybe cyclic" : "not cyclic") + ", " +
+           ((b & 2) ? "grouped into SCCs" : "not grouped");
 }
 
 // A change of the two graph-state bools, in sentences: what it means for the next collection.
@@ -68,7 +69,8 @@ std::string graph_state_story(const Event &e)
         return "The graph state is unchanged: " + graph_bits_text(e.after) + ".";
     if (e.fn == KFn::unix_add_edges || e.fn == KFn::unix_del_edges || e.fn == KFn::unix_update_edges ||
         e.fn == KFn::unix_update_graph)
-        return "The edge just changed leads into a receiver that is itself in flight (unix_update_graph()): " + out + ".";
+        return "The edge just changed leads into a receiver that is itself in flight (unix_update_graph()): " + out +
+               ".";
     out[0] = static_cast<char>(out[0] - 'a' + 'A');
     return out + ".";
 }
@@ -143,19 +145,24 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
         default: return a == "-" ? "note" : a;
         }
     case EventKind::sock_create: return a + " created";
-    case EventKind::fd_install: return a + " installed as fd " + n(e.c) + " in " + k.processes[e.b].name + ", file refs " + n(e.after);
+    case EventKind::fd_install:
+        return a + " installed as fd " + n(e.c) + " in " + k.processes[e.b].name + ", file refs " + n(e.after);
     case EventKind::fd_close:
-        return "fd " + n(e.c) + " (" + a + ") closed in " + k.processes[e.b].name + ", file refs " + n(e.before) + " -> " + n(e.after);
+        return "fd " + n(e.c) + " (" + a + ") closed in " + k.processes[e.b].name + ", file refs " + n(e.before) +
+               " -> " + n(e.after);
     case EventKind::file_get: return a + " file refs " + n(e.before) + " -> " + n(e.after);
     case EventKind::file_put: return a + " file refs " + n(e.before) + " -> " + n(e.after);
-    case EventKind::fput_deferred: return a + " last reference gone, __fput queued (" + (e.c ? "delayed_fput" : "task_work") + ")";
+    case EventKind::fput_deferred:
+        return a + " last reference gone, __fput queued (" + (e.c ? "delayed_fput" : "task_work") + ")";
     case EventKind::sock_release: return a + (e.c == 1 ? " (embryo)" : "") + " released";
     case EventKind::peer_shutdown: return s(e.b) + " shut down by release of " + a + (e.after ? ", ECONNRESET" : "");
     case EventKind::skb_queue: return "skb#" + n(e.a) + " carrying " + fds_text(e.before) + " queued to " + s(e.b);
     case EventKind::skb_dequeue: return "skb#" + n(e.a) + " taken off " + s(e.b);
-    case EventKind::skb_free: return "skb#" + n(e.a) + " freed" + (e.before ? ", dropping " + fds_text(e.before) : std::string());
+    case EventKind::skb_free:
+        return "skb#" + n(e.a) + " freed" + (e.before ? ", dropping " + fds_text(e.before) : std::string());
     case EventKind::skb_unref: return "skb#" + n(e.a) + " reference dropped, " + n(e.after) + " left: not freed";
-    case EventKind::fds_attach: return fds_text(e.before) + " attached to skb#" + n(e.a) + (e.after ? " (duplicated list)" : " (list moved)");
+    case EventKind::fds_attach:
+        return fds_text(e.before) + " attached to skb#" + n(e.a) + (e.after ? " (duplicated list)" : " (list moved)");
     case EventKind::fds_detach: return fds_text(e.before) + " detached from skb#" + n(e.a);
     case EventKind::inflight_change: {
         std::string t = a + " inflight " + n(e.before) + " -> " + n(e.after);
@@ -175,40 +182,53 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::gc_queued: return e.after ? "unix_gc_work already pending" : "unix_gc_work queued";
     case EventKind::gc_wait: return "sender waits for the collector";
     case EventKind::gc_begin: return "collection #" + n(e.a) + " starts";
-    case EventKind::gc_end: return "collection #" + n(e.a) + " ends: " + n(e.before) + " garbage, " + n(e.after) + " skbs purged";
-    case EventKind::gc_skip: return e.before == 1 ? "graph not cyclic: nothing to do" : "a collection is already running";
+    case EventKind::gc_end:
+        return "collection #" + n(e.a) + " ends: " + n(e.before) + " garbage, " + n(e.after) + " skbs purged";
+    case EventKind::gc_skip:
+        return e.before == 1 ? "graph not cyclic: nothing to do" : "a collection is already running";
     case EventKind::candidate_check:
-        return a + ": file refs " + n(e.before) + (e.c ? " == " : " != ") + "inflight " + n(e.after) + (e.c ? ": candidate" : "");
+        return a + ": file refs " + n(e.before) + (e.c ? " == " : " != ") + "inflight " + n(e.after) +
+               (e.c ? ": candidate" : "");
     case EventKind::cursor_move: return "cursor passes " + a + " (inflight " + n(e.before) + ")";
     case EventKind::scan: return "scan_children(" + a + ")" + (e.b != npos ? " via embryo " + s(e.b) : "");
     case EventKind::skb_hitlist: return "skb#" + n(e.a) + " from " + s(e.b) + " to hitlist";
-    case EventKind::queue_splice: return n(e.before) + (e.before == 1 ? " skb of " : " skbs of ") + (e.b != npos ? s(e.b) : a) + " spliced to hitlist";
+    case EventKind::queue_splice:
+        return n(e.before) + (e.before == 1 ? " skb of " : " skbs of ") + (e.b != npos ? s(e.b) : a) +
+               " spliced to hitlist";
     case EventKind::vertex_new: return a + " gets a vertex (scc_index " + n(e.after) + ")";
     case EventKind::vertex_free: return a + " loses its vertex";
-    case EventKind::edge_add: return "edge " + a + " -> " + s(e.b) + (e.c != npos && e.c != e.b ? " (counts as " + s(e.c) + ")" : "") + ", out_degree " + n(e.before) + " -> " + n(e.after);
-    case EventKind::edge_del: return "edge " + a + " -> " + s(e.b) + " removed, out_degree " + n(e.before) + " -> " + n(e.after);
+    case EventKind::edge_add:
+        return "edge " + a + " -> " + s(e.b) + (e.c != npos && e.c != e.b ? " (counts as " + s(e.c) + ")" : "") +
+               ", out_degree " + n(e.before) + " -> " + n(e.after);
+    case EventKind::edge_del:
+        return "edge " + a + " -> " + s(e.b) + " removed, out_degree " + n(e.before) + " -> " + n(e.after);
     case EventKind::graph_state: return "graph " + graph_bits_text(e.before) + " -> " + graph_bits_text(e.after);
     case EventKind::vertex_visit: return a + " visited, index " + n(e.after);
     case EventKind::edge_push: return "tree edge " + a + " -> " + s(e.b);
-    case EventKind::edge_pop: return "back from " + s(e.b) + " to " + a + ", scc_index " + n(e.before) + " -> " + n(e.after);
-    case EventKind::scc_index_update: return a + " scc_index " + n(e.before) + " -> " + n(e.after) + " (from " + s(e.b) + ")";
+    case EventKind::edge_pop:
+        return "back from " + s(e.b) + " to " + a + ", scc_index " + n(e.before) + " -> " + n(e.after);
+    case EventKind::scc_index_update:
+        return a + " scc_index " + n(e.before) + " -> " + n(e.after) + " (from " + s(e.b) + ")";
     case EventKind::scc_found: return "SCC of " + n(e.before) + " rooted at " + a;
     case EventKind::vertex_dead: return a + (e.before ? " dead" : " alive") + " (file refs " + n(e.c) + ")";
-    case EventKind::scc_verdict: return "SCC of " + a + (e.before ? " is garbage" : " is alive") + (e.after ? ", cyclic" : "");
-    case EventKind::finding: return "finding #" + n(e.a) + ": " + (e.a < k.findings.size() ? k.findings[e.a].invariant : std::string());
+    case EventKind::scc_verdict:
+        return "SCC of " + a + (e.before ? " is garbage" : " is alive") + (e.after ? ", cyclic" : "");
+    case EventKind::finding:
+        return "finding #" + n(e.a) + ": " + (e.a < k.findings.size() ? k.findings[e.a].invariant : std::string());
     case EventKind::warning:
-        return "line " + std::to_string(e.scene_line) + " failed with " + std::string(errno_name(static_cast<Errno>(e.before))) +
-               ", not expected";
+        return "line " + std::to_string(e.scene_line) + " failed with " +
+               std::string(errno_name(static_cast<Errno>(e.before))) + ", not expected";
     case EventKind::expect_result: return describe_expectation(e, scene);
-    case EventKind::wait_end: return "waited " + format_ns(static_cast<std::uint64_t>(e.before)) + " for " + wait_for_text(e.after);
+    case EventKind::wait_end:
+        return "waited " + format_ns(static_cast<std::uint64_t>(e.before)) + " for " + wait_for_text(e.after);
     case EventKind::lock_spin:
         return "spun " + format_ns(static_cast<std::uint64_t>(e.before)) + " on " + lock_text(e.a);
     case EventKind::task_spawn:
         return "task " + (e.a < k.tasks.size() ? k.tasks[e.a].name : n(e.a)) + " starts on cpu " + n(e.b);
     case EventKind::task_exit: return "task " + (e.a < k.tasks.size() ? k.tasks[e.a].name : n(e.a)) + " ends";
     case EventKind::autobind_probe:
-        return a + " tries @" + autobind_name(e.b) + " (bucket " + n(e.c) + ", " + n(e.before) + " compared): " +
-               (e.after ? "taken" : "free, bound");
+        return a + " tries @" + autobind_name(e.b) + " (bucket " + n(e.c) + ", " + n(e.before) +
+               " compared): " + (e.after ? "taken" : "free, bound");
     case EventKind::autobind_fail:
         return e.before < 0 ? a + ": autobind would loop forever after " + n(e.after) + " probes"
                             : a + ": ENOSPC after " + n(e.after) + " probes";
@@ -234,29 +254,44 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::note:
         switch (e.fn) {
         case KFn::scene: return narrate_scene_note(e, scene);
-        case KFn::sys_bind: return a + " is bound to the abstract name " + address_text(k, e.c) + ": others can connect() to it by that name.";
-        case KFn::unix_autobind: return a + " got the autobind name " + address_text(k, e.c) + " (five hex digits picked by unix_autobind()).";
-        case KFn::sys_listen: return a + " is listening: each connect() to it now queues an embryo socket on its receive queue until accept() takes it.";
-        case KFn::sys_connect: return a + " is connected to " + s(e.b) + ": what it sends now goes to " + s(e.b) + "'s receive queue.";
+        case KFn::sys_bind:
+            return a + " is bound to the abstract name " + address_text(k, e.c) +
+                   ": others can connect() to it by that name.";
+        case KFn::unix_autobind:
+            return a + " got the autobind name " + address_text(k, e.c) +
+                   " (five hex digits picked by unix_autobind()).";
+        case KFn::sys_listen:
+            return a + " is listening: each connect() to it now queues an embryo socket on its receive queue until "
+                       "accept() takes it.";
+        case KFn::sys_connect:
+            return a + " is connected to " + s(e.b) + ": what it sends now goes to " + s(e.b) + "'s receive queue.";
         case KFn::sys_recvmsg:
-            return "recvmsg() read " + a + "'s out-of-band byte (unix_stream_recv_urg()): the fds of that skb are never delivered; the skb stays queued until a normal read or a purge frees it.";
-        case KFn::sys_setsockopt:
-            return "setsockopt() on " + a + ": the option is now " + (e.after ? "on." : "off.");
+            return "recvmsg() read " + a +
+                   "'s out-of-band byte (unix_stream_recv_urg()): the fds of that skb are never delivered; the skb "
+                   "stays queued until a normal read or a purge frees it.";
+        case KFn::sys_setsockopt: return "setsockopt() on " + a + ": the option is now " + (e.after ? "on." : "off.");
         case KFn::unix_update_edges:
-            return "Embryo " + a + " is accepted (unix_update_edges()): the fds in its queue no longer count as listener " + s(e.b) + "'s; the edges now lead to " + a + " itself.";
+            return "Embryo " + a +
+                   " is accepted (unix_update_edges()): the fds in its queue no longer count as listener " + s(e.b) +
+                   "'s; the edges now lead to " + a + " itself.";
         default: return a == "-" ? "A note." : "A note about " + a + ".";
         }
     case EventKind::expect_result: return narrate_expectation(e, scene);
     case EventKind::warning:
-        return "Line " + std::to_string(e.scene_line) + " failed with " + std::string(errno_name(static_cast<Errno>(e.before))) +
-               " (" + std::string(errno_text(static_cast<Errno>(e.before))) + ") and no `expect error` follows it: the scene did not plan for this failure.";
+        return "Line " + std::to_string(e.scene_line) + " failed with " +
+               std::string(errno_name(static_cast<Errno>(e.before))) + " (" +
+               std::string(errno_text(static_cast<Errno>(e.before))) +
+               ") and no `expect error` follows it: the scene did not plan for this failure.";
     case EventKind::finding: {
         const bool known = e.a < k.findings.size();
-        return "A kernel check failed: " + (known ? k.findings[e.a].invariant + " (" + k.findings[e.a].message + ")" : std::string("an invariant")) +
+        return "A kernel check failed: " +
+               (known ? k.findings[e.a].invariant + " (" + k.findings[e.a].message + ")"
+                      : std::string("an invariant")) +
                ". The run stops here so the state can be inspected.";
     }
     case EventKind::task_spawn:
-        return "Task " + (e.a < k.tasks.size() ? k.tasks[e.a].name : n(e.a)) + " starts on cpu " + n(e.b) + " and runs its block alongside the others.";
+        return "Task " + (e.a < k.tasks.size() ? k.tasks[e.a].name : n(e.a)) + " starts on cpu " + n(e.b) +
+               " and runs its block alongside the others.";
     case EventKind::task_exit:
         return "Task " + (e.a < k.tasks.size() ? k.tasks[e.a].name : n(e.a)) + " has run its whole block and ends.";
 
@@ -265,42 +300,57 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::fd_install: {
         const std::string where = e.b < k.processes.size() ? k.processes[e.b].name : std::string("the process");
         switch (e.fn) {
-        case KFn::sys_dup: return "dup(): fd " + n(e.c) + " in " + where + " is a second fd on " + a + "'s file, which now has " + refs_text(e.after) + ".";
+        case KFn::sys_dup:
+            return "dup(): fd " + n(e.c) + " in " + where + " is a second fd on " + a + "'s file, which now has " +
+                   refs_text(e.after) + ".";
         case KFn::scm_detach_fds:
-            return "recvmsg() got fd " + n(e.c) + ": a copy of " + a + "'s file comes out of the message and is installed in " + where + "'s fd table (" + refs_text(e.after) + " now).";
+            return "recvmsg() got fd " + n(e.c) + ": a copy of " + a +
+                   "'s file comes out of the message and is installed in " + where + "'s fd table (" +
+                   refs_text(e.after) + " now).";
         case KFn::unix_peek_fds:
-            return "recvmsg() with MSG_PEEK got fd " + n(e.c) + " on " + a + ": a new reference (" + refs_text(e.after) + " now), while the copy in the queue stays in flight.";
-        default: return a + " is installed as fd " + n(e.c) + " in " + where + "; its file has " + refs_text(e.after) + ".";
+            return "recvmsg() with MSG_PEEK got fd " + n(e.c) + " on " + a + ": a new reference (" +
+                   refs_text(e.after) + " now), while the copy in the queue stays in flight.";
+        default:
+            return a + " is installed as fd " + n(e.c) + " in " + where + "; its file has " + refs_text(e.after) + ".";
         }
     }
     case EventKind::fd_close: {
         const std::string where = e.b < k.processes.size() ? k.processes[e.b].name : std::string("the process");
         if (e.after == 0)
-            return "close(): fd " + n(e.c) + " of " + where + " was the last reference to " + a + "'s file: it is gone, and " + a + " will be released.";
-        return "close(): fd " + n(e.c) + " of " + where + " is closed; " + a + "'s file still has " + refs_text(e.after) +
-               " (other fds or copies in flight), so " + a + " lives on.";
+            return "close(): fd " + n(e.c) + " of " + where + " was the last reference to " + a +
+                   "'s file: it is gone, and " + a + " will be released.";
+        return "close(): fd " + n(e.c) + " of " + where + " is closed; " + a + "'s file still has " +
+               refs_text(e.after) + " (other fds or copies in flight), so " + a + " lives on.";
     }
     case EventKind::file_get:
         if (e.fn == KFn::scm_fp_copy)
-            return "scm_fp_copy() takes a reference on " + a + "'s file for the message being sent: " + n(e.before) + " -> " + n(e.after) + ".";
-        return "The message gets its own reference to " + a + "'s file (" + std::string(kfn_name(e.fn)) + "): " + n(e.before) + " -> " + n(e.after) + ".";
+            return "scm_fp_copy() takes a reference on " + a + "'s file for the message being sent: " + n(e.before) +
+                   " -> " + n(e.after) + ".";
+        return "The message gets its own reference to " + a + "'s file (" + std::string(kfn_name(e.fn)) +
+               "): " + n(e.before) + " -> " + n(e.after) + ".";
     case EventKind::file_put:
         if (e.after == 0)
             return "fput() drops the last reference to " + a + "'s file (" + n(e.before) + " -> 0).";
-        return "fput() drops one reference to " + a + "'s file: " + n(e.before) + " -> " + n(e.after) + " left, so it stays open.";
+        return "fput() drops one reference to " + a + "'s file: " + n(e.before) + " -> " + n(e.after) +
+               " left, so it stays open.";
     case EventKind::fput_deferred:
-        return "The last reference to " + a + "'s file is gone; __fput() is queued (" + (e.c ? "delayed_fput, a kernel worker" : "task_work, on the way back to user space") +
+        return "The last reference to " + a + "'s file is gone; __fput() is queued (" +
+               (e.c ? "delayed_fput, a kernel worker" : "task_work, on the way back to user space") +
                ") and will release the socket.";
     case EventKind::sock_release:
-        return a + (e.c == 1 ? " (an embryo never accepted)" : "") + " is released (unix_release_sock()): its receive queue is purged, dropping every fd it carried.";
+        return a + (e.c == 1 ? " (an embryo never accepted)" : "") +
+               " is released (unix_release_sock()): its receive queue is purged, dropping every fd it carried.";
     case EventKind::peer_shutdown:
-        return "Releasing " + a + " shuts down its peer " + s(e.b) + (e.after ? ", which also gets ECONNRESET: data was left unread, or the connection was never accepted." : ": a reader on it now sees the end of the stream.");
+        return "Releasing " + a + " shuts down its peer " + s(e.b) +
+               (e.after ? ", which also gets ECONNRESET: data was left unread, or the connection was never accepted."
+                        : ": a reader on it now sees the end of the stream.");
 
     // ---- messages ----
     case EventKind::skb_queue:
         if (e.fn == KFn::sys_connect)
             return "connect() queues the connection request (skb#" + n(e.a) + ") on listener " + s(e.b) + ".";
-        return "skb#" + n(e.a) + (e.before ? " carrying " + fds_text(e.before) : std::string(" with no fds")) + " is queued on " + s(e.b) + "'s receive queue" +
+        return "skb#" + n(e.a) + (e.before ? " carrying " + fds_text(e.before) : std::string(" with no fds")) +
+               " is queued on " + s(e.b) + "'s receive queue" +
                (e.c != npos && e.c != e.b ? ", sent from " + s(e.c) : std::string()) + ".";
     case EventKind::skb_dequeue:
         if (e.fn == KFn::sys_accept)
@@ -308,43 +358,58 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
         return "recvmsg() takes skb#" + n(e.a) + " off " + s(e.b) + "'s receive queue.";
     case EventKind::skb_free:
         if (e.fn == KFn::skb_queue_purge)
-            return "The collector purges skb#" + n(e.a) + " from the hitlist" + (e.before ? ", dropping the " + fds_text(e.before) + " it carried: garbage loses its last references." : ".");
-        return "skb#" + n(e.a) + " is freed" + (e.before ? ", dropping the " + fds_text(e.before) + " it carried." : ".");
+            return "The collector purges skb#" + n(e.a) + " from the hitlist" +
+                   (e.before
+                        ? ", dropping the " + fds_text(e.before) + " it carried: garbage loses its last references."
+                        : ".");
+        return "skb#" + n(e.a) + " is freed" +
+               (e.before ? ", dropping the " + fds_text(e.before) + " it carried." : ".");
     case EventKind::skb_unref:
-        return "One reference to skb#" + n(e.a) + " is dropped, but " + refs_text(e.after) + (e.after == 1 ? " remains" : " remain") +
-               " (u->oob_skb holds one): it is not freed yet.";
+        return "One reference to skb#" + n(e.a) + " is dropped, but " + refs_text(e.after) +
+               (e.after == 1 ? " remains" : " remain") + " (u->oob_skb holds one): it is not freed yet.";
     case EventKind::fds_attach:
-        return fds_text(e.before) + (e.before == 1 ? " goes" : " go") + " into skb#" + n(e.a) + (e.after ? " (scm_fp_dup(): the message gets its own copy of the fd list)." : " (the message takes over the sender's fd list).");
+        return fds_text(e.before) + (e.before == 1 ? " goes" : " go") + " into skb#" + n(e.a) +
+               (e.after ? " (scm_fp_dup(): the message gets its own copy of the fd list)."
+                        : " (the message takes over the sender's fd list).");
     case EventKind::fds_detach:
-        return (e.before == 1 ? "The fd of skb#" + n(e.a) + " leaves" : "The " + fds_text(e.before) + " of skb#" + n(e.a) + " leave") +
+        return (e.before == 1 ? "The fd of skb#" + n(e.a) + " leaves"
+                              : "The " + fds_text(e.before) + " of skb#" + n(e.a) + " leave") +
                " the message (unix_detach_fds()): recvmsg() installs " + (e.before == 1 ? "it" : "them") + " next.";
     case EventKind::splice_chunk:
-        return n(e.before) + " bytes are spliced from " + a + " to " + s(e.b) + (e.after ? ", and checksummed on the way." : ".");
+        return n(e.before) + " bytes are spliced from " + a + " to " + s(e.b) +
+               (e.after ? ", and checksummed on the way." : ".");
     case EventKind::creds_ref:
-        return std::string(e.before ? "The message takes references on the sender's pid and cred" : "The reader drops the message's pid and cred references") +
+        return std::string(e.before ? "The message takes references on the sender's pid and cred"
+                                    : "The reader drops the message's pid and cred references") +
                " (SCM_CREDENTIALS by default): " + format_ns(static_cast<std::uint64_t>(e.after)) + ".";
 
     // ---- in flight ----
     case EventKind::inflight_change:
         switch (e.fn) {
         case KFn::dec_inflight:
-            return "A candidate's queue holds a copy of " + a + ": that reference is internal to the candidate set, so inflight drops " + n(e.before) + " -> " + n(e.after) + ".";
+            return "A candidate's queue holds a copy of " + a +
+                   ": that reference is internal to the candidate set, so inflight drops " + n(e.before) + " -> " +
+                   n(e.after) + ".";
         case KFn::inc_inflight_move_tail:
-            return a + " is held by a socket that is reachable, so it is reachable too: inflight back to " + n(e.after) + ".";
+            return a + " is held by a socket that is reachable, so it is reachable too: inflight back to " +
+                   n(e.after) + ".";
         case KFn::inc_inflight:
-            return "Garbage is being collected: " + a + "'s count is given back (" + n(e.after) + ") before its skb goes to the hitlist.";
+            return "Garbage is being collected: " + a + "'s count is given back (" + n(e.after) +
+                   ") before its skb goes to the hitlist.";
         case KFn::unix_inflight:
-            return a + "'s file is now in flight (" + n(e.after) + (e.after == 1 ? " copy" : " copies") + " in queues)" + (e.before == 0 ? "; it joins gc_inflight_list." : ".");
+            return a + "'s file is now in flight (" + n(e.after) + (e.after == 1 ? " copy" : " copies") +
+                   " in queues)" + (e.before == 0 ? "; it joins gc_inflight_list." : ".");
         case KFn::unix_notinflight:
-            return "A copy of " + a + " left flight (" + n(e.after) + (e.after == 1 ? " remains)" : " remain)") + (e.after == 0 ? "; it leaves the GC's lists." : ".");
-        default:
-            return a + "'s in-flight count goes " + n(e.before) + " -> " + n(e.after) + ".";
+            return "A copy of " + a + " left flight (" + n(e.after) + (e.after == 1 ? " remains)" : " remain)") +
+                   (e.after == 0 ? "; it leaves the GC's lists." : ".");
+        default: return a + "'s in-flight count goes " + n(e.before) + " -> " + n(e.after) + ".";
         }
     case EventKind::list_move:
         if (e.to == ListId::hitlist)
             return "skb#" + n(e.a) + " carries garbage: it moves to the hitlist.";
         if (e.to == ListId::gc_candidates && e.from == ListId::gc_inflight_list)
-            return a + " moves to gc_candidates and is marked UNIX_GC_CANDIDATE and UNIX_GC_MAYBE_CYCLE: it may be garbage.";
+            return a + " moves to gc_candidates and is marked UNIX_GC_CANDIDATE and UNIX_GC_MAYBE_CYCLE: it may be "
+                       "garbage.";
         if (e.to == ListId::not_cycle_list)
             return a + " is reachable: it moves to not_cycle_list, and everything in its queue will be restored.";
         if (e.to == ListId::gc_candidates && e.from == ListId::gc_candidates)
@@ -357,7 +422,8 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
 
     // ---- the collection, both eras ----
     case EventKind::gc_call:
-        return "unix_gc() is called with " + n(e.before) + (e.before == 1 ? " file" : " files") + " in flight (unix_tot_inflight).";
+        return "unix_gc() is called with " + n(e.before) + (e.before == 1 ? " file" : " files") +
+               " in flight (unix_tot_inflight).";
     case EventKind::gc_queued:
         return e.after ? "A collection is already queued (unix_gc_work pending): this call adds nothing."
                        : "unix_gc() queues the collection (unix_gc_work) for a kernel worker and returns.";
@@ -366,21 +432,24 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
             return "The scene's gc waits for the collection it queued to finish (flush_work()).";
         if (k.era() == GcEra::classic)
             return "The sender must wait for the running collection: up to 6.8 every sendmsg() waits while one runs "
-                   "(unix_gc_wait); " + n(e.before) + (e.before == 1 ? " file is" : " files are") + " in flight.";
+                   "(unix_gc_wait); " +
+                   n(e.before) + (e.before == 1 ? " file is" : " files are") + " in flight.";
         return "The sender must wait for the collection (flush_work()): it passes an AF_UNIX fd and its user has " +
                n(e.before) + " files in flight, at least UNIX_INFLIGHT_SANE_USER (2024).";
     case EventKind::wait_end:
-        return "The waiting task resumes: it waited " + format_ns(static_cast<std::uint64_t>(e.before)) + " for " + wait_for_text(e.after) + ".";
+        return "The waiting task resumes: it waited " + format_ns(static_cast<std::uint64_t>(e.before)) + " for " +
+               wait_for_text(e.after) + ".";
     case EventKind::lock_spin:
-        return "Another CPU held " + lock_text(e.a) + ": this task spun " + format_ns(static_cast<std::uint64_t>(e.before)) +
-               " before it could take it.";
+        return "Another CPU held " + lock_text(e.a) + ": this task spun " +
+               format_ns(static_cast<std::uint64_t>(e.before)) + " before it could take it.";
     case EventKind::gc_begin:
         return "Collection #" + n(e.a) + " starts" + (graph ? " (__unix_gc())." : " (unix_gc()).");
     case EventKind::gc_end:
         if (e.before == 0)
             return "Collection #" + n(e.a) + " ends: it found no garbage.";
-        return "Collection #" + n(e.a) + " ends: it found " + n(e.before) + (e.before == 1 ? " garbage socket" : " garbage sockets") +
-               " and purged " + n(e.after) + (e.after == 1 ? " skb" : " skbs") + " from the hitlist.";
+        return "Collection #" + n(e.a) + " ends: it found " + n(e.before) +
+               (e.before == 1 ? " garbage socket" : " garbage sockets") + " and purged " + n(e.after) +
+               (e.after == 1 ? " skb" : " skbs") + " from the hitlist.";
     case EventKind::gc_skip:
         return e.before == 1 ? "unix_graph_maybe_cyclic is false: no cycle can exist, so the collection skips the walk."
                              : "A collection is already running (gc_in_progress): this call returns at once.";
@@ -393,25 +462,32 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
         return a + ": file refs " + n(e.before) + " > inflight " + n(e.after) +
                ", so something outside flight (an open fd) holds it: not a candidate.";
     case EventKind::cursor_move:
-        return e.before > 0 ? "The cursor reaches " + a + ": inflight " + n(e.before) + " > 0 means something outside the candidates holds it, so it is not garbage."
+        return e.before > 0 ? "The cursor reaches " + a + ": inflight " + n(e.before) +
+                                  " > 0 means something outside the candidates holds it, so it is not garbage."
                             : "The cursor reaches " + a + ": inflight 0, only other candidates hold it (so far).";
     case EventKind::scan:
         return "scan_children() looks at the fds in " +
-               (e.b != npos ? (s(e.b).rfind("embryo", 0) == 0 ? "" : "embryo ") + s(e.b) + "'s queue (listener " + a + " owns them)"
-                            : a + "'s receive queue") + ".";
+               (e.b != npos ? (s(e.b).rfind("embryo", 0) == 0 ? "" : "embryo ") + s(e.b) + "'s queue (listener " + a +
+                                  " owns them)"
+                            : a + "'s receive queue") +
+               ".";
     case EventKind::skb_hitlist:
         return "skb#" + n(e.a) + " in " + s(e.b) + "'s queue carries garbage: it moves to the hitlist.";
 
     // ---- graph ----
     case EventKind::queue_splice:
-        return "The dead SCC's queue of " + (e.b != npos ? s(e.b) : a) + " goes to the hitlist whole (unix_collect_skb()): " + n(e.before) + (e.before == 1 ? " skb." : " skbs.");
+        return "The dead SCC's queue of " + (e.b != npos ? s(e.b) : a) +
+               " goes to the hitlist whole (unix_collect_skb()): " + n(e.before) + (e.before == 1 ? " skb." : " skbs.");
     case EventKind::vertex_new: return a + " goes in flight and gets a vertex in the collector's graph.";
-    case EventKind::vertex_free: return a + "'s last in-flight copy is gone (out_degree 0): its vertex is freed and it leaves the graph.";
+    case EventKind::vertex_free:
+        return a + "'s last in-flight copy is gone (out_degree 0): its vertex is freed and it leaves the graph.";
     case EventKind::edge_add:
         return "An edge " + a + " -> " + s(e.b) + ": a copy of " + a + "'s file now sits in " + s(e.b) + "'s queue" +
-               (e.c != npos && e.c != e.b ? " (an embryo: it counts for listener " + s(e.c) + ")" : std::string()) + "; " + a + "'s out_degree " + n(e.before) + " -> " + n(e.after) + ".";
+               (e.c != npos && e.c != e.b ? " (an embryo: it counts for listener " + s(e.c) + ")" : std::string()) +
+               "; " + a + "'s out_degree " + n(e.before) + " -> " + n(e.after) + ".";
     case EventKind::edge_del:
-        return "The edge " + a + " -> " + s(e.b) + " is removed: that copy of " + a + "'s file left flight; out_degree " + n(e.before) + " -> " + n(e.after) + ".";
+        return "The edge " + a + " -> " + s(e.b) + " is removed: that copy of " + a +
+               "'s file left flight; out_degree " + n(e.before) + " -> " + n(e.after) + ".";
     case EventKind::graph_state: return graph_state_story(e);
     case EventKind::vertex_visit:
         return "Tarjan visits " + a + ": index = scc_index = " + n(e.after) + ", and it is pushed on the vertex stack.";
@@ -419,30 +495,35 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
         if (e.c != npos && e.c != e.b)
             return a + "'s file sits in the queue of " + s(e.c) + ", an embryo that belongs to listener " + s(e.b) +
                    "; " + s(e.b) + " is unvisited: the walk descends into it.";
-        return a + "'s file sits in " + s(e.b) + "'s queue, and " + s(e.b) + " is unvisited: the walk descends into it.";
+        return a + "'s file sits in " + s(e.b) + "'s queue, and " + s(e.b) +
+               " is unvisited: the walk descends into it.";
     case EventKind::edge_pop:
         return "Back from " + s(e.b) + " to " + a + ": " + a + " takes the smaller scc_index (" + n(e.after) + ").";
     case EventKind::scc_index_update:
         if (e.algo_line == static_cast<std::uint16_t>(AlgoLine::graph_unify))
             return "The fix: " + a + " takes its root's scc_index " + n(e.after) + " so the SCC is judged as one.";
-        return s(e.b) + " is still on the stack, so " + a + " and it are in one SCC: scc_index " + n(e.before) + " -> " + n(e.after) + ".";
+        return s(e.b) + " is still on the stack, so " + a + " and it are in one SCC: scc_index " + n(e.before) +
+               " -> " + n(e.after) + ".";
     case EventKind::scc_found:
         return a + " is the root of an SCC of " + n(e.before) + (e.before == 1 ? " vertex." : " vertices.");
-    case EventKind::vertex_dead:
-        return a + (e.before ? " is dead: " : " is alive: ") + dead_reason(e.after) + ".";
+    case EventKind::vertex_dead: return a + (e.before ? " is dead: " : " is alive: ") + dead_reason(e.after) + ".";
     case EventKind::scc_verdict:
-        return e.before ? "Every member is dead: the SCC of " + a + " is garbage and its receive queues go to the hitlist."
-                        : "The SCC of " + a + " is alive and stays" + (e.after ? " (it has a cycle)." : ".");
+        return e.before
+                   ? "Every member is dead: the SCC of " + a + " is garbage and its receive queues go to the hitlist."
+                   : "The SCC of " + a + " is alive and stays" + (e.after ? " (it has a cycle)." : ".");
 
     // ---- autobind ----
     case EventKind::autobind_probe: {
-        const std::string compared = n(e.before) + (e.before == 1 ? " socket" : " sockets") + " compared in bucket " + n(e.c);
+        const std::string compared =
+            n(e.before) + (e.before == 1 ? " socket" : " sockets") + " compared in bucket " + n(e.c);
         return e.after ? "@" + autobind_name(e.b) + " is taken (" + compared + "): " + a + " tries the next name."
                        : "@" + autobind_name(e.b) + " is free (" + compared + "): " + a + " is bound to it.";
     }
     case EventKind::autobind_fail:
-        return e.before < 0 ? "unix_autobind() for " + a + " would loop forever: after " + n(e.after) + " probes it has not come back to its start."
-                            : "unix_autobind() for " + a + " gives up with ENOSPC after " + n(e.after) + " probes: every name is taken.";
+        return e.before < 0 ? "unix_autobind() for " + a + " would loop forever: after " + n(e.after) +
+                                  " probes it has not come back to its start."
+                            : "unix_autobind() for " + a + " gives up with ENOSPC after " + n(e.after) +
+                                  " probes: every name is taken.";
     case EventKind::sched_point: return {};
     }
     return describe(e, k, scene);

@@ -15,7 +15,6 @@
 
 namespace inflight {
 
-
 std::string json_escape(const std::string &s)
 {
     // nlohmann's serializer is the one JSON writer (the objects are streamed piece by piece,
@@ -24,8 +23,7 @@ std::string json_escape(const std::string &s)
     // Labels and names are plain ASCII: a million of them need no serializer.
     if (std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }))
         return s;
-    const std::string quoted =
-        nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string quoted = nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return quoted.substr(1, quoted.size() - 2);
 }
 
@@ -196,8 +194,7 @@ std::string time_summary_text(const Simulation &sim)
         for (const LatencyGroup &g : groups) {
             o << "  " << g.name << ": count " << g.count() << ", avg " << format_ns(g.average_ns()) << ", p50 "
               << format_ns(g.percentile(50)) << ", p99 " << format_ns(g.percentile(99)) << ", max "
-              << format_ns(g.max_ns())
-              << ", waited for GC in " << g.waits << "\n";
+              << format_ns(g.max_ns()) << ", waited for GC in " << g.waits << "\n";
         }
     }
     return o.str();
@@ -229,11 +226,10 @@ std::string time_json(const Simulation &sim)
     for (const LatencyGroup &g : latency_groups(sim)) {
         o << (first ? "\n    " : ",\n    ") << "{\"group\": " << q(g.name) << ", \"task\": " << g.task
           << ", \"fn\": " << q(std::string(kfn_name(g.fn))) << ", \"kind\": " << q(std::string(call_kind_name(g.kind)))
-          << ", \"count\": " << g.count() << ", \"total_ns\": " << g.total_ns()
-          << ", \"avg_ns\": " << g.average_ns() << ", \"p50_ns\": " << g.percentile(50)
-          << ", \"p90_ns\": " << g.percentile(90) << ", \"p99_ns\": " << g.percentile(99)
-          << ", \"max_ns\": " << g.max_ns() << ", \"kept_one_by_one\": " << g.durations.size()
-          << ", \"waits\": " << g.waits
+          << ", \"count\": " << g.count() << ", \"total_ns\": " << g.total_ns() << ", \"avg_ns\": " << g.average_ns()
+          << ", \"p50_ns\": " << g.percentile(50) << ", \"p90_ns\": " << g.percentile(90)
+          << ", \"p99_ns\": " << g.percentile(99) << ", \"max_ns\": " << g.max_ns()
+          << ", \"kept_one_by_one\": " << g.durations.size() << ", \"waits\": " << g.waits
           << ", \"waited_ns\": " << g.waited_ns << ", \"spun_ns\": " << g.spun_ns << "}";
         first = false;
     }
@@ -267,13 +263,14 @@ std::string report_text(const Simulation &sim)
             std::size_t freed = 0;
             for (const UnixSock &v : k.socks)
                 freed += v.released;
-            o << "  ... " << k.socks.size() - kMaxSocketsShown << " more (" << freed << " of all "
-              << k.socks.size() << " freed; --json lists every socket)\n";
+            o << "  ... " << k.socks.size() - kMaxSocketsShown << " more (" << freed << " of all " << k.socks.size()
+              << " freed; --json lists every socket)\n";
             break;
         }
         char line[256];
-        std::snprintf(line, sizeof line, "  %-18s %-9s %-5s refs %-3ld %s %-3ld queue %-3zu %s\n", printable(k.label_of(u)).c_str(),
-                      std::string(sock_type_name(u.type)).c_str(), state_word(u).c_str(), u.file ? u.file->count : 0L,
+        std::snprintf(line, sizeof line, "  %-18s %-9s %-5s refs %-3ld %s %-3ld queue %-3zu %s\n",
+                      printable(k.label_of(u)).c_str(), std::string(sock_type_name(u.type)).c_str(),
+                      state_word(u).c_str(), u.file ? u.file->count : 0L,
                       k.era() == GcEra::graph ? "out_degree" : "inflight", k.collector().inflight_of(u),
                       u.receive_queue.size(),
                       u.released ? ("freed by " + std::string(freed_by_name(u.freed_by))).c_str() : "");
@@ -422,20 +419,19 @@ std::string trace_json(const std::vector<Event> &events, const Kernel &k, const 
     bool first = true;
     for (const Event &e : events) {
         // a/b/c are sockets except where the event says otherwise (skb ids, fds, processes).
-        const bool a_is_skb = e.kind == EventKind::skb_queue || e.kind == EventKind::skb_dequeue ||
-                              e.kind == EventKind::skb_free || e.kind == EventKind::skb_unref ||
-                              e.kind == EventKind::fds_attach || e.kind == EventKind::fds_detach ||
-                              e.kind == EventKind::skb_hitlist || e.kind == EventKind::stmt_begin ||
-                              e.kind == EventKind::stmt_end || e.kind == EventKind::gc_begin ||
-                              e.kind == EventKind::gc_end || e.kind == EventKind::gc_skip ||
-                              e.kind == EventKind::finding;
+        const bool a_is_skb =
+            e.kind == EventKind::skb_queue || e.kind == EventKind::skb_dequeue || e.kind == EventKind::skb_free ||
+            e.kind == EventKind::skb_unref || e.kind == EventKind::fds_attach || e.kind == EventKind::fds_detach ||
+            e.kind == EventKind::skb_hitlist || e.kind == EventKind::stmt_begin || e.kind == EventKind::stmt_end ||
+            e.kind == EventKind::gc_begin || e.kind == EventKind::gc_end || e.kind == EventKind::gc_skip ||
+            e.kind == EventKind::finding;
         // A statement's b and c: its templated names as expanded, by name-pool id.
         const bool is_stmt = e.kind == EventKind::stmt_begin || e.kind == EventKind::stmt_end;
         auto name = [&](std::uint32_t id) {
             return id == npos || id >= k.name_pool.size() ? std::string("null") : q(std::string(k.name_pool.str(id)));
         };
-        const bool b_is_process = e.kind == EventKind::fd_install || e.kind == EventKind::fd_close ||
-                                  e.kind == EventKind::fput_deferred;
+        const bool b_is_process =
+            e.kind == EventKind::fd_install || e.kind == EventKind::fd_close || e.kind == EventKind::fput_deferred;
         const bool c_is_number = b_is_process || e.kind == EventKind::candidate_check ||
                                  e.kind == EventKind::vertex_dead || e.kind == EventKind::sock_release;
         o += first ? "\n    " : ",\n    ";
@@ -443,8 +439,9 @@ std::string trace_json(const std::vector<Event> &events, const Kernel &k, const 
         o += "{\"step\": " + std::to_string(e.step) + ", \"line\": " + std::to_string(e.scene_line) +
              ", \"fn\": " + q(std::string(kfn_name(e.fn))) + ", \"kind\": " + q(std::string(event_kind_name(e.kind))) +
              ", \"a\": " + obj(e.a, !a_is_skb) + ", \"b\": " + (is_stmt ? name(e.b) : obj(e.b, !b_is_process)) +
-             ", \"c\": " + (is_stmt ? name(e.c) : obj(e.c, !c_is_number)) + ", \"before\": " + std::to_string(e.before) +
-             ", \"after\": " + std::to_string(e.after) + ", \"text\": " + q(describe(e, k, scene)) + "}";
+             ", \"c\": " + (is_stmt ? name(e.c) : obj(e.c, !c_is_number)) +
+             ", \"before\": " + std::to_string(e.before) + ", \"after\": " + std::to_string(e.after) +
+             ", \"text\": " + q(describe(e, k, scene)) + "}";
     }
     o += first ? "]\n}\n" : "\n  ]\n}\n";
     return o;

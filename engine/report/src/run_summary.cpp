@@ -52,7 +52,8 @@ std::string narrate_run_end(const Simulation &sim)
     if (runs == 0)
         out += "No collection ran. ";
     else if (by_gc.empty())
-        out += "The collector ran " + std::string(runs == 1 ? "once" : std::to_string(runs) + " times") + " and freed nothing. ";
+        out += "The collector ran " + std::string(runs == 1 ? "once" : std::to_string(runs) + " times") +
+               " and freed nothing. ";
     else
         out += "The collector freed " + names_text(k, by_gc) + " (" + sockets_text(by_gc.size()) + "). ";
     if (!with_gc.empty())
@@ -82,7 +83,9 @@ std::string narrate_run_end(const Simulation &sim)
     if (ex.empty()) {
         out += "The scene checks no expectation.";
     } else if (failed == 0) {
-        out += ex.size() == 1 ? "Its one expectation held." : "Every expectation held (" + std::to_string(ex.size()) + " of " + std::to_string(ex.size()) + ").";
+        out += ex.size() == 1
+                   ? "Its one expectation held."
+                   : "Every expectation held (" + std::to_string(ex.size()) + " of " + std::to_string(ex.size()) + ").";
     } else {
         out += std::to_string(failed) + " of " + std::to_string(ex.size()) + " expectations FAILED";
         std::size_t told = 0;

@@ -43,8 +43,10 @@ json globals(const Kernel &k)
     g["gc_in_progress"] = k.gc_in_progress;
     g["gc_phase"] = std::string(gc_phase_name(k.gc_phase));
     if (k.era() == GcEra::graph)
-        g["graph"] = {{"maybe_cyclic", k.graph_maybe_cyclic}, {"grouped", k.graph_grouped},
-                      {"unvisited_index", k.unvisited_index}, {"grouped_index", k.grouped_index},
+        g["graph"] = {{"maybe_cyclic", k.graph_maybe_cyclic},
+                      {"grouped", k.graph_grouped},
+                      {"unvisited_index", k.unvisited_index},
+                      {"grouped_index", k.grouped_index},
                       {"max_scc_index", k.max_scc_index}};
     else
         g["graph"] = nullptr;
@@ -81,7 +83,8 @@ json socket_json(const Kernel &k, const UnixSock &u)
     if (k.era() == GcEra::graph) {
         s["out_degree"] = u.vertex ? u.vertex->out_degree : 0;
         if (u.vertex)
-            s["vertex"] = {{"index", u.vertex->index}, {"scc_index", u.vertex->scc_index},
+            s["vertex"] = {{"index", u.vertex->index},
+                           {"scc_index", u.vertex->scc_index},
                            {"list", u.vertex->visited_list ? "visited_vertices" : "unvisited_vertices"}};
         else
             s["vertex"] = nullptr;
@@ -97,7 +100,8 @@ json socket_json(const Kernel &k, const UnixSock &u)
     return s;
 }
 
-template <class List> json labels_of(const Kernel &k, const List &l)
+template <class List>
+json labels_of(const Kernel &k, const List &l)
 {
     json a = json::array();
     for (const GcLink &x : l)
@@ -138,7 +142,6 @@ json lists(const Kernel &k)
 
 } // namespace
 
-
 std::string globals_json(const Kernel &k) { return dump(globals(k)); }
 
 std::string state_json(const Simulation &sim)
@@ -176,15 +179,16 @@ std::string state_text(const Simulation &sim)
         if (graph) {
             gc = "out_degree " + std::to_string(u.vertex ? u.vertex->out_degree : 0);
             if (u.vertex)
-                gc += " index " + std::to_string(u.vertex->index) + " scc_index " + std::to_string(u.vertex->scc_index) +
-                      (u.vertex->visited_list ? " visited" : " unvisited");
+                gc += " index " + std::to_string(u.vertex->index) + " scc_index " +
+                      std::to_string(u.vertex->scc_index) + (u.vertex->visited_list ? " visited" : " unvisited");
         } else {
             gc = "inflight " + std::to_string(u.inflight) + " flags " + flags_word(u.gc_flags) +
                  (u.on == ListId::none ? std::string() : " on " + std::string(list_name(u.on)));
         }
-        std::snprintf(line, sizeof line, "  %-18s %-9s %-11s refs %-3ld fds %-3u %s  queue %zu%s\n", k.label_of(u).c_str(),
-                      std::string(sock_type_name(u.type)).c_str(), std::string(sock_state_name(u.state)).c_str(), refs,
-                      u.file ? k.fd_refs(*u.file) : 0u, gc.c_str(), u.receive_queue.size(),
+        std::snprintf(line, sizeof line, "  %-18s %-9s %-11s refs %-3ld fds %-3u %s  queue %zu%s\n",
+                      k.label_of(u).c_str(), std::string(sock_type_name(u.type)).c_str(),
+                      std::string(sock_state_name(u.state)).c_str(), refs, u.file ? k.fd_refs(*u.file) : 0u, gc.c_str(),
+                      u.receive_queue.size(),
                       u.released ? ("  released (" + std::string(freed_by_name(u.freed_by)) + ")").c_str() : "");
         o << line;
     }
@@ -202,7 +206,8 @@ std::string state_text(const Simulation &sim)
     o << "  unix_tot_inflight " << k.unix_tot_inflight << "\n";
     for (const User &u : k.users)
         o << "  user " << u.name << " (uid " << u.uid << ") unix_inflight " << u.unix_inflight << "\n";
-    o << "  gc_in_progress " << (k.gc_in_progress ? "true" : "false") << ", phase " << gc_phase_name(k.gc_phase) << "\n";
+    o << "  gc_in_progress " << (k.gc_in_progress ? "true" : "false") << ", phase " << gc_phase_name(k.gc_phase)
+      << "\n";
     if (graph)
         o << "  unix_graph_maybe_cyclic " << (k.graph_maybe_cyclic ? "true" : "false") << ", unix_graph_grouped "
           << (k.graph_grouped ? "true" : "false") << "\n  unix_vertex_unvisited_index " << k.unvisited_index

@@ -89,37 +89,48 @@ std::string intent(const Statement &s, const std::string &n0, const std::string 
     case Op::user_decl: return "declares user " + n0;
     case Op::process_decl: return "declares process " + n0 + (s.text.empty() ? "" : " of user " + s.text);
     case Op::note: return "a note for the class";
-    case Op::socketpair: return "socketpair() creates two connected " + type_text(s.type) + " sockets, " + n0 + " and " + n1;
+    case Op::socketpair:
+        return "socketpair() creates two connected " + type_text(s.type) + " sockets, " + n0 + " and " + n1;
     case Op::socket: return "socket() creates a " + type_text(s.type) + " socket " + n0;
-    case Op::bind: return "bind() gives " + n0 + (s.address ? " the abstract name @" + s.address->text : " an autobind name");
+    case Op::bind:
+        return "bind() gives " + n0 + (s.address ? " the abstract name @" + s.address->text : " an autobind name");
     case Op::listen: return "listen() makes " + n0 + " accept connections";
-    case Op::connect:
-        return "connect() connects " + n0 + " to " + (s.address ? "@" + s.address->text : n1);
+    case Op::connect: return "connect() connects " + n0 + " to " + (s.address ? "@" + s.address->text : n1);
     case Op::accept: return "accept() takes a connection off listener " + n0 + " as " + n1;
     case Op::send: {
-        std::string t = "sendmsg() on " + n0 + " sends " + count_of(static_cast<std::int64_t>(s.bytes), "byte", "bytes");
+        std::string t =
+            "sendmsg() on " + n0 + " sends " + count_of(static_cast<std::int64_t>(s.bytes), "byte", "bytes");
         if (!s.fds.empty())
-            t += " passing " + count_of(static_cast<std::int64_t>(s.fds.size()), "fd", "fds") + " (" + list_text(s.fds) + ") with SCM_RIGHTS";
+            t += " passing " + count_of(static_cast<std::int64_t>(s.fds.size()), "fd", "fds") + " (" +
+                 list_text(s.fds) + ") with SCM_RIGHTS";
         if (s.oob)
             t += ", out of band";
         return t;
     }
     case Op::recv:
-        return "recvmsg() " + std::string(s.peek ? "peeks at" : "reads") + (s.oob ? " the out-of-band byte of " : " a message from ") +
-               n0 + (s.fds.empty() ? "" : ", naming the fds it gets " + list_text(s.fds));
+        return "recvmsg() " + std::string(s.peek ? "peeks at" : "reads") +
+               (s.oob ? " the out-of-band byte of " : " a message from ") + n0 +
+               (s.fds.empty() ? "" : ", naming the fds it gets " + list_text(s.fds));
     case Op::dup: return "dup() opens a second fd " + n1 + " on " + n0 + "'s file";
     case Op::close: return "close() of " + (s.names.size() == 1 ? n0 : names_text(s.names));
     case Op::setsockopt: return "setsockopt() turns " + option_text(s) + " for " + n0;
     case Op::gc: return "forces a collection (unix_gc()) and waits for it";
-    case Op::expect_freed: return "expects " + (s.names.size() == 1 ? n0 : names_text(s.names)) + (s.names.size() == 1 ? " to be freed" : " to be freed");
+    case Op::expect_freed:
+        return "expects " + (s.names.size() == 1 ? n0 : names_text(s.names)) +
+               (s.names.size() == 1 ? " to be freed" : " to be freed");
     case Op::expect_alive: return "expects " + (s.names.size() == 1 ? n0 : names_text(s.names)) + " to be alive";
     case Op::expect_inflight: return "expects " + n0 + " to have " + std::to_string(s.count) + " in flight";
     case Op::expect_queue: return "expects " + n0 + "'s receive queue to hold " + count_of(s.count, "skb", "skbs");
-    case Op::expect_error: return "expects the syscall before it to have failed with " + std::string(errno_name(s.error));
+    case Op::expect_error:
+        return "expects the syscall before it to have failed with " + std::string(errno_name(s.error));
     case Op::repeat: return "repeats a block " + std::to_string(s.count) + " times";
     case Op::spawn: return "starts task " + n0 + ", which runs its block at the same time";
-    case Op::wait: return s.names.empty() ? std::string("waits for every task it started") : "waits for task " + (s.names.size() == 1 ? n0 : names_text(s.names));
-    case Op::splice: return "splice() sends " + count_of(static_cast<std::int64_t>(s.bytes), "byte", "bytes") + " of a file into " + n0;
+    case Op::wait:
+        return s.names.empty() ? std::string("waits for every task it started")
+                               : "waits for task " + (s.names.size() == 1 ? n0 : names_text(s.names));
+    case Op::splice:
+        return "splice() sends " + count_of(static_cast<std::int64_t>(s.bytes), "byte", "bytes") + " of a file into " +
+               n0;
     }
     return "runs";
 }
@@ -148,16 +159,19 @@ std::string call_name(Op op)
 std::string outcome(const Statement &s, std::int64_t value, const std::string &n0, const std::string &n1)
 {
     switch (s.op) {
-    case Op::socketpair: return "socketpair(): " + n0 + " and " + n1 + " are open (" + n0 + " is fd " + std::to_string(value) + ")";
+    case Op::socketpair:
+        return "socketpair(): " + n0 + " and " + n1 + " are open (" + n0 + " is fd " + std::to_string(value) + ")";
     case Op::socket: return "socket(): " + n0 + " is open as fd " + std::to_string(value);
-    case Op::bind: return "bind(): " + n0 + " is bound" + (s.address ? " to @" + s.address->text : " to an autobind name");
+    case Op::bind:
+        return "bind(): " + n0 + " is bound" + (s.address ? " to @" + s.address->text : " to an autobind name");
     case Op::listen: return "listen(): " + n0 + " is listening";
     case Op::connect: return "connect(): " + n0 + " is connected";
     case Op::accept: return "accept(): the connection is accepted as " + n1 + " (fd " + std::to_string(value) + ")";
     case Op::send: {
         std::string t = "sendmsg() on " + n0 + " sent " + count_of(value, "byte", "bytes");
         if (!s.fds.empty())
-            t += " with " + count_of(static_cast<std::int64_t>(s.fds.size()), "fd", "fds") + " (" + list_text(s.fds) + ")";
+            t += " with " + count_of(static_cast<std::int64_t>(s.fds.size()), "fd", "fds") + " (" + list_text(s.fds) +
+                 ")";
         return t;
     }
     case Op::recv: {
@@ -165,13 +179,18 @@ std::string outcome(const Statement &s, std::int64_t value, const std::string &n
         if (s.oob)
             return t + ", the out-of-band byte; its fds are never delivered";
         if (!s.fds.empty())
-            t += std::string(s.peek ? "; the fds it peeked are now open as " : "; the fds it carried are now open as ") + list_text(s.fds);
+            t +=
+                std::string(s.peek ? "; the fds it peeked are now open as " : "; the fds it carried are now open as ") +
+                list_text(s.fds);
         if (s.peek)
             t += " (a peek: the message stays queued)";
         return t;
     }
-    case Op::dup: return "dup(): " + n1 + " is fd " + std::to_string(value) + ", a second reference to " + n0 + "'s file";
-    case Op::close: return "close(): " + (s.names.size() == 1 ? n0 : names_text(s.names)) + (s.names.size() == 1 ? " is closed" : " are closed");
+    case Op::dup:
+        return "dup(): " + n1 + " is fd " + std::to_string(value) + ", a second reference to " + n0 + "'s file";
+    case Op::close:
+        return "close(): " + (s.names.size() == 1 ? n0 : names_text(s.names)) +
+               (s.names.size() == 1 ? " is closed" : " are closed");
     case Op::setsockopt: return "setsockopt(): " + n0 + " now has " + option_text(s);
     case Op::splice: return "splice() put " + count_of(value, "byte", "bytes") + " into " + n0;
     case Op::gc: return "The forced collection is over";
@@ -217,7 +236,8 @@ std::string narrate_statement_end(const Event &e, const Scene *scene, const Name
     const auto err = static_cast<Errno>(e.before);
     if (e.before) {
         const std::string what = s ? call_name(s->op) + " on " + line_text(e.scene_line) : line_text(e.scene_line);
-        return (s ? what : capitalised(what)) + " failed with " + std::string(errno_name(err)) + " (" + std::string(errno_text(err)) + ").";
+        return (s ? what : capitalised(what)) + " failed with " + std::string(errno_name(err)) + " (" +
+               std::string(errno_text(err)) + ").";
     }
     if (!s)
         return capitalised(line_text(e.scene_line)) + " finished without an error.";
@@ -257,7 +277,8 @@ std::string narrate_expectation(const Event &e, const Scene *scene)
         return where + (e.before ? " holds." : " FAILED.");
     if (e.before)
         return where + " holds: " + expected_fact(*s) + ".";
-    return where + " FAILED: the scene " + intent(*s, name0(*s), name_as_run(*s, 1, npos, nullptr)) + ", and the model disagrees.";
+    return where + " FAILED: the scene " + intent(*s, name0(*s), name_as_run(*s, 1, npos, nullptr)) +
+           ", and the model disagrees.";
 }
 
 std::string narrate_scene_note(const Event &e, const Scene *scene)
@@ -277,7 +298,8 @@ std::string describe_statement_begin(const Event &e, const Scene *scene, const N
     // A repeat block's templates, as this iteration expands them.
     const Statement *s = statement_at(*scene, e.scene_line);
     if (s && (e.b != npos || e.c != npos))
-        out += " (" + name_as_run(*s, 0, e.b, pool) + (s->names.size() > 1 ? ", " + name_as_run(*s, 1, e.c, pool) : "") + ")";
+        out += " (" + name_as_run(*s, 0, e.b, pool) +
+               (s->names.size() > 1 ? ", " + name_as_run(*s, 1, e.c, pool) : "") + ")";
     return out;
 }
 

@@ -10,8 +10,7 @@ namespace inflight {
 
 CheckpointStore::CheckpointStore(std::size_t budget, std::uint64_t interval)
     : budget_(budget), interval_(std::max<std::uint64_t>(1, interval))
-{
-}
+{ }
 
 bool CheckpointStore::due(std::uint64_t step, std::uint64_t work, std::size_t bytes) const
 {
@@ -78,9 +77,8 @@ void CheckpointStore::thin()
         for (std::size_t i = 1; i + 1 < entries_.size(); ++i) {
             const double gap = static_cast<double>(entries_[i + 1].work - entries_[i - 1].work);
             const std::uint64_t w = entries_[i].work;
-            const double distance =
-                static_cast<double>(w > present_work_ ? w - present_work_ : present_work_ - w) +
-                static_cast<double>(interval_);
+            const double distance = static_cast<double>(w > present_work_ ? w - present_work_ : present_work_ - w) +
+                                    static_cast<double>(interval_);
             const double score = gap / distance;
             if (score < best) {
                 best = score;

@@ -53,8 +53,7 @@ bool becomes_candidate(const Event &e, const Kernel &k, const UnixSock &u)
         return e.a == u.id;
     case EventKind::scc_found: // unix_walk_scc_fast(): the whole ring is judged as one SCC
         return e.fn == KFn::unix_walk_scc_fast && u.vertex && on_ring(k, vertex_of(k, e.a), u.vertex);
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -81,8 +80,8 @@ EventBreak EventBreakpointSet::check(const Event &e, const Kernel &k) const
     if (statement_fails && e.kind == EventKind::stmt_end && e.before != 0)
         return EventBreak::statement_fails;
     // The labels are looked up only on the events that can mean them (this runs on every step).
-    const bool candidate_event = e.kind == EventKind::list_move || e.kind == EventKind::vertex_visit ||
-                                 e.kind == EventKind::scc_found;
+    const bool candidate_event =
+        e.kind == EventKind::list_move || e.kind == EventKind::vertex_visit || e.kind == EventKind::scc_found;
     if (candidate_event && !becomes_candidate.empty())
         if (const UnixSock *u = k.find_label(becomes_candidate); u && inflight::becomes_candidate(e, k, *u))
             return EventBreak::becomes_candidate;

@@ -110,8 +110,9 @@ GraphSnapshot snapshot_graph(const Kernel &k)
         n.label = k.label_of(u);
         n.type = u.type;
         n.state = u.state;
-        n.role = u.released ? GcRole::released
-                            : role_with(k, u, k.era() == GcEra::graph ? graph_role(k, u, on_stack) : classic_role(k, u));
+        n.role = u.released
+                     ? GcRole::released
+                     : role_with(k, u, k.era() == GcEra::graph ? graph_role(k, u, on_stack) : classic_role(k, u));
         if (n.role == GcRole::leaked)
             n.why = k.leaked.at(u.id);
         n.listener = u.state == SockState::listening;

@@ -57,8 +57,7 @@ bool has_spawn(const std::vector<Statement> &statements)
 
 bool is_expectation(Op op)
 {
-    return op == Op::expect_freed || op == Op::expect_alive || op == Op::expect_inflight ||
-           op == Op::expect_queue;
+    return op == Op::expect_freed || op == Op::expect_alive || op == Op::expect_inflight || op == Op::expect_queue;
 }
 
 } // namespace
@@ -105,11 +104,10 @@ Simulation::Simulation(std::shared_ptr<const Scene> scene, SimulationOptions opt
 }
 
 Simulation::Simulation(const Simulation &o)
-    : scene_(o.scene_), kernel_(o.kernel_), checked_(o.checked_), record_(o.record_),
-      fast_forward_(o.fast_forward_), cpu_free_at_(o.cpu_free_at_), last_(o.last_), steps_(o.steps_),
-      statements_(o.statements_), line_(o.line_), finished_(o.finished_),
-      stopped_by_finding_(o.stopped_by_finding_), findings_seen_(o.findings_seen_), warnings_(o.warnings_),
-      warnings_dropped_(o.warnings_dropped_), stmt_loc_(o.stmt_loc_), limit_loc_(o.limit_loc_),
+    : scene_(o.scene_), kernel_(o.kernel_), checked_(o.checked_), record_(o.record_), fast_forward_(o.fast_forward_),
+      cpu_free_at_(o.cpu_free_at_), last_(o.last_), steps_(o.steps_), statements_(o.statements_), line_(o.line_),
+      finished_(o.finished_), stopped_by_finding_(o.stopped_by_finding_), findings_seen_(o.findings_seen_),
+      warnings_(o.warnings_), warnings_dropped_(o.warnings_dropped_), stmt_loc_(o.stmt_loc_), limit_loc_(o.limit_loc_),
       expectations_(o.expectations_), tasks_info_(o.tasks_info_), now_ns_(o.now_ns_)
 {
     for (const TaskScript &from : o.scripts_) {
@@ -170,10 +168,7 @@ Task &Simulation::add_task(std::string name, Process *process, std::uint32_t cpu
     return t;
 }
 
-bool Simulation::gc_in_progress() const
-{
-    return !kernel_.gc_runs.empty() && kernel_.gc_runs.back().last_step == 0;
-}
+bool Simulation::gc_in_progress() const { return !kernel_.gc_runs.empty() && kernel_.gc_runs.back().last_step == 0; }
 
 std::size_t Simulation::expectations_failed() const
 {
@@ -305,7 +300,8 @@ Task *Simulation::pick()
         if (!stuck)
             return nullptr;
         for (Task &t : kernel_.tasks)
-            if (!t.finished && t.blocked && t.wait_for == WaitFor::data && (t.clock < stuck->clock || stuck->wait_for != WaitFor::data))
+            if (!t.finished && t.blocked && t.wait_for == WaitFor::data &&
+                (t.clock < stuck->clock || stuck->wait_for != WaitFor::data))
                 stuck = &t;
         stuck->blocked = false;
         stuck->wake_failed = true;
@@ -478,8 +474,7 @@ bool Simulation::step_out_function()
 
 void Simulation::run()
 {
-    while (step()) {
-    }
+    while (step()) { }
 }
 
 void Simulation::flush_failure(TaskScript &ts)
@@ -501,9 +496,10 @@ void Simulation::expect(const Statement &s, const Bindings &b, TaskScript &ts)
             add(true, "line " + std::to_string(ts.last_result_line) + " failed with " + want);
             ts.pending_failure.reset();
         } else {
-            add(false, "expected line " + std::to_string(ts.last_result_line) + " to fail with " + want + ", but it " +
-                           (*ts.last_result == Errno::none ? std::string("succeeded")
-                                                           : "failed with " + std::string(errno_name(*ts.last_result))));
+            add(false,
+                "expected line " + std::to_string(ts.last_result_line) + " to fail with " + want + ", but it " +
+                    (*ts.last_result == Errno::none ? std::string("succeeded")
+                                                    : "failed with " + std::string(errno_name(*ts.last_result))));
         }
         return;
     }
@@ -753,11 +749,11 @@ Proc Simulation::script(std::uint32_t id)
             ts.last_result = r.err;
             ts.last_result_line = s.loc.line;
             if (r.err != Errno::none)
-                ts.pending_failure = Failure{s.loc.line,
-                                             std::string(op_name(s.op)) + " failed with " +
-                                                 std::string(errno_name(r.err)) + " (" +
-                                                 std::string(errno_text(r.err)) + ")",
-                                             r.err};
+                ts.pending_failure =
+                    Failure{s.loc.line,
+                            std::string(op_name(s.op)) + " failed with " + std::string(errno_name(r.err)) + " (" +
+                                std::string(errno_text(r.err)) + ")",
+                            r.err};
         }
         if (checked_ && !kernel_.concurrent)
             check_quiescent_invariants(kernel_);

@@ -16,9 +16,9 @@ std::uint32_t id_of(const SkBuff *s) { return s ? s->id : npos; }
 
 void skb_text(std::ostringstream &o, const SkBuff &s)
 {
-    o << " skb" << s.id << "(len" << s.len << " oob" << s.oob << " c" << s.consumed << " u" << int(s.users)
-      << " sk" << id_of(s.sk) << " from" << id_of(s.sender) << " q" << id_of(s.queue_owner) << " to"
-      << id_of(s.receiver) << " cr" << s.creds_owner;
+    o << " skb" << s.id << "(len" << s.len << " oob" << s.oob << " c" << s.consumed << " u" << int(s.users) << " sk"
+      << id_of(s.sk) << " from" << id_of(s.sender) << " q" << id_of(s.queue_owner) << " to" << id_of(s.receiver)
+      << " cr" << s.creds_owner;
     if (s.fp) {
         const ScmFpList &f = *s.fp;
         o << " fp[";
@@ -44,9 +44,9 @@ std::string digest_text(const Simulation &sim)
       << " finished " << sim.finished() << " by_finding " << sim.stopped_by_finding() << " now " << sim.now_ns()
       << "\n";
     if (const Event *e = sim.last_event())
-        o << "last " << e->step << " " << int(e->kind) << " " << int(e->fn) << " " << e->a << " " << e->b << " "
-          << e->c << " " << e->before << " " << e->after << " t" << e->time << " task" << e->task << " line"
-          << e->scene_line << " algo" << e->algo_line << "\n";
+        o << "last " << e->step << " " << int(e->kind) << " " << int(e->fn) << " " << e->a << " " << e->b << " " << e->c
+          << " " << e->before << " " << e->after << " t" << e->time << " task" << e->task << " line" << e->scene_line
+          << " algo" << e->algo_line << "\n";
     for (const SceneWarning &w : sim.warnings())
         o << "warning " << w.line << " " << w.message << "\n";
     for (const ExpectationOutcome &x : sim.expectations())
@@ -58,9 +58,9 @@ std::string digest_text(const Simulation &sim)
     o << "globals tot" << k.unix_tot_inflight << " inprog" << k.gc_in_progress << " phase" << int(k.gc_phase)
       << " cyclic" << k.graph_maybe_cyclic << " grouped" << k.graph_grouped << " marks" << k.unvisited_index << ","
       << k.grouped_index << " max_scc" << k.max_scc_index << " skbs" << k.skbs_allocated << "/" << k.skbs_live
-      << " work" << k.micro_steps_total << " inputs" << k.gc_inputs_version << " busy" << k.gc_busy_until
-      << " current" << (k.current ? k.current->id : npos) << " running" << (k.running ? k.running->id : npos)
-      << " pending_work" << k.work_pending() << " ready" << k.work_ready_at() << "\n";
+      << " work" << k.micro_steps_total << " inputs" << k.gc_inputs_version << " busy" << k.gc_busy_until << " current"
+      << (k.current ? k.current->id : npos) << " running" << (k.running ? k.running->id : npos) << " pending_work"
+      << k.work_pending() << " ready" << k.work_ready_at() << "\n";
     auto lock = [&](const char *name, const KLock &l) {
         if (l.acquisitions)
             o << "lock " << name << " acq" << l.acquisitions << " cont" << l.contended << " spun" << l.spun_ns
@@ -90,8 +90,8 @@ std::string digest_text(const Simulation &sim)
           << int(u.freed_by) << " rel" << u.released << " shut" << u.shutdown << " cred" << u.passcred << " rights"
           << u.passrights << " flags" << int(u.gc_flags) << " on" << int(u.on) << " linked" << u.link.is_linked()
           << " addr" << u.address << " owner" << u.owner << " nr" << u.nr_fds << "/" << u.nr_unix_fds << " infl"
-          << u.inflight << " peer" << id_of(u.peer) << " lst" << id_of(u.listener) << " file" << id_of(u.file)
-          << " v" << id_of(u.vertex) << " oob" << id_of(u.oob_skb) << " q";
+          << u.inflight << " peer" << id_of(u.peer) << " lst" << id_of(u.listener) << " file" << id_of(u.file) << " v"
+          << id_of(u.vertex) << " oob" << id_of(u.oob_skb) << " q";
         for (const SkBuff &s : u.receive_queue)
             skb_text(o, s);
         if (u.oob_skb && !u.oob_skb->hook.is_linked())

@@ -158,8 +158,7 @@ WatchValue socket_value(const Kernel &k, const UnixSock &u, Field f)
             return some(0);
         if (graph)
             return some(v && v->verdict == 1);
-        return some((k.gc_phase == GcPhase::hitlist || k.gc_phase == GcPhase::purge) &&
-                    u.on == ListId::gc_candidates);
+        return some((k.gc_phase == GcPhase::hitlist || k.gc_phase == GcPhase::purge) && u.on == ListId::gc_candidates);
     default: break;
     }
     return {};
@@ -198,7 +197,8 @@ std::optional<Watch> Watch::parse(std::string_view text, WatchError *error)
     if (toks.empty())
         return fail(1, "empty watch; write e.g. 'inflight a >= 2', 'a freed' or 'unix_tot_inflight'");
     for (const auto &t : toks)
-        if (t.is_op && std::none_of(std::begin(kOps), std::end(kOps), [&](const OpInfo &o) { return o.text == t.text; }))
+        if (t.is_op &&
+            std::none_of(std::begin(kOps), std::end(kOps), [&](const OpInfo &o) { return o.text == t.text; }))
             return fail(t.column, "'" + t.text + "' is not an operator" +
                                       (t.text == "=" ? std::string("; did you mean '=='?")
                                                      : std::string(" (==, !=, <, <=, >, >=)")));
@@ -227,13 +227,15 @@ std::optional<Watch> Watch::parse(std::string_view text, WatchError *error)
             w.subject_ = toks[i++].text;
         } else if (fi->form == Form::user) {
             if (i >= toks.size() || toks[i].is_op)
-                return fail(i < toks.size() ? toks[i].column : end_col, "'user' needs a user name, as in 'user alice inflight'");
+                return fail(i < toks.size() ? toks[i].column : end_col,
+                            "'user' needs a user name, as in 'user alice inflight'");
             w.subject_ = toks[i++].text;
             if (i >= toks.size() || toks[i].text != "inflight")
                 return fail(i < toks.size() ? toks[i].column : end_col,
                             "expected 'inflight' after the user name (user->unix_inflight)" +
-                                (i < toks.size() ? detail::did_you_mean(toks[i].text, std::vector<std::string_view>{"inflight"})
-                                                 : std::string()));
+                                (i < toks.size()
+                                     ? detail::did_you_mean(toks[i].text, std::vector<std::string_view>{"inflight"})
+                                     : std::string()));
             ++i;
         }
     } else {
@@ -255,7 +257,8 @@ std::optional<Watch> Watch::parse(std::string_view text, WatchError *error)
     if (i < toks.size()) {
         const auto &ot = toks[i];
         if (!ot.is_op)
-            return fail(ot.column, "unexpected '" + ot.text + "'; expected an operator (==, !=, <, <=, >, >=) or the end");
+            return fail(ot.column,
+                        "unexpected '" + ot.text + "'; expected an operator (==, !=, <, <=, >, >=) or the end");
         w.op_ = std::find_if(std::begin(kOps), std::end(kOps), [&](const OpInfo &o) { return o.text == ot.text; })->op;
         if (fi->kind != Kind::number && w.op_ != WOp::eq && w.op_ != WOp::ne)
             return fail(ot.column, std::string(fi->name).insert(0, 1, '\'') + "' is compared only with == or !=");
@@ -284,7 +287,8 @@ std::optional<Watch> Watch::parse(std::string_view text, WatchError *error)
             auto it = std::find(std::begin(kStates), std::end(kStates), v);
             if (it == std::end(kStates))
                 return fail(vt.column, "unknown socket state '" + v + "'" +
-                                           detail::did_you_mean(v, std::vector<std::string_view>(std::begin(kStates), std::end(kStates))) +
+                                           detail::did_you_mean(v, std::vector<std::string_view>(std::begin(kStates),
+                                                                                                 std::end(kStates))) +
                                            " (unconnected, listening, connected, embryo, closed)");
             w.rhs_ = some(it - std::begin(kStates));
         }

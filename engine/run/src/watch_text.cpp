@@ -12,7 +12,6 @@ namespace {
 bool is_op_char(char c) { return c == '=' || c == '!' || c == '<' || c == '>'; }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-
 } // namespace
 
 std::vector<WatchToken> watch_tokens(std::string_view text)

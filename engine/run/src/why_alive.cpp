@@ -47,7 +47,8 @@ struct RawHop {
 // reference of its own, so its files live on). unix_peer() is not followed: the peer pointer
 // holds a struct sock reference (sock_hold()), never a file reference, and only file references
 // keep a socket from unix_release_sock().
-template <class F> void for_each_held(const UnixSock &x, F &&f)
+template <class F>
+void for_each_held(const UnixSock &x, F &&f)
 {
     auto carried = [&](const SkBuff &skb, WhyHop::Kind kind) {
         if (!skb.fp)
@@ -123,7 +124,8 @@ WhyHop make_hop(const Kernel &k, const RawHop &h, std::uint32_t to)
     case WhyHop::Kind::fd: {
         const Process &p = k.processes[h.process];
         w.fd_name = fd_name_of(k, p, h.fd);
-        w.text = "process " + p.name + " fd " + std::to_string(h.fd) + (w.fd_name.empty() ? "" : " (" + w.fd_name + ")");
+        w.text =
+            "process " + p.name + " fd " + std::to_string(h.fd) + (w.fd_name.empty() ? "" : " (" + w.fd_name + ")");
         break;
     }
     case WhyHop::Kind::skb:
@@ -162,7 +164,8 @@ std::string refs_breakdown(const Kernel &k, const File &f)
 
 // The queues a collector scans for a socket's children: its own, or for a listener the queues
 // of the embryos it holds (scan_children(); unix_edge_successor() in the graph era).
-template <class F> void for_each_child_queue(const UnixSock &x, F &&f)
+template <class F>
+void for_each_child_queue(const UnixSock &x, F &&f)
 {
     if (x.state != SockState::listening) {
         f(x);
@@ -219,8 +222,8 @@ struct Ruling {
 
 // ---- classic and async: unix_gc() re-enacted on the side -----------------------------------
 struct ClassicRun {
-    std::vector<std::uint32_t> candidates;              // in gc_inflight_list order
-    std::unordered_map<std::uint32_t, long> after_dec;  // inflight after dec_inflight
+    std::vector<std::uint32_t> candidates;                        // in gc_inflight_list order
+    std::unordered_map<std::uint32_t, long> after_dec;            // inflight after dec_inflight
     std::unordered_map<std::uint32_t, std::uint32_t> restored_by; // alive candidate -> parent (npos: direct)
     std::unordered_set<std::uint32_t> garbage;
 };
@@ -383,12 +386,12 @@ const UnixVertex *succ_vertex(const UnixEdge &e)
 }
 
 struct GraphRun {
-    std::vector<std::vector<const UnixVertex *>> sccs; // in the order the collector judges them
+    std::vector<std::vector<const UnixVertex *>> sccs;               // in the order the collector judges them
     std::unordered_map<const UnixVertex *, unsigned long> scc_index; // at the verdict
     std::unordered_map<const UnixVertex *, std::size_t> scc_of;
-    std::vector<int> failed;                          // per SCC: -1 dead, else the failing member
-    std::vector<int> reason;                          // unix_vertex_dead()'s reason of that member
-    std::vector<const UnixVertex *> where;            // the edge's successor that failed it
+    std::vector<int> failed;               // per SCC: -1 dead, else the failing member
+    std::vector<int> reason;               // unix_vertex_dead()'s reason of that member
+    std::vector<const UnixVertex *> where; // the edge's successor that failed it
     bool fast = false;
     bool mid_run = false; // the rings of the walk running now
 };
@@ -591,7 +594,8 @@ Ruling graph_ruling(const Kernel &k, const UnixSock &u, const GraphRun &r)
         const long total = v->sock->file ? v->sock->file->count : 0;
         out.rule = "out_degree != file_count";
         out.reason = lead + " has out_degree " + std::to_string(v->out_degree) + " != file_count " +
-                     std::to_string(total) + " (" + (v->sock->file ? refs_breakdown(k, *v->sock->file) : std::string()) +
+                     std::to_string(total) + " (" +
+                     (v->sock->file ? refs_breakdown(k, *v->sock->file) : std::string()) +
                      "): a reference outside flight";
         break;
     }
@@ -607,10 +611,8 @@ std::string left_runs_text(const WhyHistory &h)
     for (std::uint32_t n : h.runs_while_unreachable)
         runs += (runs.empty() ? "#" : ", #") + std::to_string(n);
     return std::string(h.runs_while_unreachable.size() == 1 ? "collection " : "collections ") + runs +
-           " ran since it became unreachable at step " + std::to_string(*h.unreachable_since) +
-           " and left it";
+           " ran since it became unreachable at step " + std::to_string(*h.unreachable_since) + " and left it";
 }
-
 
 std::string gc_runs_text(const Kernel &k, const WhyHistory *h)
 {
@@ -697,9 +699,13 @@ WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *h
         w.rule = std::string(freed_by_name(u.freed_by));
         std::string how;
         switch (u.freed_by) {
-        case FreedBy::close: how = "its last file reference was dropped by a close() (or a receive) of user space"; break;
+        case FreedBy::close:
+            how = "its last file reference was dropped by a close() (or a receive) of user space";
+            break;
         case FreedBy::gc: how = "the collector purged the skbs that held its last references (hitlist)"; break;
-        case FreedBy::cascade: how = "a socket holding its last in-flight copy was released, and purged its queue"; break;
+        case FreedBy::cascade:
+            how = "a socket holding its last in-flight copy was released, and purged its queue";
+            break;
         case FreedBy::none: how = "released"; break;
         }
         w.reason = "released (freed_by " + w.rule + "): " + how;
@@ -885,16 +891,19 @@ WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *h
             if (!l.is_cursor)
                 w.group.push_back(static_cast<const UnixSock &>(l).id);
         const bool decided = k.gc_phase == GcPhase::hitlist || k.gc_phase == GcPhase::purge;
-        if (u.on == ListId::not_cycle_list || (decided && u.on == ListId::gc_inflight_list && u.file->count == u.inflight)) {
+        if (u.on == ListId::not_cycle_list ||
+            (decided && u.on == ListId::gc_inflight_list && u.file->count == u.inflight)) {
             w.verdict = WhyVerdict::left_by_gc;
             w.rule = "inflight after dec_inflight";
             w.reason = "the running collection's restore walk found it referenced from outside the candidates "
-                       "(moved to not_cycle_list, MAYBE_CYCLE cleared)" + running;
+                       "(moved to not_cycle_list, MAYBE_CYCLE cleared)" +
+                       running;
         } else if (u.on == ListId::gc_candidates && decided) {
             w.verdict = WhyVerdict::awaiting_gc;
             w.rule = "garbage";
             w.reason = "the running collection found it garbage: still on gc_candidates after the restore walk; "
-                       "the hitlist takes the skbs that carry it" + running;
+                       "the hitlist takes the skbs that carry it" +
+                       running;
         } else if (u.on == ListId::gc_candidates) {
             w.verdict = WhyVerdict::gc_running;
             w.rule = "candidate";
@@ -943,9 +952,13 @@ WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *h
             holders.push_back(h);
         w.verdict = WhyVerdict::awaiting_gc;
         w.rule = "cascade";
-        w.reason = "the collector itself leaves it (" + ruling.reason + "), but the next collection frees garbage whose "
-                   "queues hold its copies (" + join_labels(k, holders) + "), and purging them drops its last "
-                   "references: it goes in the cascade; " + gc_runs_text(k, history) + "." + running;
+        w.reason = "the collector itself leaves it (" + ruling.reason +
+                   "), but the next collection frees garbage whose "
+                   "queues hold its copies (" +
+                   join_labels(k, holders) +
+                   "), and purging them drops its last "
+                   "references: it goes in the cascade; " +
+                   gc_runs_text(k, history) + "." + running;
         return w;
     }
     std::unordered_set<std::uint32_t> own_doomed;
@@ -958,7 +971,8 @@ WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *h
         w.verdict = WhyVerdict::pending_release;
         w.rule = "release pending";
         w.reason = "the collector leaves it (" + ruling.reason + "), but its last copies sit in the queue of " +
-                   join_labels(k, holders) + ", whose release is already queued (__fput() deferred): purging that "
+                   join_labels(k, holders) +
+                   ", whose release is already queued (__fput() deferred): purging that "
                    "queue frees it in the cascade";
         return w;
     }
@@ -1015,11 +1029,8 @@ void WhyTracker::observe(const Event &e, const Kernel &k)
     case EventKind::skb_hitlist:
     case EventKind::queue_splice:
     case EventKind::sock_release:
-    case EventKind::fds_detach:
-        check = true;
-        break;
-    default:
-        break;
+    case EventKind::fds_detach: check = true; break;
+    default: break;
     }
     if (!check)
         return;

@@ -56,8 +56,7 @@ constexpr CostInfo kTable[] = {
     {Cost::csum_kib, "csum_kib", 832, "skb_splice_csum_page(): checksumming one KiB",
      "fitted: 1577 ms for 1000M without the fix (seed 004, v1 figures)"},
     {Cost::autobind, "autobind", 600, "unix_autobind() fixed part (bindlock, address)", "estimate"},
-    {Cost::autobind_probe, "autobind_probe", 150, "one autobind probe: format, hash, double lock",
-     "estimate"},
+    {Cost::autobind_probe, "autobind_probe", 150, "one autobind probe: format, hash, double lock", "estimate"},
     {Cost::hash_chain_entry, "hash_chain_entry", 105, "one socket compared on a hash chain walk",
      "fitted: 76 us per bind for the tenth 10,000 of 100,000 autobinds (6.18, spec 11)"},
 };
@@ -65,10 +64,7 @@ static_assert(std::size(kTable) == kCostCount, "one row per Cost");
 
 } // namespace
 
-std::span<const CostInfo> cost_table()
-{
-    return kTable;
-}
+std::span<const CostInfo> cost_table() { return kTable; }
 
 std::optional<Cost> cost_by_name(std::string_view name)
 {
@@ -78,10 +74,7 @@ std::optional<Cost> cost_by_name(std::string_view name)
     return std::nullopt;
 }
 
-std::string_view cost_name(Cost c)
-{
-    return kTable[static_cast<std::size_t>(c)].name;
-}
+std::string_view cost_name(Cost c) { return kTable[static_cast<std::size_t>(c)].name; }
 
 CostModel::CostModel()
 {

@@ -38,10 +38,7 @@ int Log2Histogram::bucket_of(std::uint64_t value)
     return value == 0 ? 0 : std::bit_width(value); // bit_width(v) = floor(log2 v) + 1
 }
 
-std::uint64_t Log2Histogram::bucket_low(int bucket)
-{
-    return bucket <= 0 ? 0 : std::uint64_t{1} << (bucket - 1);
-}
+std::uint64_t Log2Histogram::bucket_low(int bucket) { return bucket <= 0 ? 0 : std::uint64_t{1} << (bucket - 1); }
 
 std::uint64_t Log2Histogram::bucket_high(int bucket)
 {
@@ -52,7 +49,7 @@ std::uint64_t Log2Histogram::bucket_high(int bucket)
     return (std::uint64_t{1} << bucket) - 1;
 }
 
-Log2Histogram::Log2Histogram(TimeUnit unit) : unit_(unit) {}
+Log2Histogram::Log2Histogram(TimeUnit unit) : unit_(unit) { }
 
 void Log2Histogram::set_unit(TimeUnit unit)
 {
@@ -123,10 +120,7 @@ int Log2Histogram::last_bucket() const
     return -1;
 }
 
-std::uint64_t Log2Histogram::max_bucket_count() const
-{
-    return *std::max_element(buckets_.begin(), buckets_.end());
-}
+std::uint64_t Log2Histogram::max_bucket_count() const { return *std::max_element(buckets_.begin(), buckets_.end()); }
 
 double Log2Histogram::mean_ns() const
 {
@@ -327,8 +321,7 @@ std::string_view group_by_name(GroupBy by)
 SampleGroups::SampleGroups(GroupBy by, TimeUnit unit, const std::vector<TaskInfo> &tasks,
                            const std::vector<std::string> &user_names)
     : by_(by), unit_(unit), tasks_(tasks), user_names_(user_names)
-{
-}
+{ }
 
 std::string SampleGroups::name_of(const LatencySample &s) const
 {
@@ -341,8 +334,7 @@ std::string SampleGroups::name_of(const LatencySample &s) const
         if (s.user < user_names_.size() && !user_names_[s.user].empty())
             return user_names_[s.user];
         return "user " + std::to_string(s.user);
-    case GroupBy::call_kind:
-        return std::string(call_kind_name(s.kind));
+    case GroupBy::call_kind: return std::string(call_kind_name(s.kind));
     }
     return {};
 }

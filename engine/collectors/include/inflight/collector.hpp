@@ -17,7 +17,7 @@ struct UnixSock;
 
 class Collector {
 public:
-    explicit Collector(Kernel &k) : k_(k) {}
+    explicit Collector(Kernel &k) : k_(k) { }
     virtual ~Collector() = default;
     Collector(const Collector &) = delete;
     Collector &operator=(const Collector &) = delete;

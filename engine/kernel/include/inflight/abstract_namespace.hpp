@@ -49,13 +49,13 @@ namespace inflight {
 
 // ---- names and hashing -------------------------------------------------------------------------
 
-inline constexpr std::uint32_t kAutobindSpace = 1u << 20;           // values 0x00000..0xFFFFF
-inline constexpr std::uint32_t kAutobindMask = kAutobindSpace - 1;  // 0xFFFFF
+inline constexpr std::uint32_t kAutobindSpace = 1u << 20;          // values 0x00000..0xFFFFF
+inline constexpr std::uint32_t kAutobindMask = kAutobindSpace - 1; // 0xFFFFF
 inline constexpr std::uint32_t kAbstractBucketBase = 256;          // UNIX_HASH_MOD + 1
 inline constexpr std::uint32_t kAbstractBuckets = 256;             // buckets 256..511
 inline constexpr std::uint32_t kAbstractNameMax = 107;             // sun_path is 108 bytes incl. the NUL
-inline constexpr std::uint32_t kNoSock = 0xFFFFFFFFu;               // same value as npos
-inline constexpr int kSockTypes = 3;                                // SockType::stream, dgram, seqpacket
+inline constexpr std::uint32_t kNoSock = 0xFFFFFFFFu;              // same value as npos
+inline constexpr int kSockTypes = 3;                               // SockType::stream, dgram, seqpacket
 
 // sk->sk_type as the hash sees it: SOCK_STREAM 1, SOCK_DGRAM 2, SOCK_SEQPACKET 5.
 int sk_type_value(SockType t);
@@ -81,17 +81,17 @@ std::uint32_t autobind_bucket(std::uint32_t value, SockType type);
 
 // One __unix_find_socket_byname() over a bucket.
 struct ProbeResult {
-    std::uint32_t value = 0;         // the autobind value tried (explicit names: kNoSock)
-    std::uint32_t bucket = 0;        // 256..511
-    std::uint32_t compared = 0;      // chain entries compared: the hit's position, or the chain on a miss
-    std::uint32_t position = 0;      // hit: 1-based position from the chain head; miss: 0
-    std::uint32_t owner = kNoSock;   // hit: the socket that holds the name
+    std::uint32_t value = 0;       // the autobind value tried (explicit names: kNoSock)
+    std::uint32_t bucket = 0;      // 256..511
+    std::uint32_t compared = 0;    // chain entries compared: the hit's position, or the chain on a miss
+    std::uint32_t position = 0;    // hit: 1-based position from the chain head; miss: 0
+    std::uint32_t owner = kNoSock; // hit: the socket that holds the name
     bool taken = false;
 };
 
 struct BindResult {
-    Errno err = Errno::none;         // none, addrinuse (the name is in its bucket), inval (too long)
-    ProbeResult lookup;              // the lookup the bind made first
+    Errno err = Errno::none; // none, addrinuse (the name is in its bucket), inval (too long)
+    ProbeResult lookup;      // the lookup the bind made first
 };
 
 // How an autobind ended (or that it has not yet).
@@ -105,44 +105,44 @@ std::string_view autobind_stop_name(AutobindStop s); // "running", "bound", "ENO
 
 // Eric Dumazet's "infinite loop alert" on the v1 patch, as the model detects it.
 struct EndlessLoop {
-    std::uint32_t initnum = 0;       // the 32-bit random start
-    std::uint32_t probes = 0;        // probes made when it was diagnosed (2^20)
-    std::string reason;              // "initnum 0x… ≥ 2^20 but ordernum is masked to 20 bits, …"
+    std::uint32_t initnum = 0; // the 32-bit random start
+    std::uint32_t probes = 0;  // probes made when it was diagnosed (2^20)
+    std::string reason;        // "initnum 0x… ≥ 2^20 but ordernum is masked to 20 bits, …"
 };
 
 // Counters over the namespace's life (the panel's figures).
 struct AbstractStats {
-    std::uint64_t autobinds = 0;       // autobind iterations finished (bound, ENOSPC or endless)
+    std::uint64_t autobinds = 0; // autobind iterations finished (bound, ENOSPC or endless)
     std::uint64_t autobind_bound = 0;
-    std::uint64_t probes = 0;          // names tried by all autobinds
-    std::uint64_t compared = 0;        // chain entries compared by all autobind probes
+    std::uint64_t probes = 0;   // names tried by all autobinds
+    std::uint64_t compared = 0; // chain entries compared by all autobind probes
     std::uint64_t enospc = 0;
     std::uint64_t endless = 0;
-    std::uint64_t explicit_binds = 0;  // successful binds by name
-    std::uint64_t addrinuse = 0;       // binds by name refused
-    std::uint64_t lock_waits = 0;      // hash-lock waits the kernel reported (note_lock_wait)
+    std::uint64_t explicit_binds = 0; // successful binds by name
+    std::uint64_t addrinuse = 0;      // binds by name refused
+    std::uint64_t lock_waits = 0;     // hash-lock waits the kernel reported (note_lock_wait)
     std::uint64_t lock_wait_ns = 0;
-    std::uint32_t last_probes = 0;     // probes of the last finished autobind
+    std::uint32_t last_probes = 0; // probes of the last finished autobind
 };
 
 // The autobind that probed most recently (the map's "probed by the current bind" overlay). In
 // the random modes and in an uncontended sequential bind the values tried are the run
 // first, first+1, ... (mod 2^20) of length `probes`, ending at `cursor`.
 struct AutobindTrace {
-    bool active = false;               // probing; false once it ended (bound / ENOSPC / endless)
-    bool any = false;                  // an autobind has probed at all
+    bool active = false; // probing; false once it ended (bound / ENOSPC / endless)
+    bool any = false;    // an autobind has probed at all
     SockType type = SockType::stream;
     AutobindMode mode = AutobindMode::random;
-    std::uint32_t first = 0;           // first value tried
-    std::uint32_t cursor = 0;          // last value tried
+    std::uint32_t first = 0;  // first value tried
+    std::uint32_t cursor = 0; // last value tried
     std::uint32_t probes = 0;
     AutobindStop stop = AutobindStop::running;
-    std::uint32_t sock = kNoSock;      // the socket it bound (bound only)
+    std::uint32_t sock = kNoSock; // the socket it bound (bound only)
 };
 
 // Where a reader of the change journal is (see AbstractNamespace::read_dirty).
 struct DirtyCursor {
-    std::uint64_t instance = 0;        // 0: never read
+    std::uint64_t instance = 0; // 0: never read
     std::uint64_t epoch = 0;
     std::size_t pos = 0;
 };
@@ -185,7 +185,7 @@ public:
     const ProbeResult &lookup();
     Errno commit(std::uint32_t sock); // free only: binds the value; addrinuse if taken meanwhile
     AutobindStop after_taken();
-    const ProbeResult &probe();       // format + locked_advance + lookup (+ after_taken if taken)
+    const ProbeResult &probe(); // format + locked_advance + lookup (+ after_taken if taken)
     // Bulk probing, for the long runs of taken names near a full space (filling all 2^20 names
     // with random starts makes ~7.4e8 probes). Makes at once the probes that successive probe()
     // calls would make while they find names taken, with the same give-up tests, and stops
@@ -205,13 +205,13 @@ public:
     bool awaiting_commit() const { return phase_ == Phase::free; } // lookup() found it free
     SockType type() const { return type_; }
     AutobindMode mode() const { return mode_; }
-    std::uint32_t value() const { return value_; }     // the name of the current/last probe
+    std::uint32_t value() const { return value_; } // the name of the current/last probe
     std::uint32_t bucket() const { return bucket_; }
-    std::uint32_t probes() const { return probes_; }   // lookups made
+    std::uint32_t probes() const { return probes_; } // lookups made
     std::uint64_t compared() const { return compared_; }
-    std::uint32_t start() const { return start_; }     // random32; sequential: shared ordernum at start
+    std::uint32_t start() const { return start_; }       // random32; sequential: shared ordernum at start
     std::uint32_t ordernum() const { return ordernum_; } // random modes: the private ordernum
-    std::uint32_t retries() const { return retries_; } // sequential
+    std::uint32_t retries() const { return retries_; }   // sequential
     const ProbeResult &last() const { return last_; }
     // random_v1 only, once stop() == endless.
     const std::optional<EndlessLoop> &endless() const { return endless_; }
@@ -228,9 +228,9 @@ private:
     Phase phase_ = Phase::ready;
     AutobindStop stop_ = AutobindStop::running;
     std::uint32_t start_ = 0;
-    std::uint32_t ordernum_ = 0;   // random modes
-    std::uint32_t initnum_ = 0;    // random_v1: 32 bits; random: lastnum (20 bits)
-    std::uint32_t retries_ = 0;    // sequential
+    std::uint32_t ordernum_ = 0; // random modes
+    std::uint32_t initnum_ = 0;  // random_v1: 32 bits; random: lastnum (20 bits)
+    std::uint32_t retries_ = 0;  // sequential
     std::uint32_t value_ = 0;
     std::uint32_t bucket_ = 0;
     std::uint32_t probes_ = 0;
@@ -244,7 +244,7 @@ private:
 class AbstractNamespace {
 public:
     AbstractNamespace();
-    AbstractNamespace(const AbstractNamespace &other);            // a copy is a new instance
+    AbstractNamespace(const AbstractNamespace &other); // a copy is a new instance
     AbstractNamespace &operator=(const AbstractNamespace &other);
     AbstractNamespace(AbstractNamespace &&) noexcept = default;
     AbstractNamespace &operator=(AbstractNamespace &&) noexcept = default;
@@ -284,12 +284,12 @@ public:
     std::uint32_t names_taken(SockType type) const;          // every name of that type
     std::uint32_t autobind_names_taken(SockType type) const; // names in the 2^20 value space
     std::uint32_t names_taken_total() const;
-    std::uint32_t chain_length(std::uint32_t bucket) const;  // bucket 256..511 (else 0)
+    std::uint32_t chain_length(std::uint32_t bucket) const; // bucket 256..511 (else 0)
     std::uint32_t longest_chain(std::uint32_t *bucket = nullptr) const;
     struct ChainEntry {
         SockType type;
-        std::uint32_t value;   // autobind value, or kNoSock for another name
-        std::string name;      // the name (the text after '@')
+        std::uint32_t value; // autobind value, or kNoSock for another name
+        std::string name;    // the name (the text after '@')
         std::uint32_t owner;
     };
     std::vector<ChainEntry> chain(std::uint32_t bucket) const; // from the head
@@ -315,8 +315,8 @@ private:
     friend class AutobindIterator;
 
     struct Slot {
-        std::uint32_t held = 0;    // the owner socket + 1; 0 = free (so zeroed memory is all free)
-        std::uint32_t index = 0;   // in its bucket's keys
+        std::uint32_t held = 0;  // the owner socket + 1; 0 = free (so zeroed memory is all free)
+        std::uint32_t index = 0; // in its bucket's keys
         std::uint32_t owner() const { return held - 1; } // kNoSock when free
     };
     // The 2^20 slots of one type, zero-filled pages from mmap(): the pages of values nobody binds
@@ -343,8 +343,8 @@ private:
         Slot *p_ = nullptr;
     };
     struct Bucket {
-        std::vector<std::uint32_t> keys;   // insertion order; back = chain head; kTomb = removed
-        std::vector<std::uint32_t> tombs;  // indices of removed entries, ascending
+        std::vector<std::uint32_t> keys;  // insertion order; back = chain head; kTomb = removed
+        std::vector<std::uint32_t> tombs; // indices of removed entries, ascending
     };
     struct OtherName {
         std::string name;
@@ -367,7 +367,7 @@ private:
     Bucket &bucket_ref(std::uint32_t bucket) { return buckets_[bucket - kAbstractBucketBase]; }
     const Bucket &bucket_ref(std::uint32_t bucket) const { return buckets_[bucket - kAbstractBucketBase]; }
     std::uint32_t position(const Bucket &b, std::uint32_t index) const;
-    std::uint32_t add_entry(std::uint32_t bucket, std::uint32_t key); // returns its index
+    std::uint32_t add_entry(std::uint32_t bucket, std::uint32_t key);          // returns its index
     bool insert_value(std::uint32_t value, SockType type, std::uint32_t sock); // false if taken
     void remove_entry(std::uint32_t bucket, std::uint32_t index);
     std::uint32_t *index_of_key(std::uint32_t key);
@@ -379,12 +379,12 @@ private:
     void lookup_value(std::uint32_t value, SockType type, std::uint32_t bucket, ProbeResult &out) const;
     void journal(std::uint32_t value);
 
-    std::array<SlotArray, kSockTypes> slots_;                  // empty until first used
-    std::array<std::vector<std::uint64_t>, kSockTypes> bits_;  // taken bitmap, with slots_
+    std::array<SlotArray, kSockTypes> slots_;                 // empty until first used
+    std::array<std::vector<std::uint64_t>, kSockTypes> bits_; // taken bitmap, with slots_
     // Per block of 1024 values: the sum of Slot::index over the taken values (with slots_), so
     // that compares_of_run() adds whole blocks of a long run at once.
     std::array<std::vector<std::uint64_t>, kSockTypes> index_sums_;
-    std::uint32_t tombs_total_ = 0;                            // tombstones in all buckets
+    std::uint32_t tombs_total_ = 0; // tombstones in all buckets
     std::array<std::uint32_t, kSockTypes> autobind_taken_{};
     std::array<std::uint32_t, kSockTypes> other_taken_{};
     std::array<std::unordered_map<std::string, std::uint32_t>, kSockTypes> other_index_;

@@ -12,11 +12,11 @@ namespace inflight {
 struct UnixSock;
 
 struct File {
-    std::uint32_t id = 0;        // equal to the socket's id: one file per socket in this model
-    bool released = false;       // __fput() has run
+    std::uint32_t id = 0;          // equal to the socket's id: one file per socket in this model
+    bool released = false;         // __fput() has run
     FreedBy cause = FreedBy::none; // who dropped the last reference (for the report)
-    long count = 0;              // file_count()
-    UnixSock *sock = nullptr;    // the AF_UNIX socket behind it (unix_get_socket())
+    long count = 0;                // file_count()
+    UnixSock *sock = nullptr;      // the AF_UNIX socket behind it (unix_get_socket())
 };
 
 } // namespace inflight

@@ -19,7 +19,7 @@ using SafeBaseHook = bi::list_base_hook<bi::link_mode<bi::safe_link>>;
 template <class List>
 struct CopiedEmpty : List {
     CopiedEmpty() = default;
-    CopiedEmpty(const CopiedEmpty &) : List() {}
+    CopiedEmpty(const CopiedEmpty &) : List() { }
     CopiedEmpty &operator=(const CopiedEmpty &) = delete;
 };
 

@@ -13,18 +13,18 @@
 #include "inflight/event.hpp"
 #include "inflight/file.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/latency_counts.hpp"
 #include "inflight/name_pool.hpp"
+#include "inflight/proc.hpp"
 #include "inflight/process.hpp"
 #include "inflight/run_budget.hpp"
-#include "inflight/latency_counts.hpp"
-#include "inflight/proc.hpp"
 #include "inflight/sk_buff.hpp"
 #include "inflight/task.hpp"
 #include "inflight/unix_graph.hpp"
 #include "inflight/unix_sock.hpp"
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
@@ -48,11 +48,11 @@ struct KernelConfig {
     // modelled time
     CostModel costs;
     std::uint32_t cpus = 1;
-    bool creds_by_default = false;        // 2.6.39-3.1: pid and cred references on every skb
-    bool fix_splice_no_checksum = true;   // 6bd8614fc2d0: no checksum on spliced AF_UNIX pages
+    bool creds_by_default = false;      // 2.6.39-3.1: pid and cred references on every skb
+    bool fix_splice_no_checksum = true; // 6bd8614fc2d0: no checksum on spliced AF_UNIX pages
     AutobindMode autobind = AutobindMode::random;
-    bool global_table_lock = false;       // before 2021: one unix_table_lock
-    RunBudget budget;                     // the run's limits (run_budget.hpp)
+    bool global_table_lock = false; // before 2021: one unix_table_lock
+    RunBudget budget;               // the run's limits (run_budget.hpp)
 };
 
 // Where the running collection is, for the views (roles and the lists dock).
@@ -67,20 +67,20 @@ struct SysResult {
 // A kernel BUG_ON/WARN_ON condition or a model invariant that did not hold.
 struct Finding {
     std::uint64_t step = 0;
-    std::string invariant;   // e.g. "classic: total_refs < inflight_refs (BUG_ON in unix_gc)"
+    std::string invariant; // e.g. "classic: total_refs < inflight_refs (BUG_ON in unix_gc)"
     std::string message;
 };
 
 // One collection, as the report and the timeline show it.
 struct GcRun {
     std::uint32_t number = 0;
-    std::string trigger;              // "close", "sendmsg", "gc statement", ...
-    bool skipped = false;             // graph: not cyclic; classic: already in progress
+    std::string trigger;                // "close", "sendmsg", "gc statement", ...
+    bool skipped = false;               // graph: not cyclic; classic: already in progress
     std::uint32_t inflight_sockets = 0; // size of gc_inflight_list / vertices at the start
-    std::uint32_t candidates = 0;     // classic: candidates selected
-    std::uint32_t sccs = 0;           // graph: SCCs finalised (fast path: rings checked)
-    std::uint32_t garbage = 0;        // sockets found garbage
-    std::uint32_t hitlist = 0;        // skbs purged
+    std::uint32_t candidates = 0;       // classic: candidates selected
+    std::uint32_t sccs = 0;             // graph: SCCs finalised (fast path: rings checked)
+    std::uint32_t garbage = 0;          // sockets found garbage
+    std::uint32_t hitlist = 0;          // skbs purged
     bool fast_path = false;
     std::uint64_t micro_steps = 0;
     std::uint64_t first_step = 0, last_step = 0;
@@ -118,10 +118,7 @@ public:
     User &add_user(const std::string &name);
     Process &add_process(const std::string &name, User &user);
     User *find_user(const std::string &name);
-    const User *find_user(const std::string &name) const
-    {
-        return const_cast<Kernel *>(this)->find_user(name);
-    }
+    const User *find_user(const std::string &name) const { return const_cast<Kernel *>(this)->find_user(name); }
     Process *find_process(const std::string &name);
 
     // ---- syscalls (names are the scene's fd names in process p) ---------------------------
@@ -130,13 +127,13 @@ public:
     Proc sys_bind(Process &p, std::string name, std::optional<std::string> address, SysResult &r);
     Proc sys_listen(Process &p, std::string name, SysResult &r);
     // address: "@name" form; target_fd: the "connect c s" form.
-    Proc sys_connect(Process &p, std::string name, std::optional<std::string> address,
-                     std::string target_fd, SysResult &r);
+    Proc sys_connect(Process &p, std::string name, std::optional<std::string> address, std::string target_fd,
+                     SysResult &r);
     Proc sys_accept(Process &p, std::string listener, std::string new_name, SysResult &r);
-    Proc sys_sendmsg(Process &p, std::string name, std::vector<std::string> fds,
-                     std::uint64_t bytes, bool oob, std::optional<std::string> to, SysResult &r);
-    Proc sys_recvmsg(Process &p, std::string name, std::vector<std::string> fd_names, bool peek,
-                     bool oob, SysResult &r);
+    Proc sys_sendmsg(Process &p, std::string name, std::vector<std::string> fds, std::uint64_t bytes, bool oob,
+                     std::optional<std::string> to, SysResult &r);
+    Proc sys_recvmsg(Process &p, std::string name, std::vector<std::string> fd_names, bool peek, bool oob,
+                     SysResult &r);
     Proc sys_dup(Process &p, std::string old_name, std::string new_name, SysResult &r);
     Proc sys_close(Process &p, std::string name, SysResult &r);
     Proc sys_setsockopt(Process &p, std::string name, SockOpt opt, bool value, SysResult &r);
@@ -204,14 +201,14 @@ public:
     // Drops one reference; at 0, __fput is deferred. close() passes its fd so that removing the
     // fd and dropping its reference are one micro-step (an fd_close event).
     Proc fput(File &f, std::uint32_t closing_process = npos, std::uint32_t closing_fd = npos);
-    Proc kfree_skb(SkBuff &skb, KFn why);// run the destructor (detach fds, drop their refs)
+    Proc kfree_skb(SkBuff &skb, KFn why); // run the destructor (detach fds, drop their refs)
     // scm_destroy(): drops every reference the list still holds (last entry first) and takes it
     // off the refcount registry.
     Proc scm_destroy(ScmFpList &fpl);
-    Proc unix_gc(std::string trigger);   // era-specific entry: run now (classic) or queue
-    Proc gc_run(std::string trigger);    // one collection, with its GcRun record
-    Event ev(EventKind kind, KFn fn, std::uint32_t a = npos, std::uint32_t b = npos,
-             std::uint32_t c = npos, std::int64_t before = 0, std::int64_t after = 0) const
+    Proc unix_gc(std::string trigger); // era-specific entry: run now (classic) or queue
+    Proc gc_run(std::string trigger);  // one collection, with its GcRun record
+    Event ev(EventKind kind, KFn fn, std::uint32_t a = npos, std::uint32_t b = npos, std::uint32_t c = npos,
+             std::int64_t before = 0, std::int64_t after = 0) const
     {
         Event e;
         e.kind = kind;
@@ -231,11 +228,11 @@ public:
     GcList &gc_list(ListId id);
 
     // ---- state (public so that views and invariant checks can read it) ---------------------
-    ChunkedVector<UnixSock> socks;    // by id, never shrinks: released sockets stay for the views
-    ChunkedVector<File> files;        // by id (= socket id)
-    std::deque<User> users;           // users[0] is root
-    std::deque<Process> processes;    // processes[0] is main
-    NamePool name_pool;                // labels and fd names, interned
+    ChunkedVector<UnixSock> socks;          // by id, never shrinks: released sockets stay for the views
+    ChunkedVector<File> files;              // by id (= socket id)
+    std::deque<User> users;                 // users[0] is root
+    std::deque<Process> processes;          // processes[0] is main
+    NamePool name_pool;                     // labels and fd names, interned
     std::vector<std::uint32_t> label_owner; // name id -> sock id it labels (npos: none)
     // UnixSock::address: npos when unbound; kAutobindAddress | value for a name of five hex digits
     // (every autobind name: a filled name space stores no strings); else an index into addresses.
@@ -243,12 +240,12 @@ public:
     std::vector<std::string> addresses;
     // The abstract buckets (256..511) of the namespace's socket hash table, with autobind.
     AbstractNamespace abstract_ns;
-    KLock unix_table_lock;                     // before 2021: one lock for the whole table
-    std::array<KLock, 512> table_locks;        // from 2021: one per bucket (unix_table_double_lock)
+    KLock unix_table_lock;              // before 2021: one lock for the whole table
+    std::array<KLock, 512> table_locks; // from 2021: one per bucket (unix_table_double_lock)
 
     // classic and async
     GcList gc_inflight_list, gc_candidates, not_cycle_list;
-    GcLink cursor;                    // the restore walk's dummy list node
+    GcLink cursor; // the restore walk's dummy list node
     SkbQueue hitlist;
     unsigned long unix_tot_inflight = 0;
     bool gc_in_progress = false;
@@ -259,17 +256,17 @@ public:
     std::vector<UnixVertex *> free_vertices;
     bool graph_maybe_cyclic = false;
     bool graph_grouped = false;
-    unsigned long unvisited_index = 0;  // UNIX_VERTEX_INDEX_MARK1
-    unsigned long grouped_index = 1;    // UNIX_VERTEX_INDEX_MARK2
-    unsigned long max_scc_index = 2;    // unix_vertex_max_scc_index (CVE-2025-40214 fix)
+    unsigned long unvisited_index = 0; // UNIX_VERTEX_INDEX_MARK1
+    unsigned long grouped_index = 1;   // UNIX_VERTEX_INDEX_MARK2
+    unsigned long max_scc_index = 2;   // unix_vertex_max_scc_index (CVE-2025-40214 fix)
     // the walk's stacks, kept here so the views can show them mid-walk
     std::vector<UnixVertex *> vertex_stack_view;
     std::vector<UnixEdge *> edge_stack_view;
 
-    bi::list<ScmFpList,
-             bi::member_hook<ScmFpList, bi::list_member_hook<bi::link_mode<bi::auto_unlink>>,
-                             &ScmFpList::registry_hook>,
-             bi::constant_time_size<false>>
+    bi::list<
+        ScmFpList,
+        bi::member_hook<ScmFpList, bi::list_member_hook<bi::link_mode<bi::auto_unlink>>, &ScmFpList::registry_hook>,
+        bi::constant_time_size<false>>
         live_fp_lists;
     std::vector<GcRun> gc_runs;
     std::vector<Finding> findings;
@@ -277,8 +274,8 @@ public:
     // fd reaches them (alive, unreachable, not freed: leaked), each with why. Written by the
     // Simulation at every gc_end, which can tell reachability (engine/run why_alive).
     std::map<std::uint32_t, std::string> leaked;
-    Process *current = nullptr;       // the task running kernel code; nullptr = a kworker
-    std::uint64_t step_hint = 0;      // the Simulation's step counter, for findings
+    Process *current = nullptr;  // the task running kernel code; nullptr = a kworker
+    std::uint64_t step_hint = 0; // the Simulation's step counter, for findings
     std::uint32_t skbs_allocated = 0;
     std::uint32_t skbs_live = 0;
     FreedBy release_cause = FreedBy::close; // recorded on a file whose last reference goes
@@ -287,12 +284,12 @@ public:
     bool collections_suppressed = false;
 
     // modelled time
-    std::deque<Task> tasks;           // 0 = main; then spawned blocks and the kworker, in order
-    Task *running = nullptr;          // the task whose micro-steps run now
-    Task *kworker = nullptr;          // runs queued work on the last CPU (concurrent runs)
-    bool concurrent = false;          // several tasks: locks and sleeps are scheduling points
+    std::deque<Task> tasks;  // 0 = main; then spawned blocks and the kworker, in order
+    Task *running = nullptr; // the task whose micro-steps run now
+    Task *kworker = nullptr; // runs queued work on the last CPU (concurrent runs)
+    bool concurrent = false; // several tasks: locks and sleeps are scheduling points
     KLock unix_gc_lock;
-    std::uint64_t gc_busy_until = 0;  // end (modelled) of the last collection
+    std::uint64_t gc_busy_until = 0; // end (modelled) of the last collection
     LatencyLog latencies;
     // Timed calls past the latency-samples budget: exact counts per (task, call, duration), so
     // histograms and percentiles stay right while memory stays bounded.
@@ -304,7 +301,7 @@ public:
     void reach_budget(Budget b, std::string detail);
     std::uint64_t gc_runs_dropped = 0; // collections past the collections budget: counted, not kept
     std::uint64_t gc_runs_total() const { return gc_runs.size() + gc_runs_dropped; }
-    std::uint64_t bytes_live = 0;      // bytes of every live skb (queued, in flight, on the hitlist)
+    std::uint64_t bytes_live = 0;        // bytes of every live skb (queued, in flight, on the hitlist)
     std::uint64_t micro_steps_total = 0; // every micro-step, also those a fast-forward absorbed
     // Micro-steps a fast-forward shortcut (a memo, a bulk walk of taken names) did not yield at
     // all. The Simulation counts them as steps, so a step number means the same micro-step
@@ -334,7 +331,7 @@ private:
     File &create_file(UnixSock &u);
     Errno install_fd(Process &p, File &f, const std::string &name, int &fd);
     Errno resolve(Process &p, const std::string &name, UnixSock *&u);
-    Proc release_file(File &f);       // __fput -> sock_close -> unix_release_sock
+    Proc release_file(File &f); // __fput -> sock_close -> unix_release_sock
     Proc unix_release_sock(UnixSock &u, bool embryo);
     Proc run_delayed_fput();
     void queue_work(Work w);
@@ -369,7 +366,7 @@ private:
 struct SpinGuard {
     Kernel &k;
     KLock &lock;
-    SpinGuard(Kernel &kernel, KLock &l) : k(kernel), lock(l) {}
+    SpinGuard(Kernel &kernel, KLock &l) : k(kernel), lock(l) { }
     SpinGuard(const SpinGuard &) = delete;
     SpinGuard &operator=(const SpinGuard &) = delete;
     ~SpinGuard() { k.spin_unlock(lock); }

@@ -33,11 +33,11 @@ public:
     struct promise_type {
         // The outermost promise tracks the innermost running coroutine and the last event.
         promise_type *root = this;
-        Handle leaf;                 // only meaningful in the root
-        Handle parent;               // the coroutine that co_yield-ed us (none for the root)
-        const Event *event = nullptr;// only meaningful in the root
-        std::exception_ptr error;    // only meaningful in the root
-        EventSink *sink = nullptr;   // only meaningful in the root
+        Handle leaf;                  // only meaningful in the root
+        Handle parent;                // the coroutine that co_yield-ed us (none for the root)
+        const Event *event = nullptr; // only meaningful in the root
+        std::exception_ptr error;     // only meaningful in the root
+        EventSink *sink = nullptr;    // only meaningful in the root
 
         Proc get_return_object() { return Proc{Handle::from_promise(*this)}; }
         std::suspend_always initial_suspend() noexcept { return {}; }
@@ -53,15 +53,15 @@ public:
                 }
                 return std::noop_coroutine();
             }
-            void await_resume() noexcept {}
+            void await_resume() noexcept { }
         };
         FinalAwaiter final_suspend() noexcept { return {}; }
 
         struct YieldAwaiter {
             bool absorbed;
             bool await_ready() const noexcept { return absorbed; }
-            void await_suspend(Handle) const noexcept {}
-            void await_resume() const noexcept {}
+            void await_suspend(Handle) const noexcept { }
+            void await_resume() const noexcept { }
         };
         YieldAwaiter yield_value(const Event &e) noexcept
         {
@@ -72,12 +72,12 @@ public:
         struct CallAwaiter;
         CallAwaiter yield_value(Proc &&child) noexcept;
 
-        void return_void() noexcept {}
+        void return_void() noexcept { }
         void unhandled_exception() noexcept { error = std::current_exception(); }
     };
 
     Proc() = default;
-    Proc(Proc &&o) noexcept : handle_(std::exchange(o.handle_, {})) {}
+    Proc(Proc &&o) noexcept : handle_(std::exchange(o.handle_, {})) { }
     Proc &operator=(Proc &&o) noexcept
     {
         if (this != &o) {
@@ -127,7 +127,7 @@ public:
     explicit operator bool() const { return static_cast<bool>(handle_); }
 
 private:
-    explicit Proc(Handle h) : handle_(h) {}
+    explicit Proc(Handle h) : handle_(h) { }
     void destroy()
     {
         if (handle_)
@@ -165,8 +165,7 @@ inline Proc::promise_type::CallAwaiter Proc::promise_type::yield_value(Proc &&ch
 // Runs a path to its end, discarding its events (used where only the final state matters).
 inline void run_to_end(Proc p)
 {
-    while (p.next()) {
-    }
+    while (p.next()) { }
 }
 
 } // namespace inflight

@@ -16,7 +16,7 @@ struct User {
     std::uint32_t id = 0;
     std::string name;
     std::uint32_t uid = 0;
-    unsigned long unix_inflight = 0;  // user->unix_inflight: every fd in flight sent by this user
+    unsigned long unix_inflight = 0;             // user->unix_inflight: every fd in flight sent by this user
     bool privileged() const { return uid == 0; } // CAP_SYS_RESOURCE / CAP_SYS_ADMIN
 };
 
@@ -24,13 +24,13 @@ struct Process {
     std::uint32_t id = 0;
     std::string name;
     User *user = nullptr;
-    std::uint64_t nofile = 1024;                 // RLIMIT_NOFILE
-    std::vector<File *> fds;                     // the fd table; index = fd number
-    const NamePool *pool = nullptr;              // the kernel's interned names
-    FdNames names;                               // scene name (interned) -> fd
-    std::vector<File *> task_work;               // files whose __fput runs on return to user mode
+    std::uint64_t nofile = 1024;    // RLIMIT_NOFILE
+    std::vector<File *> fds;        // the fd table; index = fd number
+    const NamePool *pool = nullptr; // the kernel's interned names
+    FdNames names;                  // scene name (interned) -> fd
+    std::vector<File *> task_work;  // files whose __fput runs on return to user mode
     std::uint32_t open_count = 0;
-    std::size_t next_fd = 3;                     // no free slot below this (files_struct next_fd)
+    std::size_t next_fd = 3; // no free slot below this (files_struct next_fd)
 
     // The lowest free fd (may be fds.size(), i.e. a new slot).
     std::size_t lowest_free_fd()

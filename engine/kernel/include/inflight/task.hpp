@@ -21,17 +21,17 @@ struct UnixSock;
 struct Task {
     std::uint32_t id = 0;
     std::string name;
-    Process *process = nullptr;       // nullptr for the kworker
-    Process *context = nullptr;       // Kernel::current while it runs (nullptr: kworker context)
+    Process *process = nullptr; // nullptr for the kworker
+    Process *context = nullptr; // Kernel::current while it runs (nullptr: kworker context)
     std::uint32_t cpu = 0;
     bool kworker = false;
 
-    std::uint64_t clock = 0;          // ns; advanced by the cost of each micro-step it runs
-    Proc body;                        // what it runs (the script, a spawned block, queued work)
+    std::uint64_t clock = 0; // ns; advanced by the cost of each micro-step it runs
+    Proc body;               // what it runs (the script, a spawned block, queued work)
     bool started = false;
     bool finished = false;
-    bool at_point = true;             // stopped at a scheduling point: others may go first
-    bool at_statement_boundary = true;// its CPU is free for another task on the same CPU
+    bool at_point = true;              // stopped at a scheduling point: others may go first
+    bool at_statement_boundary = true; // its CPU is free for another task on the same CPU
 
     // Sleeping (flush_work, unix_gc_wait, a blocking recv, wait, expect): not runnable.
     bool blocked = false;
@@ -39,8 +39,8 @@ struct Task {
     std::uint64_t wait_start = 0;
     std::uint64_t wake_at = 0;
     const UnixSock *wait_sock = nullptr; // WaitFor::data: the socket whose queue it sleeps on
-    std::uint32_t wait_lock = 0;          // WaitFor::gc_lock/table_lock: which lock
-    bool wake_failed = false;             // woken because nothing could ever wake it
+    std::uint32_t wait_lock = 0;         // WaitFor::gc_lock/table_lock: which lock
+    bool wake_failed = false;            // woken because nothing could ever wake it
 
     // Totals, from which one call's share is taken (LatencySample::waited_ns / spun_ns).
     std::uint64_t waited_ns = 0;
@@ -56,7 +56,7 @@ struct KLock {
     std::uint64_t free_at = 0;
     std::uint32_t last_cpu = 0;
     std::uint64_t acquisitions = 0;
-    std::uint64_t contended = 0;      // acquisitions that had to spin
+    std::uint64_t contended = 0; // acquisitions that had to spin
     std::uint64_t spun_ns = 0;
 };
 

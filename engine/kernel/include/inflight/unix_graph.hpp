@@ -18,28 +18,28 @@ struct UnixEdge {
     SafeHook stack_entry;            // in the walk's edge stack
 };
 
-using EdgeList = bi::list<UnixEdge, bi::member_hook<UnixEdge, SafeHook, &UnixEdge::vertex_entry>,
-                          bi::constant_time_size<false>>;
-using EdgeStack = bi::list<UnixEdge, bi::member_hook<UnixEdge, SafeHook, &UnixEdge::stack_entry>,
-                           bi::constant_time_size<false>>;
+using EdgeList =
+    bi::list<UnixEdge, bi::member_hook<UnixEdge, SafeHook, &UnixEdge::vertex_entry>, bi::constant_time_size<false>>;
+using EdgeStack =
+    bi::list<UnixEdge, bi::member_hook<UnixEdge, SafeHook, &UnixEdge::stack_entry>, bi::constant_time_size<false>>;
 
 struct UnixVertex {
     CopiedEmpty<EdgeList> edges;
-    SafeHook entry;                 // unix_unvisited_vertices or unix_visited_vertices
+    SafeHook entry; // unix_unvisited_vertices or unix_visited_vertices
     // scc_entry: a head-less ring like the kernel's list_head, holding the SCC the last walk
     // grouped this vertex into; the fast path walks it. A new vertex is a ring of itself.
     UnixVertex *scc_prev = this;
     UnixVertex *scc_next = this;
-    bool visited_list = false;      // on unix_visited_vertices rather than unvisited
-    std::int8_t verdict = -1;       // this run's SCC verdict, for the views: -1 none, 0 alive, 1 dead
+    bool visited_list = false; // on unix_visited_vertices rather than unvisited
+    std::int8_t verdict = -1;  // this run's SCC verdict, for the views: -1 none, 0 alive, 1 dead
     unsigned long out_degree = 0;
     unsigned long index = 0;
     unsigned long scc_index = 0;
-    UnixSock *sock = nullptr;       // back pointer, for the views and the SCC lists
-    std::uint32_t pool_index = 0;   // position in Kernel::vertex_pool (its id, for a state copy)
+    UnixSock *sock = nullptr;     // back pointer, for the views and the SCC lists
+    std::uint32_t pool_index = 0; // position in Kernel::vertex_pool (its id, for a state copy)
 };
 
-using VertexList = bi::list<UnixVertex, bi::member_hook<UnixVertex, SafeHook, &UnixVertex::entry>,
-                            bi::constant_time_size<false>>;
+using VertexList =
+    bi::list<UnixVertex, bi::member_hook<UnixVertex, SafeHook, &UnixVertex::entry>, bi::constant_time_size<false>>;
 
 } // namespace inflight

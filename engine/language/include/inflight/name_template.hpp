@@ -19,8 +19,7 @@ using Bindings = std::vector<std::pair<std::string, std::int64_t>>;
 // Expands a template: "$i" and "${expr}" (expr: integers, loop variables, + - * / % and
 // parentheses). Returns nullopt and sets `error` (with the 0-based offset in `error_offset`)
 // when a variable is unbound or the expression is malformed.
-std::optional<std::string> expand_name(std::string_view text, const Bindings &bindings,
-                                       std::string *error = nullptr,
+std::optional<std::string> expand_name(std::string_view text, const Bindings &bindings, std::string *error = nullptr,
                                        std::size_t *error_offset = nullptr);
 
 // Convenience for the simulation: the template is known to be valid (check_scene passed).

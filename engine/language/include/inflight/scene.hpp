@@ -25,38 +25,38 @@ struct NameTemplate {
 };
 
 enum class Op : unsigned char {
-    user_decl,      // user alice
-    process_decl,   // process p user=alice
-    note,           // note "text"
-    socketpair,     // socketpair a b [type]
-    socket,         // socket s [type]
-    bind,           // bind s [@name]
-    listen,         // listen s
-    connect,        // connect c @name | connect c s
-    accept,         // accept l s2
-    send,           // send a [fds=..] [bytes=N] [oob] [to=@name]
-    recv,           // recv a [fds=..] [peek] [oob]
-    dup,            // dup a a2
-    close,          // close a [b ...]
-    setsockopt,     // setsockopt a passrights=on|off | passcred=on|off
-    gc,             // gc
-    expect_freed,   // expect freed a [b ...]
-    expect_alive,   // expect alive a [b ...]
-    expect_inflight,// expect inflight a N
-    expect_queue,   // expect queue a N
-    expect_error,   // expect error ENAME
-    repeat,         // repeat N [as k] { ... }
-    spawn,          // spawn NAME [cpu=N] { ... }: run the block concurrently (see below)
-    wait,           // wait [NAME ...]: join spawned tasks (no names: all of them)
-    splice,         // splice a bytes=N: sendfile() of N bytes into stream socket a (MSG_SPLICE_PAGES)
+    user_decl,       // user alice
+    process_decl,    // process p user=alice
+    note,            // note "text"
+    socketpair,      // socketpair a b [type]
+    socket,          // socket s [type]
+    bind,            // bind s [@name]
+    listen,          // listen s
+    connect,         // connect c @name | connect c s
+    accept,          // accept l s2
+    send,            // send a [fds=..] [bytes=N] [oob] [to=@name]
+    recv,            // recv a [fds=..] [peek] [oob]
+    dup,             // dup a a2
+    close,           // close a [b ...]
+    setsockopt,      // setsockopt a passrights=on|off | passcred=on|off
+    gc,              // gc
+    expect_freed,    // expect freed a [b ...]
+    expect_alive,    // expect alive a [b ...]
+    expect_inflight, // expect inflight a N
+    expect_queue,    // expect queue a N
+    expect_error,    // expect error ENAME
+    repeat,          // repeat N [as k] { ... }
+    spawn,           // spawn NAME [cpu=N] { ... }: run the block concurrently (see below)
+    wait,            // wait [NAME ...]: join spawned tasks (no names: all of them)
+    splice,          // splice a bytes=N: sendfile() of N bytes into stream socket a (MSG_SPLICE_PAGES)
 };
 
 enum class SockOpt : unsigned char { passrights, passcred };
 
 struct Statement {
     Op op = Op::note;
-    SourceLoc loc;                 // the statement keyword (after any "p:" prefix)
-    std::string process;           // "p" of "p: stmt"; empty = the default process "main"
+    SourceLoc loc;       // the statement keyword (after any "p:" prefix)
+    std::string process; // "p" of "p: stmt"; empty = the default process "main"
     SourceLoc process_loc;
 
     // Operand names, by op:
@@ -67,14 +67,14 @@ struct Statement {
     //   expect_freed/expect_alive/expect_inflight/expect_queue: socket labels (may be embryo(c))
     std::vector<NameTemplate> names;
 
-    SockType type = SockType::stream;     // socketpair/socket
-    std::optional<NameTemplate> address;  // bind/connect address, send to=; text without the '@'
-    std::vector<NameTemplate> fds;        // send fds= (fds passed) / recv fds= (names for received fds)
-    bool has_fds = false;                 // fds= was given (even if it names zero fds)
-    std::uint64_t bytes = 1;              // send bytes=
-    bool oob = false;                     // send/recv oob
-    bool peek = false;                    // recv peek
-    std::string text;                     // note text; process_decl: user name
+    SockType type = SockType::stream;    // socketpair/socket
+    std::optional<NameTemplate> address; // bind/connect address, send to=; text without the '@'
+    std::vector<NameTemplate> fds;       // send fds= (fds passed) / recv fds= (names for received fds)
+    bool has_fds = false;                // fds= was given (even if it names zero fds)
+    std::uint64_t bytes = 1;             // send bytes=
+    bool oob = false;                    // send/recv oob
+    bool peek = false;                   // recv peek
+    std::string text;                    // note text; process_decl: user name
     SourceLoc text_loc;
     // note ERA... "text": the collectors the note's text holds for (empty: every one). Under
     // another collector the note is not shown (no note event).
@@ -84,8 +84,8 @@ struct Statement {
     SockOpt option = SockOpt::passrights; // setsockopt
     bool option_value = true;
 
-    std::string loop_var = "i";           // repeat ... as k
-    std::vector<Statement> body;          // repeat and spawn body
+    std::string loop_var = "i";  // repeat ... as k
+    std::vector<Statement> body; // repeat and spawn body
 
     // process_decl / spawn: cpu=N (may hold ${expr} inside a repeat; empty text = not given).
     // spawn NAME: NAME (names[0], may be a template) is either a declared process, whose fd
@@ -103,29 +103,29 @@ enum class AutobindMode : unsigned char {
 };
 
 struct CostOverride {
-    std::string name;                     // a name from cost_table() (cost_model.hpp)
+    std::string name; // a name from cost_table() (cost_model.hpp)
     std::uint64_t ns = 0;
     SourceLoc loc;
 };
 
 struct SceneSettings {
     GcEra gc = GcEra::async;
-    bool fix_unify_scc_index = false;     // set fix unify-scc-index (graph only)
-    std::uint64_t nofile = 1024;          // RLIMIT_NOFILE of every process
-    std::uint64_t seed = 1;               // set seed N (autobind start numbers)
-    RunBudget budget;                     // set limit [NAME] N (run_budget.hpp); bare N: objects
-    bool checked = false;                 // set check on: verify invariants after every micro-step
+    bool fix_unify_scc_index = false; // set fix unify-scc-index (graph only)
+    std::uint64_t nofile = 1024;      // RLIMIT_NOFILE of every process
+    std::uint64_t seed = 1;           // set seed N (autobind start numbers)
+    RunBudget budget;                 // set limit [NAME] N (run_budget.hpp); bare N: objects
+    bool checked = false;             // set check on: verify invariants after every micro-step
     // set collectors classic async graph: the eras the scene's expectations hold for (empty:
     // only `gc`). Tests run the scene under each; the CLI warns when run under another.
     std::vector<GcEra> collectors;
 
     // ---- modelled time (issue: time and concurrency) ----
-    std::uint32_t cpus = 1;               // set cpus N (1..1024); queued kernel work runs on CPU N-1
-    std::vector<CostOverride> costs;      // set cost NAME NS, in order (a later line wins)
-    AutobindMode autobind = AutobindMode::random;  // set autobind sequential|random-v1|random
-    bool creds_by_default = false;        // set creds-by-default on (2.6.39-3.1 behaviour)
-    bool fix_splice_no_checksum = true;   // set fix splice-no-checksum off: checksum spliced pages
-    bool global_table_lock = false;       // set table-lock global: one unix_table_lock (pre-2021)
+    std::uint32_t cpus = 1;                       // set cpus N (1..1024); queued kernel work runs on CPU N-1
+    std::vector<CostOverride> costs;              // set cost NAME NS, in order (a later line wins)
+    AutobindMode autobind = AutobindMode::random; // set autobind sequential|random-v1|random
+    bool creds_by_default = false;                // set creds-by-default on (2.6.39-3.1 behaviour)
+    bool fix_splice_no_checksum = true;           // set fix splice-no-checksum off: checksum spliced pages
+    bool global_table_lock = false;               // set table-lock global: one unix_table_lock (pre-2021)
 };
 
 // `variant NAME { set ... }`: the same scene under other settings, for A/B comparisons (the CLI
@@ -138,12 +138,12 @@ struct SceneVariant {
 };
 
 struct Scene {
-    std::string file;                     // as given to the parser; used in diagnostics
-    std::string title;                    // scene "Title"; defaults to the file's base name
+    std::string file;  // as given to the parser; used in diagnostics
+    std::string title; // scene "Title"; defaults to the file's base name
     SceneSettings settings;
     std::vector<Statement> statements;
     std::vector<SceneVariant> variants;
-    std::vector<std::string> lines;       // the source text, line by line, for the views
+    std::vector<std::string> lines; // the source text, line by line, for the views
 };
 
 } // namespace inflight

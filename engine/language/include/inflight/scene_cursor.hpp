@@ -35,10 +35,10 @@ public:
 private:
     struct Frame {
         const std::vector<Statement> *list;
-        std::size_t index;          // next statement to look at in *list
-        std::int64_t iteration;     // for repeat frames; -1 for the top level
+        std::size_t index;      // next statement to look at in *list
+        std::int64_t iteration; // for repeat frames; -1 for the top level
         std::int64_t count;
-        const Statement *repeat;    // nullptr for the top level
+        const Statement *repeat; // nullptr for the top level
     };
     std::vector<Frame> stack_;
     Bindings bindings_;

@@ -53,18 +53,44 @@ public:
         using Owner = std::conditional_t<Const, const ChunkedVector, ChunkedVector>;
 
         Iter() = default;
-        Iter(Owner *v, std::size_t i) : v_(v), i_(i) {}
+        Iter(Owner *v, std::size_t i) : v_(v), i_(i) { }
         operator Iter<true>() const { return Iter<true>(v_, i_); }
 
         reference operator*() const { return (*v_)[i_]; }
         pointer operator->() const { return &(*v_)[i_]; }
         reference operator[](difference_type n) const { return (*v_)[i_ + n]; }
-        Iter &operator++() { ++i_; return *this; }
-        Iter operator++(int) { Iter t = *this; ++i_; return t; }
-        Iter &operator--() { --i_; return *this; }
-        Iter operator--(int) { Iter t = *this; --i_; return t; }
-        Iter &operator+=(difference_type n) { i_ += n; return *this; }
-        Iter &operator-=(difference_type n) { i_ -= n; return *this; }
+        Iter &operator++()
+        {
+            ++i_;
+            return *this;
+        }
+        Iter operator++(int)
+        {
+            Iter t = *this;
+            ++i_;
+            return t;
+        }
+        Iter &operator--()
+        {
+            --i_;
+            return *this;
+        }
+        Iter operator--(int)
+        {
+            Iter t = *this;
+            --i_;
+            return t;
+        }
+        Iter &operator+=(difference_type n)
+        {
+            i_ += n;
+            return *this;
+        }
+        Iter &operator-=(difference_type n)
+        {
+            i_ -= n;
+            return *this;
+        }
         friend Iter operator+(Iter a, difference_type n) { return a += n; }
         friend Iter operator+(difference_type n, Iter a) { return a += n; }
         friend Iter operator-(Iter a, difference_type n) { return a -= n; }
@@ -99,7 +125,8 @@ public:
         for (const T &x : o)
             push_back(x);
     }
-    ChunkedVector(ChunkedVector &&o) noexcept : chunks_(std::exchange(o.chunks_, {})), size_(std::exchange(o.size_, 0)) {}
+    ChunkedVector(ChunkedVector &&o) noexcept : chunks_(std::exchange(o.chunks_, {})), size_(std::exchange(o.size_, 0))
+    { }
     ChunkedVector &operator=(const ChunkedVector &o)
     {
         if (this != &o) {

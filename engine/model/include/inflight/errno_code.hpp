@@ -11,23 +11,23 @@ namespace inflight {
 // Enumerators drop the leading E: <cerrno> defines EPERM and friends as macros.
 enum class Errno : unsigned char {
     none = 0,
-    perm,   // EPERM
-    badf,   // EBADF
-    again,   // EAGAIN
-    inval,   // EINVAL
-    mfile,   // EMFILE
-    nospc,   // ENOSPC
-    pipe,   // EPIPE
-    notsock,   // ENOTSOCK
+    perm,        // EPERM
+    badf,        // EBADF
+    again,       // EAGAIN
+    inval,       // EINVAL
+    mfile,       // EMFILE
+    nospc,       // ENOSPC
+    pipe,        // EPIPE
+    notsock,     // ENOTSOCK
     prototype,   // EPROTOTYPE
-    noprotoopt,   // ENOPROTOOPT
+    noprotoopt,  // ENOPROTOOPT
     opnotsupp,   // EOPNOTSUPP
     addrinuse,   // EADDRINUSE
     connreset,   // ECONNRESET
-    isconn,   // EISCONN
-    notconn,   // ENOTCONN
-    toomanyrefs,   // ETOOMANYREFS
-    connrefused,   // ECONNREFUSED
+    isconn,      // EISCONN
+    notconn,     // ENOTCONN
+    toomanyrefs, // ETOOMANYREFS
+    connrefused, // ECONNREFUSED
 };
 
 // "EPERM", "EBADF", ...; "0" for none.

@@ -13,8 +13,8 @@ enum class GcEra : unsigned char {
     graph,   // 6.10 - 6.18: vertices, edges and Tarjan's SCC walk
 };
 
-std::string_view era_name(GcEra era);          // "classic", "async", "graph"
-std::string_view era_kernel_label(GcEra era);  // e.g. "6.10-6.18 (modelled: 6.18)"
+std::string_view era_name(GcEra era);         // "classic", "async", "graph"
+std::string_view era_kernel_label(GcEra era); // e.g. "6.10-6.18 (modelled: 6.18)"
 std::optional<GcEra> parse_era(std::string_view name);
 
 } // namespace inflight

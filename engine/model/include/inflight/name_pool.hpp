@@ -89,7 +89,8 @@ public:
         if (!hashed_ && ids > dense_.capacity() && ids < 4 * (used_ + 1) + 1024)
             dense_.reserve(ids);
     }
-    template <class F> void for_each(F &&f) const // f(name id, fd), in no particular order
+    template <class F>
+    void for_each(F &&f) const // f(name id, fd), in no particular order
     {
         if (!hashed_) {
             for (std::size_t i = 0; i < dense_.size(); ++i)

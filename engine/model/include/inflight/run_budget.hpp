@@ -33,10 +33,10 @@ inline constexpr std::size_t kBudgetCount = 12;
 
 struct BudgetInfo {
     Budget id;
-    std::string_view name;      // as written after `set limit` and in --limit NAME=N
+    std::string_view name; // as written after `set limit` and in --limit NAME=N
     std::uint64_t default_value;
-    std::string_view what;      // "micro-steps", in "the run reached its limit of N micro-steps"
-    bool ends_run;              // reaching it ends the run (else: later items are only counted)
+    std::string_view what; // "micro-steps", in "the run reached its limit of N micro-steps"
+    bool ends_run;         // reaching it ends the run (else: later items are only counted)
 };
 
 // Every budget, in enum order.

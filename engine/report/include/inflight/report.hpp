@@ -33,8 +33,8 @@ std::string format_ns(std::uint64_t ns);
 
 // The run's timed calls grouped by task and call kind, durations sorted (for percentiles).
 struct LatencyGroup {
-    std::string name;           // "sane, sendmsg, no fd"
-    std::uint32_t task = 0;     // the first task of that name
+    std::string name;       // "sane, sendmsg, no fd"
+    std::uint32_t task = 0; // the first task of that name
     std::string task_name;
     CallKind kind = CallKind::no_fd;
     KFn fn = KFn::sys_sendmsg;
@@ -43,7 +43,7 @@ struct LatencyGroup {
     // ascending. Counts, totals and percentiles below cover both, exactly.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> counted;
     std::uint64_t waited_ns = 0, spun_ns = 0;
-    std::size_t waits = 0;      // calls that waited for a collection
+    std::size_t waits = 0; // calls that waited for a collection
 
     std::uint64_t count() const;
     std::uint64_t total_ns() const;   // saturating: a sum never wraps below its parts

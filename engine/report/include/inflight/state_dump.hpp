@@ -17,7 +17,6 @@ class Kernel;
 class Simulation;
 struct Event;
 
-
 // The globals: unix_tot_inflight, each user's unix_inflight, gc_in_progress and its phase,
 // the graph state and index marks, the hitlist size. One compact JSON object.
 std::string globals_json(const Kernel &k);

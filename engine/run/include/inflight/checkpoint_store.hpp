@@ -26,8 +26,8 @@ class Simulation;
 struct CheckpointStats {
     std::size_t count = 0;
     std::size_t bytes = 0;
-    std::size_t taken = 0;    // ever added
-    std::size_t thinned = 0;  // dropped to stay within the budget
+    std::size_t taken = 0;   // ever added
+    std::size_t thinned = 0; // dropped to stay within the budget
 };
 
 class CheckpointStore {

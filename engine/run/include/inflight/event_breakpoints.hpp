@@ -23,17 +23,22 @@ struct Event;
 struct UnixSock;
 
 enum class EventBreak : std::uint8_t {
-    none, collection_starts, hitlist_non_empty, invariant_violated, statement_fails, becomes_candidate,
+    none,
+    collection_starts,
+    hitlist_non_empty,
+    invariant_violated,
+    statement_fails,
+    becomes_candidate,
     found_garbage,
 };
 
 struct EventBreakpointSet {
     bool collection_starts = false;
-    bool hitlist_non_empty = false;  // an skb moves to the hitlist
-    bool invariant_violated = true;  // a finding
-    bool statement_fails = false;    // a syscall returns an error
-    std::string becomes_candidate;   // a socket label ("" = off)
-    std::string found_garbage;       // a socket label ("" = off)
+    bool hitlist_non_empty = false; // an skb moves to the hitlist
+    bool invariant_violated = true; // a finding
+    bool statement_fails = false;   // a syscall returns an error
+    std::string becomes_candidate;  // a socket label ("" = off)
+    std::string found_garbage;      // a socket label ("" = off)
 
     // Which breakpoint the step just taken (e, k the state after it) hits, if any.
     EventBreak check(const Event &e, const Kernel &k) const;

@@ -35,14 +35,14 @@ struct SnapshotNode {
     SockState state = SockState::unconnected;
     GcRole role = GcRole::idle;
     bool listener = false;
-    bool embryo = false;            // unaccepted
-    std::uint32_t listener_sock;    // for an unaccepted embryo: its listener's sock id (else npos)
+    bool embryo = false;         // unaccepted
+    std::uint32_t listener_sock; // for an unaccepted embryo: its listener's sock id (else npos)
     // unix_peer(sk): the other end of a socketpair or a connection, where this socket's sends
     // land (for an embryo, its client); npos when unconnected.
     std::uint32_t peer = 0xffffffffu;
     long file_refs = 0;
-    long inflight = 0;              // u->inflight (classic) or out_degree (graph)
-    std::uint32_t queue = 0;        // skbs in its receive queue
+    long inflight = 0;       // u->inflight (classic) or out_degree (graph)
+    std::uint32_t queue = 0; // skbs in its receive queue
     std::uint8_t gc_flags = 0;
     long index = -1, scc_index = -1; // graph: the vertex's Tarjan marks (-1 without a vertex)
     std::string why;                 // leaked: why the collector left it (for a tooltip)
@@ -54,7 +54,7 @@ struct SnapshotEdge {
     std::uint32_t to = 0;           // the socket whose receive queue holds it
     std::uint32_t effective_to = 0; // `to`, or the listener when `to` is an unaccepted embryo
     std::uint32_t skb = 0;
-    bool on_hitlist = false;        // the skb is on the collector's hitlist
+    bool on_hitlist = false; // the skb is on the collector's hitlist
 };
 
 struct SnapshotFd {
@@ -71,7 +71,7 @@ struct SnapshotProcess {
 };
 
 struct GraphSnapshot {
-    std::vector<SnapshotNode> nodes;     // by socket id
+    std::vector<SnapshotNode> nodes; // by socket id
     std::vector<SnapshotEdge> edges;
     std::vector<SnapshotProcess> processes;
     // Equal keys = the same nodes, edges and fds: no relayout needed (roles may differ).

@@ -23,7 +23,8 @@ public:
     // Errors are located in `text` (the condition's columns are counted from the line number).
     static std::optional<LineBreakpoint> parse(std::string_view text, WatchError *error = nullptr);
     explicit LineBreakpoint(std::uint32_t line, std::optional<Watch> condition = std::nullopt)
-        : line_(line), condition_(std::move(condition)) {}
+        : line_(line), condition_(std::move(condition))
+    { }
 
     std::uint32_t line() const { return line_; }
     const std::optional<Watch> &condition() const { return condition_; }

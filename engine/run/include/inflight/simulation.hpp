@@ -24,10 +24,10 @@
 namespace inflight {
 
 struct SimulationOptions {
-    std::optional<GcEra> era;            // overrides `set gc`
-    std::optional<std::uint64_t> seed;   // overrides `set seed`
-    std::optional<bool> checked;         // overrides `set check`
-    bool record = true;                  // keep every event (for the trace and the player)
+    std::optional<GcEra> era;          // overrides `set gc`
+    std::optional<std::uint64_t> seed; // overrides `set seed`
+    std::optional<bool> checked;       // overrides `set check`
+    bool record = true;                // keep every event (for the trace and the player)
     // Fast-forward: a collection's (and an autobind's) inner micro-steps still run and cost
     // their time, but are not handed out one by one; only gc_begin/gc_end and what a viewer
     // must see are. The CLI uses it for reports; the app and the tests step everything.
@@ -46,7 +46,7 @@ struct SceneWarning {
 struct ExpectationOutcome {
     std::uint32_t line = 0;
     bool passed = false;
-    std::string message;                 // what was expected and what was found
+    std::string message; // what was expected and what was found
 };
 
 class Simulation : private EventSink {
@@ -169,12 +169,12 @@ private:
     std::size_t findings_seen_ = 0;
     std::vector<SceneWarning> warnings_;
     std::uint64_t warnings_dropped_ = 0;
-    SourceLoc stmt_loc_;                     // the statement that began last (any task)
-    std::optional<SourceLoc> limit_loc_;     // where a budget ended the run
+    SourceLoc stmt_loc_;                 // the statement that began last (any task)
+    std::optional<SourceLoc> limit_loc_; // where a budget ended the run
     std::vector<ExpectationOutcome> expectations_;
     std::vector<TaskInfo> tasks_info_;
     std::uint64_t now_ns_ = 0;
-    std::uint64_t seek_target_ = 0;          // advance_to(): absorb what comes before it
+    std::uint64_t seek_target_ = 0; // advance_to(): absorb what comes before it
 };
 
 KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &options);

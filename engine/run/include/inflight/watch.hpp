@@ -44,10 +44,25 @@ class Watch {
 public:
     enum class Field : std::uint8_t {
         // a socket's (LABEL)
-        inflight, refs, out_degree, index, scc_index, flags, queue, nr_fds, state,
-        freed, alive, candidate, garbage, // predicates: LABEL WORD
+        inflight,
+        refs,
+        out_degree,
+        index,
+        scc_index,
+        flags,
+        queue,
+        nr_fds,
+        state,
+        freed,
+        alive,
+        candidate,
+        garbage, // predicates: LABEL WORD
         // globals
-        unix_tot_inflight, gc_in_progress, hitlist, graph_maybe_cyclic, graph_grouped,
+        unix_tot_inflight,
+        gc_in_progress,
+        hitlist,
+        graph_maybe_cyclic,
+        graph_grouped,
         user_inflight, // user NAME inflight
     };
     enum class Op : std::uint8_t { none, eq, ne, lt, le, gt, ge };
@@ -86,7 +101,7 @@ std::vector<std::string_view> watch_field_names();
 // A Watch and what it last saw: check() after every step says whether it fired.
 class Watchpoint {
 public:
-    explicit Watchpoint(Watch w) : watch_(std::move(w)) {}
+    explicit Watchpoint(Watch w) : watch_(std::move(w)) { }
     const Watch &watch() const { return watch_; }
 
     struct Change {

@@ -36,35 +36,35 @@ struct WhyHop {
     };
     Kind kind = Kind::fd;
     std::uint32_t process = 0xFFFFFFFFu, fd = 0xFFFFFFFFu;
-    std::string fd_name;               // the scene's name for that fd, if any
-    std::uint32_t from = 0xFFFFFFFFu;  // the socket whose queue holds the skb
+    std::string fd_name;              // the scene's name for that fd, if any
+    std::uint32_t from = 0xFFFFFFFFu; // the socket whose queue holds the skb
     std::uint32_t skb = 0xFFFFFFFFu;
     std::uint32_t to = 0xFFFFFFFFu;
-    std::string text;                  // "process main fd 5 (a)", "skb #3 in b's receive queue carries c's file"
+    std::string text; // "process main fd 5 (a)", "skb #3 in b's receive queue carries c's file"
 };
 
 // What a caller that stepped the run saw, and one state cannot tell (see WhyTracker).
 struct WhyHistory {
     bool tracked = false;
-    std::optional<std::uint64_t> released_step;      // the sock_release event
-    std::optional<std::uint64_t> unreachable_since;  // the step since which no fd reaches it
+    std::optional<std::uint64_t> released_step;        // the sock_release event
+    std::optional<std::uint64_t> unreachable_since;    // the step since which no fd reaches it
     std::vector<std::uint32_t> runs_while_unreachable; // collections that began since then
 };
 
 struct WhyAlive {
     std::uint32_t sock = 0xFFFFFFFFu;
     WhyVerdict verdict = WhyVerdict::reachable;
-    std::vector<WhyHop> chain;         // reachable: from a process fd to the socket
+    std::vector<WhyHop> chain; // reachable: from a process fd to the socket
     // A short key of the deciding rule, in the kernel's words: "fd", "not a candidate",
     // "inflight after dec_inflight", "out_degree != file_count", "scc_index mismatch in one SCC",
     // "garbage", "cascade", "graph not maybe_cyclic", "__fput deferred", "close", "gc", ...
     std::string rule;
-    std::string reason;                // the explanation in plain words
-    std::vector<std::uint32_t> group;  // the SCC (graph) or the candidates it was judged with
+    std::string reason;                  // the explanation in plain words
+    std::vector<std::uint32_t> group;    // the SCC (graph) or the candidates it was judged with
     std::uint32_t culprit = 0xFFFFFFFFu; // the socket whose check failed (graph: the vertex)
     // Is the ruling the collector's known defect (mixed low-point scc_index, spec 5.13)?
     bool scc_index_defect = false;
-    std::string chain_text;            // the hops joined: "process main fd 5 (a) -> socket a -> ..."
+    std::string chain_text; // the hops joined: "process main fd 5 (a) -> socket a -> ..."
     // Reachable and in flight: what a collection run now would rule about it (rule key and
     // reason as above), e.g. "not a candidate: file_count 2 > inflight 1". Empty otherwise.
     std::string collector_rule, collector_view;

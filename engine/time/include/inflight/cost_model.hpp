@@ -56,7 +56,7 @@ inline constexpr std::size_t kCostCount = static_cast<std::size_t>(Cost::count_)
 
 struct CostInfo {
     Cost cost;
-    std::string_view name;    // as written in `set cost NAME NS`
+    std::string_view name; // as written in `set cost NAME NS`
     std::uint64_t default_ns;
     std::string_view meaning; // one line for the settings dialog and `--help`
     std::string_view source;  // what it was fitted to, or "estimate"

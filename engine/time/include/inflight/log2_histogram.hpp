@@ -22,8 +22,8 @@ namespace inflight {
 // funclatency's -u / -m: a sample is divided by the unit (integer division) before it is bucketed,
 // exactly as the BPF program does `delta /= 1000` before bpf_log2l().
 enum class TimeUnit : std::uint8_t { ns, us, ms };
-std::uint64_t unit_divisor(TimeUnit u);   // 1, 1000, 1000000
-std::string_view unit_label(TimeUnit u);  // "nsecs", "usecs", "msecs" (funclatency's column header)
+std::uint64_t unit_divisor(TimeUnit u);  // 1, 1000, 1000000
+std::string_view unit_label(TimeUnit u); // "nsecs", "usecs", "msecs" (funclatency's column header)
 
 class Log2Histogram {
 public:
@@ -77,7 +77,7 @@ private:
     std::vector<std::uint64_t> values_;
     std::map<std::uint64_t, std::uint64_t> counted_; // value -> times (add(ns, times))
     std::uint64_t counted_calls_ = 0;
-    std::uint64_t total_ns_ = 0;                      // saturating
+    std::uint64_t total_ns_ = 0; // saturating
     std::uint64_t min_ns_ = 0, max_ns_ = 0;
     // Sorted copy for percentiles, extended lazily: samples arrive in small batches while a run
     // plays, so the new tail is sorted and merged instead of sorting everything again.
@@ -124,9 +124,9 @@ enum class GroupBy : std::uint8_t { task, user, call_kind };
 std::string_view group_by_name(GroupBy by); // "task", "user", "call kind"
 
 struct SampleGroup {
-    std::string name;                  // the task's name, the user's name, call_kind_name()
-    std::uint64_t order = 0;           // groups are kept sorted by this (first task, user id, kind)
-    std::vector<std::size_t> samples;  // indices into the sample vector given to add()
+    std::string name;                 // the task's name, the user's name, call_kind_name()
+    std::uint64_t order = 0;          // groups are kept sorted by this (first task, user id, kind)
+    std::vector<std::size_t> samples; // indices into the sample vector given to add()
     Log2Histogram histogram;
 };
 
