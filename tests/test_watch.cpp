@@ -352,7 +352,7 @@ private slots:
                 for (const auto &s : sets)
                     if (s.check(*e, sim.kernel()) == EventBreak::found_garbage) {
                         QCOMPARE(e->kind, EventKind::scc_verdict);
-                        QVERIFY(sim.kernel().find_label(s.found_garbage)->vertex->verdict == 1);
+                        QVERIFY(verdict_of(sim.kernel(), *sim.kernel().find_label(s.found_garbage)->vertex) == 1);
                         at[s.found_garbage].push_back(e->step);
                     }
             }

@@ -376,14 +376,14 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
                                    {}});
             gc.children.push_back({QStringLiteral("vertex_list"),
                                    tr("vertex list"),
-                                   v->visited_list ? tr("visited") : tr("unvisited"),
+                                   on_visited_list(k, *v) ? tr("visited") : tr("unvisited"),
                                    tr("Which list the walk keeps the vertex on."),
                                    {},
                                    {}});
-            if (v->verdict >= 0)
+            if (const int verdict = verdict_of(k, *v); verdict >= 0)
                 gc.children.push_back({QStringLiteral("verdict"),
                                        tr("SCC verdict"),
-                                       v->verdict ? tr("dead") : tr("alive"),
+                                       verdict ? tr("dead") : tr("alive"),
                                        tr("What this collection decided about its SCC."),
                                        {},
                                        {}});

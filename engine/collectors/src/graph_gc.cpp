@@ -41,10 +41,10 @@ UnixVertex *GraphCollector::new_vertex(UnixSock &u)
 
 void GraphCollector::free_vertex(UnixVertex *v)
 {
-    VertexList &list = v->visited_list ? k_.visited_vertices : k_.unvisited_vertices;
+    VertexList &list = on_visited_list(k_, *v) ? k_.visited_vertices : k_.unvisited_vertices;
     if (v->entry.is_linked())
         list.erase(list.iterator_to(*v));
-    v->visited_list = false;
+    v->visited_mark = 0;
     v->sock->vertex = nullptr;
     v->sock = nullptr;
 }
@@ -121,7 +121,7 @@ Proc GraphCollector::unix_del_edges(ScmFpList &fpl)
             v->edges.erase(v->edges.iterator_to(edge));
             const auto before = static_cast<std::int64_t>(v->out_degree--);
             UnixSock &u = *edge.predecessor;
-            const ListId was_on = v->visited_list ? ListId::visited_vertices : ListId::unvisited_vertices;
+            const ListId was_on = on_visited_list(k_, *v) ? ListId::visited_vertices : ListId::unvisited_vertices;
             const bool freed = v->out_degree == 0;
             if (freed)
                 free_vertex(v); // its last edge went: the socket is no longer in flight
@@ -248,7 +248,7 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
     for (UnixVertex *v : scc) {
         k_.unvisited_vertices.erase(k_.unvisited_vertices.iterator_to(*v));
         k_.visited_vertices.push_back(*v);
-        v->visited_list = true;
+        v->visited_mark = k_.visited_generation;
         v->index = k_.grouped_index;
     }
     if (k_.config().fix_unify_scc_index) {
@@ -278,7 +278,8 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
     bool cyclic = false;
     ++run.sccs;
     for (UnixVertex *v : scc) {
-        v->verdict = dead ? 1 : 0;
+        v->verdict_value = dead ? 1 : 0;
+        v->verdict_run = k_.gc_walk_number;
         v->sock->judged_garbage = v->sock->judged_garbage || dead; // kept for the views until release
     }
     if (dead) {
@@ -383,8 +384,7 @@ Proc GraphCollector::walk_scc()
         co_yield walk_from(&k_.unvisited_vertices.front(), last_index);
     // The visited list becomes the unvisited one and the marks swap: no O(n) reset next time.
     k_.unvisited_vertices.splice(k_.unvisited_vertices.end(), k_.visited_vertices);
-    for (UnixVertex &v : k_.unvisited_vertices)
-        v.visited_list = false;
+    ++k_.visited_generation;
     std::swap(k_.unvisited_index, k_.grouped_index);
     const std::int64_t b2 = graph_bits(k_);
     k_.graph_grouped = true;
@@ -417,11 +417,11 @@ Proc GraphCollector::walk_scc_fast()
         k_.charge(Cost::gc_fast_vertex, scc.size()); // each vertex of the ring is moved to visited
         for (UnixVertex *v : scc) {
             if (v->entry.is_linked()) {
-                VertexList &from = v->visited_list ? k_.visited_vertices : k_.unvisited_vertices;
+                VertexList &from = on_visited_list(k_, *v) ? k_.visited_vertices : k_.unvisited_vertices;
                 from.erase(from.iterator_to(*v));
             }
             k_.visited_vertices.push_back(*v);
-            v->visited_list = true;
+            v->visited_mark = k_.visited_generation;
         }
         bool dead = true;
         for (UnixVertex *v : scc) {
@@ -431,7 +431,8 @@ Proc GraphCollector::walk_scc_fast()
         }
         ++run.sccs;
         for (UnixVertex *v : scc) {
-            v->verdict = dead ? 1 : 0;
+            v->verdict_value = dead ? 1 : 0;
+            v->verdict_run = k_.gc_walk_number;
             v->sock->judged_garbage = v->sock->judged_garbage || dead; // kept for the views until release
         }
         bool cyclic = false;
@@ -448,8 +449,7 @@ Proc GraphCollector::walk_scc_fast()
                       dead ? AlgoLine::graph_fast_dead : AlgoLine::graph_cyclic);
     }
     k_.unvisited_vertices.splice(k_.unvisited_vertices.end(), k_.visited_vertices);
-    for (UnixVertex &v : k_.unvisited_vertices)
-        v.visited_list = false;
+    ++k_.visited_generation;
 }
 
 Proc GraphCollector::collect()
@@ -466,8 +466,7 @@ Proc GraphCollector::collect()
         k.gc_in_progress = false;
         co_return;
     }
-    for (UnixVertex &v : k.unvisited_vertices)
-        v.verdict = -1;
+    ++k.gc_walk_number; // every verdict of an earlier walk lapses (verdict_of())
     if (k.graph_grouped) {
         run.fast_path = true;
         k.gc_phase = GcPhase::fast_walk;
@@ -491,8 +490,6 @@ Proc GraphCollector::collect()
     }
     k.release_cause = saved;
     k.gc_phase = GcPhase::none;
-    for (UnixVertex &v : k.unvisited_vertices)
-        v.verdict = -1;
     k.gc_in_progress = false;
 }
 

@@ -85,7 +85,7 @@ json socket_json(const Kernel &k, const UnixSock &u)
         if (u.vertex)
             s["vertex"] = {{"index", u.vertex->index},
                            {"scc_index", u.vertex->scc_index},
-                           {"list", u.vertex->visited_list ? "visited_vertices" : "unvisited_vertices"}};
+                           {"list", on_visited_list(k, *u.vertex) ? "visited_vertices" : "unvisited_vertices"}};
         else
             s["vertex"] = nullptr;
     } else {
@@ -180,7 +180,7 @@ std::string state_text(const Simulation &sim)
             gc = "out_degree " + std::to_string(u.vertex ? u.vertex->out_degree : 0);
             if (u.vertex)
                 gc += " index " + std::to_string(u.vertex->index) + " scc_index " +
-                      std::to_string(u.vertex->scc_index) + (u.vertex->visited_list ? " visited" : " unvisited");
+                      std::to_string(u.vertex->scc_index) + (on_visited_list(k, *u.vertex) ? " visited" : " unvisited");
         } else {
             gc = "inflight " + std::to_string(u.inflight) + " flags " + flags_word(u.gc_flags) +
                  (u.on == ListId::none ? std::string() : " on " + std::string(list_name(u.on)));

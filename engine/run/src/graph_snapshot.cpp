@@ -46,9 +46,9 @@ GcRole graph_role(const Kernel &k, const UnixSock &u, const std::unordered_set<c
 {
     if (!u.vertex)
         return GcRole::idle;
-    if (u.vertex->verdict == 1)
+    if (verdict_of(k, *u.vertex) == 1)
         return GcRole::garbage;
-    if (u.vertex->verdict == 0)
+    if (verdict_of(k, *u.vertex) == 0)
         return GcRole::not_cycle;
     if (on_stack.count(u.vertex))
         return GcRole::candidate;

@@ -113,7 +113,7 @@ std::string digest_text(const Simulation &sim)
     o << "\n";
     for (const UnixVertex &v : k.vertex_pool) {
         o << "vertex " << v.pool_index << " sock" << id_of(v.sock) << " out" << v.out_degree << " idx" << v.index
-          << " scc" << v.scc_index << " vis" << v.visited_list << " verdict" << int(v.verdict) << " ring"
+          << " scc" << v.scc_index << " vis" << on_visited_list(k, v) << " verdict" << verdict_of(k, v) << " ring"
           << id_of(v.scc_prev) << "," << id_of(v.scc_next) << " linked" << v.entry.is_linked() << " edges";
         for (const UnixEdge &e : v.edges)
             o << " " << id_of(e.predecessor) << ">" << id_of(e.successor);

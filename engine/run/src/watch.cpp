@@ -122,9 +122,9 @@ WatchValue some(std::int64_t n) { return WatchValue{false, n}; }
 bool entered_by_walk(const Kernel &k, const UnixVertex &v)
 {
     if (k.gc_phase == GcPhase::fast_walk)
-        return v.visited_list;
+        return on_visited_list(k, v);
     if (k.gc_phase == GcPhase::walk)
-        return v.visited_list || v.index != k.unvisited_index;
+        return on_visited_list(k, v) || v.index != k.unvisited_index;
     return false;
 }
 
@@ -157,7 +157,7 @@ WatchValue socket_value(const Kernel &k, const UnixSock &u, Field f)
         if (u.released)
             return some(0);
         if (graph)
-            return some(v && v->verdict == 1);
+            return some(v && verdict_of(k, *v) == 1);
         return some((k.gc_phase == GcPhase::hitlist || k.gc_phase == GcPhase::purge) && u.on == ListId::gc_candidates);
     default: break;
     }

@@ -845,7 +845,7 @@ WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *h
     if (graph && mid_run) {
         // The walk resets unix_graph_maybe_cyclic first and rebuilds it, and each SCC it cuts
         // gets its ring and verdict there: read them instead of a second walk.
-        if (u.vertex->verdict < 0) {
+        if (verdict_of(k, *u.vertex) < 0) {
             w.verdict = WhyVerdict::gc_running;
             w.rule = "not judged yet";
             w.reason = "the running collection has not judged its SCC yet (index " + std::to_string(u.vertex->index) +
@@ -855,7 +855,7 @@ WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *h
         GraphRun r = graph_run(k, true);
         r.mid_run = true;
         ruling = graph_ruling(k, u, r);
-        if (u.vertex->verdict == 1) {
+        if (verdict_of(k, *u.vertex) == 1) {
             // Judged dead already; the purge changes the graph under a re-check, not the verdict.
             ruling.garbage = true;
             ruling.rule = "garbage";

@@ -259,6 +259,10 @@ public:
     unsigned long unvisited_index = 0; // UNIX_VERTEX_INDEX_MARK1
     unsigned long grouped_index = 1;   // UNIX_VERTEX_INDEX_MARK2
     unsigned long max_scc_index = 2;   // unix_vertex_max_scc_index (CVE-2025-40214 fix)
+    // A vertex is on visited_vertices while its visited_mark equals this (on_visited_list()).
+    std::uint64_t visited_generation = 1;
+    // Counts the graph walks; a vertex's verdict belongs to the walk numbered verdict_run.
+    std::uint64_t gc_walk_number = 0;
     // the walk's stacks, kept here so the views can show them mid-walk
     std::vector<UnixVertex *> vertex_stack_view;
     std::vector<UnixEdge *> edge_stack_view;
@@ -361,6 +365,15 @@ private:
     std::mt19937_64 rng_;
     std::string pending_trigger_;
 };
+
+// Which vertex list v is on, in O(1) (see UnixVertex::visited_mark).
+inline bool on_visited_list(const Kernel &k, const UnixVertex &v) { return v.visited_mark == k.visited_generation; }
+
+// The running collection's SCC verdict on v: -1 none yet (or no collection running), 0 alive, 1 dead.
+inline int verdict_of(const Kernel &k, const UnixVertex &v)
+{
+    return k.gc_phase != GcPhase::none && v.verdict_run == k.gc_walk_number ? v.verdict_value : -1;
+}
 
 // Releases a spin lock however the critical section ends (co_return from a coroutine too).
 struct SpinGuard {

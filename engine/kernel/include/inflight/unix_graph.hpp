@@ -30,8 +30,14 @@ struct UnixVertex {
     // grouped this vertex into; the fast path walks it. A new vertex is a ring of itself.
     UnixVertex *scc_prev = this;
     UnixVertex *scc_next = this;
-    bool visited_list = false; // on unix_visited_vertices rather than unvisited
-    std::int8_t verdict = -1;  // this run's SCC verdict, for the views: -1 none, 0 alive, 1 dead
+    // On unix_visited_vertices rather than unvisited while this equals the Kernel's
+    // visited_generation: the walk's final list_replace_init() of visited into unvisited is one
+    // increment, as in the kernel, not a pass over every vertex (on_visited_list()).
+    std::uint64_t visited_mark = 0;
+    // This collection's SCC verdict, for the views (verdict_of()): valid while verdict_run is the
+    // running collection's number, so no pass resets it at every collection's start and end.
+    std::int8_t verdict_value = -1;
+    std::uint64_t verdict_run = 0;
     unsigned long out_degree = 0;
     unsigned long index = 0;
     unsigned long scc_index = 0;
@@ -40,6 +46,6 @@ struct UnixVertex {
 };
 
 using VertexList =
-    bi::list<UnixVertex, bi::member_hook<UnixVertex, SafeHook, &UnixVertex::entry>, bi::constant_time_size<false>>;
+    bi::list<UnixVertex, bi::member_hook<UnixVertex, SafeHook, &UnixVertex::entry>, bi::constant_time_size<true>>;
 
 } // namespace inflight
