@@ -7,6 +7,7 @@
 #pragma once
 
 #include "inflight/event.hpp"
+#include "inflight/frame_pool.hpp"
 
 #include <coroutine>
 #include <exception>
@@ -38,6 +39,11 @@ public:
         const Event *event = nullptr; // only meaningful in the root
         std::exception_ptr error;     // only meaningful in the root
         EventSink *sink = nullptr;    // only meaningful in the root
+
+        // Frames come from a per-thread pool (frame_pool.hpp): a collection makes one per
+        // vertex it judges.
+        static void *operator new(std::size_t bytes) { return frame_pool::allocate(bytes); }
+        static void operator delete(void *frame, std::size_t bytes) noexcept { frame_pool::release(frame, bytes); }
 
         Proc get_return_object() { return Proc{Handle::from_promise(*this)}; }
         std::suspend_always initial_suspend() noexcept { return {}; }
