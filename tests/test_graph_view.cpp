@@ -29,6 +29,7 @@
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QLocale>
 #include <QTest>
 
 #include <cmath>
@@ -294,6 +295,7 @@ private slots:
         GraphPanel panel(c);
         auto *legend = panel.findChild<LegendBar *>();
         QVERIFY(legend);
+        legend->resize(1400, legend->heightForWidth(1400)); // a desk-sized graph panel
         QVERIFY(c.openText(QStringLiteral("scene \"l\"\nset gc classic\nsocketpair a b\n"), QStringLiteral("l.scn")));
         const QStringList classic = legend->entryTexts();
         const QColor classic_candidate = Theme::instance().roleColor(GcRole::candidate);
@@ -309,6 +311,12 @@ private slots:
         const qsizetype bar = graph.indexOf(QStringLiteral("|"));
         QVERIFY(bar > 0 && graph.indexOf(QStringLiteral("stream")) == bar + 1);
         QVERIFY(graph.indexOf(QStringLiteral("released")) < bar);
+        // A narrow panel keeps its height for the graph: past three rows only the colours.
+        const int wide_height = legend->heightForWidth(1400);
+        legend->resize(420, legend->heightForWidth(420));
+        const QStringList narrow = legend->entryTexts();
+        QVERIFY(narrow.contains(QStringLiteral("alive SCC")) && !narrow.contains(QStringLiteral("stream")));
+        QVERIFY(legend->heightForWidth(420) <= 2 * wide_height);
         c.setEra(inflight::GcEra::classic);
         QCOMPARE(Theme::instance().roleColor(GcRole::candidate), classic_candidate);
     }
@@ -739,7 +747,7 @@ private slots:
         QCOMPARE(ring->instanceCount(), std::size_t{2000});
         QCOMPARE(ring->group().sockets_per_instance, 16u);
         QCOMPARE(ring->group().shape, std::string("ring"));
-        QCOMPARE(ring->title(), QStringLiteral("16 sockets × 2000"));
+        QCOMPARE(ring->title(), QStringLiteral("16 sockets × %1").arg(QLocale().toString(2000))); // grouped digits, as the lists dock
         QCOMPARE(scene.fdEdgeItemCount(), 1); // main's 2000 fds into the rings, bundled
         QCOMPARE(scene.fdEdgeItems().first()->count(), 2000u);
         QVERIFY(waitForScene(scene));
@@ -801,6 +809,43 @@ private slots:
             if (a->group().shape == "ring" && a->instanceCount() == 400 && a->group().sockets_per_instance == 4)
                 found_ring = true;
         QVERIFY(found_ring);
+        checkLayoutInvariants(*panel.scene());
+    }
+
+    // Thousands of sockets held by a few processes (the seed 000 scene): one aggregate per
+    // process, named after it, and each process's fd table summarised in the scene's range
+    // notation instead of a column of 24 rows per process.
+    void aggregatesPerProcessWithSummarisedFds()
+    {
+        QString text = QStringLiteral("set nofile 4000\nprocess p0\nprocess p1\n");
+        for (const char *k : {"0", "1"})
+            text += QStringLiteral("p%1: socketpair c%1 d%1 dgram\nrepeat 600 as i {\n  p%1: socket s%1_$i dgram\n}\n"
+                                   "p%1: send d%1 fds=s%1_{0..199}\np%1: send d%1 fds=s%1_{200..399}\n"
+                                   "p%1: send d%1 fds=s%1_{400..599}\n") // SCM_MAX_FD is 253 a message
+                        .arg(QLatin1String(k));
+        PlayerController c;
+        GraphPanel panel(c);
+        panel.scene()->setAggregateThreshold(1000);
+        QStringList errors;
+        QVERIFY2(c.openText(text, QStringLiteral("holders.scn"), &errors), qPrintable(errors.join(u'\n')));
+        c.last();
+        QVERIFY(panel.waitForLayout(30000));
+        QStringList titles;
+        for (AggregateItem *a : panel.scene()->aggregateItems())
+            titles << a->title();
+        for (const char *want : {"600 sockets of p0", "600 sockets of p1"})
+            QVERIFY2(titles.contains(QLatin1String(want)), qPrintable(titles.join(QStringLiteral(", "))));
+        const GraphSnapshot s = snapshotOf(c);
+        for (const auto &p : s.processes) {
+            if (p.name != "p0")
+                continue;
+            ProcessItem *item = panel.scene()->processItem(p.id);
+            QVERIFY(item);
+            QCOMPARE(item->rowCount(), 3); // c0, d0 and s0_{0..599}
+            QVERIFY2(item->rowText(2).contains(QStringLiteral("s0_{0..599}")), qPrintable(item->rowText(2)));
+            // Every fd of the run leaves the box from that row.
+            QCOMPARE(item->fdAnchor(p.fds[2].fd), item->fdAnchor(p.fds.back().fd));
+        }
         checkLayoutInvariants(*panel.scene());
     }
 

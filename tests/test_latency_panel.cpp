@@ -363,12 +363,13 @@ private slots:
         QVERIFY(!error.isEmpty());
 
         // A group selected in the table is exported with bcc's section line.
-        dock.percentileView()->setCurrentIndex(dock.percentiles()->index(1, 0));
+        // The view shows the table transposed: a column per group.
+        dock.percentileView()->setCurrentIndex(dock.percentileView()->model()->index(0, 1));
         const SampleGroup &g = dock.live().groups()[0];
         QCOMPARE(dock.exportText(ExportFormat::funclatency),
                  QString::fromStdString(funclatency_text(g.histogram, TimeUnit::ns, "call kind = " + g.name)));
         // In microseconds, as funclatency -u prints it.
-        dock.percentileView()->setCurrentIndex(dock.percentiles()->index(0, 0));
+        dock.percentileView()->setCurrentIndex(dock.percentileView()->model()->index(0, 0));
         dock.setUnit(TimeUnit::us);
         QCOMPARE(dock.exportText(ExportFormat::funclatency),
                  QString::fromStdString(funclatency_text(all, TimeUnit::us)));

@@ -5,6 +5,7 @@
 #include "graph/socket_item.h"
 #include "theme.h"
 
+#include <QLocale>
 #include <QPainter>
 
 namespace {
@@ -41,10 +42,15 @@ void AggregateItem::restyle()
 
 QString AggregateItem::title() const
 {
+    // Single sockets of one process read as a count of that process's sockets.
+    if (group_.sockets_per_instance == 1 && !group_.owner.empty())
+        return QStringLiteral("%1 sockets of %2")
+            .arg(QLocale().toString(static_cast<qulonglong>(group_.instances.size())),
+                 QString::fromStdString(group_.owner));
     return QStringLiteral("%1 socket%2 × %3")
         .arg(group_.sockets_per_instance)
         .arg(group_.sockets_per_instance == 1 ? QString() : QStringLiteral("s"))
-        .arg(group_.instances.size());
+        .arg(QLocale().toString(static_cast<qulonglong>(group_.instances.size())));
 }
 
 bool AggregateItem::relayout()

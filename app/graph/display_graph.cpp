@@ -171,10 +171,16 @@ DisplayGraph buildDisplayGraph(const inflight::GraphSnapshot &s, const std::unor
             ++deg[b].in_ext;
         }
     }
-    for (const auto &p : s.processes)
-        for (const auto &fd : p.fds)
-            if (fd.sock < count)
+    // The process holding each socket's fds: kNone for none, kSeveral for more than one.
+    constexpr std::uint32_t kSeveral = kNone - 1;
+    std::vector<std::uint32_t> holder(count, kNone);
+    for (std::size_t pi = 0; pi < s.processes.size(); ++pi)
+        for (const auto &fd : s.processes[pi].fds)
+            if (fd.sock < count) {
                 ++deg[fd.sock].fds;
+                std::uint32_t &h = holder[fd.sock];
+                h = h == kNone || h == pi ? static_cast<std::uint32_t>(pi) : kSeveral;
+            }
     for (const auto &n : s.nodes)
         if (n.embryo && rep(n.sock) != n.sock)
             ++deg[rep(n.sock)].embryos;
@@ -183,11 +189,17 @@ DisplayGraph buildDisplayGraph(const inflight::GraphSnapshot &s, const std::unor
     // members' (type, listener, embryos, degrees, fds). Equal signatures draw the same.
     std::unordered_map<std::uint32_t, std::vector<std::uint64_t>> members_sig;
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> members;
+    std::unordered_map<std::uint32_t, std::uint32_t> owner_of; // instance -> holder (as above)
     for (const auto &n : s.nodes) {
         const std::uint32_t inst = d.instance_of[n.sock];
         if (inst == kNone)
             continue;
         members[inst].push_back(n.sock);
+        if (holder[n.sock] != kNone) {
+            auto [o, added] = owner_of.emplace(inst, holder[n.sock]);
+            if (!added && o->second != holder[n.sock])
+                o->second = kSeveral;
+        }
         if (rep(n.sock) != n.sock)
             continue; // an embryo counts through its listener
         const Degrees &g = deg[n.sock];
@@ -212,6 +224,8 @@ DisplayGraph buildDisplayGraph(const inflight::GraphSnapshot &s, const std::unor
         std::uint64_t h = mix(mix(0x5cc, members[inst].size()), internal_edges[inst]);
         for (std::uint64_t v : sigs)
             h = mix(h, v);
+        if (auto o = owner_of.find(inst); o != owner_of.end())
+            h = mix(h, 0x0e00000000ull | o->second);
         auto [it, added] = group_of_sig.emplace(h, groups.size());
         if (added)
             groups.push_back({h, {}});
@@ -237,6 +251,8 @@ DisplayGraph buildDisplayGraph(const inflight::GraphSnapshot &s, const std::unor
         const std::uint32_t first = collapsed.front();
         const auto &m = members[first];
         a.sockets_per_instance = static_cast<std::uint32_t>(m.size());
+        if (auto o = owner_of.find(first); o != owner_of.end() && o->second < s.processes.size())
+            a.owner = s.processes[o->second].name;
         a.edges_per_instance = internal_edges[first];
         bool ring = m.size() >= 2 && a.edges_per_instance == m.size();
         std::vector<std::string> types;

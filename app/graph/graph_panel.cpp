@@ -28,6 +28,10 @@ GraphPanel::GraphPanel(PlayerController &controller, QWidget *parent)
     : QWidget(parent), controller_(controller), scene_(new GraphScene(this))
 {
     view_ = new GraphView(scene_, this);
+    // At a desk a fit stops where socket names would fall under 10 px (a wide scene at 1280x800):
+    // the overview map shows the rest, the view follows the step, F shows everything.
+    constexpr double kReadableLabelPixels = 10;
+    view_->setReadableLabelPixels(kReadableLabelPixels);
     legend_ = new LegendBar(this);
     search_ = new QLineEdit(this);
     search_->setPlaceholderText(tr("Find socket by name (Enter: next)"));
@@ -129,8 +133,9 @@ void GraphPanel::refresh()
     const inflight::Kernel &k = controller_.kernel();
     scene_->setSnapshot(inflight::snapshot_graph(k), k.era() == inflight::GcEra::graph);
     scene_->setSelectedSocket(controller_.selectedSocket());
-    if (presenting_) {
-        // The view is closer than the whole graph: keep the socket the step is about in it.
+    if (presenting_ || view_->followsGraph()) {
+        // The view may be closer than the whole graph (the label floor): keep the socket the
+        // step is about in it.
         const inflight::Event *e = controller_.currentEvent();
         if (e && e->a < k.socks.size())
             if (NodeItem *item = scene_->itemShowing(e->a))
@@ -166,7 +171,7 @@ void GraphPanel::onSceneLoaded()
 
 void GraphPanel::onSelectionChanged() { scene_->setSelectedSocket(controller_.selectedSocket()); }
 
-void GraphPanel::fitAll() { view_->fitAll(); }
+void GraphPanel::fitAll() { view_->showEverything(); }
 
 void GraphPanel::tidyLayout()
 {

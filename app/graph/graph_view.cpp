@@ -63,7 +63,7 @@ void GraphView::zoomAt(double factor, const QPoint &view_pos)
 
 void GraphView::zoomBy(double factor)
 {
-    follow_ = false;
+    stopFollowing();
     zoomAt(factor, viewport()->rect().center());
 }
 
@@ -75,13 +75,20 @@ void GraphView::fitAll()
         return;
     fitInView(r, Qt::KeepAspectRatio);
     const double label_px = graphStyle().label.pixelSize();
-    const double floor = min_label_pixels_ > 0 && label_px > 0 ? min_label_pixels_ / label_px : 0;
+    const double pixels = std::max(min_label_pixels_, show_everything_ ? 0.0 : readable_label_pixels_);
+    const double floor = pixels > 0 && label_px > 0 ? pixels / label_px : 0;
     const double z = std::clamp(zoom(), std::min(floor, kMaxFitZoom), kMaxFitZoom);
     if (z != zoom()) {
         setTransform(QTransform::fromScale(z, z));
-        centerOn(focus_point_ && min_label_pixels_ > 0 ? *focus_point_ : r.center());
+        centerOn(focus_point_ && pixels > 0 ? *focus_point_ : r.center());
     }
     viewChanged();
+}
+
+void GraphView::showEverything()
+{
+    show_everything_ = true;
+    fitAll();
 }
 
 void GraphView::keepInView(const QGraphicsItem *item)
@@ -113,7 +120,7 @@ void GraphView::centerOnItem(const QGraphicsItem *item)
         return;
     const QRectF r = item->sceneBoundingRect();
     if (!visibleSceneRect().contains(r)) {
-        follow_ = false;
+        stopFollowing();
         centerOn(r.center());
         viewChanged();
     }
@@ -121,7 +128,7 @@ void GraphView::centerOnItem(const QGraphicsItem *item)
 
 void GraphView::wheelEvent(QWheelEvent *event)
 {
-    follow_ = false;
+    stopFollowing();
     const double steps = event->angleDelta().y() / 120.0;
     if (steps != 0)
         zoomAt(std::pow(1.2, steps), event->position().toPoint());
@@ -131,12 +138,12 @@ void GraphView::wheelEvent(QWheelEvent *event)
 void GraphView::keyPressEvent(QKeyEvent *event)
 {
     switch (event->key()) {
-    case Qt::Key_F: fitAll(); return;
+    case Qt::Key_F: showEverything(); return;
     case Qt::Key_Plus:
     case Qt::Key_Equal: zoomBy(1.25); return;
     case Qt::Key_Minus: zoomBy(1 / 1.25); return;
     case Qt::Key_0:
-        follow_ = false;
+        stopFollowing();
         setTransform(QTransform());
         viewChanged();
         return;
@@ -161,7 +168,7 @@ void GraphView::mouseReleaseEvent(QMouseEvent *event)
     if (event->button() == Qt::LeftButton && press_on_background_ && d.manhattanLength() < 4)
         emit backgroundClicked();
     else if (press_on_background_)
-        follow_ = false; // the user panned
+        stopFollowing(); // the user panned
 }
 
 void GraphView::resizeEvent(QResizeEvent *event)

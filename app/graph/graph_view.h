@@ -22,7 +22,13 @@ public:
     double zoom() const { return transform().m11(); }
     void zoomBy(double factor);                         // about the view's centre
     void zoomAt(double factor, const QPoint &view_pos); // keeping the scene point under view_pos
-    void fitAll();                                      // whole graph; follow it again
+    // Follows the graph again and fits it: the whole graph, unless that would draw socket names
+    // under the readable floor (then as much as fits at the floor, around keepInView()'s item).
+    void fitAll();
+    // F and the Fit button: the whole graph, however small, until the user zooms or pans.
+    void showEverything();
+    // The normal (desk) floor for follow-mode fits; presentation's setMinimumLabelPixels() is stricter.
+    void setReadableLabelPixels(double pixels) { readable_label_pixels_ = pixels; }
     bool followsGraph() const { return follow_; }
     void setFollowsGraph(bool on) { follow_ = on; }
     void centerOnItem(const QGraphicsItem *item); // only if it is not fully visible
@@ -53,12 +59,19 @@ protected:
 
 private:
     void placeOverview();
+    void stopFollowing()
+    {
+        follow_ = false;
+        show_everything_ = false;
+    }
     void viewChanged();
 
     GraphScene *scene_;
     OverviewView *overview_;
     bool follow_ = true;
     double min_label_pixels_ = 0;
+    double readable_label_pixels_ = 0;
+    bool show_everything_ = false;
     std::optional<QPointF> focus_point_; // keepInView()'s item, in scene coordinates
     QPoint press_pos_;
     bool press_on_background_ = false;

@@ -111,6 +111,12 @@ bool runGraphviz(const LayoutRequest &req, const std::vector<char> &include, Eng
         agsafeset(g, cs("rankdir"), cs("LR"), cs(""));
         agsafeset(g, cs("nodesep"), cs(num(req.gap / 72.0).c_str()), cs(""));
         agsafeset(g, cs("ranksep"), cs(num(2.4 * req.gap / 72.0).c_str()), cs(""));
+        if (req.nodes.size() > 40) {
+            // Many small components (a process with its sockets each, as in the seed 000
+            // scene) stacked in one column would shrink to nothing in a wide panel: an array.
+            agsafeset(g, cs("pack"), cs(std::to_string(static_cast<int>(req.gap)).c_str()), cs(""));
+            agsafeset(g, cs("packmode"), cs("array"), cs(""));
+        }
     } else {
         agsafeset(g, cs("overlap"), cs(engine == Engine::sfdp ? "prism" : "true"), cs(""));
         std::string sep = num(req.gap / 2);

@@ -42,17 +42,27 @@ QSize LegendBar::sizeHint() const { return QSize(800, heightForWidth(800)); }
 // The height at the width it has (at least 400 px), not at its narrowest: at 200 px every entry
 // takes a row, and that many rows of presentation-sized text would squeeze out the docks.
 QSize LegendBar::minimumSizeHint() const { return QSize(200, heightForWidth(std::max(width(), 400))); }
-int LegendBar::heightForWidth(int width) const { return layoutEntries(width, nullptr); }
+int LegendBar::heightForWidth(int width) const { return layoutEntries(width, nullptr, withShapes(width)); }
+
+bool LegendBar::withShapes(int width) const
+{
+    // The shapes and lines are kept while the whole key fits in three rows; a narrower graph
+    // (a wide scene's panel at 1280x800) keeps its height for the graph and shows the colours.
+    if (compact_)
+        return false;
+    const double row = QFontMetricsF(legendFont()).height() + 6;
+    return layoutEntries(width, nullptr, true) <= static_cast<int>(16 + 3 * row);
+}
 
 void LegendBar::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     p.fillRect(rect(), Theme::instance().background());
-    layoutEntries(width(), &p);
+    layoutEntries(width(), &p, withShapes(width()));
 }
 
-std::vector<LegendBar::Entry> LegendBar::entries() const
+std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
 {
     const Theme &t = Theme::instance();
     const bool graph = t.graphEra();
@@ -158,7 +168,7 @@ std::vector<LegendBar::Entry> LegendBar::entries() const
                                         << QPointF(b.right() - 7, y + 4));
          }},
     };
-    if (compact_)
+    if (!with_shapes)
         return entries;
     entries.insert(entries.end(), shapes.begin(), shapes.end());
     entries[entries.size() - shapes.size()].row_break = true; // the shapes apart from the roles
@@ -177,7 +187,7 @@ void LegendBar::setCompact(bool on)
 QStringList LegendBar::entryTexts() const
 {
     QStringList out;
-    for (const Entry &e : entries()) {
+    for (const Entry &e : entries(withShapes(width()))) {
         if (e.row_break)
             out << QStringLiteral("|");
         out << e.text;
@@ -185,10 +195,10 @@ QStringList LegendBar::entryTexts() const
     return out;
 }
 
-int LegendBar::layoutEntries(int width, QPainter *painter) const
+int LegendBar::layoutEntries(int width, QPainter *painter, bool with_shapes) const
 {
     const Theme &t = Theme::instance();
-    const std::vector<Entry> entries = this->entries();
+    const std::vector<Entry> entries = this->entries(with_shapes);
     const QFont f = legendFont();
     const QFontMetricsF fm(f);
     const double h = fm.height(), sym_w = h * 1.7, pad = 8, spacing = h * 1.1;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The key under the graph: what each fill colour (GC role), outline (socket type) and line
-// (in-flight copy, copy on the hitlist, open fd) means. Wraps to more rows when narrow. The
+// (in-flight copy, copy on the hitlist, open fd) means. Wraps to more rows when narrow; past
+// three rows only the colours are kept. The
 // roles are the running collector's only, in its words (classic: candidate, maybe cycle, not
 // cycle, garbage; graph: on the vertex stack, alive SCC, dead SCC); the shapes and lines start
 // a row of their own.
@@ -30,7 +31,8 @@ protected:
 private:
     struct Entry;
     // Lays the entries out for `width`; returns the height used (and paints if a painter is given).
-    int layoutEntries(int width, QPainter *painter) const;
-    std::vector<Entry> entries() const;
+    int layoutEntries(int width, QPainter *painter, bool with_shapes) const;
+    std::vector<Entry> entries(bool with_shapes) const;
+    bool withShapes(int width) const; // not compact, and the whole key fits in three rows
     bool compact_ = false;
 };

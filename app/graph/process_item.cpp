@@ -26,19 +26,73 @@ void ProcessItem::restyle()
     update();
 }
 
-int ProcessItem::rowCount() const
+int ProcessItem::rowCount() const { return static_cast<int>(rows_.size()); }
+
+QString ProcessItem::rowText(int row) const { return rows_[static_cast<std::size_t>(row)].text; }
+
+namespace {
+
+// "s3_17" -> ("s3_", 17); a name without a trailing number has no run.
+bool splitTrailingNumber(const std::string &name, std::string &prefix, long &number)
 {
-    const int n = static_cast<int>(process_.fds.size());
-    return n > kMaxRows ? kMaxRows : n;
+    std::size_t i = name.size();
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        --i;
+    if (i == name.size() || i == 0 || name.size() - i > 9)
+        return false;
+    prefix = name.substr(0, i);
+    number = std::stol(name.substr(i));
+    return true;
 }
 
-QString ProcessItem::rowText(int row) const
+} // namespace
+
+void ProcessItem::buildRows()
 {
-    const int n = static_cast<int>(process_.fds.size());
-    if (n > kMaxRows && row == kMaxRows - 1)
-        return QStringLiteral("+ %1 more fds").arg(n - kMaxRows + 1);
-    const auto &fd = process_.fds[static_cast<std::size_t>(row)];
-    return QStringLiteral("%1  %2").arg(fd.fd, 3).arg(QString::fromStdString(fd.name));
+    rows_.clear();
+    row_of_fd_.clear();
+    const auto &fds = process_.fds;
+    const bool summarise = static_cast<int>(fds.size()) > kMaxRows;
+    for (std::size_t i = 0; i < fds.size();) {
+        std::size_t j = i + 1;
+        std::string prefix, next_prefix;
+        long lo = 0, n = 0;
+        if (summarise && splitTrailingNumber(fds[i].name, prefix, lo)) {
+            // A run: the same prefix, the number going up by one, as `name{a..b}` makes them.
+            long expect = lo + 1;
+            while (j < fds.size() && splitTrailingNumber(fds[j].name, next_prefix, n) && next_prefix == prefix &&
+                   n == expect) {
+                ++j;
+                ++expect;
+            }
+        }
+        if (j - i < 3)
+            j = i + 1; // a run of two reads better as two rows
+        Row r;
+        r.first_fd = fds[i].fd;
+        if (j - i > 1)
+            r.text = QStringLiteral("%1-%2  %3{%4..%5}")
+                         .arg(fds[i].fd, 3)
+                         .arg(fds[j - 1].fd)
+                         .arg(QString::fromStdString(prefix))
+                         .arg(lo)
+                         .arg(lo + static_cast<long>(j - i) - 1);
+        else
+            r.text = QStringLiteral("%1  %2").arg(fds[i].fd, 3).arg(QString::fromStdString(fds[i].name));
+        const int row = static_cast<int>(rows_.size());
+        if (row == kMaxRows - 1 && j < fds.size()) {
+            // No room left: the rest in one row.
+            std::size_t rest = 0;
+            for (std::size_t k = i; k < fds.size(); ++k, ++rest)
+                row_of_fd_[fds[k].fd] = row;
+            rows_.push_back({QStringLiteral("+ %1 more fds").arg(rest), fds[i].fd});
+            break;
+        }
+        for (std::size_t k = i; k < j; ++k)
+            row_of_fd_[fds[k].fd] = row;
+        rows_.push_back(std::move(r));
+        i = j;
+    }
 }
 
 double ProcessItem::titleHeight() const
@@ -51,6 +105,7 @@ double ProcessItem::rowHeight() const { return graphStyle().processRowMetrics.he
 
 bool ProcessItem::relayout()
 {
+    buildRows();
     const GraphStyle &s = graphStyle();
     const QString title =
         QStringLiteral("%1 · %2").arg(QString::fromStdString(process_.name), QString::fromStdString(process_.user));
@@ -66,14 +121,8 @@ bool ProcessItem::relayout()
 
 QPointF ProcessItem::fdAnchor(int fd) const
 {
-    int row = rowCount() - 1;
-    for (int r = 0; r < rowCount(); ++r)
-        if (process_.fds[static_cast<std::size_t>(r)].fd == fd) {
-            row = r;
-            break;
-        }
-    if (static_cast<int>(process_.fds.size()) > kMaxRows && row >= kMaxRows - 1)
-        row = kMaxRows - 1;
+    const auto it = row_of_fd_.find(fd);
+    const int row = it != row_of_fd_.end() ? it->second : rowCount() - 1;
     const QRectF b = box();
     const double y = b.top() + titleHeight() + (qMax(row, 0) + 0.5) * rowHeight() + 2;
     return mapToScene(QPointF(b.right(), y));

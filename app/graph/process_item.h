@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A process: the root of reachability. A box with a title band ("main · root") and one row per
 // open fd ("3  a": fd number and the scene's name for it). Each fd row is where the dashed fd
-// edge to its socket starts. Long fd tables show the first rows and "+ N more".
+// edge to its socket starts. A table longer than the box summarises runs of fds whose names
+// differ only in a trailing number as one row in the scene's own range notation
+// ("5-1994  s3_{0..1989}", the 1,990 sockets a `repeat` made), then shows "+ N more".
 #pragma once
 
 #include "graph/node_item.h"
 #include "inflight/graph_snapshot.hpp"
+
+#include <unordered_map>
+#include <vector>
 
 class ProcessItem : public NodeItem {
 public:
@@ -31,9 +36,17 @@ public:
     QString describe() const override;
 
 private:
+    struct Row {
+        QString text;
+        int first_fd = 0;
+    };
     bool relayout();
+    void buildRows();
     double titleHeight() const;
     double rowHeight() const;
 
     inflight::SnapshotProcess process_;
+    std::vector<Row> rows_;                 // at most kMaxRows, the last may be "+ N more fds"
+    std::unordered_map<int, int> row_of_fd_; // fd -> its row
+
 };

@@ -93,8 +93,16 @@ QVariant PercentileModel::data(const QModelIndex &index, int role) const
 
 QVariant PercentileModel::headerData(int section, Qt::Orientation o, int role) const
 {
-    if (o != Qt::Horizontal)
+    if (o == Qt::Vertical) {
+        // The group's name: the view shows the table transposed, a column per group.
+        if (section < 0 || section >= rows_.size())
+            return {};
+        if (role == Qt::DisplayRole)
+            return rows_[section].name;
+        if (role == Qt::FontRole)
+            return Theme::instance().font(kRowPoints * 0.9, true);
         return {};
+    }
     if (role == Qt::FontRole)
         return Theme::instance().font(kRowPoints * 0.9, true);
     if (role != Qt::DisplayRole)
