@@ -51,6 +51,7 @@ QColor Theme::roleColor(GcRole role) const
         case GcRole::garbage: return QColor(0xe0, 0x00, 0x00);
         case GcRole::released: return QColor(0x9a, 0x9a, 0x9a);
         case GcRole::leaked: return QColor(0x6e, 0x3b, 0x0a);
+        case GcRole::scc_pending: return QColor(0x00, 0x9a, 0xb0);
         }
     }
     switch (role) {
@@ -63,6 +64,7 @@ QColor Theme::roleColor(GcRole role) const
     case GcRole::released: return QColor(0xe0, 0xe0, 0xe0);
     // Brown, unlike any colour of a collection: a leak is what no collection will ever change.
     case GcRole::leaked: return QColor(0x9c, 0x6b, 0x3c);
+    case GcRole::scc_pending: return QColor(0x8f, 0xdc, 0xe6);
     }
     return Qt::white;
 }

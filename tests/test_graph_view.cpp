@@ -303,7 +303,7 @@ private slots:
         QVERIFY(!classic.contains(QStringLiteral("on the vertex stack")));
         c.setEra(inflight::GcEra::graph);
         const QStringList graph = legend->entryTexts();
-        for (const char *t : {"on the vertex stack", "alive SCC", "dead SCC (garbage)", "leaked", "in flight"})
+        for (const char *t : {"on the vertex stack", "in an SCC", "alive SCC", "dead SCC (garbage)", "leaked", "in flight"})
             QVERIFY2(graph.contains(QLatin1String(t)), t);
         QVERIFY(!graph.contains(QStringLiteral("maybe cycle")) && !graph.contains(QStringLiteral("candidate")));
         QVERIFY(Theme::instance().roleColor(GcRole::candidate) != classic_candidate);

@@ -86,8 +86,8 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
     };
     const QColor border(0x50, 0x50, 0x58);
     std::vector<Entry> entries = {role(GcRole::idle), role(GcRole::inflight), role(GcRole::candidate)};
-    if (!graph)
-        entries.push_back(role(GcRole::maybe_cycle)); // the restore walk's flag: classic only
+    // The restore walk's flag is classic's; an SCC awaiting its verdict is the graph walk's.
+    entries.push_back(role(graph ? GcRole::scc_pending : GcRole::maybe_cycle));
     for (GcRole r : {GcRole::not_cycle, GcRole::garbage, GcRole::leaked, GcRole::released})
         entries.push_back(role(r));
     const std::vector<Entry> shapes = {

@@ -71,6 +71,9 @@ QString roleExplanation(GcRole role, bool graph_era)
     case GcRole::released:
         return QStringLiteral("released: the socket is gone (unix_release_sock() has run). It stays on screen, faded, "
                               "so you can see what happened.");
+    case GcRole::scc_pending:
+        return QStringLiteral("in an SCC: the walk has cut its strongly connected group off the stack and "
+                              "unix_vertex_dead() is checking each member; the verdict comes next.");
     case GcRole::leaked:
         return QStringLiteral("leaked: it is still alive, yet no process fd reaches it and the collector left it: "
                               "nothing will ever free it.");

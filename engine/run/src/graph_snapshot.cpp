@@ -20,6 +20,7 @@ std::string_view gc_role_name(GcRole r)
     case GcRole::garbage: return "garbage";
     case GcRole::released: return "released";
     case GcRole::leaked: return "leaked";
+    case GcRole::scc_pending: return "in an SCC";
     }
     return "?";
 }
@@ -52,7 +53,9 @@ GcRole graph_role(const Kernel &k, const UnixSock &u, const std::unordered_set<c
         return GcRole::not_cycle;
     if (on_stack.count(u.vertex))
         return GcRole::candidate;
-    (void)k;
+    // Cut off the stack (moved to unix_visited_vertices) in this walk, its verdict not given yet.
+    if ((k.gc_phase == GcPhase::walk || k.gc_phase == GcPhase::fast_walk) && on_visited_list(k, *u.vertex))
+        return GcRole::scc_pending;
     return GcRole::inflight;
 }
 

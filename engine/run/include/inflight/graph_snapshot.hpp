@@ -25,6 +25,7 @@ enum class GcRole : std::uint8_t {
     garbage,     // judged garbage by a collection: through the purge until its release
     released,    // unix_release_sock() has run (drawn faded)
     leaked,      // alive, no process fd reaches it, and the last collection left it
+    scc_pending, // graph: its SCC is cut off the stack and unix_vertex_dead() is judging it
 };
 std::string_view gc_role_name(GcRole r);
 
