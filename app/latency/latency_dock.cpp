@@ -133,7 +133,8 @@ LatencyDock::LatencyDock(PlayerController &controller, QWidget *parent)
     histogram_layout_->addStretch(1);
     histogram_area_->setWidget(list);
 
-    auto *side = new QSplitter(Qt::Vertical, split_);
+    side_ = new QSplitter(Qt::Vertical, split_);
+    QSplitter *side = side_;
     side->setChildrenCollapsible(false);
     percentiles_ = new PercentileModel(this);
     // A column per group and a row per figure: three groups fit the half of a dock under the
@@ -492,13 +493,21 @@ void LatencyDock::resizeEvent(QResizeEvent *e)
 {
     QDockWidget::resizeEvent(e);
     // Side by side when the dock is wide (under the graph), stacked when it is tall (at a side);
-    // half each way (a scroll area asks for almost nothing itself, so say it).
+    // about half each way (a scroll area asks for almost nothing itself, so say it).
     const Qt::Orientation o = width() >= height() ? Qt::Horizontal : Qt::Vertical;
     if (o != split_->orientation() || !split_placed_) {
         split_->setOrientation(o);
         // The splitter has not been laid out to the new size yet; the dock's is close enough.
         const int total = o == Qt::Horizontal ? width() : height();
-        split_->setSizes({total / 2, total - total / 2});
+        split_->setSizes({total * 9 / 20, total - total * 9 / 20});
+        // The six percentile figures in full above the calls of a clicked bar, when the
+        // height allows (the tabs and the controls row take about 90 px).
+        const int rows = PercentileModel::ColumnCount - 1;
+        const int want = percentile_view_->horizontalHeader()->sizeHint().height() +
+                         rows * percentile_view_->verticalHeader()->defaultSectionSize() + 6;
+        const int side_height = (o == Qt::Horizontal ? height() : height() / 2) - 90;
+        if (side_height > 0)
+            side_->setSizes({std::min(want, side_height * 2 / 3), std::max(side_height - want, side_height / 3)});
         split_placed_ = true;
     }
 }

@@ -107,6 +107,7 @@ private:
     QToolButton *export_ = nullptr;
     QTabWidget *tabs_ = nullptr;
     QSplitter *split_ = nullptr;
+    QSplitter *side_ = nullptr; // the percentile figures above the calls of a clicked bar
     bool split_placed_ = false; // sizes given for the current orientation
     QScrollArea *histogram_area_ = nullptr;
     QVBoxLayout *histogram_layout_ = nullptr;
