@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The collectors' algorithms, step by step: order, lists, scc_index values, verdicts.
+#include "inflight/parser.hpp"
 #include "scene_runner.hpp"
 
 #include <QTest>
@@ -18,6 +19,39 @@ const char *kMixedLowpoint = "socketpair u0 p0\nsocketpair u1 p1\nsocketpair u2 
 class TestCollectors : public QObject {
     Q_OBJECT
 private slots:
+    // 6.9's WARN_ON_ONCE(!list_empty(&gc_candidates)) is printed and the kernel goes on: so
+    // does the run (it used to stop at the warning, leaving c1 open and four expectations
+    // unevaluated). A BUG_ON or a broken model invariant still ends the run.
+    void aWarnIsAFindingAndTheRunGoesOn()
+    {
+        ParseResult r = load_scene_file(INFLIGHT_SOURCE_DIR "/scenes/selftest-self-ref-listener-oob.scn");
+        QVERIFY(r.ok());
+        auto scene = std::make_shared<const Scene>(std::move(r.scene));
+        SimulationOptions o;
+        o.era = GcEra::async;
+        Simulation warned(scene, o);
+        warned.run();
+        QVERIFY(warned.finished());
+        QVERIFY(!warned.stopped_by_finding());
+        const auto &f = warned.kernel().findings;
+        QCOMPARE(f.size(), std::size_t{1});
+        QVERIFY(f[0].warning);
+        QVERIFY(f[0].invariant.find("WARN_ON_ONCE") != std::string::npos);
+        QVERIFY(const_cast<Kernel &>(warned.kernel()).find_label("c1")->released); // the scene's close ran
+        o.era = GcEra::graph;
+        Simulation graph(scene, o);
+        graph.run();
+        QCOMPARE(warned.expectations().size(), graph.expectations().size()); // every expect evaluated
+        // A fatal finding still stops the run at its step.
+        auto bug = scene_of("set gc async\nsocketpair a b\nsend a fds=b\n");
+        Simulation stopped(bug, o);
+        while (stopped.step() && stopped.steps() < 5) { }
+        const_cast<Kernel &>(stopped.kernel()).finding("test invariant", "made up for the test");
+        stopped.step();
+        QVERIFY(stopped.stopped_by_finding());
+        QVERIFY(stopped.step() == nullptr);
+    }
+
     void mixedLowpointLeaksWithUnfixedGraph()
     {
         auto sim = run_scene(std::string("set gc graph\n") + kMixedLowpoint);

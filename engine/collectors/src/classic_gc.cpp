@@ -296,10 +296,14 @@ Proc ClassicCollector::collect()
     k.release_cause = saved;
 
     // 7. Every garbage socket left gc_candidates when its inflight reached 0.
-    if (!k.gc_candidates.empty()) {
-        if (era() == GcEra::async)
-            k.finding("WARN_ON_ONCE(!list_empty(&gc_candidates)) in __unix_gc()",
-                      std::to_string(k.gc_candidates.size()) + " candidates survived the purge");
+    if (!k.gc_candidates.empty() && era() == GcEra::async) {
+        // 6.9 warns once and leaves them there, flags set: the next collection's candidates
+        // are appended after them, so they are scanned again (and the kernel goes on).
+        if (!warned_leftovers_)
+            k.warn_finding("WARN_ON_ONCE(!list_empty(&gc_candidates)) in __unix_gc()",
+                           std::to_string(k.gc_candidates.size()) + " candidates survived the purge");
+        warned_leftovers_ = true;
+    } else if (!k.gc_candidates.empty()) {
         // Up to 6.8 the io_uring loop put leftovers back on gc_inflight_list (hiding leaks).
         while (!k.gc_candidates.empty()) {
             UnixSock &u = sock_of(k.gc_candidates.front());

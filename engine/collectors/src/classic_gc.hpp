@@ -18,6 +18,7 @@ public:
         c->memo_valid_ = memo_valid_;
         c->memo_version_ = memo_version_;
         c->memo_size_ = memo_size_;
+        c->warned_leftovers_ = warned_leftovers_;
         return c;
     }
     Proc attach(ScmFpList &fpl) override;
@@ -41,6 +42,7 @@ private:
     bool memo_valid_ = false;
     std::uint64_t memo_version_ = 0;
     std::size_t memo_size_ = 0;
+    bool warned_leftovers_ = false; // 6.9's WARN_ON_ONCE about candidates left after the purge
 };
 
 } // namespace inflight

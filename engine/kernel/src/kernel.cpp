@@ -222,6 +222,11 @@ void Kernel::finding(std::string invariant, std::string message)
     findings.push_back(Finding{step_hint + 1, std::move(invariant), std::move(message)});
 }
 
+void Kernel::warn_finding(std::string invariant, std::string message)
+{
+    findings.push_back(Finding{step_hint + 1, std::move(invariant), std::move(message), true});
+}
+
 SkBuff &Kernel::alloc_skb(std::uint64_t len)
 {
     SkBuff *skb;

@@ -284,6 +284,9 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
                ") and no `expect error` follows it: the scene did not plan for this failure.";
     case EventKind::finding: {
         const bool known = e.a < k.findings.size();
+        if (known && k.findings[e.a].warning)
+            return "The kernel warns: " + k.findings[e.a].invariant + " (" + k.findings[e.a].message +
+                   "). A WARN is printed and the kernel goes on, and so does the run.";
         return "A kernel check failed: " +
                (known ? k.findings[e.a].invariant + " (" + k.findings[e.a].message + ")"
                       : std::string("an invariant")) +

@@ -308,9 +308,10 @@ std::string report_text(const Simulation &sim)
     if (auto limit = sim.limit_reached())
         o << "\nstopped: " << printable(limit->format()) << "\n";
     if (!k.findings.empty()) {
-        o << "\nfindings (the run stopped at the first):\n";
+        o << (sim.stopped_by_finding() ? "\nfindings (the run stopped at the first that is not a WARN):\n"
+                                       : "\nfindings (kernel warnings: the run went on, as the kernel does):\n");
         for (const auto &f : k.findings)
-            o << "  step " << f.step << ": " << f.invariant << ": " << f.message << "\n";
+            o << "  step " << f.step << ": " << (f.warning ? "WARN: " : "") << f.invariant << ": " << f.message << "\n";
     }
     const auto failed = sim.expectations_failed();
     o << "\nexpectations: " << sim.expectations().size() - failed << " passed, " << failed << " failed\n";
@@ -381,7 +382,7 @@ std::string report_json(const Simulation &sim)
         o << (first ? "\n" : ",\n");
         first = false;
         o << "    {\"step\": " << f.step << ", \"invariant\": " << q(f.invariant) << ", \"message\": " << q(f.message)
-          << "}";
+          << ", \"warning\": " << (f.warning ? "true" : "false") << "}";
     }
     o << (first ? "],\n" : "\n  ],\n");
     const auto failed = sim.expectations_failed();

@@ -37,6 +37,8 @@ std::string narrate_run_end(const Simulation &sim)
     std::string out = "The scene is over";
     if (sim.stopped_by_finding() && !k.findings.empty())
         out += ", stopped by a kernel check that failed (" + k.findings.back().invariant + ")";
+    else if (!k.findings.empty())
+        out += "; the kernel warned on the way (" + k.findings.front().invariant + ") and went on";
     out += ". ";
 
     std::vector<std::uint32_t> by_gc, with_gc;

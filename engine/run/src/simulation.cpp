@@ -313,12 +313,16 @@ Task *Simulation::pick()
 void Simulation::finish_run()
 {
     finished_ = true;
-    stopped_by_finding_ = kernel_.findings.size() > findings_seen_;
+    auto fatal_since_seen = [this] {
+        return std::any_of(kernel_.findings.begin() + static_cast<std::ptrdiff_t>(findings_seen_),
+                           kernel_.findings.end(), [](const Finding &f) { return !f.warning; });
+    };
+    stopped_by_finding_ = fatal_since_seen();
     if (kernel_.concurrent) {
         for (TaskScript &ts : scripts_)
             flush_failure(ts);
         check_quiescent_invariants(kernel_);
-        stopped_by_finding_ = kernel_.findings.size() > findings_seen_;
+        stopped_by_finding_ = fatal_since_seen();
     }
 }
 
@@ -385,9 +389,14 @@ const Event *Simulation::step()
             check_step_invariants(kernel_);
         if (kernel_.findings.size() > findings_seen_) {
             // A broken invariant ends the run here: the state is shown as it is, for inspection.
+            // A kernel WARN_ON does not: the kernel goes on, and so does the run.
+            const bool fatal = std::any_of(kernel_.findings.begin() + static_cast<std::ptrdiff_t>(findings_seen_),
+                                           kernel_.findings.end(), [](const Finding &f) { return !f.warning; });
             findings_seen_ = kernel_.findings.size();
-            finished_ = true;
-            stopped_by_finding_ = true;
+            if (fatal) {
+                finished_ = true;
+                stopped_by_finding_ = true;
+            }
         }
         check_budgets();
         if (record_)

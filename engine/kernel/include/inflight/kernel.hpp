@@ -69,6 +69,9 @@ struct Finding {
     std::uint64_t step = 0;
     std::string invariant; // e.g. "classic: total_refs < inflight_refs (BUG_ON in unix_gc)"
     std::string message;
+    // A kernel WARN_ON: the kernel prints it and goes on, and so does the run. Any other
+    // finding (a BUG_ON, a broken model invariant) ends the run at its step.
+    bool warning = false;
 };
 
 // One collection, as the report and the timeline show it.
@@ -221,6 +224,7 @@ public:
         return e;
     }
     void finding(std::string invariant, std::string message);
+    void warn_finding(std::string invariant, std::string message); // a WARN_ON: the run goes on
     SkBuff &alloc_skb(std::uint64_t len);
     void free_skb_storage(SkBuff &skb);
     void gc_list_move(UnixSock &u, GcList &to, ListId to_id, bool tail = true);
