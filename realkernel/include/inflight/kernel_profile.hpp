@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Which of the model's collectors stands for a given Linux release (uname -r), so a replay on
+// the running kernel is compared with the right era.
+#pragma once
+
+#include "inflight/gc_era.hpp"
+
+#include <string>
+
+namespace inflight {
+
+struct KernelProfile {
+    std::string release;          // as given, e.g. "6.18.44-fc-v669"
+    int major = 0, minor = 0, patch = 0;
+    GcEra era = GcEra::classic;
+    bool unify_scc_index = false; // the 2026 scc_index fix (spec 5.13); no release is known to have it
+    std::string reason;           // why this era, in a sentence
+};
+
+// 6.10 and later: graph; 6.9: async; the 2025 stable backports of the graph collector to 6.6.y
+// (from about 6.6.93) and 6.1.y (from about 6.1.141): graph; everything older: classic.
+KernelProfile profile_for_release(const std::string &release);
+
+} // namespace inflight
