@@ -114,7 +114,7 @@ std::string enter_namespace(KernelRun &run)
     if (!write_file("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1\n") ||
         !write_file("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1\n"))
         return "cannot map the caller's uid into the user namespace";
-    run.isolation = "user and network namespaces";
+    run.isolation = "user and network namespace";
     return {};
 }
 

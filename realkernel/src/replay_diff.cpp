@@ -185,7 +185,8 @@ std::string replay_report_text(const ReplayReport &r)
         o += "leaked on this kernel: " + join(r.leaked_on_kernel);
         if (r.leaked_unlabelled)
             o += "\n  and " + std::to_string(r.leaked_unlabelled) +
-                 " sockets without a label: released senders whose messages still sit in leaked queues";
+                 " more the kernel still counts but no longer lists: released sockets kept allocated\n"
+                 "  by the messages they sent, which sit in the leaked queues";
         o += "\n  (every replay process exited and a collection ran; the kernel keeps these sockets, and the\n"
              "   memory of their queues, until the host reboots: nothing can reach them to close them)\n";
         if (!r.model_leaked.empty())

@@ -111,6 +111,7 @@ ReplayPlan plan_replay(const Scene &scene, bool privileged, const ReplayLimits &
     // Bounds first, from counts multiplied out, before a single statement is unrolled: the
     // statement (or outermost repeat) that crosses a limit is the one reported.
     Counts total;
+    const std::size_t settings_problems = plan.problems.size();
     for (const Statement &s : scene.statements) {
         const Counts before = total;
         total.add(count_of(s));
@@ -126,7 +127,7 @@ ReplayPlan plan_replay(const Scene &scene, bool privileged, const ReplayLimits &
         over(before.bytes, total.bytes, limits.max_bytes, "sends bytes: at least");
     }
     plan.sockets = total.sockets;
-    if (!plan.problems.empty())
+    if (plan.problems.size() > settings_problems)
         return plan; // too big to unroll
 
     auto is_blocking = [](Op op) { return op == Op::spawn || op == Op::wait || op == Op::splice; };

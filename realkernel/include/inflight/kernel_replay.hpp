@@ -46,7 +46,7 @@ struct KernelRun {
     bool ran = false;         // the namespace was made and the plan run
     std::string failure;      // why not (or why it stopped), for the user
     std::string release;      // uname -r
-    std::string isolation;    // "network namespace" / "user and network namespaces"
+    std::string isolation;    // "network namespace" / "user and network namespace"
     bool passrights_supported = false;
     bool diag_available = false; // UNIX_DIAG answered (embryos are then seen through listeners)
     std::vector<std::string> labels; // every socket created, in order of creation
