@@ -18,6 +18,7 @@
 #include "docks/event_log_dock.h"
 #include "docks/expectations_dock.h"
 #include "docks/inspector_dock.h"
+#include "realkernel/kernel_replay_ui.h"
 #include "docks/lists_dock.h"
 #include "docks/scene_dock.h"
 #include "docks/watches_dock.h"
@@ -476,6 +477,8 @@ void MainWindow::buildMenus()
     bp->addSeparator();
     bp->addAction(tr("a socket becomes a candidate…"), this, [this] { askSocketBreakpoint(true); });
     bp->addAction(tr("a socket is found garbage…"), this, [this] { askSocketBreakpoint(false); });
+    run->addSeparator();
+    install_kernel_replay(*this, controller_, *run, qobject_cast<docks::InspectorDock *>(docks_set_.inspector));
 
     QMenu *model = menuBar()->addMenu(tr("&Model"));
     auto *step_into = model->addAction(tr("Step into &collections and autobind probes"));

@@ -154,8 +154,8 @@ int export_c_main(int argc, char **argv)
     const KernelProfile profile = profile_for_release(running_kernel_release());
     const GcEra era = c.era.value_or(profile.era);
     const ModelTrace model = trace_model(parsed.scene, plan, era, profile.unify_scc_index);
-    const std::string model_name = std::string(era_name(era)) + " (Linux " + std::string(era_kernel_label(era)) +
-                                   ")" + (era == GcEra::graph ? ", without the scc_index fix" : "");
+    const std::string model_name = std::string(era_name(era)) + " (Linux " + std::string(era_kernel_label(era)) + ")" +
+                                   (era == GcEra::graph ? ", without the scc_index fix" : "");
     const ExportResult out = export_c(plan, model, parsed.scene.title, model_name);
     if (!out.problems.empty()) {
         for (const ReplayProblem &p : out.problems)

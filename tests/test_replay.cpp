@@ -144,9 +144,9 @@ private slots:
             QTest::newRow(qPrintable(QStringLiteral("dgram of ") + QLatin1String(f)))
                 << QStringLiteral("scenes/") + QLatin1String(f) << true;
         // ... and scenes that use recv (fds mapped back), dup, errnos, embryos with fds.
-        for (const char *f : {"passrights-off.scn", "cycle-broken-by-recv.scn", "chain-freed-without-gc.scn",
-                              "embryo-carrying-fds.scn", "msg-peek-keeps-cycle-alive.scn",
-                              "close-of-dup-triggers-nothing.scn", "cycle-kept-alive-by-open-fd.scn"})
+        for (const char *f :
+             {"passrights-off.scn", "cycle-broken-by-recv.scn", "chain-freed-without-gc.scn", "embryo-carrying-fds.scn",
+              "msg-peek-keeps-cycle-alive.scn", "close-of-dup-triggers-nothing.scn", "cycle-kept-alive-by-open-fd.scn"})
             QTest::newRow(f) << QStringLiteral("scenes/") + QLatin1String(f) << false;
     }
 
@@ -229,22 +229,23 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("timed.scn"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("scene \"not for a real kernel\"\n"   // 1
-                "set cpus 2\n"                        // 2
-                "set cost syscall 500\n"              // 3
-                "socketpair a b\n"                    // 4
-                "spawn t cpu=1 {\n"                   // 5
-                "  send a fds=b\n"                    // 6
-                "}\n"                                 // 7
-                "wait t\n"                            // 8
-                "splice a bytes=4096\n"               // 9
-                "close a b\n");                       // 10
+        f.write("scene \"not for a real kernel\"\n" // 1
+                "set cpus 2\n"                      // 2
+                "set cost syscall 500\n"            // 3
+                "socketpair a b\n"                  // 4
+                "spawn t cpu=1 {\n"                 // 5
+                "  send a fds=b\n"                  // 6
+                "}\n"                               // 7
+                "wait t\n"                          // 8
+                "splice a bytes=4096\n"             // 9
+                "close a b\n");                     // 10
         f.close();
         const CliResult r = run_program(cli(), {QStringLiteral("replay"), path});
         QCOMPARE(r.exit_code, 2);
         for (int line : {2, 3, 5, 8, 9})
-            QVERIFY2(r.err.contains(QStringLiteral("timed.scn:%1:").arg(line) + QLatin1String("1: error: cannot replay")),
-                     qPrintable(QString::number(line) + QStringLiteral(": ") + r.err));
+            QVERIFY2(
+                r.err.contains(QStringLiteral("timed.scn:%1:").arg(line) + QLatin1String("1: error: cannot replay")),
+                qPrintable(QString::number(line) + QStringLiteral(": ") + r.err));
         QVERIFY(!r.err.contains(QStringLiteral("timed.scn:4:")));
         QVERIFY(r.err.contains(QStringLiteral("nothing was run")));
         QVERIFY(r.out.isEmpty());
@@ -300,7 +301,8 @@ private slots:
         QFETCH(QString, file);
         QTemporaryDir dir;
         const QString c = dir.filePath(QStringLiteral("scene.c")), exe = dir.filePath(QStringLiteral("scene"));
-        const CliResult e = run_program(cli(), {QStringLiteral("export-c"), source_path(file), QStringLiteral("-o"), c});
+        const CliResult e =
+            run_program(cli(), {QStringLiteral("export-c"), source_path(file), QStringLiteral("-o"), c});
         QCOMPARE(e.exit_code, 0);
         QVERIFY(QFile::exists(c));
         QVERIFY(compile(c, exe));
@@ -317,9 +319,10 @@ private slots:
             QFAIL("this assertion is written for a graph-era kernel (6.10+); the running kernel is not one");
         QTemporaryDir dir;
         const QString c = dir.filePath(QStringLiteral("scene.c")), exe = dir.filePath(QStringLiteral("scene"));
-        const CliResult e = run_program(
-            cli(), {QStringLiteral("export-c"), source_path(QStringLiteral("scenes/selftest-mixed-lowpoint-stream.scn")),
-                    QStringLiteral("--gc"), QStringLiteral("classic"), QStringLiteral("-o"), c});
+        const CliResult e =
+            run_program(cli(), {QStringLiteral("export-c"),
+                                source_path(QStringLiteral("scenes/selftest-mixed-lowpoint-stream.scn")),
+                                QStringLiteral("--gc"), QStringLiteral("classic"), QStringLiteral("-o"), c});
         QCOMPARE(e.exit_code, 0);
         QVERIFY(compile(c, exe));
         const CliResult run = run_program(exe, {});
@@ -343,8 +346,13 @@ private:
     // dynamic; warnings are errors, so the generated C stays clean.
     static bool compile(const QString &c, const QString &exe)
     {
-        const QStringList flags = {QStringLiteral("-O2"), QStringLiteral("-Wall"), QStringLiteral("-Wextra"),
-                                   QStringLiteral("-Werror"), QStringLiteral("-o"), exe, c};
+        const QStringList flags = {QStringLiteral("-O2"),
+                                   QStringLiteral("-Wall"),
+                                   QStringLiteral("-Wextra"),
+                                   QStringLiteral("-Werror"),
+                                   QStringLiteral("-o"),
+                                   exe,
+                                   c};
         CliResult r = run_program(QStringLiteral("cc"), QStringList{QStringLiteral("-static")} + flags);
         if (r.exit_code != 0 && r.err.contains(QStringLiteral("cannot find -lc"))) {
             qInfo("no static libc here: compiling dynamically");

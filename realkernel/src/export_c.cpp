@@ -99,8 +99,8 @@ ExportResult export_c(const ReplayPlan &plan, const ModelTrace &model, const std
                     c_opt_string(s.address) + ", " + want + ");\n";
             break;
         case Op::listen:
-            body += at + "do_listen(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " +
-                    want + ");\n";
+            body += at + "do_listen(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " + want +
+                    ");\n";
             break;
         case Op::connect: {
             const std::string embryo = "embryo(" + s.names[0] + ")";
@@ -116,9 +116,8 @@ ExportResult export_c(const ReplayPlan &plan, const ModelTrace &model, const std
             break;
         case Op::send:
             body += at + "do_send(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " +
-                    c_list(s.fds) + ", " + std::to_string(s.fds.size()) +
-                    ", " + std::to_string(s.bytes) + ", " + (s.oob ? "1" : "0") + ", " + c_opt_string(s.address) +
-                    ", " + want + ");\n";
+                    c_list(s.fds) + ", " + std::to_string(s.fds.size()) + ", " + std::to_string(s.bytes) + ", " +
+                    (s.oob ? "1" : "0") + ", " + c_opt_string(s.address) + ", " + want + ");\n";
             break;
         case Op::recv:
             body += at + "do_recv(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " +
@@ -131,8 +130,8 @@ ExportResult export_c(const ReplayPlan &plan, const ModelTrace &model, const std
                     c_string(s.names[1]) + ", " + want + ");\n";
             break;
         case Op::close:
-            body += at + "do_close(" + std::to_string(line) + ", " + stmt + ", " + c_list(s.names) + ", " + want +
-                    ");\n";
+            body +=
+                at + "do_close(" + std::to_string(line) + ", " + stmt + ", " + c_list(s.names) + ", " + want + ");\n";
             break;
         case Op::setsockopt:
             body += at + "do_setsockopt(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " +

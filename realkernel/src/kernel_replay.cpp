@@ -81,8 +81,7 @@ unsigned ms_since(Clock::time_point t)
 void sleep_ms(unsigned ms)
 {
     timespec ts{static_cast<time_t>(ms / 1000), static_cast<long>(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
-    }
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) { }
 }
 
 bool write_file(const char *path, const std::string &text)
@@ -124,8 +123,7 @@ class Coordinator {
 public:
     Coordinator(const ReplayPlan &plan, const KernelReplayOptions &options, KernelRun &run)
         : plan_(plan), options_(options), run_(run)
-    {
-    }
+    { }
     ~Coordinator()
     {
         workers_.clear();
@@ -460,8 +458,7 @@ KernelRun run_on_kernel(const ReplayPlan &plan, const KernelReplayOptions &optio
     }
     close(p[0]);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
     if (!failed.failure.empty())
         return failed;
     try {

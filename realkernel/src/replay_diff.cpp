@@ -34,9 +34,8 @@ std::string short_release(const KernelProfile &p)
 
 std::size_t ReplayReport::sockets_agree() const
 {
-    return static_cast<std::size_t>(std::count_if(sockets.begin(), sockets.end(), [](const SocketVerdict &v) {
-        return v.agree();
-    }));
+    return static_cast<std::size_t>(
+        std::count_if(sockets.begin(), sockets.end(), [](const SocketVerdict &v) { return v.agree(); }));
 }
 
 ReplayReport compare_replay(const ReplayPlan &plan, const ModelTrace &model, const KernelRun &kernel,
@@ -120,8 +119,7 @@ ReplayReport compare_replay(const ReplayPlan &plan, const ModelTrace &model, con
                               "its collector is global, and a close anywhere on the host starts it");
         if (!o.settled)
             r.notes.push_back("line " + std::to_string(plan.steps[o.step].loc.line) +
-                              ": the kernel's socket set did not settle within " + std::to_string(o.waited_ms) +
-                              " ms");
+                              ": the kernel's socket set did not settle within " + std::to_string(o.waited_ms) + " ms");
     }
     for (const std::string &label : order)
         if (final_model.count(label) || final_kernel.count(label))
@@ -172,7 +170,10 @@ std::string replay_report_text(const ReplayReport &r)
     o += line;
     for (const SocketVerdict &v : r.sockets) {
         std::snprintf(line, sizeof line, "  %-20s %-7s %-7s%s\n", v.label.c_str(), fate(v.model_alive).c_str(),
-                      fate(v.kernel_alive).c_str(), v.collected_early ? "  (collected early)" : v.agree() ? "" : "  <- differs");
+                      fate(v.kernel_alive).c_str(),
+                      v.collected_early ? "  (collected early)"
+                      : v.agree()       ? ""
+                                        : "  <- differs");
         o += line;
     }
     if (!r.differences.empty()) {
@@ -208,9 +209,11 @@ std::string replay_report_json(const ReplayReport &r)
     j["summary"] = agreement_sentence(r);
     nlohmann::ordered_json socks = nlohmann::ordered_json::array();
     for (const SocketVerdict &v : r.sockets)
-        socks.push_back(
-            {{"label", v.label}, {"model", fate(v.model_alive)}, {"kernel", fate(v.kernel_alive)}, {"agree", v.agree()},
-             {"collected_early", v.collected_early}});
+        socks.push_back({{"label", v.label},
+                         {"model", fate(v.model_alive)},
+                         {"kernel", fate(v.kernel_alive)},
+                         {"agree", v.agree()},
+                         {"collected_early", v.collected_early}});
     j["sockets"] = std::move(socks);
     nlohmann::ordered_json diffs = nlohmann::ordered_json::array();
     for (const ReplayDifference &d : r.differences)

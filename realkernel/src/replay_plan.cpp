@@ -87,7 +87,8 @@ void scan_settings(const Scene &scene, ReplayPlan &plan)
             plan.problems.push_back(
                 {loc, "'set cpus' schedules modelled tasks on modelled CPUs; a replay runs one statement at a time"});
         else if (starts("set autobind "))
-            plan.notes.push_back({loc, "'set autobind' is ignored: the running kernel binds with its own unix_autobind()"});
+            plan.notes.push_back(
+                {loc, "'set autobind' is ignored: the running kernel binds with its own unix_autobind()"});
         else if (starts("set table-lock "))
             plan.notes.push_back({loc, "'set table-lock' is ignored: the running kernel has its own locking"});
         else if (starts("set creds-by-default "))
@@ -115,16 +116,17 @@ ReplayPlan plan_replay(const Scene &scene, bool privileged, const ReplayLimits &
     for (const Statement &s : scene.statements) {
         const Counts before = total;
         total.add(count_of(s));
-        auto over = [&](std::uint64_t was, std::uint64_t now, std::uint64_t max, const char *what) {
+        auto over = [&](std::uint64_t was, std::uint64_t now, std::uint64_t max, const char *verb, const char *noun) {
             if (was <= max && now > max)
                 plan.problems.push_back(
-                    {s.loc, "the scene " + std::string(what) + " " + std::to_string(now) + " from here on, over the " +
-                                std::to_string(max) + " a replay allows on a host kernel"});
+                    {s.loc, "by the end of this statement the scene has " + std::string(verb) + " " +
+                                std::to_string(now) + " " + noun + ", over the " + std::to_string(max) +
+                                " a replay allows on a host kernel (fills this big stay in the model)"});
         };
-        over(before.steps, total.steps, limits.max_steps, "runs statements: at least");
-        over(before.sockets, total.sockets, limits.max_sockets, "creates sockets: at least");
-        over(before.fds, total.fds, limits.max_fds_sent, "passes fds: at least");
-        over(before.bytes, total.bytes, limits.max_bytes, "sends bytes: at least");
+        over(before.steps, total.steps, limits.max_steps, "run", "statements");
+        over(before.sockets, total.sockets, limits.max_sockets, "created", "sockets");
+        over(before.fds, total.fds, limits.max_fds_sent, "passed", "fds");
+        over(before.bytes, total.bytes, limits.max_bytes, "sent", "payload bytes");
     }
     plan.sockets = total.sockets;
     if (plan.problems.size() > settings_problems)
@@ -147,7 +149,9 @@ ReplayPlan plan_replay(const Scene &scene, bool privileged, const ReplayLimits &
             plan.problems.push_back({s->loc, "spawn runs tasks interleaved in modelled time; a replay cannot "
                                              "reproduce the model's interleaving on real CPUs"});
             break;
-        case Op::wait: plan.problems.push_back({s->loc, "wait joins spawned tasks, which a replay does not run"}); break;
+        case Op::wait:
+            plan.problems.push_back({s->loc, "wait joins spawned tasks, which a replay does not run"});
+            break;
         default:
             plan.problems.push_back({s->loc, "splice measures modelled checksum costs; a replay does not time it"});
             break;
@@ -188,13 +192,13 @@ ReplayPlan plan_replay(const Scene &scene, bool privileged, const ReplayLimits &
             plan.processes.push_back(step.names[0]);
             plan.process_user.push_back(s.text.empty() ? "root" : s.text);
             if (plan.processes.size() == limits.max_processes + 1)
-                plan.problems.push_back({s.loc, "more than " + std::to_string(limits.max_processes) +
-                                                    " processes in one replay"});
+                plan.problems.push_back(
+                    {s.loc, "more than " + std::to_string(limits.max_processes) + " processes in one replay"});
             break;
         case Op::send:
             if (s.fds.size() > limits.max_fds_per_send)
-                plan.problems.push_back({s.loc, "one message with " + std::to_string(s.fds.size()) +
-                                                    " fds, over the " + std::to_string(limits.max_fds_per_send) +
+                plan.problems.push_back({s.loc, "one message with " + std::to_string(s.fds.size()) + " fds, over the " +
+                                                    std::to_string(limits.max_fds_per_send) +
                                                     " a replay sends at once"});
             if (s.bytes > limits.max_bytes_per_send)
                 plan.problems.push_back({s.loc, "one message of " + std::to_string(s.bytes) + " bytes, over the " +
@@ -218,9 +222,7 @@ ReplayPlan plan_replay(const Scene &scene, bool privileged, const ReplayLimits &
             step.observe = dirty;
             dirty = false;
             break;
-        default:
-            dirty = dirty || (s.op != Op::note && s.op != Op::expect_error);
-            break;
+        default: dirty = dirty || (s.op != Op::note && s.op != Op::expect_error); break;
         }
         plan.steps.push_back(std::move(step));
     }

@@ -253,8 +253,8 @@ WorkerReply execute(const ReplayStep &s, Fds &fds)
     return r;
 }
 
-[[noreturn]] void worker_main(const ReplayPlan &plan, std::size_t process, unsigned uid, std::uint64_t nofile,
-                              int cmd, int reply)
+[[noreturn]] void worker_main(const ReplayPlan &plan, std::size_t process, unsigned uid, std::uint64_t nofile, int cmd,
+                              int reply)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL); // never outlive the replay
     std::signal(SIGPIPE, SIG_IGN);
@@ -364,8 +364,7 @@ void Worker::finish()
     close(cmd_);
     close(reply_);
     int status = 0;
-    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) { }
     pid_ = -1;
 }
 

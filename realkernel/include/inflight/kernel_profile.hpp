@@ -10,7 +10,7 @@
 namespace inflight {
 
 struct KernelProfile {
-    std::string release;          // as given, e.g. "6.18.44-fc-v669"
+    std::string release; // as given, e.g. "6.18.44-fc-v669"
     int major = 0, minor = 0, patch = 0;
     GcEra era = GcEra::classic;
     bool unify_scc_index = false; // the 2026 scc_index fix (spec 5.13); no release is known to have it

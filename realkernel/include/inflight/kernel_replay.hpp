@@ -27,9 +27,9 @@ struct KernelReplayOptions {
 
 // What one statement did on the kernel.
 struct KernelStepResult {
-    bool ran = false;   // a syscall statement (not a note or an expectation)
-    std::string error;  // "" on success, else the errno's name, as "EPERM"
-    long value = 0;     // bytes sent / received
+    bool ran = false;                  // a syscall statement (not a note or an expectation)
+    std::string error;                 // "" on success, else the errno's name, as "EPERM"
+    long value = 0;                    // bytes sent / received
     std::vector<std::string> received; // recv: the labels of the sockets received, in order
 };
 
@@ -37,19 +37,19 @@ struct KernelStepResult {
 struct KernelObservation {
     std::size_t step = 0;
     std::map<std::string, bool> alive;
-    bool settled = true;       // the set was stable before max_wait_ms
+    bool settled = true; // the set was stable before max_wait_ms
     unsigned waited_ms = 0;
-    std::uint64_t unseen = 0;  // sockets the protocol counts hold that no label accounts for
+    std::uint64_t unseen = 0; // sockets the protocol counts hold that no label accounts for
 };
 
 struct KernelRun {
-    bool ran = false;         // the namespace was made and the plan run
-    std::string failure;      // why not (or why it stopped), for the user
-    std::string release;      // uname -r
-    std::string isolation;    // "network namespace" / "user and network namespace"
+    bool ran = false;      // the namespace was made and the plan run
+    std::string failure;   // why not (or why it stopped), for the user
+    std::string release;   // uname -r
+    std::string isolation; // "network namespace" / "user and network namespace"
     bool passrights_supported = false;
-    bool diag_available = false; // UNIX_DIAG answered (embryos are then seen through listeners)
-    std::vector<std::string> labels; // every socket created, in order of creation
+    bool diag_available = false;                // UNIX_DIAG answered (embryos are then seen through listeners)
+    std::vector<std::string> labels;            // every socket created, in order of creation
     std::map<std::string, std::string> aliases; // accept's second label -> the socket's label
     std::vector<KernelStepResult> steps;        // by plan step
     std::vector<KernelObservation> observations;

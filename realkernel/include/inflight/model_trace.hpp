@@ -18,17 +18,17 @@ namespace inflight {
 struct ModelTrace {
     GcEra era = GcEra::graph;
     bool unify_scc_index = false;
-    std::vector<bool> ran;                      // by plan step: a syscall statement ran
-    std::vector<std::string> errors;            // by plan step: "" or "EPERM"
-    std::vector<std::vector<std::string>> received; // by plan step: recv's sockets, by label
+    std::vector<bool> ran;                                       // by plan step: a syscall statement ran
+    std::vector<std::string> errors;                             // by plan step: "" or "EPERM"
+    std::vector<std::vector<std::string>> received;              // by plan step: recv's sockets, by label
     std::map<std::size_t, std::map<std::string, bool>> alive_at; // observation step -> label -> alive
     // Observation step -> labels the model holds alive although no fd reaches them and no
     // collection has looked at them since: garbage awaiting a collection. The real collector is
     // global, so a close anywhere on the host may collect them early; either fate agrees.
     std::map<std::size_t, std::set<std::string>> pending_at;
-    std::vector<std::string> labels;            // every socket, in order of creation
-    std::vector<std::string> leaked;            // alive at the end, reached by no process fd
-    std::string failure;                        // the run stopped early (a budget), else ""
+    std::vector<std::string> labels; // every socket, in order of creation
+    std::vector<std::string> leaked; // alive at the end, reached by no process fd
+    std::string failure;             // the run stopped early (a budget), else ""
 };
 
 // Runs `scene` with its collector and the scc_index fix replaced by `era` / `unify_scc_index`.

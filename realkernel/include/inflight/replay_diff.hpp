@@ -43,8 +43,8 @@ struct ReplayReport {
     std::size_t statements = 0, statements_agree = 0; // syscall statements compared by errno
     std::vector<std::string> leaked_on_kernel;        // kept after every replay process exited
     std::uint64_t leaked_unlabelled = 0;
-    std::vector<std::string> model_leaked;            // the model's end state: no fd reaches them
-    std::vector<std::string> notes;                   // unsettled waits, unseen sockets, ignored lines
+    std::vector<std::string> model_leaked; // the model's end state: no fd reaches them
+    std::vector<std::string> notes;        // unsettled waits, unseen sockets, ignored lines
     std::size_t sockets_agree() const;
     bool agrees() const { return differences.empty(); }
 };

@@ -44,12 +44,12 @@ struct ReplayProblem {
 
 // How much a replay may ask of the host. A scene over one of these is not run at all.
 struct ReplayLimits {
-    std::uint64_t max_steps = 4096;          // unrolled statements
-    std::uint64_t max_sockets = 256;         // sockets created (socketpair 2, socket 1, connect 1)
-    std::uint64_t max_fds_sent = 4096;       // fds attached to sends, summed
-    std::uint64_t max_fds_per_send = 256;    // one message (SCM_MAX_FD is 253: more is EINVAL)
+    std::uint64_t max_steps = 4096;       // unrolled statements
+    std::uint64_t max_sockets = 256;      // sockets created (socketpair 2, socket 1, connect 1)
+    std::uint64_t max_fds_sent = 4096;    // fds attached to sends, summed
+    std::uint64_t max_fds_per_send = 256; // one message (SCM_MAX_FD is 253: more is EINVAL)
     std::uint64_t max_bytes_per_send = 65536;
-    std::uint64_t max_bytes = 1u << 20;      // payload bytes of all sends
+    std::uint64_t max_bytes = 1u << 20; // payload bytes of all sends
     std::uint64_t max_processes = 16;
 };
 
