@@ -208,7 +208,7 @@ private slots:
         QCOMPARE(r.exit_code, 1);
         QVERIFY2(r.out.contains(QStringLiteral("selftest-mixed-lowpoint-stream.scn:28: close p0 p1 p2 p3 p4 p5")),
                  qPrintable(r.out));
-        QVERIFY(r.out.contains(QStringLiteral("socket u0: model freed, kernel alive")));
+        QVERIFY(r.out.contains(QStringLiteral("sockets u0 u1 u2 u3 u4 u5: model freed, kernel alive")));
         QVERIFY(r.out.contains(QStringLiteral("agrees on 6 of 12 sockets; they differ")));
         QVERIFY(r.out.contains(QStringLiteral("leaked on this kernel: u0 u1 u2 u3 u4 u5")));
 

@@ -45,11 +45,12 @@ ReplayReport compare_replay(const ReplayPlan &plan, const ModelTrace &model, con
     r.file = plan.file;
     r.profile = profile;
     r.era = model.era;
+    r.era_chosen = model.era != profile.era;
     r.unify_scc_index = model.unify_scc_index;
     r.isolation = kernel.isolation;
     auto differ = [&](std::size_t k, std::string what) {
         const ReplayStep &s = plan.steps[k];
-        r.differences.push_back(ReplayDifference{k, s.loc, s.text, std::move(what)});
+        r.differences.push_back(ReplayDifference{k, s.loc, s.text, std::move(what), {}, {}});
     };
 
     // Statement by statement: errnos and what recv received.
@@ -108,10 +109,13 @@ ReplayReport compare_replay(const ReplayPlan &plan, const ModelTrace &model, con
             if (last_disagreement[label] == key)
                 continue;
             last_disagreement[label] = key;
-            std::string what = "socket " + label + ": model " + fate(m) + ", kernel " + fate(kr);
+            std::string verdicts = "model " + fate(m) + ", kernel " + fate(kr);
             if (!o.settled)
-                what += " (the kernel's sockets were still changing after " + std::to_string(o.waited_ms) + " ms)";
-            differ(o.step, std::move(what));
+                verdicts +=
+                    " (the kernel's sockets were still changing after " + std::to_string(o.waited_ms) + " ms)";
+            differ(o.step, "socket " + label + ": " + verdicts);
+            r.differences.back().label = label;
+            r.differences.back().verdicts = std::move(verdicts);
         }
         if (!early.empty())
             r.notes.push_back("line " + std::to_string(plan.steps[o.step].loc.line) + ": " + join(early) +
@@ -160,11 +164,12 @@ std::string replay_report_text(const ReplayReport &r)
 {
     std::string o;
     o += "replay: " + r.file + "\n";
-    o += "kernel: Linux " + r.profile.release + ", in a fresh " + r.isolation + "\n";
+    o += "kernel: Linux " + r.profile.release + ", in a fresh " + r.isolation + "; its era is " +
+         std::string(era_name(r.profile.era)) + ": " + r.profile.reason + "\n";
     o += "model:  " + std::string(era_name(r.era)) + " (Linux " + std::string(era_kernel_label(r.era)) + ")" +
          (r.era == GcEra::graph ? (r.unify_scc_index ? ", with the scc_index fix" : ", without the scc_index fix")
                                 : "") +
-         "; " + r.profile.reason + "\n\n";
+         (r.era_chosen ? ", as chosen with --gc" : "") + "\n\n";
     char line[256];
     std::snprintf(line, sizeof line, "  %-20s %-7s %-7s\n", "socket", "model", "kernel");
     o += line;
@@ -178,8 +183,24 @@ std::string replay_report_text(const ReplayReport &r)
     }
     if (!r.differences.empty()) {
         o += "\ndifferences, statement by statement:\n";
-        for (const ReplayDifference &d : r.differences)
-            o += "  " + r.file + ":" + std::to_string(d.loc.line) + ": " + d.statement + "\n      " + d.what + "\n";
+        for (std::size_t i = 0; i < r.differences.size();) {
+            const ReplayDifference &d = r.differences[i];
+            o += "  " + r.file + ":" + std::to_string(d.loc.line) + ": " + d.statement + "\n";
+            // The sockets that differ the same way after the same statement, on one line.
+            std::size_t j = i + 1;
+            if (!d.label.empty()) {
+                std::vector<std::string> labels{d.label};
+                for (; j < r.differences.size() && r.differences[j].step == d.step &&
+                       r.differences[j].verdicts == d.verdicts && !r.differences[j].label.empty();
+                     ++j)
+                    labels.push_back(r.differences[j].label);
+                o += "      " + std::string(labels.size() > 1 ? "sockets " : "socket ") + join(labels) + ": " +
+                     d.verdicts + "\n";
+            } else {
+                o += "      " + d.what + "\n";
+            }
+            i = j;
+        }
     }
     o += "\n" + agreement_sentence(r) + (r.agrees() ? "" : "; they differ") + "\n";
     if (!r.leaked_on_kernel.empty() || r.leaked_unlabelled) {

@@ -30,12 +30,17 @@ struct ReplayDifference {
     SourceLoc loc;
     std::string statement; // as written
     std::string what;      // "socket u0: model freed, kernel alive"
+    // For a fate: the socket, and the verdicts without it ("model freed, kernel alive"), so
+    // the text report can say it once for every socket that differs the same way.
+    std::string label;
+    std::string verdicts;
 };
 
 struct ReplayReport {
     std::string file;
     KernelProfile profile;
     GcEra era = GcEra::graph; // the model's era (the profile's unless --gc)
+    bool era_chosen = false;  // the caller chose an era other than the profile's
     bool unify_scc_index = false;
     std::string isolation;
     std::vector<SocketVerdict> sockets; // at the end of the scene
