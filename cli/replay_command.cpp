@@ -122,6 +122,7 @@ int replay_main(int argc, char **argv)
     const ModelTrace model = trace_model(parsed.scene, plan, era, profile.unify_scc_index);
     KernelReplayOptions options;
     options.stable_ms = c.stable_ms;
+    options.expected = expected_fates(model);
     const KernelRun kernel = run_on_kernel(plan, options);
     if (!kernel.ran) {
         std::cerr << c.file << ": error: " << kernel.failure << "\n";

@@ -62,7 +62,9 @@ std::unique_ptr<Replayed> replay_text(const std::string &text, const std::string
     r->plan = plan_replay(parsed.scene, geteuid() == 0);
     const KernelProfile profile = profile_for_release(running_kernel_release());
     r->model = trace_model(parsed.scene, r->plan, profile.era, profile.unify_scc_index);
-    r->kernel = run_on_kernel(r->plan);
+    KernelReplayOptions options;
+    options.expected = expected_fates(r->model);
+    r->kernel = run_on_kernel(r->plan, options);
     r->report = compare_replay(r->plan, r->model, r->kernel, profile);
     return r;
 }

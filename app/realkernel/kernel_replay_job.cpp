@@ -67,7 +67,9 @@ KernelReplayJob::Outcome KernelReplayJob::replay(const QString &path)
     }
     const KernelProfile profile = profile_for_release(running_kernel_release());
     const ModelTrace model = trace_model(parsed.scene, plan, profile.era, profile.unify_scc_index);
-    const KernelRun kernel = run_on_kernel(plan);
+    KernelReplayOptions options;
+    options.expected = expected_fates(model);
+    const KernelRun kernel = run_on_kernel(plan, options);
     if (!kernel.ran) {
         o.banner = tr("Could not replay on Linux %1: %2").arg(s(profile.release), s(kernel.failure));
         return o;

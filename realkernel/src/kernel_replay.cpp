@@ -302,11 +302,23 @@ private:
         const auto start = Clock::now();
         Census last = take_census(diag_);
         auto changed_at = Clock::now();
+        const auto expected = options_.expected.find(k);
+        auto as_expected = [&] {
+            if (expected == options_.expected.end())
+                return true;
+            for (const auto &[label, alive] : expected->second) {
+                auto it = inode_of_.find(label);
+                const bool now = it != inode_of_.end() && last.inodes.count(it->second) > 0;
+                if (now != alive)
+                    return false;
+            }
+            return true;
+        };
         for (;;) {
-            if (ms_since(changed_at) >= options_.stable_ms)
+            if (ms_since(changed_at) >= options_.stable_ms && as_expected())
                 break;
             if (ms_since(start) >= options_.max_wait_ms) {
-                o.settled = false;
+                o.settled = ms_since(changed_at) >= options_.stable_ms;
                 break;
             }
             sleep_ms(options_.poll_ms);

@@ -93,4 +93,14 @@ ModelTrace trace_model(const Scene &scene, const ReplayPlan &plan, GcEra era, bo
     return t;
 }
 
+std::map<std::size_t, std::map<std::string, bool>> expected_fates(const ModelTrace &trace)
+{
+    auto out = trace.alive_at;
+    for (auto &[step, fates] : out)
+        if (auto it = trace.pending_at.find(step); it != trace.pending_at.end())
+            for (const std::string &label : it->second)
+                fates.erase(label);
+    return out;
+}
+
 } // namespace inflight

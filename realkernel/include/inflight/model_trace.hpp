@@ -31,6 +31,10 @@ struct ModelTrace {
     std::string failure;             // the run stopped early (a budget), else ""
 };
 
+// The fates a replay may wait for (KernelReplayOptions::expected): every socket at every
+// observation, except garbage awaiting a collection (either fate is right for it).
+std::map<std::size_t, std::map<std::string, bool>> expected_fates(const ModelTrace &trace);
+
 // Runs `scene` with its collector and the scc_index fix replaced by `era` / `unify_scc_index`.
 ModelTrace trace_model(const Scene &scene, const ReplayPlan &plan, GcEra era, bool unify_scc_index);
 
