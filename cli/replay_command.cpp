@@ -11,6 +11,7 @@
 #include "inflight/replay_diff.hpp"
 #include "inflight/replay_plan.hpp"
 #include "inflight/utf8.hpp"
+#include "inflight/vm_replay.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -35,8 +36,12 @@ int fail(const char *usage, const std::string &msg)
 
 const char *kReplayUsage =
     "usage: inflight-cli replay FILE [--json] [--gc classic|async|graph] [--stable-ms N]\n"
+    "                           [--vm VMLINUZ [--vm-modules DIR] [--vm-accel tcg|kvm] [--vm-agent PATH]]\n"
     "Runs the scene as real syscalls on this machine's kernel, in a fresh network namespace, and\n"
     "compares every socket's fate and every errno with the model of the kernel's era (uname -r).\n"
+    "With --vm, the kernel image VMLINUZ is booted under qemu with a small initramfs (static busybox,\n"
+    "the static inflight-replay-agent, the scene, and unix_diag.ko from DIR, default ../lib/modules\n"
+    "next to VMLINUZ) and the replay runs there, compared with the model of that kernel's era.\n"
     "Exit 0: they agree; 1: they differ; 2: the scene cannot be replayed.\n";
 
 const char *kExportUsage = "usage: inflight-cli export-c FILE [-o OUT.c] [--gc classic|async|graph]\n"
@@ -49,6 +54,7 @@ struct Common {
     bool json = false;
     unsigned stable_ms = 100;
     std::string out;
+    VmOptions vm;
 };
 
 // Parses the options both commands share; returns an exit status on a bad command line.
@@ -71,6 +77,20 @@ std::optional<int> parse_args(int argc, char **argv, const char *usage, bool is_
             if (n < 10 || n > 1000)
                 return fail(usage, "--stable-ms needs a number of milliseconds from 10 to 1000");
             c.stable_ms = static_cast<unsigned>(n);
+        } else if ((a == "--vm" || a == "--vm-modules" || a == "--vm-accel" || a == "--vm-agent") && !is_export) {
+            const char *v = value();
+            if (!v)
+                return fail(usage, a + " needs a value");
+            if (a == "--vm")
+                c.vm.vmlinuz = v;
+            else if (a == "--vm-modules")
+                c.vm.modules_dir = v;
+            else if (a == "--vm-agent")
+                c.vm.agent = v;
+            else if (std::string(v) == "tcg" || std::string(v) == "kvm")
+                c.vm.accel = v;
+            else
+                return fail(usage, "--vm-accel is tcg or kvm");
         } else if ((a == "-o" || a == "--output") && is_export) {
             const char *v = value();
             if (!v)
@@ -92,6 +112,21 @@ std::optional<int> parse_args(int argc, char **argv, const char *usage, bool is_
     return std::nullopt;
 }
 
+// The static agent: beside this executable when installed, else where the build put it.
+std::string default_agent()
+{
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        std::string dir(self, static_cast<std::size_t>(n));
+        dir.erase(dir.rfind('/'));
+        for (const std::string &candidate : {dir + "/inflight-replay-agent", dir + "/../realkernel/inflight-replay-agent"})
+            if (access(candidate.c_str(), X_OK) == 0)
+                return candidate;
+    }
+    return INFLIGHT_REPLAY_AGENT;
+}
+
 } // namespace
 
 int replay_main(int argc, char **argv)
@@ -104,7 +139,9 @@ int replay_main(int argc, char **argv)
         std::cerr << printable(d.format()) << "\n";
     if (!parsed.ok())
         return 2;
-    const ReplayPlan plan = plan_replay(parsed.scene, geteuid() == 0);
+    const bool in_vm = !c.vm.vmlinuz.empty();
+    // Inside the virtual machine the agent is root.
+    const ReplayPlan plan = plan_replay(parsed.scene, in_vm || geteuid() == 0);
     if (!plan.ok()) {
         for (const std::string &line : format_problems(plan))
             std::cerr << line << "\n";
@@ -117,13 +154,22 @@ int replay_main(int argc, char **argv)
         std::cerr << c.file << ": nothing was run\n";
         return 2;
     }
-    const KernelProfile profile = profile_for_release(running_kernel_release());
+    KernelRun kernel;
+    if (in_vm) {
+        if (c.vm.agent.empty())
+            c.vm.agent = default_agent();
+        kernel = run_in_vm(c.file, c.vm);
+    }
+    const KernelProfile profile = in_vm ? profile_for_release(kernel.release, kernel.version)
+                                       : profile_for_release(running_kernel_release(), running_kernel_version());
     const GcEra era = c.era.value_or(profile.era);
     const ModelTrace model = trace_model(parsed.scene, plan, era, profile.unify_scc_index);
-    KernelReplayOptions options;
-    options.stable_ms = c.stable_ms;
-    options.expected = expected_fates(model);
-    const KernelRun kernel = run_on_kernel(plan, options);
+    if (!in_vm) {
+        KernelReplayOptions options;
+        options.stable_ms = c.stable_ms;
+        options.expected = expected_fates(model);
+        kernel = run_on_kernel(plan, options);
+    }
     if (!kernel.ran) {
         std::cerr << c.file << ": error: " << kernel.failure << "\n";
         if (c.json)
@@ -152,7 +198,7 @@ int export_c_main(int argc, char **argv)
     // A program that may run as any user: plan it as the unprivileged case, where only one uid
     // exists, unless the caller is root.
     const ReplayPlan plan = plan_replay(parsed.scene, geteuid() == 0);
-    const KernelProfile profile = profile_for_release(running_kernel_release());
+    const KernelProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
     const GcEra era = c.era.value_or(profile.era);
     const ModelTrace model = trace_model(parsed.scene, plan, era, profile.unify_scc_index);
     const std::string model_name = std::string(era_name(era)) + " (Linux " + std::string(era_kernel_label(era)) + ")" +

@@ -60,7 +60,7 @@ std::unique_ptr<Replayed> replay_text(const std::string &text, const std::string
     }
     auto r = std::make_unique<Replayed>();
     r->plan = plan_replay(parsed.scene, geteuid() == 0);
-    const KernelProfile profile = profile_for_release(running_kernel_release());
+    const KernelProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
     r->model = trace_model(parsed.scene, r->plan, profile.era, profile.unify_scc_index);
     KernelReplayOptions options;
     options.expected = expected_fates(r->model);
@@ -128,6 +128,12 @@ private slots:
         QCOMPARE(profile_for_release("5.10.262").era, GcEra::classic);
         QCOMPARE(profile_for_release("7.0.1").era, GcEra::graph);
         QVERIFY(!profile_for_release("6.18.44").unify_scc_index);
+        // Debian names the ABI in uname -r; uname -v has the upstream version.
+        QCOMPARE(profile_for_release("6.1.0-50-cloud-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.176-1 (2025-10-15)").era,
+                 GcEra::graph);
+        QCOMPARE(profile_for_release("6.1.0-50-cloud-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.100-1").era,
+                 GcEra::classic);
+        QCOMPARE(profile_for_release("6.1.0-50-cloud-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.176-1").patch, 176);
     }
 
     void scenes_agree_data()
@@ -287,6 +293,15 @@ private slots:
         // The namespace was the child's: this process is still in the one it started in.
         QVERIFY(r->kernel.isolation.find("network namespace") != std::string::npos);
         QCOMPARE(std::filesystem::read_symlink("/proc/self/ns/net"), netns_before);
+    }
+
+    void vm_without_a_kernel_image_says_so()
+    {
+        const CliResult r = run_program(cli(), {QStringLiteral("replay"),
+                                                source_path(QStringLiteral("scenes/selftest-self-ref-stream.scn")),
+                                                QStringLiteral("--vm"), QStringLiteral("/nonexistent/vmlinuz")});
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("error: no kernel image at /nonexistent/vmlinuz")), qPrintable(r.err));
     }
 
     void export_c_passes_data()

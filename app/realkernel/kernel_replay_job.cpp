@@ -65,7 +65,7 @@ KernelReplayJob::Outcome KernelReplayJob::replay(const QString &path)
         o.details = all.join(QLatin1Char('\n'));
         return o;
     }
-    const KernelProfile profile = profile_for_release(running_kernel_release());
+    const KernelProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
     const ModelTrace model = trace_model(parsed.scene, plan, profile.era, profile.unify_scc_index);
     KernelReplayOptions options;
     options.expected = expected_fates(model);

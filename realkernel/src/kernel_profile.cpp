@@ -5,11 +5,17 @@
 
 namespace inflight {
 
-KernelProfile profile_for_release(const std::string &release)
+KernelProfile profile_for_release(const std::string &release, const std::string &version)
 {
     KernelProfile p;
     p.release = release;
     std::sscanf(release.c_str(), "%d.%d.%d", &p.major, &p.minor, &p.patch);
+    if (const auto at = version.find("Debian "); at != std::string::npos) {
+        int major = 0, minor = 0, patch = 0;
+        if (std::sscanf(version.c_str() + at + 7, "%d.%d.%d", &major, &minor, &patch) == 3 && major == p.major &&
+            minor == p.minor)
+            p.patch = patch;
+    }
     const int v = p.major * 1000 + p.minor;
     if (v >= 6010) {
         p.era = GcEra::graph;

@@ -37,6 +37,12 @@ std::string running_kernel_release()
     return uname(&u) == 0 ? std::string(u.release) : std::string("unknown");
 }
 
+std::string running_kernel_version()
+{
+    utsname u{};
+    return uname(&u) == 0 ? std::string(u.version) : std::string();
+}
+
 std::string errno_symbol(int err)
 {
     switch (err) {
@@ -354,6 +360,7 @@ nlohmann::json to_json(const KernelRun &r)
     j["ran"] = r.ran;
     j["failure"] = r.failure;
     j["release"] = r.release;
+    j["version"] = r.version;
     j["isolation"] = r.isolation;
     j["passrights"] = r.passrights_supported;
     j["diag"] = r.diag_available;
@@ -382,6 +389,7 @@ KernelRun from_json(const nlohmann::json &j)
     r.ran = j.at("ran");
     r.failure = j.at("failure");
     r.release = j.at("release");
+    r.version = j.value("version", "");
     r.isolation = j.at("isolation");
     r.passrights_supported = j.at("passrights");
     r.diag_available = j.at("diag");
@@ -403,13 +411,14 @@ KernelRun from_json(const nlohmann::json &j)
     std::signal(SIGPIPE, SIG_IGN);
     KernelRun run;
     run.release = running_kernel_release();
+    run.version = running_kernel_version();
     if (std::string why = enter_namespace(run); !why.empty()) {
         run.failure = "cannot make a fresh namespace for the replay: " + why;
     } else {
         Coordinator c(plan, options, run);
         c.run();
     }
-    const std::string text = to_json(run).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string text = kernel_run_json(run);
     write_all(out, text.data(), text.size());
     close(out);
     _exit(0);
@@ -421,6 +430,7 @@ KernelRun run_on_kernel(const ReplayPlan &plan, const KernelReplayOptions &optio
 {
     KernelRun failed;
     failed.release = running_kernel_release();
+    failed.version = running_kernel_version();
     if (!plan.ok()) {
         failed.failure = "the scene cannot be replayed";
         return failed;
@@ -473,11 +483,23 @@ KernelRun run_on_kernel(const ReplayPlan &plan, const KernelReplayOptions &optio
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
     if (!failed.failure.empty())
         return failed;
+    if (auto run = parse_kernel_run(text))
+        return *run;
+    failed.failure = "the replay's child ended without a report (status " + std::to_string(status) + ")";
+    return failed;
+}
+
+std::string kernel_run_json(const KernelRun &run)
+{
+    return to_json(run).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::optional<KernelRun> parse_kernel_run(const std::string &text)
+{
     try {
         return from_json(nlohmann::json::parse(text));
     } catch (const nlohmann::json::exception &) {
-        failed.failure = "the replay's child ended without a report (status " + std::to_string(status) + ")";
-        return failed;
+        return std::nullopt;
     }
 }
 

@@ -144,6 +144,11 @@ ReplayReport compare_replay(const ReplayPlan &plan, const ModelTrace &model, con
     }
     for (const auto &[message, lines] : folded)
         r.notes.push_back((lines.size() > 1 ? "lines " : "line ") + join(lines, ", ") + ": " + message);
+    bool uses_passrights = false;
+    for (const ReplayStep &s : plan.steps)
+        uses_passrights = uses_passrights || (s.op == Op::setsockopt && s.option == SockOpt::passrights);
+    if (uses_passrights && !kernel.passrights_supported)
+        r.notes.push_back("this kernel has no SO_PASSRIGHTS (added in 6.16); the model's era has it");
     if (!kernel.diag_available)
         r.notes.push_back("UNIX_DIAG is not available: unaccepted embryos cannot be seen and read as freed");
     if (!model.failure.empty())
@@ -210,7 +215,7 @@ std::string replay_report_text(const ReplayReport &r)
                  " more the kernel still counts but no longer lists: released sockets kept allocated\n"
                  "  by the messages they sent, which sit in the leaked queues";
         o += "\n  (every replay process exited and a collection ran; the kernel keeps these sockets, and the\n"
-             "   memory of their queues, until the host reboots: nothing can reach them to close them)\n";
+             "   memory of their queues, until that kernel reboots: nothing can reach them to close them)\n";
         if (!r.model_leaked.empty())
             o += "  the model also leaves " + join(r.model_leaked) + " unreachable\n";
     }

@@ -181,6 +181,18 @@ ReplayPlan plan_replay(const Scene &scene, bool privileged, const ReplayLimits &
         step.option = s.option;
         step.option_value = s.option_value;
         step.text = trimmed_line(scene, s.loc.line);
+        if (step.text.find('$') != std::string::npos) {
+            // A line of a repeat: say which iteration, with the names as this one expands them.
+            std::string here;
+            for (const std::string &n : step.names)
+                here += (here.empty() ? "" : " ") + n;
+            if (!step.fds.empty()) {
+                here += " fds=";
+                for (std::size_t i = 0; i < step.fds.size(); ++i)
+                    here += (i ? "," : "") + step.fds[i];
+            }
+            step.text += "   (here: " + here + ")";
+        }
         switch (s.op) {
         case Op::user_decl:
             plan.users.push_back(step.names[0]);

@@ -19,6 +19,8 @@ struct KernelProfile {
 
 // 6.10 and later: graph; 6.9: async; the 2025 stable backports of the graph collector to 6.6.y
 // (from about 6.6.93) and 6.1.y (from about 6.1.141): graph; everything older: classic.
-KernelProfile profile_for_release(const std::string &release);
+// `version` is uname -v: where a distribution's release names its ABI rather than the upstream
+// version (Debian's "6.1.0-50-cloud-amd64"), the version says it ("... Debian 6.1.176-1 ...").
+KernelProfile profile_for_release(const std::string &release, const std::string &version = {});
 
 } // namespace inflight

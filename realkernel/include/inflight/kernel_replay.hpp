@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,7 @@ struct KernelRun {
     bool ran = false;      // the namespace was made and the plan run
     std::string failure;   // why not (or why it stopped), for the user
     std::string release;   // uname -r
+    std::string version;   // uname -v
     std::string isolation; // "network namespace" / "user and network namespace"
     bool passrights_supported = false;
     bool diag_available = false;                // UNIX_DIAG answered (embryos are then seen through listeners)
@@ -67,8 +69,16 @@ struct KernelRun {
 // reported in KernelRun::failure with ran == false.
 KernelRun run_on_kernel(const ReplayPlan &plan, const KernelReplayOptions &options = {});
 
+// The run as one line of JSON, and back: how a replay's child reports to its parent, and how
+// inflight-replay-agent reports from inside a virtual machine (--vm).
+std::string kernel_run_json(const KernelRun &run);
+// nullopt when `text` is not such a report.
+std::optional<KernelRun> parse_kernel_run(const std::string &text);
+
 // uname -r of the running kernel.
 std::string running_kernel_release();
+// uname -v (build number and, on some distributions, the upstream version).
+std::string running_kernel_version();
 
 // The errno's name ("EPERM"), or "E<n>" when it has none we know.
 std::string errno_symbol(int err);
