@@ -120,7 +120,8 @@ std::string default_agent()
     if (n > 0) {
         std::string dir(self, static_cast<std::size_t>(n));
         dir.erase(dir.rfind('/'));
-        for (const std::string &candidate : {dir + "/inflight-replay-agent", dir + "/../realkernel/inflight-replay-agent"})
+        for (const std::string &candidate :
+             {dir + "/inflight-replay-agent", dir + "/../realkernel/inflight-replay-agent"})
             if (access(candidate.c_str(), X_OK) == 0)
                 return candidate;
     }
@@ -161,7 +162,7 @@ int replay_main(int argc, char **argv)
         kernel = run_in_vm(c.file, c.vm);
     }
     const KernelProfile profile = in_vm ? profile_for_release(kernel.release, kernel.version)
-                                       : profile_for_release(running_kernel_release(), running_kernel_version());
+                                        : profile_for_release(running_kernel_release(), running_kernel_version());
     const GcEra era = c.era.value_or(profile.era);
     const ModelTrace model = trace_model(parsed.scene, plan, era, profile.unify_scc_index);
     if (!in_vm) {

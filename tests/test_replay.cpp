@@ -129,8 +129,9 @@ private slots:
         QCOMPARE(profile_for_release("7.0.1").era, GcEra::graph);
         QVERIFY(!profile_for_release("6.18.44").unify_scc_index);
         // Debian names the ABI in uname -r; uname -v has the upstream version.
-        QCOMPARE(profile_for_release("6.1.0-50-cloud-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.176-1 (2025-10-15)").era,
-                 GcEra::graph);
+        QCOMPARE(
+            profile_for_release("6.1.0-50-cloud-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.176-1 (2025-10-15)").era,
+            GcEra::graph);
         QCOMPARE(profile_for_release("6.1.0-50-cloud-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.100-1").era,
                  GcEra::classic);
         QCOMPARE(profile_for_release("6.1.0-50-cloud-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.176-1").patch, 176);

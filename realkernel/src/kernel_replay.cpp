@@ -151,7 +151,7 @@ public:
             for (std::size_t u = 0; u < plan_.users.size(); ++u)
                 if (plan_.users[u] == plan_.process_user[p])
                     uid = u == 0 ? 0 : 20000 + static_cast<unsigned>(u);
-            workers_.push_back(std::make_unique<Worker>(plan_, p, uid, plan_.nofile));
+            workers_.push_back(std::make_unique<Worker>(plan_, uid, plan_.nofile));
             if (!workers_.back()->started()) {
                 run_.failure = "cannot fork the replay's process '" + plan_.processes[p] + "'";
                 return;
@@ -173,12 +173,9 @@ public:
             w->finish();
         trigger_gc();
         const KernelObservation last = observe(plan_.steps.size());
-        std::uint64_t labelled = 0;
         for (const std::string &label : run_.labels)
-            if (last.alive.at(label)) {
+            if (last.alive.at(label))
                 run_.leaked.push_back(label);
-                ++labelled;
-            }
         run_.leaked_unlabelled = last.unseen;
     }
 

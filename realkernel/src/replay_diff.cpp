@@ -111,8 +111,7 @@ ReplayReport compare_replay(const ReplayPlan &plan, const ModelTrace &model, con
             last_disagreement[label] = key;
             std::string verdicts = "model " + fate(m) + ", kernel " + fate(kr);
             if (!o.settled)
-                verdicts +=
-                    " (the kernel's sockets were still changing after " + std::to_string(o.waited_ms) + " ms)";
+                verdicts += " (the kernel's sockets were still changing after " + std::to_string(o.waited_ms) + " ms)";
             differ(o.step, "socket " + label + ": " + verdicts);
             r.differences.back().label = label;
             r.differences.back().verdicts = std::move(verdicts);

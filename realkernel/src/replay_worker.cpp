@@ -253,8 +253,7 @@ WorkerReply execute(const ReplayStep &s, Fds &fds)
     return r;
 }
 
-[[noreturn]] void worker_main(const ReplayPlan &plan, std::size_t process, unsigned uid, std::uint64_t nofile, int cmd,
-                              int reply)
+[[noreturn]] void worker_main(const ReplayPlan &plan, unsigned uid, std::uint64_t nofile, int cmd, int reply)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL); // never outlive the replay
     std::signal(SIGPIPE, SIG_IGN);
@@ -283,7 +282,6 @@ WorkerReply execute(const ReplayStep &s, Fds &fds)
     setrlimit(RLIMIT_NOFILE, &scene_limit);
     if (uid != 0 && (setresgid(uid, uid, uid) < 0 || setresuid(uid, uid, uid) < 0))
         _exit(4);
-    (void)process;
 
     Fds fds;
     for (;;) {
@@ -308,7 +306,7 @@ WorkerReply execute(const ReplayStep &s, Fds &fds)
 
 } // namespace
 
-Worker::Worker(const ReplayPlan &plan, std::size_t process, unsigned uid, std::uint64_t nofile)
+Worker::Worker(const ReplayPlan &plan, unsigned uid, std::uint64_t nofile)
 {
     int to_worker[2], from_worker[2];
     if (pipe2(to_worker, O_CLOEXEC) < 0)
@@ -320,7 +318,7 @@ Worker::Worker(const ReplayPlan &plan, std::size_t process, unsigned uid, std::u
     }
     const pid_t pid = fork();
     if (pid == 0)
-        worker_main(plan, process, uid, nofile, to_worker[0], from_worker[1]);
+        worker_main(plan, uid, nofile, to_worker[0], from_worker[1]);
     close(to_worker[0]);
     close(from_worker[1]);
     cmd_ = to_worker[1];

@@ -21,8 +21,9 @@ struct WorkerReply {
 
 class Worker {
 public:
-    // Forks the worker. `uid` 0 stays root; `nofile` is its RLIMIT_NOFILE.
-    Worker(const ReplayPlan &plan, std::size_t process, unsigned uid, std::uint64_t nofile);
+    // Forks the worker, which has the plan from the fork. `uid` 0 stays root; `nofile` is its
+    // RLIMIT_NOFILE.
+    Worker(const ReplayPlan &plan, unsigned uid, std::uint64_t nofile);
     ~Worker(); // asks it to exit if it still runs, and reaps it
     Worker(const Worker &) = delete;
     Worker &operator=(const Worker &) = delete;

@@ -40,8 +40,8 @@ private:
     void entry(const std::string &name, unsigned mode, const std::string &data)
     {
         char header[111];
-        std::snprintf(header, sizeof header, "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X", ino_++,
-                      mode, 0u, 0u, 1u, 0u, static_cast<unsigned>(data.size()), 0u, 0u, 0u, 0u,
+        std::snprintf(header, sizeof header, "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X", ino_++, mode,
+                      0u, 0u, 1u, 0u, static_cast<unsigned>(data.size()), 0u, 0u, 0u, 0u,
                       static_cast<unsigned>(name.size() + 1), 0u);
         out_.append(header, 110);
         out_ += name;
@@ -143,9 +143,10 @@ KernelRun run_in_vm(const std::string &scene_file, const VmOptions &o)
 
     const std::string memory = std::to_string(o.memory_mb);
     const std::string accel = o.accel;
-    std::vector<std::string> args = {o.qemu,   "-accel", accel,  "-m",     memory,       "-smp",        "1",
-                                     "-net",   "none",   "-kernel", o.vmlinuz, "-initrd", initrd, "-append",
-                                     "console=ttyS0 panic=-1 quiet", "-nographic", "-no-reboot"};
+    std::vector<std::string> args = {o.qemu,       "-accel",    accel,  "-m",      memory,
+                                     "-smp",       "1",         "-net", "none",    "-kernel",
+                                     o.vmlinuz,    "-initrd",   initrd, "-append", "console=ttyS0 panic=-1 quiet",
+                                     "-nographic", "-no-reboot"};
     std::vector<char *> argv;
     for (std::string &a : args)
         argv.push_back(a.data());
@@ -170,7 +171,8 @@ KernelRun run_in_vm(const std::string &scene_file, const VmOptions &o)
     const auto start = std::chrono::steady_clock::now();
     bool timed_out = false;
     for (;;) {
-        const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+        const auto used =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
         if (used.count() >= static_cast<long>(o.timeout_s) * 1000) {
             timed_out = true;
             kill(pid, SIGKILL);
@@ -188,8 +190,7 @@ KernelRun run_in_vm(const std::string &scene_file, const VmOptions &o)
     close(out[0]);
     int status = 0;
     if (pid > 0)
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
     fs::remove_all(dir);
     if (pid < 0) {
         failed.failure = std::string("fork: ") + std::strerror(errno);
