@@ -205,6 +205,34 @@ private slots:
             QVERIFY2(files.contains(QStringLiteral("selftest-%1.scn").arg(QLatin1String(name))), name);
     }
 
+    void processes_users_and_limits()
+    {
+        // etoomanyrefs.scn: process p of user alice under RLIMIT_NOFILE 64 fills its in-flight
+        // allowance, then every send with fds fails with ETOOMANYREFS; main (root) is exempt.
+        const std::string text = read_text(source_path(QStringLiteral("scenes/etoomanyrefs.scn")));
+        if (geteuid() != 0) {
+            // One uid only in an unprivileged user namespace: refused at the `user` line.
+            ParseResult parsed = parse_scene(text, "etoomanyrefs.scn");
+            const ReplayPlan plan = plan_replay(parsed.scene, false);
+            QVERIFY(!plan.ok());
+            QCOMPARE(plan.problems.front().loc.line, 7u);
+            return;
+        }
+        auto r = replay_text(text, "etoomanyrefs.scn");
+        QVERIFY(r);
+        QVERIFY2(r->kernel.ran, r->kernel.failure.c_str());
+        QVERIFY2(r->report.agrees(), replay_report_text(r->report).c_str());
+        std::size_t toomanyrefs = 0, sends_ok = 0;
+        for (std::size_t k = 0; k < r->plan.steps.size(); ++k) {
+            if (r->plan.steps[k].op != Op::send)
+                continue;
+            toomanyrefs += r->kernel.steps[k].error == "ETOOMANYREFS";
+            sends_ok += r->kernel.steps[k].error.empty();
+        }
+        QCOMPARE(toomanyrefs, std::size_t(2));
+        QCOMPARE(sends_ok, std::size_t(65 + 1 + 100));
+    }
+
     void replay_reports_a_difference()
     {
         // The classic model frees mixed_lowpoint; this kernel's era is what decides, so compare
