@@ -18,7 +18,6 @@
 #include "docks/event_log_dock.h"
 #include "docks/expectations_dock.h"
 #include "docks/inspector_dock.h"
-#include "realkernel/kernel_replay_ui.h"
 #include "docks/lists_dock.h"
 #include "docks/scene_dock.h"
 #include "docks/watches_dock.h"
@@ -26,6 +25,7 @@
 #include "graph/graph_view.h"
 #include "graph/graphviz_layout.h"
 #include "latency/latency_dock.h"
+#include "realkernel/kernel_replay_ui.h"
 
 #include "inflight/kernel.hpp"
 #include "inflight/report.hpp"
