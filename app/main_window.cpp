@@ -25,6 +25,7 @@
 #include "graph/graph_view.h"
 #include "graph/graphviz_layout.h"
 #include "latency/latency_dock.h"
+#include "realkernel/kernel_replay_ui.h"
 
 #include "inflight/kernel.hpp"
 #include "inflight/report.hpp"
@@ -476,6 +477,8 @@ void MainWindow::buildMenus()
     bp->addSeparator();
     bp->addAction(tr("a socket becomes a candidate…"), this, [this] { askSocketBreakpoint(true); });
     bp->addAction(tr("a socket is found garbage…"), this, [this] { askSocketBreakpoint(false); });
+    run->addSeparator();
+    install_kernel_replay(*this, controller_, *run, qobject_cast<docks::InspectorDock *>(docks_set_.inspector));
 
     QMenu *model = menuBar()->addMenu(tr("&Model"));
     auto *step_into = model->addAction(tr("Step into &collections and autobind probes"));

@@ -9,6 +9,7 @@
 #include "inflight/utf8.hpp"
 #include "inflight/version.hpp"
 
+#include "replay_command.hpp"
 #include "run_progress.hpp"
 #include "step_to.hpp"
 #include "watch_cli.hpp"
@@ -40,6 +41,8 @@ void usage(std::FILE *to)
                "                        [--limit NAME=N]... [--max-steps N] [--timeout SECONDS]\n"
                "       inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]\n"
                "       inflight-cli check FILE [--json] [--limit NAME=N]...   (parse and check only)\n"
+               "       inflight-cli replay FILE [--json] [--gc ERA]   (on this machine's kernel; see replay --help)\n"
+               "       inflight-cli export-c FILE [-o OUT.c] [--gc ERA]   (the scene as a standalone C test)\n"
                "       inflight-cli --help | --version\n"
                "\n"
                "Runs a scene of AF_UNIX syscalls against a model of the Linux garbage collector of\n"
@@ -220,6 +223,10 @@ int cli_main(int argc, char **argv)
     }
     if (command == "why")
         return inflight_cli::why_main(argc, argv);
+    if (command == "replay")
+        return inflight_cli::replay_main(argc, argv);
+    if (command == "export-c")
+        return inflight_cli::export_c_main(argc, argv);
     if (command != "run" && command != "check")
         return fail_usage("unknown command '" + command + "'");
 

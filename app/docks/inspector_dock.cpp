@@ -278,6 +278,17 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
                               {}});
     out.push_back(std::move(ident));
 
+    // ---- Run > On this kernel: what the real kernel did with this socket
+    if (auto it = kernel_verdicts_.find(s(k.label_of(u))); it != kernel_verdicts_.end())
+        out.push_back({QStringLiteral("kernel"),
+                       tr("On this kernel"),
+                       it.value(),
+                       tr("The scene replayed with real syscalls on %1 in a fresh network namespace: this "
+                          "socket's fate at the end of the scene, beside the model's.")
+                           .arg(kernel_name_),
+                       {},
+                       {}});
+
     // ---- why is it alive?
     out.push_back(whyField(k, id));
 
@@ -544,6 +555,13 @@ void keys_of(const std::vector<InspectorDock::Field> &fields, const QString &pre
     }
 }
 } // namespace
+
+void InspectorDock::setKernelVerdicts(const QHash<QString, QString> &by_label, const QString &kernel)
+{
+    kernel_verdicts_ = by_label;
+    kernel_name_ = kernel;
+    refresh();
+}
 
 void InspectorDock::refresh()
 {

@@ -34,6 +34,9 @@ public:
     // For tests: the item of a field by key ("file_refs", "inflight", "queue", "queue/0", ...).
     QTreeWidgetItem *field(const QString &key) const;
     QString value(const QString &key) const;
+    // Run ▸ On this kernel: the kernel's verdict per socket label ("freed (model: freed)"),
+    // shown as the "on this kernel" field; an empty map removes it.
+    void setKernelVerdicts(const QHash<QString, QString> &by_label, const QString &kernel);
 
     struct Field {
         QString key, name, value, tip;
@@ -63,6 +66,8 @@ private:
     QHash<QString, bool> collapsed_;     // sections the user collapsed
     std::optional<std::uint32_t> shown_; // the socket those values are about
     std::uint64_t shown_pos_ = 0;
+    QHash<QString, QString> kernel_verdicts_;
+    QString kernel_name_;
 };
 
 } // namespace docks

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Run ▸ On this kernel: the open scene replayed on the machine's kernel in the background (the
+// realkernel library forks a child into a fresh network namespace; this thread only waits for
+// it), then the kernel's verdict beside the model's for every socket.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+class KernelReplayJob : public QObject {
+    Q_OBJECT
+public:
+    struct Outcome {
+        bool ran = false;
+        bool agrees = false;
+        QString banner;                  // "Linux 6.18.44 agrees on 12 of 12 sockets" or why it could not run
+        QString details;                 // the text report, for a tooltip
+        QHash<QString, QString> verdict; // label -> "freed (model: freed)"
+    };
+
+    explicit KernelReplayJob(QObject *parent = nullptr);
+    ~KernelReplayJob() override;
+
+    // Replays the scene file at `path`; false when a replay is already running.
+    bool start(const QString &path);
+    bool running() const { return watcher_.isRunning(); }
+    const Outcome &outcome() const { return outcome_; }
+    // Waits for a running replay (the window's destructor: the child must be reaped).
+    void wait();
+
+    // The replay itself, on the calling thread: what start() runs in the background.
+    static Outcome replay(const QString &path);
+
+signals:
+    void finished();
+
+private:
+    QFutureWatcher<Outcome> watcher_;
+    Outcome outcome_;
+};

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "inflight/model_trace.hpp"
+
+#include "inflight/simulation.hpp"
+#include "inflight/why_alive.hpp"
+
+#include <memory>
+
+namespace inflight {
+
+namespace {
+
+bool is_socket_statement(Op op)
+{
+    switch (op) {
+    case Op::socketpair:
+    case Op::socket:
+    case Op::bind:
+    case Op::listen:
+    case Op::connect:
+    case Op::accept:
+    case Op::send:
+    case Op::recv:
+    case Op::dup:
+    case Op::close:
+    case Op::setsockopt:
+    case Op::gc: return true;
+    default: return false;
+    }
+}
+
+const Process *process_named(const Kernel &k, const std::string &name)
+{
+    for (const Process &p : k.processes)
+        if (p.name == name)
+            return &p;
+    return nullptr;
+}
+
+} // namespace
+
+ModelTrace trace_model(const Scene &scene, const ReplayPlan &plan, GcEra era, bool unify_scc_index)
+{
+    ModelTrace t;
+    t.era = era;
+    t.unify_scc_index = unify_scc_index;
+    auto copy = std::make_shared<Scene>(scene);
+    copy->settings.gc = era;
+    copy->settings.fix_unify_scc_index = unify_scc_index && era == GcEra::graph;
+    SimulationOptions options;
+    options.record = false;
+    options.fast_forward = true;
+    Simulation sim(copy, options);
+    const Kernel &k = sim.kernel();
+    t.ran.assign(plan.steps.size(), false);
+    t.errors.assign(plan.steps.size(), "");
+    t.received.assign(plan.steps.size(), {});
+    std::size_t index = 0;
+    while (const Event *e = sim.step()) {
+        if (e->kind != EventKind::stmt_end || e->task != 0)
+            continue;
+        if (index >= plan.steps.size())
+            break;
+        const ReplayStep &s = plan.steps[index];
+        if (is_socket_statement(s.op)) {
+            t.ran[index] = true;
+            const auto err = static_cast<Errno>(e->before);
+            t.errors[index] = err == Errno::none ? std::string() : std::string(errno_name(err));
+        }
+        if (s.op == Op::recv && e->before == 0) {
+            if (const Process *p = process_named(k, s.process))
+                for (const std::string &name : s.fds)
+                    if (const File *f = p->lookup(name); f && f->sock)
+                        t.received[index].push_back(k.label_of(*f->sock));
+        }
+        if (s.observe) {
+            auto &alive = t.alive_at[index];
+            auto &pending = t.pending_at[index];
+            for (const UnixSock &u : k.socks) {
+                alive[k.label_of(u)] = !u.released;
+                if (!u.released && !k.leaked.count(u.id) && !reachable_from_fds(k, u.id))
+                    pending.insert(k.label_of(u));
+            }
+        }
+        ++index;
+    }
+    if (auto limit = sim.limit_reached())
+        t.failure = limit->format();
+    for (const UnixSock &u : k.socks)
+        t.labels.push_back(k.label_of(u));
+    for (const LeakedSocket &l : leaks_of(k))
+        t.leaked.push_back(k.label_of_id(l.sock));
+    return t;
+}
+
+std::map<std::size_t, std::map<std::string, bool>> expected_fates(const ModelTrace &trace)
+{
+    auto out = trace.alive_at;
+    for (auto &[step, fates] : out)
+        if (auto it = trace.pending_at.find(step); it != trace.pending_at.end())
+            for (const std::string &label : it->second)
+                fates.erase(label);
+    return out;
+}
+
+} // namespace inflight
