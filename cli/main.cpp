@@ -9,6 +9,8 @@
 #include "inflight/utf8.hpp"
 #include "inflight/version.hpp"
 
+#include "diagnostic_json.hpp"
+#include "lsp_server.hpp"
 #include "run_progress.hpp"
 #include "step_to.hpp"
 #include "watch_cli.hpp"
@@ -40,6 +42,7 @@ void usage(std::FILE *to)
                "                        [--limit NAME=N]... [--max-steps N] [--timeout SECONDS]\n"
                "       inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]\n"
                "       inflight-cli check FILE [--json] [--limit NAME=N]...   (parse and check only)\n"
+               "       inflight-cli lsp        (a Language Server on stdin/stdout, for editors)\n"
                "       inflight-cli --help | --version\n"
                "\n"
                "Runs a scene of AF_UNIX syscalls against a model of the Linux garbage collector of\n"
@@ -81,27 +84,6 @@ void usage(std::FILE *to)
                "at STEP (default: the end), or, when none does, why the collector left it: the rule\n"
                "of the era in the kernel's names. --json: the chain, verdict and reason as an object.\n",
                to);
-}
-
-// A diagnostic as check --json and run --json print it (the same fields everywhere).
-nlohmann::json diagnostic_json(const Diagnostic &d)
-{
-    const char *severity = d.severity == Diagnostic::Severity::error     ? "error"
-                           : d.severity == Diagnostic::Severity::warning ? "warning"
-                                                                         : "note";
-    return {{"file", d.file},       {"line", d.loc.line},   {"col", d.loc.col},
-            {"severity", severity}, {"message", d.message}, {"text", d.format()}};
-}
-
-// {"diagnostics": [...]}: what check --json prints, and run --json for an invalid scene.
-std::string diagnostics_json(const std::vector<Diagnostic> &diagnostics)
-{
-    nlohmann::json list = nlohmann::json::array();
-    for (const Diagnostic &d : diagnostics)
-        list.push_back(diagnostic_json(d));
-    return nlohmann::json{{"diagnostics", std::move(list)}}.dump(2, ' ', false,
-                                                                 nlohmann::json::error_handler_t::replace) +
-           "\n";
 }
 
 int fail_usage(const std::string &msg)
@@ -220,6 +202,8 @@ int cli_main(int argc, char **argv)
     }
     if (command == "why")
         return inflight_cli::why_main(argc, argv);
+    if (command == "lsp")
+        return cli::run_language_server(std::cin, std::cout);
     if (command != "run" && command != "check")
         return fail_usage("unknown command '" + command + "'");
 
@@ -357,7 +341,7 @@ int cli_main(int argc, char **argv)
     for (const auto &d : parsed.diagnostics)
         std::cerr << printable(d.format()) << "\n";
     if (json && (command == "check" || !parsed.ok()))
-        std::cout << diagnostics_json(parsed.diagnostics);
+        std::cout << cli::diagnostics_json(parsed.diagnostics);
     if (!parsed.ok())
         return 2;
     if (command == "check")
