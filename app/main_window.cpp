@@ -22,6 +22,8 @@
 #include "docks/scene_dock.h"
 #include "editor/editor_session.h"
 #include "editor/scene_editor.h"
+
+#include <Qsci/qsciglobal.h>
 #include "docks/watches_dock.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_view.h"
@@ -880,7 +882,9 @@ void MainWindow::about()
                     .arg(QString::fromLatin1(era_name(e).data()), QString::fromLatin1(era_kernel_label(e).data()));
     // The versions it runs on, not the ones it was built against: a bug report needs those.
     const QString versions =
-        tr("Qt %1, Graphviz %2").arg(QString::fromLatin1(qVersion()), QString::fromStdString(graph::graphvizVersion()));
+        tr("Qt %1, Graphviz %2, QScintilla %3")
+            .arg(QString::fromLatin1(qVersion()), QString::fromStdString(graph::graphvizVersion()),
+                 QStringLiteral(QSCINTILLA_VERSION_STR));
     QMessageBox::about(this, tr("About Inflight"),
                        tr("<h3>Inflight %1</h3><p>Watch and step through the Linux kernel's AF_UNIX garbage "
                           "collector: how file descriptors passed over SCM_RIGHTS form cycles and how each "
@@ -971,7 +975,9 @@ bool MainWindow::saveScreenshot(const QString &file, int settle_ms)
     // Wait for the index and the first layout, without blocking on either forever.
     QElapsedTimer clock;
     clock.start();
-    while ((!controller_.indexReady() || !graph_->waitForLayout(50)) && clock.elapsed() < settle_ms)
+    // (A scene whose errors keep it from running has neither: only the editor to show.)
+    while (controller_.hasScene() && (!controller_.indexReady() || !graph_->waitForLayout(50)) &&
+           clock.elapsed() < settle_ms)
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     // Panels refresh on throttle timers (a few frames): let the pending ones fire.
     QElapsedTimer settle;

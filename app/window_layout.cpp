@@ -27,7 +27,8 @@ int sceneMinimumWidth(const WindowDocks &d)
     int margins = 0;
     for (int m = 0; m < 3; ++m)
         margins += view->marginWidth(m);
-    return fm.horizontalAdvance(QString(40, QLatin1Char('m'))) + margins + 32;
+    // (+8: Scintilla's own left and right text margins and caret.)
+    return fm.horizontalAdvance(QString(40, QLatin1Char('m'))) + margins + 40;
 }
 
 bool docked(const QDockWidget *d) { return d && d->isVisible() && !d->isFloating(); }

@@ -7,7 +7,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFile>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -191,6 +193,37 @@ private slots:
         QVERIFY(c.process().waitForFinished(10000));
         QCOMPARE(c.process().exitStatus(), QProcess::NormalExit);
         QCOMPARE(c.process().exitCode(), 0);
+    }
+
+    // check --json: the same diagnostics for scripts, with the end column and the fix-it.
+    void checkJsonHasEndColumnsAndFixes()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath(QStringLiteral("j.scn")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("socketpair a b\nsned a fds=b\nclose zz\n");
+        f.close();
+        QProcess p;
+        p.start(QStringLiteral(INFLIGHT_CLI), {QStringLiteral("check"), f.fileName(), QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 2);
+        const QJsonArray list =
+            QJsonDocument::fromJson(p.readAllStandardOutput()).object()[QStringLiteral("diagnostics")].toArray();
+        QCOMPARE(list.size(), 2);
+        const QJsonObject sned = list[0].toObject();
+        QCOMPARE(sned[QStringLiteral("line")].toInt(), 2);
+        QCOMPARE(sned[QStringLiteral("col")].toInt(), 1);
+        QCOMPARE(sned[QStringLiteral("end_col")].toInt(), 5);
+        QCOMPARE(sned[QStringLiteral("severity")].toString(), QStringLiteral("error"));
+        const QJsonObject fix = sned[QStringLiteral("fix")].toObject();
+        QCOMPARE(fix[QStringLiteral("replacement")].toString(), QStringLiteral("send"));
+        QCOMPARE(fix[QStringLiteral("col")].toInt(), 1);
+        QCOMPARE(fix[QStringLiteral("end_col")].toInt(), 5);
+        const QJsonObject zz = list[1].toObject();
+        QCOMPARE(zz[QStringLiteral("col")].toInt(), 7);
+        QCOMPARE(zz[QStringLiteral("end_col")].toInt(), 9);
+        QVERIFY(zz[QStringLiteral("fix")].isNull());
     }
 
     void completionAfterAStatementOffersItsOptionsAndNames()

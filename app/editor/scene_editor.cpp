@@ -84,19 +84,21 @@ SceneEditor::SceneEditor(QWidget *parent) : QsciScintilla(parent)
     connect(this, &QsciScintillaBase::SCN_DWELLSTART, this, &SceneEditor::dwellStart);
     connect(this, &QsciScintillaBase::SCN_DWELLEND, this, [this](int, int, int) { SendScintilla(SCI_CALLTIPCANCEL); });
     connect(this, &QsciScintilla::userListActivated, this, &SceneEditor::completionChosen);
+    connect(this, &QsciScintilla::linesChanged, this, &SceneEditor::fitLineNumbers);
     restyle(Theme::instance().monoFont(10));
 }
 
 void SceneEditor::restyle(const QFont &font)
 {
     const Theme &t = Theme::instance();
+    QWidget::setFont(font); // QsciScintilla::setFont only sets a style's
     setFont(font);
     lexer_->applyTheme(font);
     const QFontMetrics fm(font);
     setMarginsFont(font);
-    setMarginWidth(LineNumbers, fm.horizontalAdvance(QStringLiteral("00000")));
-    const int symbol = std::max(14, fm.height());
-    setMarginWidth(Symbols, symbol + 4);
+    fitLineNumbers();
+    const int symbol = std::max(12, fm.height() - 2);
+    setMarginWidth(Symbols, symbol + 2);
     setMarginsBackgroundColor(t.background().lightness() < 128 ? t.background().lighter(130)
                                                                  : t.background().darker(106));
     setMarginsForegroundColor(t.foreground());
@@ -121,6 +123,13 @@ void SceneEditor::restyle(const QFont &font)
     // The current line's highlight, as the old read-only view had it.
     SendScintilla(SCI_MARKERSETALPHA, Current, 60);
     recolor();
+}
+
+void SceneEditor::fitLineNumbers()
+{
+    // As many digits as the last line number has (at least two), and a little room.
+    const int digits = std::max(2, static_cast<int>(QString::number(std::max(1, lines())).size()));
+    setMarginWidth(LineNumbers, QFontMetrics(font()).horizontalAdvance(QString(digits, QLatin1Char('0'))) + 6);
 }
 
 QByteArray SceneEditor::bytes() const

@@ -74,6 +74,7 @@ protected:
 
 private:
     void updateMarker(int &line, int value, Marker m);
+    void fitLineNumbers();
     void dwellStart(int position, int x, int y);
     void completionChosen(int id, const QString &text);
 
