@@ -13,6 +13,7 @@ BufferChecker::BufferChecker(QObject *parent) : QObject(parent)
 {
     qRegisterMetaType<editor::CheckResult>();
     timer_.setSingleShot(true);
+    timer_.setTimerType(Qt::PreciseTimer); // the pause is what the user waits, not a coarse 5% of it
     timer_.setInterval(kDefaultPauseMs);
     connect(&timer_, &QTimer::timeout, this, [this] {
         if (source_)
