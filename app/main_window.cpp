@@ -23,12 +23,12 @@
 #include "editor/editor_session.h"
 #include "editor/scene_editor.h"
 
-#include <Qsci/qsciglobal.h>
 #include "docks/watches_dock.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_view.h"
 #include "graph/graphviz_layout.h"
 #include "latency/latency_dock.h"
+#include <Qsci/qsciglobal.h>
 
 #include "inflight/kernel.hpp"
 #include "inflight/report.hpp"
@@ -48,13 +48,13 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
+#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QGraphicsOpacityEffect>
 #include <QMimeData>
 #include <QResizeEvent>
 #include <QScreen>
@@ -274,8 +274,7 @@ void MainWindow::buildActions()
         "undo", tr("&Undo"), QKeySequence::Undo, QStyle::SP_CustomBase, [this] { sceneEditor().undo(); },
         tr("Undo the last edit"));
     make(
-        "redo", tr("&Redo"), QKeySequence::Redo, QStyle::SP_CustomBase, [this] { sceneEditor().redo(); },
-        tr("Redo"));
+        "redo", tr("&Redo"), QKeySequence::Redo, QStyle::SP_CustomBase, [this] { sceneEditor().redo(); }, tr("Redo"));
     make(
         "find", tr("&Find…"), QKeySequence::Find, QStyle::SP_CustomBase, [this] { findText(false); },
         tr("Find text in the scene"));
@@ -425,7 +424,8 @@ void MainWindow::buildDocks()
     d.scene = scene_dock;
     session_ = new editor::EditorSession(controller_, *scene_dock, this);
     session_->setSavePathPrompt([this](const QString &suggested) {
-        QString path = QFileDialog::getSaveFileName(this, tr("Save scene"), suggested, tr("Scenes (*.scn);;All files (*)"));
+        QString path =
+            QFileDialog::getSaveFileName(this, tr("Save scene"), suggested, tr("Scenes (*.scn);;All files (*)"));
         if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
             path += QStringLiteral(".scn");
         return path;
@@ -642,8 +642,9 @@ void MainWindow::findText(bool replace)
 {
     editor::SceneEditor &e = sceneEditor();
     bool ok = false;
-    const QString what = QInputDialog::getText(this, replace ? tr("Replace") : tr("Find"), tr("Find:"),
-                                               QLineEdit::Normal, e.selectedText().isEmpty() ? find_text_ : e.selectedText(), &ok);
+    const QString what =
+        QInputDialog::getText(this, replace ? tr("Replace") : tr("Find"), tr("Find:"), QLineEdit::Normal,
+                              e.selectedText().isEmpty() ? find_text_ : e.selectedText(), &ok);
     if (!ok || what.isEmpty())
         return;
     find_text_ = what;
@@ -702,8 +703,8 @@ bool MainWindow::openScene(const QString &path, bool report_errors)
     for (const inflight::Diagnostic &d : diagnostics)
         std::fprintf(stderr, "%s\n", d.format().c_str());
     if (!session_->isClean())
-        statusBar()->showMessage(tr("%1 has errors: they are marked in the Scene panel").arg(QFileInfo(path).fileName()),
-                                 8000);
+        statusBar()->showMessage(
+            tr("%1 has errors: they are marked in the Scene panel").arg(QFileInfo(path).fileName()), 8000);
     else if (!diagnostics.empty())
         statusBar()->showMessage(QString::fromStdString(diagnostics.front().format()), 8000);
     addRecent(session_->path());
@@ -881,10 +882,9 @@ void MainWindow::about()
         eras += QStringLiteral("<li><b>%1</b>: Linux %2</li>")
                     .arg(QString::fromLatin1(era_name(e).data()), QString::fromLatin1(era_kernel_label(e).data()));
     // The versions it runs on, not the ones it was built against: a bug report needs those.
-    const QString versions =
-        tr("Qt %1, Graphviz %2, QScintilla %3")
-            .arg(QString::fromLatin1(qVersion()), QString::fromStdString(graph::graphvizVersion()),
-                 QStringLiteral(QSCINTILLA_VERSION_STR));
+    const QString versions = tr("Qt %1, Graphviz %2, QScintilla %3")
+                                 .arg(QString::fromLatin1(qVersion()), QString::fromStdString(graph::graphvizVersion()),
+                                      QStringLiteral(QSCINTILLA_VERSION_STR));
     QMessageBox::about(this, tr("About Inflight"),
                        tr("<h3>Inflight %1</h3><p>Watch and step through the Linux kernel's AF_UNIX garbage "
                           "collector: how file descriptors passed over SCM_RIGHTS form cycles and how each "

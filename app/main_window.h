@@ -26,7 +26,7 @@ struct Scene;
 namespace editor {
 class EditorSession;
 class SceneEditor;
-}
+} // namespace editor
 
 class MainWindow : public QMainWindow {
     Q_OBJECT

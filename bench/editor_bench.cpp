@@ -156,8 +156,7 @@ int main(int argc, char **argv)
     heartbeat.start();
     beat.restart();
     typist.start();
-    if (qEnvironmentVariableIsSet("INFLIGHT_EDITOR_TRACE"))
-    {
+    if (qEnvironmentVariableIsSet("INFLIGHT_EDITOR_TRACE")) {
         QObject::connect(&session, &editor::EditorSession::ran, [&] { std::fprintf(stderr, "ran at %d\n", typed); });
         QObject::connect(&session, &editor::EditorSession::checked, [&](const editor::CheckResult &r) {
             std::fprintf(stderr, "checked at %d in %lld us: %s\n", typed, static_cast<long long>(r.check_us),

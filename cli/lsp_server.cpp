@@ -119,9 +119,9 @@ json LanguageServer::publish(const std::string &uri)
                      {"source", "inflight"},
                      {"message", d.message}};
         if (d.fix)
-            item["data"] = {{"fix",
-                             {{"range", range(lines, d.fix->line, d.fix->col, d.fix->end_col)},
-                              {"newText", d.fix->replacement}}}};
+            item["data"] = {
+                {"fix",
+                 {{"range", range(lines, d.fix->line, d.fix->col, d.fix->end_col)}, {"newText", d.fix->replacement}}}};
         list.push_back(std::move(item));
     }
     return {{"jsonrpc", "2.0"},
@@ -162,7 +162,8 @@ json LanguageServer::hover(const json &params) const
     const auto h = inflight::hover_at(doc->second, line, col);
     if (!h)
         return nullptr;
-    return {{"contents", {{"kind", "plaintext"}, {"value", h->text}}}, {"range", range(lines, h->line, h->col, h->end_col)}};
+    return {{"contents", {{"kind", "plaintext"}, {"value", h->text}}},
+            {"range", range(lines, h->line, h->col, h->end_col)}};
 }
 
 json LanguageServer::symbols(const json &params) const
@@ -177,8 +178,8 @@ json LanguageServer::symbols(const json &params) const
         const json selection = range(lines, s.line, s.col, s.end_col);
         json whole = selection;
         if (s.end_line > s.line)
-            whole["end"] = position(lines, s.end_line,
-                                    static_cast<std::uint32_t>(line_of(lines, s.end_line).size() + 1));
+            whole["end"] =
+                position(lines, s.end_line, static_cast<std::uint32_t>(line_of(lines, s.end_line).size() + 1));
         list.push_back({{"name", s.name.empty() ? std::string("(unnamed)") : s.name},
                         {"detail", s.detail},
                         {"kind", symbol_kind(s.kind)},
@@ -202,13 +203,12 @@ std::vector<json> LanguageServer::handle(const json &message)
     const json params = message.value("params", json::object());
     try {
         if (method == "initialize") {
-            out.push_back(response(
-                id, {{"capabilities",
-                      {{"textDocumentSync", {{"openClose", true}, {"change", 1}}},
-                       {"completionProvider", {{"triggerCharacters", {" ", "=", ",", ":"}}}},
-                       {"hoverProvider", true},
-                       {"documentSymbolProvider", true}}},
-                     {"serverInfo", {{"name", "inflight-cli lsp"}}}}));
+            out.push_back(response(id, {{"capabilities",
+                                         {{"textDocumentSync", {{"openClose", true}, {"change", 1}}},
+                                          {"completionProvider", {{"triggerCharacters", {" ", "=", ",", ":"}}}},
+                                          {"hoverProvider", true},
+                                          {"documentSymbolProvider", true}}},
+                                        {"serverInfo", {{"name", "inflight-cli lsp"}}}}));
         } else if (method == "initialized" || method == "$/cancelRequest" || method == "$/setTrace") {
             // notifications that need no answer
         } else if (method == "shutdown") {

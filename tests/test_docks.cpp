@@ -18,9 +18,9 @@
 #include "docks/lists_dock.h"
 #include "docks/scc_model.h"
 #include "docks/scene_dock.h"
-#include "editor/scene_editor.h"
 #include "docks/vertex_stack_model.h"
 #include "docks/watches_dock.h"
+#include "editor/scene_editor.h"
 #include "player_controller.h"
 #include "theme.h"
 #include "wait_index.hpp"
@@ -630,9 +630,8 @@ private slots:
             const long pos = v->positionOf(line, 1);
             const int y = static_cast<int>(v->SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0, pos)) +
                           v->textHeight(line - 1) / 2;
-            return QPoint(v->marginWidth(editor::SceneEditor::LineNumbers) +
-                              v->marginWidth(editor::SceneEditor::Symbols) / 2,
-                          y);
+            return QPoint(
+                v->marginWidth(editor::SceneEditor::LineNumbers) + v->marginWidth(editor::SceneEditor::Symbols) / 2, y);
         };
         QSignalSpy spy(&c, &PlayerController::lineBreakpointsChanged);
         QTest::mouseClick(v->viewport(), Qt::LeftButton, {}, margin_point(5));

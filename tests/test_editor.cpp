@@ -174,8 +174,9 @@ private slots:
         QTest::addColumn<QByteArray>("bytes");
         QTest::newRow("LF, final newline") << kTriangle;
         QTest::newRow("CRLF, no final newline") << QByteArray("socketpair a b\r\nsend a fds=b\r\nclose a b\r\ngc");
-        QTest::newRow("UTF-8") << QByteArray("scene \"Dreieck \xc3\xa4\xc3\xb6\xc3\xbc \xe2\x9c\x93 \xf0\x9f\x90\x9b\"\n"
-                                             "socketpair a b\nnote \"caf\xc3\xa9\"\n");
+        QTest::newRow("UTF-8") << QByteArray(
+            "scene \"Dreieck \xc3\xa4\xc3\xb6\xc3\xbc \xe2\x9c\x93 \xf0\x9f\x90\x9b\"\n"
+            "socketpair a b\nnote \"caf\xc3\xa9\"\n");
         QTest::newRow("BOM, tabs") << QByteArray("\xEF\xBB\xBFsocketpair a b\n\tsend a fds=b\nclose a b\n");
     }
     void saveThenReopenIsByteIdentical()
@@ -210,7 +211,10 @@ private slots:
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("message");
-        QTest::newRow("binary") << QByteArray("socketpair a b\n\x7f" "ELF\0\0\1", 22) << QStringLiteral("binary file");
+        QTest::newRow("binary") << QByteArray("socketpair a b\n\x7f"
+                                              "ELF\0\0\1",
+                                              22)
+                                << QStringLiteral("binary file");
         QTest::newRow("Latin-1") << QByteArray("note \"caf\xe9\"\n") << QStringLiteral("is not UTF-8");
         QTest::newRow("10 MB line") << QByteArray(10 * 1024 * 1024, 'a') << QStringLiteral("too long to edit");
     }
@@ -318,7 +322,8 @@ private slots:
         QVERIFY(!w.windowTitle().contains(QLatin1Char('*')));
         w.sceneEditor().SendScintilla(QsciScintilla::SCI_DOCUMENTEND);
         QTest::keyClicks(&w.sceneEditor(), QStringLiteral("gc"));
-        QVERIFY(w.windowTitle().startsWith(QStringLiteral("prompt-a.scn*")) || w.windowTitle().contains(QStringLiteral("prompt-a.scn*")));
+        QVERIFY(w.windowTitle().startsWith(QStringLiteral("prompt-a.scn*")) ||
+                w.windowTitle().contains(QStringLiteral("prompt-a.scn*")));
 
         // Open another file: asked; Cancel keeps this one.
         QVERIFY(!w.openScene(b, false));

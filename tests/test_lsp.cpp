@@ -4,10 +4,10 @@
 // shutdown and exit.
 #include "inflight/statement_table.hpp"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -88,9 +88,9 @@ QJsonObject position(int line, int character)
 }
 
 // Twenty statement keywords, each misspelt its own way (alike messages would be folded).
-const char *const kTypos[20] = {"sned",  "recb",   "clsoe", "lsiten",  "acept",      "socketpiar", "conect",
-                                "bnid",  "dupp",   "splcie", "wiat",   "expcet",     "noet",       "proces",
-                                "usr",   "setsockop", "gcc",  "sockte", "connetc",   "sendd"};
+const char *const kTypos[20] = {"sned", "recb",      "clsoe",  "lsiten", "acept",   "socketpiar", "conect",
+                                "bnid", "dupp",      "splcie", "wiat",   "expcet",  "noet",       "proces",
+                                "usr",  "setsockop", "gcc",    "sockte", "connetc", "sendd"};
 
 } // namespace
 
@@ -114,13 +114,15 @@ private slots:
         for (const char *typo : kTypos)
             text += QString::fromLatin1(typo) + QStringLiteral(" a\n");
         const QString uri = QStringLiteral("file:///tmp/twenty.scn");
-        c.notify(QStringLiteral("textDocument/didOpen"),
-                 {{QStringLiteral("textDocument"), QJsonObject{{QStringLiteral("uri"), uri},
-                                                               {QStringLiteral("languageId"), QStringLiteral("inflight")},
-                                                               {QStringLiteral("version"), 1},
-                                                               {QStringLiteral("text"), text}}}});
+        c.notify(
+            QStringLiteral("textDocument/didOpen"),
+            {{QStringLiteral("textDocument"), QJsonObject{{QStringLiteral("uri"), uri},
+                                                          {QStringLiteral("languageId"), QStringLiteral("inflight")},
+                                                          {QStringLiteral("version"), 1},
+                                                          {QStringLiteral("text"), text}}}});
         const QJsonObject published = c.wait(-1, QStringLiteral("textDocument/publishDiagnostics"));
-        const QJsonArray diagnostics = published[QStringLiteral("params")].toObject()[QStringLiteral("diagnostics")].toArray();
+        const QJsonArray diagnostics =
+            published[QStringLiteral("params")].toObject()[QStringLiteral("diagnostics")].toArray();
         QCOMPARE(diagnostics.size(), 20);
         for (int i = 0; i < 20; ++i) {
             const QJsonObject d = diagnostics[i].toObject();
@@ -142,7 +144,8 @@ private slots:
         // A change fixes one line: one fewer diagnostic.
         text.replace(QStringLiteral("sned a"), QStringLiteral("send a"));
         c.notify(QStringLiteral("textDocument/didChange"),
-                 {{QStringLiteral("textDocument"), QJsonObject{{QStringLiteral("uri"), uri}, {QStringLiteral("version"), 2}}},
+                 {{QStringLiteral("textDocument"),
+                   QJsonObject{{QStringLiteral("uri"), uri}, {QStringLiteral("version"), 2}}},
                   {QStringLiteral("contentChanges"), QJsonArray{QJsonObject{{QStringLiteral("text"), text}}}}});
         const QJsonObject republished = c.wait(-1, QStringLiteral("textDocument/publishDiagnostics"));
         QCOMPARE(republished[QStringLiteral("params")].toObject()[QStringLiteral("diagnostics")].toArray().size(), 19);
@@ -150,13 +153,13 @@ private slots:
         // Completion at the start of a line offers every statement.
         text += QStringLiteral("\n");
         c.notify(QStringLiteral("textDocument/didChange"),
-                 {{QStringLiteral("textDocument"), QJsonObject{{QStringLiteral("uri"), uri}, {QStringLiteral("version"), 3}}},
+                 {{QStringLiteral("textDocument"),
+                   QJsonObject{{QStringLiteral("uri"), uri}, {QStringLiteral("version"), 3}}},
                   {QStringLiteral("contentChanges"), QJsonArray{QJsonObject{{QStringLiteral("text"), text}}}}});
         c.wait(-1, QStringLiteral("textDocument/publishDiagnostics"));
         c.request(2, QStringLiteral("textDocument/completion"),
                   {{QStringLiteral("textDocument"), doc(uri)}, {QStringLiteral("position"), position(23, 0)}});
-        const QJsonArray items =
-            c.wait(2)[QStringLiteral("result")].toObject()[QStringLiteral("items")].toArray();
+        const QJsonArray items = c.wait(2)[QStringLiteral("result")].toObject()[QStringLiteral("items")].toArray();
         QStringList labels;
         for (const QJsonValue &i : items)
             labels << i.toObject()[QStringLiteral("label")].toString();
@@ -168,9 +171,10 @@ private slots:
         // Hover on `send` explains it.
         c.request(4, QStringLiteral("textDocument/hover"),
                   {{QStringLiteral("textDocument"), doc(uri)}, {QStringLiteral("position"), position(2, 2)}});
-        const QString hover = c.wait(4)[QStringLiteral("result")].toObject()[QStringLiteral("contents")].toObject()
-                                  [QStringLiteral("value")]
-                                      .toString();
+        const QString hover = c.wait(4)[QStringLiteral("result")]
+                                  .toObject()[QStringLiteral("contents")]
+                                  .toObject()[QStringLiteral("value")]
+                                  .toString();
         QVERIFY2(hover.startsWith(QStringLiteral("send S [fds=A,B,...]")), qPrintable(hover));
         QVERIFY2(hover.contains(QStringLiteral("SCM_RIGHTS")), qPrintable(hover));
 
@@ -179,7 +183,8 @@ private slots:
         QStringList symbols;
         for (const QJsonValue &s : c.wait(5)[QStringLiteral("result")].toArray())
             symbols << s.toObject()[QStringLiteral("name")].toString();
-        QCOMPARE(symbols, (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d")}));
+        QCOMPARE(symbols,
+                 (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d")}));
 
         // An unknown request is an error response, not silence.
         c.request(6, QStringLiteral("textDocument/formatting"), {{QStringLiteral("textDocument"), doc(uri)}});
@@ -235,14 +240,17 @@ private slots:
         const QString uri = QStringLiteral("file:///tmp/opts.scn");
         const QString text = QStringLiteral("socketpair a b\nsend a \nset gc \n");
         c.notify(QStringLiteral("textDocument/didOpen"),
-                 {{QStringLiteral("textDocument"),
-                   QJsonObject{{QStringLiteral("uri"), uri}, {QStringLiteral("version"), 1}, {QStringLiteral("text"), text}}}});
+                 {{QStringLiteral("textDocument"), QJsonObject{{QStringLiteral("uri"), uri},
+                                                               {QStringLiteral("version"), 1},
+                                                               {QStringLiteral("text"), text}}}});
         c.wait(-1, QStringLiteral("textDocument/publishDiagnostics"));
         const auto labels_at = [&](int id, int line, int character) {
-            c.request(id, QStringLiteral("textDocument/completion"),
-                      {{QStringLiteral("textDocument"), doc(uri)}, {QStringLiteral("position"), position(line, character)}});
+            c.request(
+                id, QStringLiteral("textDocument/completion"),
+                {{QStringLiteral("textDocument"), doc(uri)}, {QStringLiteral("position"), position(line, character)}});
             QStringList out;
-            for (const QJsonValue &i : c.wait(id)[QStringLiteral("result")].toObject()[QStringLiteral("items")].toArray())
+            for (const QJsonValue &i :
+                 c.wait(id)[QStringLiteral("result")].toObject()[QStringLiteral("items")].toArray())
                 out << i.toObject()[QStringLiteral("label")].toString();
             return out;
         };

@@ -5,10 +5,10 @@
 #include "inflight/diagnostic.hpp"
 #include "inflight/errno_code.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/line_tokens.hpp"
 #include "inflight/name_template.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/scene_cursor.hpp"
-#include "inflight/line_tokens.hpp"
 #include "inflight/statement_table.hpp"
 
 #include <QElapsedTimer>
@@ -90,12 +90,13 @@ private slots:
     // Every diagnostic ends where the offending word does; a did-you-mean is a fix-it.
     void diagnosticsHaveEndColumnsAndFixes()
     {
-        const auto r = inflight::parse_scene("socketpair a b\n  sned a fds=b\nsend a fdz=b\np:clsoe a\nrepeat 2\n", "f.scn");
+        const auto r =
+            inflight::parse_scene("socketpair a b\n  sned a fds=b\nsend a fdz=b\np:clsoe a\nrepeat 2\n", "f.scn");
         std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::string>> got;
         for (const auto &d : r.diagnostics)
             got.emplace_back(d.loc.line, d.loc.col, d.end_col, d.fix ? d.fix->replacement : std::string("-"));
-        const decltype(got) want{{2, 3, 7, "send"}, {3, 8, 11, "fds"}, {4, 3, 8, "close"},
-                                 {5, 1, 7, "-"}, {5, 9, 10, "-"}};
+        const decltype(got) want{
+            {2, 3, 7, "send"}, {3, 8, 11, "fds"}, {4, 3, 8, "close"}, {5, 1, 7, "-"}, {5, 9, 10, "-"}};
         for (const auto &w : want)
             QVERIFY2(std::find(got.begin(), got.end(), w) != got.end(),
                      (std::to_string(std::get<0>(w)) + ":" + std::to_string(std::get<1>(w))).c_str());
@@ -115,9 +116,9 @@ private slots:
         std::vector<std::pair<std::uint32_t, K>> got;
         for (const auto &s : t)
             got.emplace_back(s.col, s.kind);
-        const decltype(got) want{{1, K::prefix},  {4, K::keyword}, {9, K::name},  {11, K::option}, {15, K::name},
-                                 {19, K::option}, {25, K::number}, {28, K::flag}, {32, K::option}, {35, K::address},
-                                 {38, K::string}, {42, K::comment}};
+        const decltype(got) want{{1, K::prefix},  {4, K::keyword},  {9, K::name},    {11, K::option},
+                                 {15, K::name},   {19, K::option},  {25, K::number}, {28, K::flag},
+                                 {32, K::option}, {35, K::address}, {38, K::string}, {42, K::comment}};
         QCOMPARE(got, want);
         QCOMPARE(inflight::syntax_tokens("note \"open").back().kind, K::error);
         QCOMPARE(inflight::syntax_tokens("set gc graph")[2].kind, K::flag);

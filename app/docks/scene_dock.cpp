@@ -100,8 +100,8 @@ SceneDock::SceneDock(PlayerController &controller, QWidget *parent)
                             static_cast<int>(diagnostics_[static_cast<std::size_t>(i)].loc.col));
     });
     connect(problems_, &QListWidget::currentRowChanged, this, [this](int row) {
-        const bool fixable = row >= 0 && row < static_cast<int>(diagnostics_.size()) &&
-                             diagnostics_[static_cast<std::size_t>(row)].fix;
+        const bool fixable =
+            row >= 0 && row < static_cast<int>(diagnostics_.size()) && diagnostics_[static_cast<std::size_t>(row)].fix;
         if (fixable)
             fix_->setText(tr("Fix: %1").arg(
                 QString::fromStdString(diagnostics_[static_cast<std::size_t>(row)].fix->replacement)));
@@ -181,10 +181,11 @@ void SceneDock::showDiagnostics(const std::vector<Diagnostic> &diagnostics, bool
     }
     problems_->setVisible(!diagnostics.empty());
     if (first_error) {
-        banner_->setText(stale ? tr("Line %1: %2 — showing the last good run")
-                                     .arg(first_error->loc.line)
-                                     .arg(QString::fromStdString(first_error->message))
-                               : tr("Line %1: %2").arg(first_error->loc.line).arg(QString::fromStdString(first_error->message)));
+        banner_->setText(
+            stale ? tr("Line %1: %2 — showing the last good run")
+                        .arg(first_error->loc.line)
+                        .arg(QString::fromStdString(first_error->message))
+                  : tr("Line %1: %2").arg(first_error->loc.line).arg(QString::fromStdString(first_error->message)));
         banner_->show();
     } else {
         banner_->hide();
@@ -222,8 +223,9 @@ void SceneDock::applyTheme()
     title_->setFont(t.font(kTitlePoints, true));
     view_->restyle(t.monoFont(kCodePoints));
     const bool dark = t.background().lightness() < 128;
-    banner_->setStyleSheet(dark ? QStringLiteral("QLabel{background:#3a2226;color:#ff8a80;padding:4px;border-radius:3px}")
-                                : QStringLiteral("QLabel{background:#fdecee;color:#b00020;padding:4px;border-radius:3px}"));
+    banner_->setStyleSheet(
+        dark ? QStringLiteral("QLabel{background:#3a2226;color:#ff8a80;padding:4px;border-radius:3px}")
+             : QStringLiteral("QLabel{background:#fdecee;color:#b00020;padding:4px;border-radius:3px}"));
 }
 
 } // namespace docks

@@ -46,12 +46,13 @@ void BufferChecker::start(const QByteArray &text)
     QThreadPool::globalInstance()->start([self, generation, text, name] {
         QElapsedTimer clock;
         clock.start();
-        auto parsed = std::make_shared<inflight::ParseResult>(inflight::parse_scene(
-            std::string_view(text.constData(), static_cast<std::size_t>(text.size())), name));
+        auto parsed = std::make_shared<inflight::ParseResult>(
+            inflight::parse_scene(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), name));
         CheckResult r{generation, text, std::move(parsed), clock.nsecsElapsed() / 1000};
         // Delivered on the GUI thread; dropped when a newer edit came meanwhile.
         QMetaObject::invokeMethod(
-            qApp, [self, r = std::move(r)] {
+            qApp,
+            [self, r = std::move(r)] {
                 if (!self)
                     return;
                 --self->running_;

@@ -52,10 +52,9 @@ EditorSession::EditorSession(PlayerController &controller, docks::SceneDock &doc
         QTimer::singleShot(200, this, [this, p] { fileChangedOnDisk(p); });
     });
     unsaved_prompt_ = [this](const QString &name) {
-        const auto b = QMessageBox::question(window_of(&dock_), tr("Unsaved changes"),
-                                             tr("%1 has unsaved changes. Save them?").arg(name),
-                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
-                                             QMessageBox::Save);
+        const auto b = QMessageBox::question(
+            window_of(&dock_), tr("Unsaved changes"), tr("%1 has unsaved changes. Save them?").arg(name),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
         return b == QMessageBox::Save ? Answer::save : b == QMessageBox::Discard ? Answer::discard : Answer::cancel;
     };
     disk_prompt_ = [this](const QString &name) {
@@ -118,7 +117,10 @@ std::optional<QByteArray> EditorSession::readSceneFile(const QString &path, QStr
     const QByteArray bytes = f.readAll();
     const auto located = [&](qsizetype offset) {
         const qsizetype line_start = bytes.lastIndexOf('\n', offset - 1) + 1;
-        return QStringLiteral("%1:%2:%3").arg(path).arg(bytes.left(offset).count('\n') + 1).arg(offset - line_start + 1);
+        return QStringLiteral("%1:%2:%3")
+            .arg(path)
+            .arg(bytes.left(offset).count('\n') + 1)
+            .arg(offset - line_start + 1);
     };
     if (const qsizetype nul = bytes.indexOf('\0'); nul >= 0)
         return fail(tr("%1: error: this is a binary file (a NUL byte), not a scene").arg(located(nul)));
@@ -167,8 +169,9 @@ void EditorSession::load(const QByteArray &bytes, const QString &path)
     CheckResult r;
     r.generation = checker_.generation();
     r.text = bytes;
-    r.parsed = std::make_shared<inflight::ParseResult>(inflight::parse_scene(
-        std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), checker_.fileName().toStdString()));
+    r.parsed = std::make_shared<inflight::ParseResult>(
+        inflight::parse_scene(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                              checker_.fileName().toStdString()));
     last_run_.clear();
     const bool was_running = run_as_you_type_;
     run_as_you_type_ = true; // a file opened runs, whatever the live setting

@@ -39,10 +39,10 @@ public:
     enum class Answer { save, discard, cancel };
     // Questions the session asks the user; tests answer them. Defaults: message boxes.
     using UnsavedPrompt = std::function<Answer(const QString &file_name)>;
-    using ChangedOnDiskPrompt = std::function<bool(const QString &file_name)>; // true: load the disk's
+    using ChangedOnDiskPrompt = std::function<bool(const QString &file_name)>;  // true: load the disk's
     using RecoverPrompt = std::function<bool(const RecoveryStore::Copy &copy)>; // true: restore it
-    using SavePathPrompt = std::function<QString(const QString &suggested)>;  // empty: cancelled
-    using MessageSink = std::function<void(const QString &message)>;          // an error for the user
+    using SavePathPrompt = std::function<QString(const QString &suggested)>;    // empty: cancelled
+    using MessageSink = std::function<void(const QString &message)>;            // an error for the user
     void setUnsavedPrompt(UnsavedPrompt p) { unsaved_prompt_ = std::move(p); }
     void setChangedOnDiskPrompt(ChangedOnDiskPrompt p) { disk_prompt_ = std::move(p); }
     void setRecoverPrompt(RecoverPrompt p) { recover_prompt_ = std::move(p); }

@@ -11,8 +11,7 @@
 namespace editor {
 
 RecoveryStore::RecoveryStore(QString directory) : dir_(directory.isEmpty() ? defaultDirectory() : std::move(directory))
-{
-}
+{ }
 
 QString RecoveryStore::defaultDirectory()
 {

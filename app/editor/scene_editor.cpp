@@ -10,9 +10,9 @@
 #include "inflight/language_service.hpp"
 
 #include <QKeyEvent>
-#include <QSet>
 #include <QPainter>
 #include <QPixmap>
+#include <QSet>
 
 namespace editor {
 namespace {
@@ -41,7 +41,7 @@ QPixmap arrow(const QColor &fill, const QColor &outline, int size)
     QPainter p(&pm);
     p.setRenderHint(QPainter::Antialiasing);
     const double h = size, w = size;
-    const QPolygonF shape{QPointF(w * 0.1, h * 0.3), QPointF(w * 0.5, h * 0.3), QPointF(w * 0.5, h * 0.1),
+    const QPolygonF shape{QPointF(w * 0.1, h * 0.3),  QPointF(w * 0.5, h * 0.3), QPointF(w * 0.5, h * 0.1),
                           QPointF(w * 0.95, h * 0.5), QPointF(w * 0.5, h * 0.9), QPointF(w * 0.5, h * 0.7),
                           QPointF(w * 0.1, h * 0.7)};
     p.setPen(QPen(outline, 1.2));
@@ -100,12 +100,12 @@ void SceneEditor::restyle(const QFont &font)
     const int symbol = std::max(12, fm.height() - 2);
     setMarginWidth(Symbols, symbol + 2);
     setMarginsBackgroundColor(t.background().lightness() < 128 ? t.background().lighter(130)
-                                                                 : t.background().darker(106));
+                                                               : t.background().darker(106));
     setMarginsForegroundColor(t.foreground());
     setFoldMarginColors(t.background(), t.background());
     setCaretForegroundColor(t.foreground());
     setCaretLineBackgroundColor(t.background().lightness() < 128 ? t.background().lighter(120)
-                                                                   : t.background().darker(104));
+                                                                 : t.background().darker(104));
     setPaper(t.background());
     setColor(t.foreground());
     markerDefine(Circle, Breakpoint);
@@ -183,10 +183,7 @@ QSet<int> SceneEditor::breakpointLines() const
     return out;
 }
 
-bool SceneEditor::hasMarker(int line, Marker m) const
-{
-    return line >= 1 && (markersAtLine(line - 1) & (1u << m));
-}
+bool SceneEditor::hasMarker(int line, Marker m) const { return line >= 1 && (markersAtLine(line - 1) & (1u << m)); }
 
 void SceneEditor::updateMarker(int &line, int value, Marker m)
 {
@@ -259,10 +256,10 @@ void SceneEditor::setDiagnostics(const std::vector<inflight::Diagnostic> &diagno
             const int style = d->severity == inflight::Diagnostic::Severity::error     ? SceneLexer::AnnotationError
                               : d->severity == inflight::Diagnostic::Severity::warning ? SceneLexer::AnnotationWarning
                                                                                        : SceneLexer::AnnotationNote;
-            const QString text = QStringLiteral("%1%2: %3")
-                                     .arg(parts.isEmpty() ? QString() : QStringLiteral("\n"),
-                                          QString::fromLatin1(inflight::severity_word(d->severity)),
-                                          QString::fromStdString(d->message));
+            const QString text =
+                QStringLiteral("%1%2: %3")
+                    .arg(parts.isEmpty() ? QString() : QStringLiteral("\n"),
+                         QString::fromLatin1(inflight::severity_word(d->severity)), QString::fromStdString(d->message));
             parts.append(QsciStyledText(text, style));
         }
         annotate(it.key() - 1, parts);
@@ -348,9 +345,11 @@ void SceneEditor::dwellStart(int position, int, int)
     for (const inflight::Diagnostic &d : diagnostics_) {
         if (static_cast<int>(d.loc.line) == line + 1 && position - line_start + 1 >= d.loc.col &&
             position - line_start + 1 < std::max(d.end_col, d.loc.col + 1)) {
-            QByteArray tip = QByteArray(inflight::severity_word(d.severity)) + ": " + QByteArray::fromStdString(d.message);
+            QByteArray tip =
+                QByteArray(inflight::severity_word(d.severity)) + ": " + QByteArray::fromStdString(d.message);
             if (d.fix)
-                tip += "\n(Problems list or Ctrl+.: replace with '" + QByteArray::fromStdString(d.fix->replacement) + "')";
+                tip +=
+                    "\n(Problems list or Ctrl+.: replace with '" + QByteArray::fromStdString(d.fix->replacement) + "')";
             SendScintilla(SCI_CALLTIPSHOW, position, tip.constData());
             return;
         }
@@ -403,9 +402,9 @@ bool SceneEditor::event(QEvent *e)
         const Qt::KeyboardModifiers m = k->modifiers() & ~Qt::KeypadModifier;
         const int key = k->key();
         const bool function_key = key >= Qt::Key_F1 && key <= Qt::Key_F35;
-        static const QSet<int> ctrl_keys{Qt::Key_Left,  Qt::Key_Right, Qt::Key_Home, Qt::Key_End, Qt::Key_Backspace,
-                                         Qt::Key_Delete, Qt::Key_Z,    Qt::Key_Y,    Qt::Key_A,   Qt::Key_C,
-                                         Qt::Key_V,      Qt::Key_X,    Qt::Key_Space, Qt::Key_Slash};
+        static const QSet<int> ctrl_keys{Qt::Key_Left,   Qt::Key_Right, Qt::Key_Home,  Qt::Key_End,  Qt::Key_Backspace,
+                                         Qt::Key_Delete, Qt::Key_Z,     Qt::Key_Y,     Qt::Key_A,    Qt::Key_C,
+                                         Qt::Key_V,      Qt::Key_X,     Qt::Key_Space, Qt::Key_Slash};
         if (((m == Qt::NoModifier || m == Qt::ShiftModifier) && !function_key && key != Qt::Key_Escape) ||
             ((m == Qt::ControlModifier || m == (Qt::ControlModifier | Qt::ShiftModifier)) && ctrl_keys.contains(key))) {
             e->accept();

@@ -104,7 +104,8 @@ void SceneLexer::styleText(int start, int end)
         int at = 0;
         bool opens = false;
         int closes = 0;
-        const auto tokens = inflight::syntax_tokens(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+        const auto tokens =
+            inflight::syntax_tokens(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
         for (const inflight::SyntaxToken &t : tokens) {
             const int col = static_cast<int>(t.col) - 1;
             if (col > at)

@@ -12,8 +12,24 @@ class SceneLexer : public QsciLexerCustom {
     Q_OBJECT
 public:
     // One style per inflight::SyntaxKind, in its order, then the annotation styles.
-    enum Style { Default = 0, Keyword, Prefix, Option, Flag, Number, Address, String, Comment, Brace, Variable,
-                 Name, Error, AnnotationError = 20, AnnotationWarning, AnnotationNote };
+    enum Style {
+        Default = 0,
+        Keyword,
+        Prefix,
+        Option,
+        Flag,
+        Number,
+        Address,
+        String,
+        Comment,
+        Brace,
+        Variable,
+        Name,
+        Error,
+        AnnotationError = 20,
+        AnnotationWarning,
+        AnnotationNote
+    };
 
     explicit SceneLexer(QObject *parent = nullptr);
     const char *language() const override { return "Inflight scene"; }

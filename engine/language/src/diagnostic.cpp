@@ -44,7 +44,8 @@ std::uint32_t word_end(std::string_view line, std::uint32_t col)
             p = close == std::string_view::npos ? line.size() : close + 1;
             continue;
         }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '"' || c == '#' || (p > start && (c == ',' || c == '=' || c == ':')))
+        if (c == ' ' || c == '\t' || c == '\r' || c == '"' || c == '#' ||
+            (p > start && (c == ',' || c == '=' || c == ':')))
             break;
         ++p;
     }

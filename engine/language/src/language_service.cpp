@@ -47,8 +47,7 @@ LineWords words_of(std::string_view line)
     }
     w.keyword = first;
     w.keyword_col = col;
-    w.operands.assign(w.tokens.begin() + static_cast<std::ptrdiff_t>(std::min(next, w.tokens.size())),
-                      w.tokens.end());
+    w.operands.assign(w.tokens.begin() + static_cast<std::ptrdiff_t>(std::min(next, w.tokens.size())), w.tokens.end());
     return w;
 }
 
@@ -74,7 +73,8 @@ DefinedNames names_before(const std::vector<std::string_view> &lines, std::uint3
     for (std::uint32_t i = 0; i + 1 < line && i < lines.size(); ++i) {
         const LineWords w = words_of(lines[i]);
         const auto word = [&w](std::size_t k) -> std::string {
-            return k < w.operands.size() && !w.operands[k].quoted && w.operands[k].text.find('=') == std::string_view::npos
+            return k < w.operands.size() && !w.operands[k].quoted &&
+                           w.operands[k].text.find('=') == std::string_view::npos
                        ? std::string(w.operands[k].text)
                        : std::string();
         };
@@ -216,8 +216,8 @@ std::vector<CompletionItem> complete_at(std::string_view text, std::uint32_t lin
     if (typing_prefix || after_prefix_only || (w.tokens.empty() && word.ends_with(':'))) {
         for (const StatementInfo &s : statement_table())
             if (s.takes_prefix || typing_prefix)
-                out.push_back(CompletionItem{std::string(s.name), std::string(s.syntax), statement_help(s),
-                                             Kind::statement});
+                out.push_back(
+                    CompletionItem{std::string(s.name), std::string(s.syntax), statement_help(s), Kind::statement});
         if (typing_prefix)
             for (const std::string &p : names.processes)
                 out.push_back(CompletionItem{p + ":", "process", "Runs the statement in process " + p, Kind::name});
@@ -229,8 +229,8 @@ std::vector<CompletionItem> complete_at(std::string_view text, std::uint32_t lin
             *word_start = static_cast<std::uint32_t>(start + word.find(':') + 2);
         for (const StatementInfo &s : statement_table())
             if (s.takes_prefix)
-                out.push_back(CompletionItem{std::string(s.name), std::string(s.syntax), statement_help(s),
-                                             Kind::statement});
+                out.push_back(
+                    CompletionItem{std::string(s.name), std::string(s.syntax), statement_help(s), Kind::statement});
         return out;
     }
     const StatementInfo *statement = find_statement(w.keyword);
@@ -244,7 +244,8 @@ std::vector<CompletionItem> complete_at(std::string_view text, std::uint32_t lin
         const std::string_view value = word.substr(eq + 1);
         const std::size_t comma = value.find_last_of(',');
         if (word_start)
-            *word_start = static_cast<std::uint32_t>(start + eq + 2 + (comma == std::string_view::npos ? 0 : comma + 1));
+            *word_start =
+                static_cast<std::uint32_t>(start + eq + 2 + (comma == std::string_view::npos ? 0 : comma + 1));
         if (key == "fds" && statement->name == "send")
             add_names(out, names.sockets, "descriptor");
         else if (key == "to")
@@ -261,7 +262,8 @@ std::vector<CompletionItem> complete_at(std::string_view text, std::uint32_t lin
     if (statement->name == "set") {
         if (index == 0) {
             for (const SettingInfo &s : setting_table())
-                out.push_back(CompletionItem{std::string(s.key), std::string(s.syntax), setting_help(s), Kind::keyword});
+                out.push_back(
+                    CompletionItem{std::string(s.key), std::string(s.syntax), setting_help(s), Kind::keyword});
             return out;
         }
         const SettingInfo *setting = find_setting(w.operands[0].text);
@@ -313,9 +315,9 @@ std::vector<CompletionItem> complete_at(std::string_view text, std::uint32_t lin
         statement->name == "variant" || statement->name == "spawn" || statement->name == "repeat") {
         if (index >= 1)
             for (std::string_view o : statement->options)
-                out.push_back(CompletionItem{std::string(o) + "=", std::string(statement->syntax),
-                                             option_meaning(statement->name, o) ? option_meaning(statement->name, o) : "",
-                                             Kind::option});
+                out.push_back(CompletionItem{
+                    std::string(o) + "=", std::string(statement->syntax),
+                    option_meaning(statement->name, o) ? option_meaning(statement->name, o) : "", Kind::option});
         return out;
     }
     // A socket statement: the names defined so far where a name goes, then its options and flags.
@@ -326,8 +328,8 @@ std::vector<CompletionItem> complete_at(std::string_view text, std::uint32_t lin
     if (index >= 1 || statement->name == "gc") {
         for (std::string_view o : statement->options) {
             const char *m = option_meaning(statement->name, o);
-            out.push_back(CompletionItem{std::string(o) + "=", std::string(statement->syntax), m ? m : "",
-                                         Kind::option});
+            out.push_back(
+                CompletionItem{std::string(o) + "=", std::string(statement->syntax), m ? m : "", Kind::option});
         }
         for (std::string_view f : statement->flags) {
             const char *m = option_meaning(statement->name, f);

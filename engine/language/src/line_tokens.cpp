@@ -154,10 +154,10 @@ std::vector<SyntaxToken> syntax_tokens(std::string_view line)
             const std::string_view value = text.substr(eq + 1);
             const std::uint32_t vcol = col + to_u32(eq + 1);
             add(vcol, value.size(),
-                value.starts_with('@')     ? SyntaxKind::address
-                : is_number(value)         ? SyntaxKind::number
+                value.starts_with('@')            ? SyntaxKind::address
+                : is_number(value)                ? SyntaxKind::number
                 : value == "on" || value == "off" ? SyntaxKind::flag
-                                           : SyntaxKind::name);
+                                                  : SyntaxKind::name);
         } else if (text.starts_with('@')) {
             add(col, text.size(), SyntaxKind::address);
         } else if (text.starts_with('$')) {

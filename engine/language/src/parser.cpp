@@ -52,7 +52,6 @@ constexpr std::uint64_t kMaxSpliceBytes = 1ull << 40;
 // The name the simulation gives the kernel's worker task; a spawn may not take it.
 constexpr std::string_view kKworker = "kworker";
 
-
 bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
 bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
@@ -1940,10 +1939,10 @@ private:
     ParseResult &r_;
     const ParseLimits *limits_ = nullptr;
     std::uint32_t line_ = 0;
-    std::deque<std::string> unescaped_; // the quoted strings of this line that had escapes
+    std::deque<std::string> unescaped_;                             // the quoted strings of this line that had escapes
     std::optional<std::pair<std::string, std::string>> suggestion_; // did_you_mean(): word, candidate
-    std::uint64_t dropped_ = 0;         // diagnostics past kDiagnosticsKept (checker's included)
-    std::uint64_t range_names_ = 0;     // names made from ranges so far (the range-names budget)
+    std::uint64_t dropped_ = 0;     // diagnostics past kDiagnosticsKept (checker's included)
+    std::uint64_t range_names_ = 0; // names made from ranges so far (the range-names budget)
     std::vector<Block> blocks_;
     std::vector<std::string> bound_;
     std::unordered_set<std::string> unreliable_;

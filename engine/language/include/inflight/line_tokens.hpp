@@ -35,18 +35,18 @@ LineTokenizeResult tokenize_line(std::string_view line, std::vector<LineToken> &
 
 // What an editor colours a piece of a line as.
 enum class SyntaxKind : unsigned char {
-    keyword,    // a statement: send, repeat, set
-    prefix,     // "p:" before a statement
-    option,     // fds= bytes= cpu= user= (the key and its '=')
-    flag,       // oob peek stream dgram on off, a set key, an expect kind
-    number,     // 3, -1
-    address,    // @name
-    string,     // "text"
-    comment,    // # ...
-    brace,      // { }
-    variable,   // $i ${i+1}
-    name,       // every other word: socket names, labels
-    error,      // an unterminated string
+    keyword,  // a statement: send, repeat, set
+    prefix,   // "p:" before a statement
+    option,   // fds= bytes= cpu= user= (the key and its '=')
+    flag,     // oob peek stream dgram on off, a set key, an expect kind
+    number,   // 3, -1
+    address,  // @name
+    string,   // "text"
+    comment,  // # ...
+    brace,    // { }
+    variable, // $i ${i+1}
+    name,     // every other word: socket names, labels
+    error,    // an unterminated string
 };
 
 struct SyntaxToken {

@@ -12,13 +12,13 @@
 namespace inflight {
 
 struct StatementInfo {
-    std::string_view name;    // the keyword: "send"
-    std::string_view syntax;  // as in LANGUAGE.md's quick reference, without the [PROCESS:] prefix
-    std::string_view meaning; // one line
+    std::string_view name;                     // the keyword: "send"
+    std::string_view syntax;                   // as in LANGUAGE.md's quick reference, without the [PROCESS:] prefix
+    std::string_view meaning;                  // one line
     std::span<const std::string_view> options; // key=value options, without '=': "fds", "bytes"
     std::span<const std::string_view> flags;   // bare words: "oob", "stream"
-    bool takes_prefix = true;                   // "p: send ..." is allowed
-    bool opens_block = false;                   // repeat, spawn, variant: the line ends with '{'
+    bool takes_prefix = true;                  // "p: send ..." is allowed
+    bool opens_block = false;                  // repeat, spawn, variant: the line ends with '{'
 };
 
 struct SettingInfo {
@@ -37,9 +37,9 @@ std::span<const SettingInfo> setting_table();
 const SettingInfo *find_setting(std::string_view key);
 std::span<const std::string_view> setting_keys();
 
-std::span<const std::string_view> expect_kinds();  // freed, alive, inflight, queue, error
-std::span<const std::string_view> socket_types();  // stream, dgram, seqpacket
-std::span<const std::string_view> errno_names();   // what `expect error` knows
-std::span<const std::string_view> era_names();     // classic, async, graph
+std::span<const std::string_view> expect_kinds(); // freed, alive, inflight, queue, error
+std::span<const std::string_view> socket_types(); // stream, dgram, seqpacket
+std::span<const std::string_view> errno_names();  // what `expect error` knows
+std::span<const std::string_view> era_names();    // classic, async, graph
 
 } // namespace inflight
