@@ -266,6 +266,37 @@ private slots:
         QCOMPARE(read_all(file), kTriangle + "gc");
     }
 
+    void aFileChangedOnDiskAsksInsteadOfClobbering()
+    {
+        Editing e(path("recovery-disk"));
+        int asked = 0;
+        bool load_disk = false;
+        e.session.setChangedOnDiskPrompt([&](const QString &) {
+            ++asked;
+            return load_disk;
+        });
+        const QString file = path("disk.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(e.session.open(file));
+        // Unmodified: the disk's version comes in without a question.
+        QVERIFY(write_all(file, kTriangle + "gc\n"));
+        QTRY_COMPARE(e.editor().bytes(), kTriangle + "gc\n");
+        QCOMPARE(asked, 0);
+        QVERIFY(!e.session.isModified());
+        // Modified: asked; keeping ours keeps the buffer as typed.
+        e.typeAtEnd(QStringLiteral("# mine"));
+        QVERIFY(write_all(file, kTriangle + "# theirs\n"));
+        QTRY_COMPARE(asked, 1);
+        QCOMPARE(e.editor().bytes(), kTriangle + "gc\n# mine");
+        QVERIFY(e.session.isModified());
+        // Asked again on the next change; this time the disk's version wins.
+        load_disk = true;
+        QVERIFY(write_all(file, kTriangle + "# theirs, again\n"));
+        QTRY_COMPARE(asked, 2);
+        QCOMPARE(e.editor().bytes(), kTriangle + "# theirs, again\n");
+        QVERIFY(!e.session.isModified());
+    }
+
     void theRecoveryCopyComesBackAfterAKill()
     {
         const QString recovery = path("recovery-kill");
