@@ -118,6 +118,9 @@ void SceneEditor::restyle(const QFont &font)
     markerDefine(Background, ErrorLine);
     setMarkerBackgroundColor(t.background().lightness() < 128 ? QColor(0x3a, 0x22, 0x26) : QColor(0xfd, 0xf1, 0xf2),
                              ErrorLine);
+    // The statement being executed, highlighted across the line as in the algorithm listing.
+    markerDefine(Background, CurrentLine);
+    setMarkerBackgroundColor(t.highlightLineColor(), CurrentLine);
     setIndicatorForegroundColor(QColor(0xd3, 0x2f, 0x2f), ErrorIndicator);
     setIndicatorForegroundColor(QColor(0xe0, 0x9b, 0x00), WarningIndicator);
     // The current line's highlight, as the old read-only view had it.
@@ -198,6 +201,10 @@ void SceneEditor::updateMarker(int &line, int value, Marker m)
 
 void SceneEditor::setCurrentLine(int line)
 {
+    if (current_ > 0)
+        markerDelete(current_ - 1, CurrentLine);
+    if (line > 0)
+        markerAdd(line - 1, CurrentLine);
     updateMarker(current_, line, Current);
     if (line > 0) {
         // Keep the statement in view without moving the caret: the user may be typing.

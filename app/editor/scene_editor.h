@@ -27,7 +27,7 @@ public:
     explicit SceneEditor(QWidget *parent = nullptr);
 
     enum Margin { LineNumbers = 0, Symbols = 1, Folds = 2 };
-    enum Marker { Breakpoint = 0, Current = 1, Next = 2, ExpectPassed = 3, ExpectFailed = 4, ErrorLine = 5 };
+    enum Marker { Breakpoint = 0, Current = 1, Next = 2, ExpectPassed = 3, ExpectFailed = 4, ErrorLine = 5, CurrentLine = 6 };
     enum Indicator { ErrorIndicator = 8, WarningIndicator = 9 };
 
     // The buffer as bytes (UTF-8, line endings as typed): what is checked and saved.
