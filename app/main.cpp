@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // inflight [scene.scn] [--gc classic|async|graph] [--step N] [--screenshot FILE] [--size WxH]
+#include "editor/editor_session.h"
 #include "main_window.h"
 #include "player_controller.h"
 
@@ -48,6 +49,15 @@ int main(int argc, char **argv)
     PlayerController controller;
     MainWindow window(controller);
     const QStringList args = cli.positionalArguments();
+    // Unsaved text a crash or a kill left is offered back first (not in a non-interactive
+    // screenshot run); taking it opens that buffer instead of the scene asked for.
+    if (!cli.isSet(shot_opt) && window.offerRecovery()) {
+        if (window.restoredGeometry())
+            window.show();
+        else
+            window.showMaximized();
+        return app.exec();
+    }
     bool ok = args.isEmpty() ? window.openWelcome() : window.openScene(args.first(), false);
     if (!ok) {
         // The messages were printed; a missing or broken scene still opens the window on the
@@ -87,7 +97,9 @@ int main(int argc, char **argv)
         }
         window.resize(w, h);
         window.show();
-        return window.saveScreenshot(cli.value(shot_opt)) ? 0 : 1;
+        // A scene with errors is shown with them marked, and the status says it did not run.
+        const bool saved = window.saveScreenshot(cli.value(shot_opt));
+        return !window.session().isClean() ? 2 : saved ? 0 : 1;
     }
     // A first launch fills the screen; later ones come back as they were left.
     if (window.restoredGeometry())

@@ -20,6 +20,9 @@
 #include "docks/inspector_dock.h"
 #include "docks/lists_dock.h"
 #include "docks/scene_dock.h"
+#include "editor/editor_session.h"
+#include "editor/scene_editor.h"
+
 #include "docks/watches_dock.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_view.h"
@@ -32,6 +35,7 @@
 #include "inflight/simulation.hpp"
 #include "inflight/version.hpp"
 
+#include <Qsci/qsciglobal.h>
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -45,6 +49,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
+#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -104,12 +109,6 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
     layout->addLayout(position_row_);
     setCentralWidget(centre);
 
-    watcher_ = new QFileSystemWatcher(this);
-    connect(watcher_, &QFileSystemWatcher::fileChanged, this, [this](const QString &) {
-        // Editors often replace the file: re-arm the watch, then reload after the write settles.
-        QTimer::singleShot(200, this, &MainWindow::reload);
-    });
-
     // Return and Enter in a text field are the field's, not the presenter's step.
     qApp->installEventFilter(new TextFieldKeys(this));
     buildActions();
@@ -124,13 +123,23 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
         const QSignalBlocker block(era_box_);
         era_box_->setCurrentIndex(static_cast<int>(controller_.era()));
     });
-    connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::showPanelForScene);
+    // A re-run of the scene being typed keeps what the user chose: panels, focus (the editor).
+    connect(&controller_, &PlayerController::sceneLoaded, this, [this] {
+        if (!controller_.isRerun())
+            showPanelForScene();
+    });
     connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::loadBreakpointsOfFile);
     connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::updateVariantBox);
-    connect(&controller_, &PlayerController::sceneLoaded, this, &MainWindow::warnIfWrittenForAnotherCollector);
+    connect(&controller_, &PlayerController::sceneLoaded, this, [this] {
+        if (!controller_.isRerun())
+            warnIfWrittenForAnotherCollector();
+    });
     connect(&controller_, &PlayerController::lineBreakpointsChanged, this, &MainWindow::saveBreakpointsOfFile);
-    // After any open the keys step the scene, wherever the focus was.
-    connect(&controller_, &PlayerController::sceneLoaded, this, [this] { graph_->view()->setFocus(); });
+    // After an open the keys step the scene, wherever the focus was; not while typing.
+    connect(&controller_, &PlayerController::sceneLoaded, this, [this] {
+        if (!controller_.isRerun() && !sceneEditor().hasFocus())
+            graph_->view()->setFocus();
+    });
     connect(&controller_, &PlayerController::playingChanged, this, [this](bool playing) {
         play_action_->setText(playing ? tr("Pause") : tr("Play"));
         play_action_->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
@@ -236,8 +245,46 @@ void MainWindow::buildActions()
         "open", tr("&Open…"), QKeySequence::Open, QStyle::SP_DialogOpenButton, [this] { chooseOpen(); },
         tr("Open a scene file"));
     make(
-        "reload", tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), QStyle::SP_BrowserReload, [this] { reload(); },
-        tr("Read the scene file again"));
+        "reload", tr("&Revert"), QKeySequence(Qt::CTRL | Qt::Key_R), QStyle::SP_BrowserReload, [this] { reload(); },
+        tr("Read the scene file again, dropping unsaved changes"));
+    make(
+        "new", tr("&New"), QKeySequence::New, QStyle::SP_FileIcon, [this] { session_->newScene(); },
+        tr("A new, empty scene"));
+    make(
+        "save", tr("&Save"), QKeySequence::Save, QStyle::SP_DialogSaveButton, [this] { session_->save(); },
+        tr("Save the scene"));
+    make(
+        "saveAs", tr("Save &As…"), QKeySequence::SaveAs, QStyle::SP_CustomBase, [this] { session_->saveAs(); },
+        tr("Save the scene under another name"));
+    make(
+        "runToCursor", tr("Run to &cursor"), QKeySequence(Qt::CTRL | Qt::Key_F10), QStyle::SP_CustomBase,
+        [this] { runToCursor(); }, tr("Run to the next start of the statement on the editor's cursor line"));
+    auto *live = make(
+        "runAsYouType", tr("Run as you &type"), QKeySequence(), QStyle::SP_CustomBase,
+        [this] { session_->setRunAsYouType(action("runAsYouType")->isChecked()); },
+        tr("Re-run the scene whenever the text checks clean, keeping your place"));
+    live->setCheckable(true);
+    live->setChecked(true);
+    make(
+        "applyFix", tr("Apply &fix"), QKeySequence(Qt::CTRL | Qt::Key_Period), QStyle::SP_CustomBase,
+        [this] { session_->applyFix(); }, tr("Apply the did-you-mean of the problem on this line"));
+    make(
+        "toggleComment", tr("Toggle &comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), QStyle::SP_CustomBase,
+        [this] { sceneEditor().toggleComment(); }, tr("Comment or uncomment the selected lines"));
+    make(
+        "undo", tr("&Undo"), QKeySequence::Undo, QStyle::SP_CustomBase, [this] { sceneEditor().undo(); },
+        tr("Undo the last edit"));
+    make(
+        "redo", tr("&Redo"), QKeySequence::Redo, QStyle::SP_CustomBase, [this] { sceneEditor().redo(); }, tr("Redo"));
+    make(
+        "find", tr("&Find…"), QKeySequence::Find, QStyle::SP_CustomBase, [this] { findText(false); },
+        tr("Find text in the scene"));
+    make(
+        "findNext", tr("Find &next"), QKeySequence::FindNext, QStyle::SP_CustomBase,
+        [this] { sceneEditor().findNext(); }, tr("The next match"));
+    make(
+        "replace", tr("R&eplace…"), QKeySequence(Qt::CTRL | Qt::Key_H), QStyle::SP_CustomBase,
+        [this] { findText(true); }, tr("Replace every match in the scene"));
     make(
         "welcome", tr("&Welcome scene"), QKeySequence(), QStyle::SP_CustomBase, [this] { openWelcome(); },
         tr("The built-in triangle"));
@@ -374,7 +421,18 @@ void MainWindow::buildDocks()
     WindowDocks &d = docks_set_;
     d.algorithm = new docks::AlgorithmDock(controller_, this);
     d.lists = new docks::ListsDock(controller_, this);
-    d.scene = new docks::SceneDock(controller_, this);
+    auto *scene_dock = new docks::SceneDock(controller_, this);
+    d.scene = scene_dock;
+    session_ = new editor::EditorSession(controller_, *scene_dock, this);
+    session_->setSavePathPrompt([this](const QString &suggested) {
+        QString path =
+            QFileDialog::getSaveFileName(this, tr("Save scene"), suggested, tr("Scenes (*.scn);;All files (*)"));
+        if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
+            path += QStringLiteral(".scn");
+        return path;
+    });
+    connect(session_, &editor::EditorSession::titleChanged, this, &MainWindow::updateTitle);
+    connect(scene_dock, &docks::SceneDock::staleRunChanged, this, &MainWindow::setRunDimmed);
     d.inspector = new docks::InspectorDock(controller_, this);
     d.log = new docks::EventLogDock(controller_, this);
     d.watches = new docks::WatchesDock(controller_, this);
@@ -442,9 +500,12 @@ void MainWindow::showPanelForScene()
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(action("new"));
     file->addAction(action("open"));
     recent_menu_ = file->addMenu(tr("Open &Recent"));
     buildExamplesMenu(file->addMenu(tr("&Examples")));
+    file->addAction(action("save"));
+    file->addAction(action("saveAs"));
     file->addAction(action("reload"));
     file->addAction(action("welcome"));
     file->addSeparator();
@@ -455,7 +516,14 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(action("quit"));
 
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    for (const char *name : {"undo", "redo", "find", "findNext", "replace", "toggleComment", "applyFix"})
+        edit->addAction(action(QString::fromLatin1(name)));
+
     QMenu *run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(action("runAsYouType"));
+    run->addAction(action("runToCursor"));
+    run->addSeparator();
     run->addAction(action("nextNote"));
     run->addAction(action("previousNote"));
     run->addSeparator();
@@ -547,34 +615,102 @@ void MainWindow::updateStatus()
 
 void MainWindow::updateTitle()
 {
-    const QString name =
-        controller_.filePath().isEmpty() ? tr("welcome") : QFileInfo(controller_.filePath()).fileName();
+    // The file being edited, '*' while it has unsaved changes, and the title of the run shown.
+    const QString name = session_->displayName() + (session_->isModified() ? QStringLiteral("*") : QString());
+    if (!controller_.hasScene()) {
+        setWindowTitle(tr("%1 — Inflight").arg(name));
+        return;
+    }
     setWindowTitle(tr("%1 — %2 — Inflight").arg(QString::fromStdString(controller_.scene().title), name));
+}
+
+editor::SceneEditor &MainWindow::sceneEditor() const
+{
+    return *static_cast<docks::SceneDock *>(docks_set_.scene)->editor();
+}
+
+bool MainWindow::offerRecovery() { return session_->offerRecovery(); }
+
+bool MainWindow::runToCursor()
+{
+    const int line = sceneEditor().cursorLine();
+    if (!controller_.hasScene() || !controller_.runToLine(line)) {
+        statusBar()->showMessage(tr("Line %1 does not run in this scene").arg(line), 5000);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::findText(bool replace)
+{
+    editor::SceneEditor &e = sceneEditor();
+    bool ok = false;
+    const QString what =
+        QInputDialog::getText(this, replace ? tr("Replace") : tr("Find"), tr("Find:"), QLineEdit::Normal,
+                              e.selectedText().isEmpty() ? find_text_ : e.selectedText(), &ok);
+    if (!ok || what.isEmpty())
+        return;
+    find_text_ = what;
+    if (!replace) {
+        if (!e.findFirst(what, false, false, false, true))
+            statusBar()->showMessage(tr("'%1' not found").arg(what), 4000);
+        return;
+    }
+    const QString with = QInputDialog::getText(this, tr("Replace"), tr("Replace '%1' with:").arg(what),
+                                               QLineEdit::Normal, QString(), &ok);
+    if (!ok)
+        return;
+    // Every match in one undo step.
+    const QString all = e.text();
+    const int count = static_cast<int>(all.count(what));
+    if (count > 0) {
+        int line = 0, index = 0;
+        e.getCursorPosition(&line, &index);
+        e.beginUndoAction();
+        e.selectAll();
+        e.replaceSelectedText(QString(all).replace(what, with));
+        e.endUndoAction();
+        e.setCursorPosition(line, index);
+    }
+    statusBar()->showMessage(tr("%n replacement(s)", nullptr, count), 4000);
+}
+
+void MainWindow::setRunDimmed(bool dimmed)
+{
+    // The last good run stays on screen, visibly not the text's.
+    if (dimmed) {
+        auto *effect = new QGraphicsOpacityEffect(graph_);
+        effect->setOpacity(0.45);
+        graph_->setGraphicsEffect(effect);
+    } else {
+        graph_->setGraphicsEffect(nullptr);
+    }
 }
 
 bool MainWindow::openScene(const QString &path, bool report_errors)
 {
-    QStringList errors;
-    if (!controller_.openFile(path, &errors)) {
-        const QString text = errors.isEmpty() ? tr("%1: cannot be read").arg(path) : errors.join(QLatin1Char('\n'));
-        std::fprintf(stderr, "%s\n", qPrintable(text));
-        if (report_errors) {
-            QMessageBox box(QMessageBox::Warning, tr("The scene has errors"),
-                            tr("%1 was not opened: %n error(s). The current scene stays open.", nullptr,
-                               static_cast<int>(errors.size()))
-                                .arg(QFileInfo(path).fileName()),
-                            QMessageBox::Ok, this);
-            box.setDetailedText(text);
-            box.exec();
-        }
+    // A scene with errors opens too, in the editor with every error marked; only a file that
+    // cannot be read as text is refused (with its message).
+    QString unreadable;
+    if (!report_errors)
+        session_->setMessageSink([&unreadable](const QString &m) { unreadable = m; });
+    const bool opened = session_->open(path);
+    if (!report_errors)
+        session_->setMessageSink([this](const QString &m) { QMessageBox::warning(this, tr("Inflight"), m); });
+    if (!opened) {
+        if (!unreadable.isEmpty())
+            std::fprintf(stderr, "%s\n", qPrintable(unreadable));
         return false;
     }
-    for (const QString &w : errors) // warnings of a scene that parsed
-        statusBar()->showMessage(w, 8000);
-    if (!watcher_->files().isEmpty())
-        watcher_->removePaths(watcher_->files());
-    watcher_->addPath(controller_.filePath());
-    addRecent(controller_.filePath());
+    const auto &diagnostics = sceneEditor().diagnostics();
+    for (const inflight::Diagnostic &d : diagnostics)
+        std::fprintf(stderr, "%s\n", d.format().c_str());
+    if (!session_->isClean())
+        statusBar()->showMessage(
+            tr("%1 has errors: they are marked in the Scene panel").arg(QFileInfo(path).fileName()), 8000);
+    else if (!diagnostics.empty())
+        statusBar()->showMessage(QString::fromStdString(diagnostics.front().format()), 8000);
+    addRecent(session_->path());
     return true;
 }
 
@@ -583,11 +719,10 @@ bool MainWindow::openWelcome()
     QFile f(QStringLiteral(":/welcome.scn"));
     if (!f.open(QIODevice::ReadOnly))
         return false;
-    QStringList errors;
-    const bool ok = controller_.openText(QString::fromUtf8(f.readAll()), QStringLiteral("welcome.scn"), &errors);
-    if (!watcher_->files().isEmpty())
-        watcher_->removePaths(watcher_->files());
-    return ok;
+    if (!session_->maybeSave())
+        return false;
+    session_->showText(f.readAll(), QStringLiteral("welcome.scn"));
+    return session_->isClean();
 }
 
 void MainWindow::chooseOpen()
@@ -604,18 +739,12 @@ void MainWindow::chooseOpen()
 
 void MainWindow::reload()
 {
-    const QString path = controller_.filePath();
-    if (path.isEmpty())
+    if (session_->path().isEmpty())
         return;
-    const std::uint64_t at = controller_.position();
-    if (openScene(path, false)) {
-        controller_.seek(at);
-        statusBar()->showMessage(tr("Reloaded %1").arg(QFileInfo(path).fileName()), 4000);
-    } else {
-        statusBar()->showMessage(tr("%1 changed but has errors; still showing the last good version").arg(path), 8000);
-        if (QFileInfo::exists(path))
-            watcher_->addPath(path);
-    }
+    if (session_->isModified() && !session_->maybeSave())
+        return;
+    if (session_->revert())
+        statusBar()->showMessage(tr("Reloaded %1").arg(session_->displayName()), 4000);
 }
 
 void MainWindow::addRecent(const QString &path)
@@ -756,8 +885,9 @@ void MainWindow::about()
         eras += QStringLiteral("<li><b>%1</b>: Linux %2</li>")
                     .arg(QString::fromLatin1(era_name(e).data()), QString::fromLatin1(era_kernel_label(e).data()));
     // The versions it runs on, not the ones it was built against: a bug report needs those.
-    const QString versions =
-        tr("Qt %1, Graphviz %2").arg(QString::fromLatin1(qVersion()), QString::fromStdString(graph::graphvizVersion()));
+    const QString versions = tr("Qt %1, Graphviz %2, QScintilla %3")
+                                 .arg(QString::fromLatin1(qVersion()), QString::fromStdString(graph::graphvizVersion()),
+                                      QStringLiteral(QSCINTILLA_VERSION_STR));
     QMessageBox::about(this, tr("About Inflight"),
                        tr("<h3>Inflight %1</h3><p>Watch and step through the Linux kernel's AF_UNIX garbage "
                           "collector: how file descriptors passed over SCM_RIGHTS form cycles and how each "
@@ -848,7 +978,9 @@ bool MainWindow::saveScreenshot(const QString &file, int settle_ms)
     // Wait for the index and the first layout, without blocking on either forever.
     QElapsedTimer clock;
     clock.start();
-    while ((!controller_.indexReady() || !graph_->waitForLayout(50)) && clock.elapsed() < settle_ms)
+    // (A scene whose errors keep it from running has neither: only the editor to show.)
+    while (controller_.hasScene() && (!controller_.indexReady() || !graph_->waitForLayout(50)) &&
+           clock.elapsed() < settle_ms)
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     // Panels refresh on throttle timers (a few frames): let the pending ones fire.
     QElapsedTimer settle;
@@ -897,6 +1029,10 @@ void MainWindow::resizeEvent(QResizeEvent *e)
 
 void MainWindow::closeEvent(QCloseEvent *e)
 {
+    if (!session_->maybeSave()) {
+        e->ignore(); // the user kept the window to keep the text
+        return;
+    }
     QSettings settings;
     if (!presentation_action_->isChecked()) {
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());

@@ -12,7 +12,6 @@
 class QAction;
 class QComboBox;
 class QDockWidget;
-class QFileSystemWatcher;
 class QHBoxLayout;
 class QLabel;
 class QLineEdit;
@@ -24,6 +23,10 @@ class TimelineWidget;
 namespace inflight {
 struct Scene;
 }
+namespace editor {
+class EditorSession;
+class SceneEditor;
+} // namespace editor
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -42,6 +45,13 @@ public:
     bool presenting() const { return presenting_; }
     bool restoredGeometry() const { return restored_geometry_; } // false on a first launch
     const WindowDocks &windowDocks() const { return docks_set_; }
+    // The scene file being edited in the Scene dock (New, Open, Save, the unsaved prompt).
+    editor::EditorSession &session() { return *session_; }
+    editor::SceneEditor &sceneEditor() const;
+    // At start: the recovery copy a crash or a kill left, offered back (true: restored).
+    bool offerRecovery();
+    // Run to cursor (Ctrl+F10): to the next start of the statement on the editor's cursor line.
+    bool runToCursor();
     void resetLayout(); // View > Reset layout: the default arrangement and shares
     // Presentation mode: a socket's name is never drawn smaller than this on screen.
     static constexpr double kPresentationLabelPixels = 24;
@@ -72,6 +82,8 @@ private:
     void buildExamplesMenu(QMenu *menu);
     void chooseOpen();
     void reload();
+    void findText(bool replace);
+    void setRunDimmed(bool dimmed);
     void exportGraph(const QString &format);
     void exportTrace();
     void about();
@@ -92,7 +104,8 @@ private:
     QLineEdit *goto_box_ = nullptr;
     QHBoxLayout *position_row_ = nullptr; // timeline, step counter, go-to box
     QMenu *recent_menu_ = nullptr;
-    QFileSystemWatcher *watcher_ = nullptr;
+    editor::EditorSession *session_ = nullptr;
+    QString find_text_;
     QList<QDockWidget *> docks_;
     QDockWidget *log_dock_ = nullptr, *latency_dock_ = nullptr, *autobind_dock_ = nullptr;
     bool panel_pending_ = false;                   // a scene opened before the window was shown

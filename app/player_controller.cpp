@@ -92,6 +92,82 @@ bool PlayerController::openText(const QString &text, const QString &name, QStrin
     return true;
 }
 
+void PlayerController::openParsed(std::shared_ptr<const Scene> scene, const QString &path)
+{
+    era_ = scene->settings.gc;
+    reset(std::move(scene), path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath());
+}
+
+void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
+{
+    if (!scene_) {
+        openParsed(std::move(scene), path_);
+        return;
+    }
+    // Where the view is: the statement being run (its ordinal) and how far into it.
+    const std::uint64_t position = player_->position();
+    const std::uint64_t statement = player_->sim().statements_executed();
+    std::uint64_t offset = 0;
+    for (auto it = index_.rbegin(); it != index_.rend(); ++it) {
+        if (it->step <= position && it->kind == EventKind::stmt_begin) {
+            offset = position - it->step;
+            break;
+        }
+    }
+    if (scene->settings.gc != base_scene_->settings.gc)
+        era_ = scene->settings.gc;
+    base_scene_ = scene;
+    variant_ = -1;
+    rerun_ = true;
+    reset(std::move(scene), path_, false);
+    rerun_ = false;
+    if (position == 0)
+        return;
+    // Replayed inline, bounded: a re-run must never freeze the window.
+    std::uint64_t budget = kInlineSteps;
+    while (player_->sim().statements_executed() < statement && budget-- && player_->step_into()) { }
+    // At that statement's start (its stmt_begin): then as many micro-steps into it as before.
+    if (player_->sim().statements_executed() >= statement)
+        while (offset > 0 && budget > 0 && player_->step_into()) {
+            --offset;
+            --budget;
+        }
+    emit positionChanged();
+}
+
+bool PlayerController::runToLine(int line)
+{
+    if (!player_)
+        return false;
+    const std::uint64_t at = player_->position();
+    std::uint64_t first = 0;
+    for (const Event &e : index_) {
+        if (e.kind != EventKind::stmt_begin || static_cast<int>(e.scene_line) != line)
+            continue;
+        if (e.step > at) {
+            seek(e.step);
+            return true;
+        }
+        if (!first)
+            first = e.step;
+    }
+    if (!first)
+        return false;
+    seek(first);
+    return true;
+}
+
+int PlayerController::nextStatementLine() const
+{
+    const std::uint64_t at = position();
+    const auto it = std::upper_bound(index_.begin(), index_.end(), at,
+                                     [](std::uint64_t step, const Event &e) { return step < e.step; });
+    for (auto i = it; i != index_.end(); ++i)
+        if (i->kind == EventKind::stmt_begin)
+            return static_cast<int>(i->scene_line);
+    return 0;
+}
+
 bool PlayerController::fastForwardsByDefault(const Scene &scene)
 {
     const std::uint64_t n = unrolled_statements(scene.statements);

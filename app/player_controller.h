@@ -55,6 +55,18 @@ public:
     // Parses and loads; on failure keeps the current scene and returns the located messages.
     bool openFile(const QString &path, QStringList *errors = nullptr);
     bool openText(const QString &text, const QString &name, QStringList *errors = nullptr);
+    // A scene the editor parsed (without errors), opened as if from `path` (may be empty).
+    void openParsed(std::shared_ptr<const inflight::Scene> scene, const QString &path);
+    // The edited scene re-run where the view was: the same statement (by its ordinal in the
+    // run) and micro-step offset within it. The collector stays unless the edit changed `set gc`.
+    // Emits sceneLoaded() with isRerun() true, so views keep what the user chose.
+    void rerunKeepingPlace(std::shared_ptr<const inflight::Scene> scene);
+    bool isRerun() const { return rerun_; }
+    // To the next start of the statement on `line` after the current position (from the start
+    // when there is none after it): run to cursor. False when the line never runs.
+    bool runToLine(int line);
+    // The line of the statement that starts next after the current position (0: none).
+    int nextStatementLine() const;
     // Re-runs the scene under another collector, at the same statement as far as possible.
     void setEra(inflight::GcEra era);
     // Run one of the scene's `variant` blocks (-1: the scene as written): the same statements
@@ -237,6 +249,7 @@ private:
     mutable QString candidate_label_, garbage_label_;
     // Each keeps the value it last saw: breaksAt() moves them on (see primeWatches()).
     mutable std::vector<inflight::Watchpoint> watches_;
+    bool rerun_ = false;        // the sceneLoaded() being emitted is rerunKeepingPlace()'s
     bool resume_slice_ = false; // the next continueToBreakpoint() goes on with a slice
     QTimer timer_;
     double speed_ = 8.0;

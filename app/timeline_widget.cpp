@@ -175,7 +175,8 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     if (!controller_.indexReady()) {
         p.setPen(theme.foreground());
         p.setFont(theme.font(9));
-        p.drawText(t, Qt::AlignCenter, tr("indexing the run…"));
+        // No scene yet (the one opened has errors): nothing is being indexed.
+        p.drawText(t, Qt::AlignCenter, controller_.hasScene() ? tr("indexing the run…") : tr("nothing runs yet"));
         return;
     }
     // Progress so far.

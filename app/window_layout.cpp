@@ -2,7 +2,7 @@
 #include "window_layout.h"
 
 #include "docks/scene_dock.h"
-#include "docks/scene_text_view.h"
+#include "editor/scene_editor.h"
 
 #include <QDockWidget>
 #include <QFontMetrics>
@@ -21,10 +21,14 @@ int sceneMinimumWidth(const WindowDocks &d)
     auto *scene = qobject_cast<docks::SceneDock *>(d.scene);
     if (!scene || !scene->textView())
         return 300;
-    const docks::SceneTextView *view = scene->textView();
+    const editor::SceneEditor *view = scene->textView();
     const QFontMetrics fm(view->font());
-    // Text, gutter, scroll bar, frame and the dock's margins.
-    return fm.horizontalAdvance(QString(40, QLatin1Char('m'))) + view->gutterWidth() + 32;
+    // Text, margins (numbers, markers, folds), scroll bar, frame and the dock's margins.
+    int margins = 0;
+    for (int m = 0; m < 3; ++m)
+        margins += view->marginWidth(m);
+    // (+8: Scintilla's own left and right text margins and caret.)
+    return fm.horizontalAdvance(QString(40, QLatin1Char('m'))) + margins + 40;
 }
 
 bool docked(const QDockWidget *d) { return d && d->isVisible() && !d->isFloating(); }

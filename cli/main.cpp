@@ -10,6 +10,8 @@
 #include "inflight/version.hpp"
 
 #include "replay_command.hpp"
+#include "diagnostic_json.hpp"
+#include "lsp_server.hpp"
 #include "run_progress.hpp"
 #include "step_to.hpp"
 #include "watch_cli.hpp"
@@ -43,6 +45,7 @@ void usage(std::FILE *to)
                "       inflight-cli check FILE [--json] [--limit NAME=N]...   (parse and check only)\n"
                "       inflight-cli replay FILE [--json] [--gc ERA]   (on this machine's kernel; see replay --help)\n"
                "       inflight-cli export-c FILE [-o OUT.c] [--gc ERA]   (the scene as a standalone C test)\n"
+               "       inflight-cli lsp        (a Language Server on stdin/stdout, for editors)\n"
                "       inflight-cli --help | --version\n"
                "\n"
                "Runs a scene of AF_UNIX syscalls against a model of the Linux garbage collector of\n"
@@ -84,27 +87,6 @@ void usage(std::FILE *to)
                "at STEP (default: the end), or, when none does, why the collector left it: the rule\n"
                "of the era in the kernel's names. --json: the chain, verdict and reason as an object.\n",
                to);
-}
-
-// A diagnostic as check --json and run --json print it (the same fields everywhere).
-nlohmann::json diagnostic_json(const Diagnostic &d)
-{
-    const char *severity = d.severity == Diagnostic::Severity::error     ? "error"
-                           : d.severity == Diagnostic::Severity::warning ? "warning"
-                                                                         : "note";
-    return {{"file", d.file},       {"line", d.loc.line},   {"col", d.loc.col},
-            {"severity", severity}, {"message", d.message}, {"text", d.format()}};
-}
-
-// {"diagnostics": [...]}: what check --json prints, and run --json for an invalid scene.
-std::string diagnostics_json(const std::vector<Diagnostic> &diagnostics)
-{
-    nlohmann::json list = nlohmann::json::array();
-    for (const Diagnostic &d : diagnostics)
-        list.push_back(diagnostic_json(d));
-    return nlohmann::json{{"diagnostics", std::move(list)}}.dump(2, ' ', false,
-                                                                 nlohmann::json::error_handler_t::replace) +
-           "\n";
 }
 
 int fail_usage(const std::string &msg)
@@ -227,6 +209,8 @@ int cli_main(int argc, char **argv)
         return inflight_cli::replay_main(argc, argv);
     if (command == "export-c")
         return inflight_cli::export_c_main(argc, argv);
+    if (command == "lsp")
+        return cli::run_language_server(std::cin, std::cout);
     if (command != "run" && command != "check")
         return fail_usage("unknown command '" + command + "'");
 
@@ -364,7 +348,7 @@ int cli_main(int argc, char **argv)
     for (const auto &d : parsed.diagnostics)
         std::cerr << printable(d.format()) << "\n";
     if (json && (command == "check" || !parsed.ok()))
-        std::cout << diagnostics_json(parsed.diagnostics);
+        std::cout << cli::diagnostics_json(parsed.diagnostics);
     if (!parsed.ok())
         return 2;
     if (command == "check")

@@ -18,9 +18,9 @@
 #include "docks/lists_dock.h"
 #include "docks/scc_model.h"
 #include "docks/scene_dock.h"
-#include "docks/scene_text_view.h"
 #include "docks/vertex_stack_model.h"
 #include "docks/watches_dock.h"
+#include "editor/scene_editor.h"
 #include "player_controller.h"
 #include "theme.h"
 #include "wait_index.hpp"
@@ -611,35 +611,40 @@ private slots:
         dock.resize(500, 500);
         dock.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dock));
-        SceneTextView *v = dock.textView();
-        QVERIFY(v->isReadOnly());
-        QCOMPARE(v->document()->blockCount(), static_cast<int>(c.scene().lines.size()));
+        editor::SceneEditor *v = dock.textView();
+        QCOMPARE(v->lines(), static_cast<int>(c.scene().lines.size()));
         QCOMPARE(v->currentLine(), 0);
         while (!c.atEnd()) {
             c.stepInto();
             QCOMPARE(v->currentLine(), static_cast<int>(c.sim().current_line()));
+            QVERIFY(v->hasMarker(v->currentLine(), editor::SceneEditor::Current));
         }
         c.seek(20);
         QCOMPARE(v->currentLine(), static_cast<int>(c.sim().current_line()));
         QVERIFY(v->currentLine() > 1);
-        // Typing changes nothing.
-        const QString before = v->toPlainText();
-        QTest::keyClicks(v, QStringLiteral("oops"));
-        QCOMPARE(v->toPlainText(), before);
-        // A click in the gutter at line 5 sets its breakpoint; a second click clears it.
+        // The next statement's arrow is on the line the next stmt_begin runs.
+        QCOMPARE(v->nextLine(), c.nextStatementLine());
+        QVERIFY(v->hasMarker(v->nextLine(), editor::SceneEditor::Next));
+        // A click in the marker margin at line 5 sets its breakpoint; a second click clears it.
+        const auto margin_point = [v](int line) {
+            const long pos = v->positionOf(line, 1);
+            const int y = static_cast<int>(v->SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0, pos)) +
+                          v->textHeight(line - 1) / 2;
+            return QPoint(
+                v->marginWidth(editor::SceneEditor::LineNumbers) + v->marginWidth(editor::SceneEditor::Symbols) / 2, y);
+        };
         QSignalSpy spy(&c, &PlayerController::lineBreakpointsChanged);
-        const QPoint at(v->gutter()->width() / 2, v->lineRect(5).center().y());
-        QTest::mouseClick(v->gutter(), Qt::LeftButton, {}, at);
+        QTest::mouseClick(v->viewport(), Qt::LeftButton, {}, margin_point(5));
         QCOMPARE(spy.count(), 1);
         QVERIFY(c.lineBreakpoints().contains(5));
-        QVERIFY(v->breakpoints().contains(5));
-        QTest::mouseClick(v->gutter(), Qt::LeftButton, {}, at);
+        QVERIFY(v->breakpointLines().contains(5));
+        QTest::mouseClick(v->viewport(), Qt::LeftButton, {}, margin_point(5));
         QVERIFY(!c.lineBreakpoints().contains(5));
         // A comment line takes no breakpoint.
-        QTest::mouseClick(v->gutter(), Qt::LeftButton, {}, QPoint(at.x(), v->lineRect(1).center().y()));
+        QTest::mouseClick(v->viewport(), Qt::LeftButton, {}, margin_point(1));
         QVERIFY(c.lineBreakpoints().isEmpty());
         // The breakpoint stops Continue before its statement.
-        QTest::mouseClick(v->gutter(), Qt::LeftButton, {}, QPoint(at.x(), v->lineRect(8).center().y()));
+        QTest::mouseClick(v->viewport(), Qt::LeftButton, {}, margin_point(8));
         c.first();
         c.continueToBreakpoint();
         QCOMPARE(c.currentEvent()->kind, EventKind::stmt_begin);

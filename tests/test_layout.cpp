@@ -8,7 +8,7 @@
 #include "docks/algorithm_view.h"
 #include "docks/dock_common.h"
 #include "docks/scene_dock.h"
-#include "docks/scene_text_view.h"
+#include "editor/scene_editor.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_view.h"
 #include "main_window.h"
@@ -91,7 +91,10 @@ private slots:
         // The scene: 40 columns beside the gutter, so a statement never wraps.
         auto *scene = static_cast<docks::SceneDock *>(d.scene)->textView();
         const QFontMetrics code(scene->font());
-        const int columns = scene->viewport()->width() / code.horizontalAdvance(QLatin1Char('m'));
+        int margins = 0; // Scintilla draws its margins inside the viewport
+        for (int m = 0; m < 3; ++m)
+            margins += scene->marginWidth(m);
+        const int columns = (scene->viewport()->width() - margins) / code.horizontalAdvance(QLatin1Char('m'));
         QVERIFY2(columns >= 40, qPrintable(QString::number(columns)));
 
         // The pseudo-code: at least 12 lines in view.

@@ -5,9 +5,11 @@
 #include "inflight/diagnostic.hpp"
 #include "inflight/errno_code.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/line_tokens.hpp"
 #include "inflight/name_template.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/scene_cursor.hpp"
+#include "inflight/statement_table.hpp"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -60,6 +62,68 @@ class TestParser : public QObject {
     Q_OBJECT
 
 private slots:
+    // The statement table (completion, hover, the parser's keywords) and LANGUAGE.md's quick
+    // reference say the same: every statement's and every setting's syntax line is in it.
+    void statementTableFollowsTheLanguageReference()
+    {
+        std::ifstream in(INFLIGHT_SOURCE_DIR "/scenes/LANGUAGE.md");
+        const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::size_t quick = doc.find("## Quick reference");
+        QVERIFY(quick != std::string::npos);
+        const std::string reference = doc.substr(quick);
+        for (const inflight::StatementInfo &s : inflight::statement_table()) {
+            if (s.name == "set")
+                continue; // its lines are the settings'
+            QVERIFY2(reference.find(std::string(s.syntax)) != std::string::npos, s.syntax.data());
+            QVERIFY(!s.meaning.empty());
+        }
+        for (const inflight::SettingInfo &s : inflight::setting_table())
+            QVERIFY2(reference.find(std::string(s.syntax)) != std::string::npos, s.syntax.data());
+        // Every keyword the parser knows is a statement of the table, and nothing else is.
+        for (std::string_view k : inflight::statement_names()) {
+            const auto r = inflight::parse_scene(std::string(k) + "\n", "k.scn");
+            for (const auto &d : r.diagnostics)
+                QVERIFY2(d.message.find("unknown statement") == std::string::npos, d.message.c_str());
+        }
+    }
+
+    // Every diagnostic ends where the offending word does; a did-you-mean is a fix-it.
+    void diagnosticsHaveEndColumnsAndFixes()
+    {
+        const auto r =
+            inflight::parse_scene("socketpair a b\n  sned a fds=b\nsend a fdz=b\np:clsoe a\nrepeat 2\n", "f.scn");
+        std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::string>> got;
+        for (const auto &d : r.diagnostics)
+            got.emplace_back(d.loc.line, d.loc.col, d.end_col, d.fix ? d.fix->replacement : std::string("-"));
+        const decltype(got) want{
+            {2, 3, 7, "send"}, {3, 8, 11, "fds"}, {4, 3, 8, "close"}, {5, 1, 7, "-"}, {5, 9, 10, "-"}};
+        for (const auto &w : want)
+            QVERIFY2(std::find(got.begin(), got.end(), w) != got.end(),
+                     (std::to_string(std::get<0>(w)) + ":" + std::to_string(std::get<1>(w))).c_str());
+        for (const auto &d : r.diagnostics)
+            if (d.fix) {
+                QCOMPARE(d.fix->line, d.loc.line);
+                QCOMPARE(d.fix->col, d.loc.col);
+                QCOMPARE(d.fix->end_col, d.end_col);
+            }
+    }
+
+    // The highlighter's pieces come from the parser's tokenizer.
+    void syntaxTokensColourWhatTheParserReads()
+    {
+        using K = inflight::SyntaxKind;
+        const auto t = inflight::syntax_tokens("p: send a fds=b,c bytes=10 oob to=@x \"s\" # c");
+        std::vector<std::pair<std::uint32_t, K>> got;
+        for (const auto &s : t)
+            got.emplace_back(s.col, s.kind);
+        const decltype(got) want{{1, K::prefix},  {4, K::keyword},  {9, K::name},    {11, K::option},
+                                 {15, K::name},   {19, K::option},  {25, K::number}, {28, K::flag},
+                                 {32, K::option}, {35, K::address}, {38, K::string}, {42, K::comment}};
+        QCOMPARE(got, want);
+        QCOMPARE(inflight::syntax_tokens("note \"open").back().kind, K::error);
+        QCOMPARE(inflight::syntax_tokens("set gc graph")[2].kind, K::flag);
+    }
+
     // ---- statements into fields -------------------------------------------------------------
 
     void settingsAndTitle()

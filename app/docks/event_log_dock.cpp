@@ -69,7 +69,10 @@ EventLogDock::EventLogDock(PlayerController &controller, QWidget *parent)
     layout->addLayout(bar);
 
     pages_ = new QStackedWidget(body);
-    indexing_ = new QLabel(tr("Indexing the run…"), pages_);
+    // Until a scene runs (the one opened may have errors to fix first) nothing is indexed.
+    indexing_ = new QLabel(controller_.hasScene() ? tr("Indexing the run…") : tr("No scene is running yet"), pages_);
+    connect(&controller_, &PlayerController::sceneLoaded, indexing_,
+            [this] { indexing_->setText(tr("Indexing the run…")); });
     indexing_->setAlignment(Qt::AlignCenter);
     pages_->addWidget(indexing_);
     model_ = new EventLogModel(controller_, this);

@@ -2,15 +2,19 @@
 #include "scene_dock.h"
 
 #include "dock_common.h"
-#include "scene_text_view.h"
 
+#include "../editor/scene_editor.h"
 #include "../player_controller.h"
 #include "../theme.h"
 
 #include "inflight/scene.hpp"
 #include "inflight/simulation.hpp"
 
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 using namespace inflight;
@@ -21,11 +25,20 @@ namespace {
 void statement_lines(const std::vector<Statement> &list, QSet<int> &out)
 {
     for (const Statement &s : list) {
-        if (s.op == Op::repeat)
+        if (s.op == Op::repeat || s.op == Op::spawn)
             statement_lines(s.body, out);
         else if (s.op != Op::user_decl && s.op != Op::process_decl)
             out.insert(static_cast<int>(s.loc.line));
     }
+}
+
+QString problem_text(const Diagnostic &d)
+{
+    QString text = QStringLiteral("%1:%2  %3: %4")
+                       .arg(d.loc.line)
+                       .arg(d.loc.col)
+                       .arg(QString::fromLatin1(severity_word(d.severity)), QString::fromStdString(d.message));
+    return text;
 }
 } // namespace
 
@@ -39,21 +52,64 @@ SceneDock::SceneDock(PlayerController &controller, QWidget *parent)
     title_ = new QLabel(body);
     title_->setWordWrap(true);
     layout->addWidget(title_);
-    view_ = new SceneTextView(body);
-    view_->setToolTip(tr("The scene being played. The highlighted line is the statement being executed."));
-    layout->addWidget(view_, 1);
+
+    auto *banner_row = new QHBoxLayout;
+    banner_ = new QLabel(body);
+    banner_->setObjectName(QStringLiteral("sceneErrorBanner"));
+    banner_->setWordWrap(true);
+    banner_->setTextFormat(Qt::PlainText);
+    fix_ = new QPushButton(body);
+    fix_->setObjectName(QStringLiteral("sceneFixButton"));
+    banner_row->addWidget(banner_, 1);
+    banner_row->addWidget(fix_);
+    layout->addLayout(banner_row);
+    banner_->hide();
+    fix_->hide();
+
+    auto *split = new QSplitter(Qt::Vertical, body);
+    view_ = new editor::SceneEditor(split);
+    view_->setToolTip(QString());
+    problems_ = new QListWidget(split);
+    problems_->setObjectName(QStringLiteral("problemsList"));
+    problems_->setToolTip(tr("Problems of the scene being edited: click to go to the line"));
+    problems_->hide();
+    split->addWidget(view_);
+    split->addWidget(problems_);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
     setWidget(body);
 
-    connect(view_, &SceneTextView::gutterClicked, this, [this](int line) {
+    connect(view_, &editor::SceneEditor::marginLineClicked, this, [this](int line, Qt::KeyboardModifiers m) {
+        if (!controller_.hasScene())
+            return;
+        if (m & (Qt::ControlModifier | Qt::AltModifier)) {
+            controller_.runToLine(line); // a modified click: to that line's next execution
+            return;
+        }
         // A breakpoint stops before a statement starts: lines without one cannot take it.
         QSet<int> lines;
-        if (controller_.hasScene())
-            statement_lines(controller_.scene().statements, lines);
+        statement_lines(controller_.scene().statements, lines);
         if (lines.contains(line))
             controller_.toggleLineBreakpoint(line);
     });
+    connect(problems_, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) {
+        const int i = problems_->row(item);
+        if (i >= 0 && i < static_cast<int>(diagnostics_.size()))
+            view_->goToLine(static_cast<int>(diagnostics_[static_cast<std::size_t>(i)].loc.line),
+                            static_cast<int>(diagnostics_[static_cast<std::size_t>(i)].loc.col));
+    });
+    connect(problems_, &QListWidget::currentRowChanged, this, [this](int row) {
+        const bool fixable =
+            row >= 0 && row < static_cast<int>(diagnostics_.size()) && diagnostics_[static_cast<std::size_t>(row)].fix;
+        if (fixable)
+            fix_->setText(tr("Fix: %1").arg(
+                QString::fromStdString(diagnostics_[static_cast<std::size_t>(row)].fix->replacement)));
+    });
+    connect(fix_, &QPushButton::clicked, this, &SceneDock::applySelectedFix);
     connect(&controller_, &PlayerController::sceneLoaded, this, &SceneDock::sceneLoaded);
     connect(&controller_, &PlayerController::positionChanged, this, &SceneDock::refresh);
+    connect(&controller_, &PlayerController::indexReadyChanged, this, &SceneDock::updateExpectations);
     connect(&controller_, &PlayerController::lineBreakpointsChanged, this,
             [this] { view_->setBreakpoints(controller_.lineBreakpoints()); });
     connect(&Theme::instance(), &Theme::changed, this, &SceneDock::applyTheme);
@@ -65,19 +121,22 @@ void SceneDock::sceneLoaded()
 {
     if (!controller_.hasScene()) {
         title_->clear();
-        view_->setSceneText({});
+        if (follows_)
+            view_->setBytes({});
         return;
     }
     const Scene &s = controller_.scene();
-    QStringList lines;
-    lines.reserve(static_cast<qsizetype>(s.lines.size()));
-    for (const std::string &l : s.lines)
-        lines << QString::fromStdString(l);
-    QSet<int> statements;
-    statement_lines(s.statements, statements);
-    view_->setStatementLines(statements);
-    view_->setSceneText(lines);
+    if (follows_ && !controller_.isRerun()) {
+        QByteArray text;
+        for (std::size_t i = 0; i < s.lines.size(); ++i) {
+            text += QByteArray::fromStdString(s.lines[i]);
+            if (i + 1 < s.lines.size())
+                text += '\n';
+        }
+        view_->setBytes(text);
+    }
     view_->setBreakpoints(controller_.lineBreakpoints());
+    view_->setExpectations({});
     title_->setText(QString::fromStdString(s.title));
     title_->setToolTip(controller_.filePath());
     refresh();
@@ -88,18 +147,85 @@ void SceneDock::refresh()
     if (!controller_.hasScene())
         return;
     view_->setCurrentLine(controller_.position() ? static_cast<int>(controller_.sim().current_line()) : 0);
+    view_->setNextLine(controller_.nextStatementLine());
+}
+
+void SceneDock::updateExpectations()
+{
+    QList<QPair<int, bool>> outcomes;
+    if (controller_.indexReady())
+        if (const auto end = controller_.endOfRun())
+            for (const ExpectationOutcome &o : end->expectations())
+                outcomes.append({static_cast<int>(o.line), o.passed});
+    view_->setExpectations(outcomes);
+    refresh();
+}
+
+void SceneDock::showDiagnostics(const std::vector<Diagnostic> &diagnostics, bool stale)
+{
+    diagnostics_ = diagnostics;
+    view_->setDiagnostics(diagnostics);
+    problems_->clear();
+    const Diagnostic *first_error = nullptr;
+    int first_fix = -1;
+    for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+        const Diagnostic &d = diagnostics[i];
+        auto *item = new QListWidgetItem(problem_text(d), problems_);
+        item->setForeground(d.severity == Diagnostic::Severity::error     ? QColor(0xc6, 0x28, 0x28)
+                            : d.severity == Diagnostic::Severity::warning ? QColor(0xa0, 0x6a, 0x00)
+                                                                          : Theme::instance().foreground());
+        if (!first_error && d.severity == Diagnostic::Severity::error)
+            first_error = &d;
+        if (first_fix < 0 && d.fix)
+            first_fix = static_cast<int>(i);
+    }
+    problems_->setVisible(!diagnostics.empty());
+    if (first_error) {
+        banner_->setText(
+            stale ? tr("Line %1: %2 — showing the last good run")
+                        .arg(first_error->loc.line)
+                        .arg(QString::fromStdString(first_error->message))
+                  : tr("Line %1: %2").arg(first_error->loc.line).arg(QString::fromStdString(first_error->message)));
+        banner_->show();
+    } else {
+        banner_->hide();
+    }
+    if (first_fix >= 0) {
+        problems_->setCurrentRow(first_fix);
+        fix_->show();
+    } else {
+        fix_->hide();
+    }
+    if (stale != stale_) {
+        stale_ = stale;
+        emit staleRunChanged(stale);
+    }
+}
+
+bool SceneDock::applySelectedFix()
+{
+    int row = problems_->currentRow();
+    if (row < 0 || row >= static_cast<int>(diagnostics_.size()) || !diagnostics_[static_cast<std::size_t>(row)].fix) {
+        row = -1;
+        for (std::size_t i = 0; i < diagnostics_.size() && row < 0; ++i)
+            if (diagnostics_[i].fix)
+                row = static_cast<int>(i);
+    }
+    if (row < 0)
+        return false;
+    view_->applyFix(*diagnostics_[static_cast<std::size_t>(row)].fix);
+    return true;
 }
 
 void SceneDock::applyTheme()
 {
     const Theme &t = Theme::instance();
     title_->setFont(t.font(kTitlePoints, true));
-    view_->setFont(t.monoFont(kCodePoints));
-    QPalette p = view_->palette();
-    p.setColor(QPalette::Base, t.background());
-    p.setColor(QPalette::Text, t.foreground());
-    view_->setPalette(p);
-    view_->restyle();
+    view_->restyle(t.monoFont(kCodePoints));
+    const bool dark = t.background().lightness() < 128;
+    banner_->setStyleSheet(
+        dark ? QStringLiteral("QLabel{background:#3a2226;color:#ff8a80;padding:4px;border-radius:3px}")
+             : QStringLiteral("QLabel{background:#fdecee;color:#b00020;padding:4px;border-radius:3px}"));
 }
 
 } // namespace docks

@@ -4,10 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include <algorithm>
-
 namespace inflight {
-namespace {
 
 const char *severity_word(Diagnostic::Severity severity)
 {
@@ -19,7 +16,43 @@ const char *severity_word(Diagnostic::Severity severity)
     return "error";
 }
 
-} // namespace
+std::uint32_t word_end(std::string_view line, std::uint32_t col)
+{
+    if (col == 0)
+        return 0;
+    std::size_t p = col - 1;
+    if (p >= line.size())
+        return col + 1;
+    if (line[p] == '"') {
+        for (++p; p < line.size(); ++p) {
+            if (line[p] == '\\' && p + 1 < line.size()) {
+                ++p;
+                continue;
+            }
+            if (line[p] == '"') {
+                ++p;
+                break;
+            }
+        }
+        return static_cast<std::uint32_t>(p + 1);
+    }
+    const std::size_t start = p;
+    while (p < line.size()) {
+        const char c = line[p];
+        if (c == '$' && p + 1 < line.size() && line[p + 1] == '{') {
+            const std::size_t close = line.find('}', p);
+            p = close == std::string_view::npos ? line.size() : close + 1;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '"' || c == '#' ||
+            (p > start && (c == ',' || c == '=' || c == ':')))
+            break;
+        ++p;
+    }
+    if (p == start)
+        ++p; // a lone ',' or '=': still one column to point at
+    return static_cast<std::uint32_t>(p + 1);
+}
 
 std::string Diagnostic::format() const
 {

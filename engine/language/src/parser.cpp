@@ -6,7 +6,9 @@
 #include "inflight/parser.hpp"
 
 #include "inflight/cost_model.hpp"
+#include "inflight/line_tokens.hpp"
 #include "inflight/name_template.hpp"
+#include "inflight/statement_table.hpp"
 #include "inflight/utf8.hpp"
 #include "parser_detail.hpp"
 
@@ -41,16 +43,6 @@ constexpr std::size_t kMaxRepeatDepth = 100;
 // a 10 MB diagnostic.
 constexpr std::size_t kShowMax = 40;
 
-constexpr std::array<std::string_view, 23> kKeywords{"scene",  "set",   "user",   "process",    "note",   "socketpair",
-                                                     "socket", "bind",  "listen", "connect",    "accept", "send",
-                                                     "recv",   "dup",   "close",  "setsockopt", "gc",     "expect",
-                                                     "repeat", "spawn", "wait",   "splice",     "variant"};
-constexpr std::array<std::string_view, 12> kSetKeys{"gc",    "fix",      "nofile",           "seed",
-                                                    "limit", "check",    "collectors",       "cpus",
-                                                    "cost",  "autobind", "creds-by-default", "table-lock"};
-constexpr std::array<std::string_view, 5> kExpectKinds{"freed", "alive", "inflight", "queue", "error"};
-constexpr std::array<std::string_view, 3> kSockTypes{"stream", "dgram", "seqpacket"};
-constexpr std::array<std::string_view, 3> kEras{"classic", "async", "graph"};
 constexpr std::array<std::string_view, 2> kFixes{"unify-scc-index", "splice-no-checksum"};
 constexpr std::array<std::string_view, 3> kAutobindModes{"sequential", "random-v1", "random"};
 constexpr std::array<std::string_view, 2> kTableLocks{"global", "per-bucket"};
@@ -59,12 +51,6 @@ constexpr std::uint64_t kMaxCostNs = 1'000'000'000'000; // 1000 s: anything more
 constexpr std::uint64_t kMaxSpliceBytes = 1ull << 40;
 // The name the simulation gives the kernel's worker task; a spawn may not take it.
 constexpr std::string_view kKworker = "kworker";
-constexpr std::array<std::string_view, 17> kErrnoNames{
-    "EPERM",      "EBADF",    "EAGAIN",     "EINVAL",       "EMFILE",      "ENOSPC",
-    "EPIPE",      "ENOTSOCK", "EPROTOTYPE", "ENOPROTOOPT",  "EOPNOTSUPP",  "EADDRINUSE",
-    "ECONNRESET", "EISCONN",  "ENOTCONN",   "ETOOMANYREFS", "ECONNREFUSED"};
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
@@ -111,9 +97,9 @@ std::string show(std::string_view s)
     return out + "'";
 }
 
-// "; did you mean 'send'?" when a candidate is within edit distance 2 (or differs only in case).
+// The candidate within edit distance 2 of `word` (or differing only in case), if any.
 template <class Candidates>
-std::string did_you_mean(std::string_view word, const Candidates &candidates)
+std::string_view closest_candidate(std::string_view word, const Candidates &candidates)
 {
     std::string_view best;
     std::size_t best_distance = 3;
@@ -129,7 +115,7 @@ std::string did_you_mean(std::string_view word, const Candidates &candidates)
             best_distance = d;
         }
     }
-    return best.empty() ? std::string() : "; did you mean '" + std::string(best) + "'?";
+    return best;
 }
 
 template <class Words>
@@ -144,14 +130,7 @@ std::string one_of(const Words &words, std::string_view suffix = {})
     return out;
 }
 
-struct Token {
-    std::string_view text; // as written; a string keeps its quotes
-    std::uint32_t col = 0; // 1-based byte column
-    bool quoted = false;
-    // The unescaped content of a quoted string: a view of the line, or of Parser::unescaped_ when
-    // it had escapes. A token owns no string, so a line of a million words takes 24 bytes a word.
-    std::string_view value;
-};
+using Token = LineToken;
 
 // key=value, with the column of the value.
 struct Option {
@@ -312,7 +291,27 @@ private:
         d.file = r_.scene.file;
         d.loc = loc;
         d.message = std::move(message);
+        // The did-you-mean of this message becomes its fix-it when the word it was made for is
+        // the one the message points at.
+        if (suggestion_ && loc.line == line_ && loc.line >= 1 && loc.line <= r_.scene.lines.size()) {
+            const std::string_view text = r_.scene.lines[loc.line - 1];
+            if (loc.col >= 1 && text.substr(loc.col - 1, suggestion_->first.size()) == suggestion_->first)
+                d.fix = FixIt{loc.line, loc.col, to_u32(loc.col + suggestion_->first.size()), suggestion_->second};
+        }
+        suggestion_.reset();
         keep_diagnostic(r_.diagnostics, std::move(d), dropped_);
+    }
+
+    // "; did you mean 'send'?" when a candidate is close to `word`; the next error() made at
+    // `word`'s column carries the replacement as its fix-it.
+    template <class Candidates>
+    std::string did_you_mean(std::string_view word, const Candidates &candidates)
+    {
+        const std::string_view best = closest_candidate(word, candidates);
+        if (best.empty())
+            return {};
+        suggestion_.emplace(std::string(word), std::string(best));
+        return "; did you mean '" + std::string(best) + "'?";
     }
 
     // The words of a line whose statement was dropped: the checker will not complain about them
@@ -336,72 +335,16 @@ private:
 
     // ---- tokens -----------------------------------------------------------------------------
 
-    // Splits a line into tokens; returns false (after reporting) for an unterminated string.
+    // Splits a line into tokens (tokenize_line()); returns false (after reporting) for an
+    // unterminated string.
     bool tokenize(std::string_view line, std::vector<Token> &out)
     {
-        std::size_t p = 0;
-        while (p < line.size()) {
-            while (p < line.size() && is_space(line[p]))
-                ++p;
-            if (p >= line.size() || line[p] == '#')
-                break;
-            const std::size_t start = p;
-            Token t;
-            t.col = to_u32(start + 1);
-            if (line[p] == '"') {
-                t.quoted = true;
-                ++p;
-                bool closed = false;
-                bool bad_escape_reported = false;
-                bool escaped = false;
-                std::string value;
-                const std::size_t content = p;
-                while (p < line.size()) {
-                    const char c = line[p];
-                    if (c == '"') {
-                        closed = true;
-                        ++p;
-                        break;
-                    }
-                    if (c == '\\' && p + 1 < line.size() && (line[p + 1] == '"' || line[p + 1] == '\\')) {
-                        escaped = true;
-                        value += line[p + 1];
-                        p += 2;
-                        continue;
-                    }
-                    if (c == '\\' && !bad_escape_reported) {
-                        bad_escape_reported = true;
-                        error(to_u32(p + 1), "unknown escape in string; only \\\" and \\\\ are allowed");
-                    }
-                    value += c;
-                    ++p;
-                }
-                if (escaped)
-                    t.value = unescaped_.emplace_back(std::move(value));
-                else
-                    t.value = line.substr(content, p - content - (closed ? 1 : 0));
-                if (!closed) {
-                    error(t.col, "unterminated string: missing closing '\"'");
-                    return false;
-                }
-            } else {
-                // A bare token ends at a space, a comment or a quote; ${...} may contain spaces.
-                while (p < line.size() && !is_space(line[p]) && line[p] != '#' && line[p] != '"') {
-                    if (line[p] == '$' && p + 1 < line.size() && line[p + 1] == '{') {
-                        p += 2;
-                        while (p < line.size() && line[p] != '}' && line[p] != '#' && line[p] != '"')
-                            ++p;
-                        if (p < line.size() && line[p] == '}')
-                            ++p;
-                        continue;
-                    }
-                    ++p;
-                }
-            }
-            t.text = line.substr(start, p - start);
-            out.push_back(std::move(t));
-        }
-        return true;
+        const LineTokenizeResult r = tokenize_line(line, out, unescaped_);
+        if (r.bad_escape_col)
+            error(r.bad_escape_col, "unknown escape in string; only \\\" and \\\\ are allowed");
+        if (!r.ok)
+            error(out.back().col, "unterminated string: missing closing '\"'");
+        return r.ok;
     }
 
     // ---- lines ------------------------------------------------------------------------------
@@ -557,7 +500,7 @@ private:
         else if (kw == "splice")
             ok = parse_splice(l, s);
         else
-            error(keyword->col, "unknown statement " + show(keyword->text) + did_you_mean(kw, kKeywords));
+            error(keyword->col, "unknown statement " + show(keyword->text) + did_you_mean(kw, statement_names()));
 
         if (ok)
             emit(std::move(s));
@@ -1037,12 +980,12 @@ private:
         }
         const Token &key = ops[0];
         const std::string_view k = key.quoted ? std::string_view() : key.text;
-        if (std::find(kSetKeys.begin(), kSetKeys.end(), k) == kSetKeys.end()) {
-            std::string message = "unknown setting " + show(key.text) + " (expected " + one_of(kSetKeys) + ")";
+        if (std::find(setting_keys().begin(), setting_keys().end(), k) == setting_keys().end()) {
+            std::string message = "unknown setting " + show(key.text) + " (expected " + one_of(setting_keys()) + ")";
             if (k.find('=') != std::string_view::npos)
                 message += "; write 'set KEY VALUE' without '='";
             else
-                message += did_you_mean(k, kSetKeys);
+                message += did_you_mean(k, setting_keys());
             error(key.col, message);
             return std::nullopt;
         }
@@ -1079,8 +1022,8 @@ private:
         if (k == "gc") {
             const auto era = parse_era(v);
             if (!era) {
-                error(value.col, "unknown gc era " + show(value.text) + " (expected " + one_of(kEras) + ")" +
-                                     did_you_mean(v, kEras));
+                error(value.col, "unknown gc era " + show(value.text) + " (expected " + one_of(era_names()) + ")" +
+                                     did_you_mean(v, era_names()));
                 return std::nullopt;
             }
             c.value = std::string(v);
@@ -1264,8 +1207,8 @@ private:
             const std::string_view v = ops[i].quoted ? std::string_view() : ops[i].text;
             const auto era = parse_era(v);
             if (!era) {
-                error(ops[i].col, "unknown gc era " + show(ops[i].text) + " (expected " + one_of(kEras) + ")" +
-                                      did_you_mean(v, kEras));
+                error(ops[i].col, "unknown gc era " + show(ops[i].text) + " (expected " + one_of(era_names()) + ")" +
+                                      did_you_mean(v, era_names()));
                 ok = false;
             } else if (std::find(eras.begin(), eras.end(), *era) == eras.end()) {
                 eras.push_back(*era);
@@ -1731,8 +1674,8 @@ private:
         if (ops.words.size() == n + 1 && ops.flags.empty()) {
             // One word too many where the type goes: most likely a misspelt type.
             const Token &t = *ops.words[n];
-            error(t.col, "bad socket type " + show(t.text) + " (expected " + one_of(kSockTypes) + ")" +
-                             did_you_mean(t.text, kSockTypes));
+            error(t.col, "bad socket type " + show(t.text) + " (expected " + one_of(socket_types()) + ")" +
+                             did_you_mean(t.text, socket_types()));
             ops.words.pop_back();
         } else if (ops.words.size() != n) {
             count_error(l, ops, kw, n, n, "name");
@@ -1932,7 +1875,7 @@ private:
         bool ok = reject_strings_and_addresses(ops, "expect");
         reject_options(ops, "expect", {});
         if (ops.words.empty()) {
-            error(l.keyword.col, "expect needs a kind: " + one_of(kExpectKinds));
+            error(l.keyword.col, "expect needs a kind: " + one_of(expect_kinds()));
             return false;
         }
         const Token &kind = *ops.words[0];
@@ -1951,7 +1894,7 @@ private:
             const auto e = parse_errno(args[0]->text);
             if (!e) {
                 error(args[0]->col,
-                      "unknown errno name " + show(args[0]->text) + did_you_mean(args[0]->text, kErrnoNames));
+                      "unknown errno name " + show(args[0]->text) + did_you_mean(args[0]->text, errno_names()));
                 return false;
             }
             s.error = *e;
@@ -1979,8 +1922,8 @@ private:
             }
             s.count = static_cast<std::int64_t>(*n);
         } else {
-            error(kind.col, "unknown expect kind " + show(k) + " (expected " + one_of(kExpectKinds) + ")" +
-                                did_you_mean(k, kExpectKinds));
+            error(kind.col, "unknown expect kind " + show(k) + " (expected " + one_of(expect_kinds()) + ")" +
+                                did_you_mean(k, expect_kinds()));
             return false;
         }
         const std::size_t label_count = s.op == Op::expect_inflight || s.op == Op::expect_queue ? 1 : args.size();
@@ -1996,9 +1939,10 @@ private:
     ParseResult &r_;
     const ParseLimits *limits_ = nullptr;
     std::uint32_t line_ = 0;
-    std::deque<std::string> unescaped_; // the quoted strings of this line that had escapes
-    std::uint64_t dropped_ = 0;         // diagnostics past kDiagnosticsKept (checker's included)
-    std::uint64_t range_names_ = 0;     // names made from ranges so far (the range-names budget)
+    std::deque<std::string> unescaped_;                             // the quoted strings of this line that had escapes
+    std::optional<std::pair<std::string, std::string>> suggestion_; // did_you_mean(): word, candidate
+    std::uint64_t dropped_ = 0;     // diagnostics past kDiagnosticsKept (checker's included)
+    std::uint64_t range_names_ = 0; // names made from ranges so far (the range-names budget)
     std::vector<Block> blocks_;
     std::vector<std::string> bound_;
     std::unordered_set<std::string> unreliable_;
@@ -2011,10 +1955,23 @@ private:
 
 } // namespace
 
+namespace {
+
+// Every diagnostic on a line gets the end of the word it points at, for editors to underline.
+void fill_end_columns(ParseResult &result)
+{
+    for (Diagnostic &d : result.diagnostics)
+        if (d.end_col == 0 && d.loc.line >= 1 && d.loc.line <= result.scene.lines.size() && d.loc.col >= 1)
+            d.end_col = word_end(result.scene.lines[d.loc.line - 1], d.loc.col);
+}
+
+} // namespace
+
 ParseResult parse_scene(std::string_view text, std::string file_name)
 {
     ParseResult result;
     Parser(result, std::move(file_name)).parse(text);
+    fill_end_columns(result);
     return result;
 }
 
@@ -2022,6 +1979,7 @@ ParseResult parse_scene(std::string_view text, std::string file_name, const Pars
 {
     ParseResult result;
     Parser(result, std::move(file_name), &limits).parse(text);
+    fill_end_columns(result);
     return result;
 }
 

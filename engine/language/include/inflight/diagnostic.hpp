@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,25 @@ struct SourceLoc {
     std::uint32_t col = 0;  // 1-based column of the offending token
 };
 
+// A replacement an editor can apply with one click: the did-you-mean of a message. Replaces
+// the bytes [col, end_col) of `line` (1-based byte columns, end exclusive) with `replacement`.
+struct FixIt {
+    std::uint32_t line = 0;
+    std::uint32_t col = 0;
+    std::uint32_t end_col = 0;
+    std::string replacement;
+};
+
 struct Diagnostic {
     enum class Severity : unsigned char { error, warning, note };
     Severity severity = Severity::error;
     std::string file;
     SourceLoc loc;
+    // One past the last byte of the offending text on loc.line (exclusive, 1-based), so an editor
+    // can underline exactly it; 0 until parse_scene() fills it in (see range_end()).
+    std::uint32_t end_col = 0;
     std::string message;
+    std::optional<FixIt> fix;
     // Alike diagnostics folded into this one as they came (keep_diagnostic()): fold_repeats()
     // says "... and N more like this" for them.
     std::uint64_t repeats = 0;
@@ -31,6 +45,13 @@ struct Diagnostic {
 };
 
 bool has_errors(const std::vector<Diagnostic> &diagnostics);
+
+const char *severity_word(Diagnostic::Severity severity); // "error", "warning", "note"
+
+// Where the word that starts at 1-based byte column `col` of `line` ends (exclusive): a quoted
+// string to its closing quote, ${...} whole, otherwise up to a space, ',', '=', '#', '"' or the
+// end. A column past the end of the line (a missing '{') covers one column.
+std::uint32_t word_end(std::string_view line, std::uint32_t col);
 
 // One mistake repeated by a range or a repeat (fds=s{0..99999} naming undefined fds) gives
 // 100,000 diagnostics at one column: each run of neighbours at the same place and severity, or

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Diagnostics as you type: after a pause in typing (300 ms by default) the buffer is parsed and
+// checked on a pool thread; a newer edit supersedes an older check, whose result is dropped.
+#pragma once
+
+#include "inflight/parser.hpp"
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <memory>
+
+namespace editor {
+
+struct CheckResult {
+    quint64 generation = 0;
+    QByteArray text; // what was checked
+    std::shared_ptr<inflight::ParseResult> parsed;
+    qint64 check_us = 0; // how long the parse and check took, off the GUI thread
+};
+
+class BufferChecker : public QObject {
+    Q_OBJECT
+public:
+    explicit BufferChecker(QObject *parent = nullptr);
+    ~BufferChecker() override;
+    static constexpr int kDefaultPauseMs = 300;
+    void setPause(int ms) { timer_.setInterval(ms); }
+    void setFileName(const QString &name) { file_name_ = name; }
+    QString fileName() const { return file_name_; }
+    // Drops what is pending or running: the buffer was replaced.
+    void supersede()
+    {
+        timer_.stop();
+        ++generation_;
+    }
+    // The buffer changed: check it once typing pauses. `text` is read when the pause ends.
+    void changed(std::function<QByteArray()> text);
+    // Check this text now (on open), superseding anything pending.
+    void checkNow(const QByteArray &text);
+    quint64 generation() const { return generation_; }
+    bool pending() const { return timer_.isActive() || running_ > 0; }
+
+signals:
+    // Only the newest check's result arrives.
+    void checked(const editor::CheckResult &result);
+
+private:
+    void start(const QByteArray &text);
+
+    QTimer timer_;
+    std::function<QByteArray()> source_;
+    QString file_name_;
+    quint64 generation_ = 0;
+    int running_ = 0;
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+} // namespace editor

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "editor_session.h"
+
+#include "scene_editor.h"
+
+#include "../docks/scene_dock.h"
+#include "../player_controller.h"
+
+#include "inflight/parser.hpp"
+#include "inflight/utf8.hpp"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QMessageBox>
+#include <QSaveFile>
+
+namespace editor {
+namespace {
+
+// What the editor opens: larger files are not scenes anyone types (the parser's input-bytes
+// budget is larger, for generated scenes the CLI runs), and Scintilla slows to a crawl on one
+// line of megabytes.
+constexpr qint64 kMaxFileBytes = 16 * 1024 * 1024;
+constexpr qsizetype kMaxLineBytes = 1024 * 1024;
+
+QWidget *window_of(QObject *o)
+{
+    auto *w = qobject_cast<QWidget *>(o);
+    return w ? w->window() : nullptr;
+}
+
+} // namespace
+
+EditorSession::EditorSession(PlayerController &controller, docks::SceneDock &dock, QObject *parent)
+    : QObject(parent), controller_(controller), dock_(dock), editor_(dock.editor()),
+      watcher_(new QFileSystemWatcher(this)), name_(tr("untitled.scn"))
+{
+    dock_.setFollowsController(false);
+    recovery_timer_.setInterval(kRecoveryIntervalMs);
+    connect(&recovery_timer_, &QTimer::timeout, this, &EditorSession::writeRecovery);
+    recovery_timer_.start();
+    connect(editor_, &QsciScintilla::textChanged, this, [this] {
+        if (loading_)
+            return;
+        checker_.changed([this] { return editor_->bytes(); });
+    });
+    connect(editor_, &QsciScintilla::modificationChanged, this, &EditorSession::titleChanged);
+    connect(&checker_, &BufferChecker::checked, this, &EditorSession::onChecked);
+    connect(watcher_, &QFileSystemWatcher::fileChanged, this, [this](const QString &p) {
+        // Editors often replace the file: reload after the write settles, then watch again.
+        QTimer::singleShot(200, this, [this, p] { fileChangedOnDisk(p); });
+    });
+    unsaved_prompt_ = [this](const QString &name) {
+        const auto b = QMessageBox::question(
+            window_of(&dock_), tr("Unsaved changes"), tr("%1 has unsaved changes. Save them?").arg(name),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        return b == QMessageBox::Save ? Answer::save : b == QMessageBox::Discard ? Answer::discard : Answer::cancel;
+    };
+    disk_prompt_ = [this](const QString &name) {
+        return QMessageBox::question(window_of(&dock_), tr("Changed on disk"),
+                                     tr("%1 changed on disk while you edited it. Load the version on disk "
+                                        "(your changes are lost), or keep yours (saving overwrites the disk's)?")
+                                         .arg(name),
+                                     QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+    };
+    recover_prompt_ = [this](const RecoveryStore::Copy &c) {
+        return QMessageBox::question(
+                   window_of(&dock_), tr("Recover unsaved changes"),
+                   tr("Inflight did not close normally. Restore the unsaved text of %1 (written %2)?")
+                       .arg(c.original_path.isEmpty() ? tr("an untitled scene") : QFileInfo(c.original_path).fileName(),
+                            c.written.toLocalTime().toString()),
+                   QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+    };
+    message_sink_ = [this](const QString &m) { QMessageBox::warning(window_of(&dock_), tr("Inflight"), m); };
+}
+
+EditorSession::~EditorSession()
+{
+    // Closing normally with nothing unsaved: nothing to recover.
+    if (editor_ && !editor_->isModified())
+        recovery_.clear();
+}
+
+QString EditorSession::displayName() const { return path_.isEmpty() ? name_ : QFileInfo(path_).fileName(); }
+
+bool EditorSession::isModified() const { return editor_ && editor_->isModified(); }
+
+void EditorSession::report(const QString &message)
+{
+    if (message_sink_)
+        message_sink_(message);
+}
+
+std::optional<QByteArray> EditorSession::readSceneFile(const QString &path, QString *error)
+{
+    const auto fail = [&](const QString &why) {
+        if (error)
+            *error = why;
+        return std::optional<QByteArray>();
+    };
+    const QFileInfo info(path);
+    if (!info.exists())
+        return fail(tr("%1: error: cannot open scene file: it does not exist").arg(path));
+    if (info.isDir())
+        return fail(tr("%1: error: cannot open scene file: it is a directory").arg(path));
+    if (!info.isFile())
+        return fail(tr("%1: error: cannot open scene file: not a regular file").arg(path));
+    if (info.size() > kMaxFileBytes)
+        return fail(tr("%1: error: %2 MB is too large to edit (at most %3 MB); inflight-cli runs larger scenes")
+                        .arg(path)
+                        .arg(info.size() / (1024 * 1024))
+                        .arg(kMaxFileBytes / (1024 * 1024)));
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return fail(tr("%1: error: cannot open scene file: %2").arg(path, f.errorString()));
+    const QByteArray bytes = f.readAll();
+    const auto located = [&](qsizetype offset) {
+        const qsizetype line_start = bytes.lastIndexOf('\n', offset - 1) + 1;
+        return QStringLiteral("%1:%2:%3")
+            .arg(path)
+            .arg(bytes.left(offset).count('\n') + 1)
+            .arg(offset - line_start + 1);
+    };
+    if (const qsizetype nul = bytes.indexOf('\0'); nul >= 0)
+        return fail(tr("%1: error: this is a binary file (a NUL byte), not a scene").arg(located(nul)));
+    const std::string_view view(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+    if (const auto bad = inflight::first_invalid_utf8(view))
+        return fail(tr("%1: error: byte 0x%2 is not UTF-8; save the file as UTF-8 to edit it here")
+                        .arg(located(static_cast<qsizetype>(*bad)))
+                        .arg(static_cast<unsigned char>(bytes[static_cast<qsizetype>(*bad)]), 2, 16, QLatin1Char('0')));
+    qsizetype start = 0;
+    while (start < bytes.size()) {
+        qsizetype end = bytes.indexOf('\n', start);
+        if (end < 0)
+            end = bytes.size();
+        if (end - start > kMaxLineBytes)
+            return fail(tr("%1: error: line of %2 bytes is too long to edit (at most %3)")
+                            .arg(located(start))
+                            .arg(end - start)
+                            .arg(kMaxLineBytes));
+        start = end + 1;
+    }
+    return bytes;
+}
+
+void EditorSession::watch(const QString &path)
+{
+    if (!watcher_->files().isEmpty())
+        watcher_->removePaths(watcher_->files());
+    if (!path.isEmpty() && QFileInfo::exists(path))
+        watcher_->addPath(path);
+}
+
+void EditorSession::load(const QByteArray &bytes, const QString &path)
+{
+    loading_ = true;
+    editor_->setBytes(bytes);
+    // New lines are typed with the file's own line ending.
+    editor_->setEolMode(bytes.contains("\r\n") ? QsciScintilla::EolWindows : QsciScintilla::EolUnix);
+    editor_->setModified(false);
+    loading_ = false;
+    path_ = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
+    checker_.setFileName(path_.isEmpty() ? name_ : path_);
+    watch(path_);
+    last_recovered_.clear();
+    // Opening parses at once (no pause): the run, or the errors, are there when the file is.
+    checker_.supersede(); // a check of the previous buffer still running is dropped
+    CheckResult r;
+    r.generation = checker_.generation();
+    r.text = bytes;
+    r.parsed = std::make_shared<inflight::ParseResult>(
+        inflight::parse_scene(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                              checker_.fileName().toStdString()));
+    last_run_.clear();
+    const bool was_running = run_as_you_type_;
+    run_as_you_type_ = true; // a file opened runs, whatever the live setting
+    onChecked(r);
+    run_as_you_type_ = was_running;
+    emit titleChanged();
+}
+
+void EditorSession::onChecked(const CheckResult &r)
+{
+    if (r.text != editor_->bytes())
+        return; // typed over meanwhile; the newer check comes
+    const bool ok = r.parsed->ok();
+    clean_ = ok;
+    const bool runs_this_file = controller_.hasScene() && controller_.filePath() == path_ && !last_run_.isNull();
+    if (ok && run_as_you_type_ && r.text != last_run_) {
+        auto scene = std::make_shared<const inflight::Scene>(std::move(r.parsed->scene));
+        if (runs_this_file)
+            controller_.rerunKeepingPlace(std::move(scene));
+        else
+            controller_.openParsed(std::move(scene), path_);
+        last_run_ = r.text;
+        emit ran();
+    }
+    dock_.showDiagnostics(r.parsed->diagnostics, !ok && controller_.hasScene());
+    emit checked(r);
+}
+
+void EditorSession::setRunAsYouType(bool on)
+{
+    run_as_you_type_ = on;
+    if (on)
+        checker_.checkNow(editor_->bytes());
+}
+
+bool EditorSession::maybeSave()
+{
+    if (!isModified())
+        return true;
+    switch (unsaved_prompt_ ? unsaved_prompt_(displayName()) : Answer::cancel) {
+    case Answer::save: return save();
+    case Answer::discard: recovery_.clear(); return true;
+    case Answer::cancel: return false;
+    }
+    return false;
+}
+
+bool EditorSession::open(const QString &path)
+{
+    QString error;
+    const auto bytes = readSceneFile(path, &error);
+    if (!bytes) {
+        report(error);
+        return false;
+    }
+    if (!maybeSave())
+        return false;
+    recovery_.clear();
+    load(*bytes, path);
+    return true;
+}
+
+bool EditorSession::newScene(const QByteArray &text)
+{
+    if (!maybeSave())
+        return false;
+    recovery_.clear();
+    name_ = tr("untitled.scn");
+    load(text, {});
+    return true;
+}
+
+void EditorSession::showText(const QByteArray &text, const QString &name)
+{
+    name_ = name;
+    load(text, {});
+}
+
+bool EditorSession::save()
+{
+    if (path_.isEmpty())
+        return saveAs();
+    const QFileInfo info(path_);
+    if (info.exists() && !info.isWritable()) {
+        report(tr("%1: error: cannot save: the file is read-only; use Save As").arg(path_));
+        return false;
+    }
+    const QByteArray bytes = editor_->bytes();
+    // A temporary file beside it, renamed over it on commit: a full disk or a kill mid-write
+    // leaves the old file whole.
+    QSaveFile f(path_);
+    if (!f.open(QIODevice::WriteOnly)) {
+        report(tr("%1: error: cannot save: %2").arg(path_, f.errorString()));
+        return false;
+    }
+    if (f.write(bytes) != bytes.size() || !f.commit()) {
+        report(tr("%1: error: cannot save: %2; the file on disk is unchanged").arg(path_, f.errorString()));
+        return false;
+    }
+    saving_ = bytes;
+    editor_->setModified(false);
+    recovery_.clear();
+    last_recovered_.clear();
+    watch(path_);
+    emit titleChanged();
+    return true;
+}
+
+bool EditorSession::saveAs(const QString &path)
+{
+    QString target = path;
+    if (target.isEmpty() && save_path_prompt_)
+        target = save_path_prompt_(path_.isEmpty() ? name_ : path_);
+    if (target.isEmpty())
+        return false;
+    const QString old = path_;
+    path_ = QFileInfo(target).absoluteFilePath();
+    if (!save()) {
+        path_ = old;
+        return false;
+    }
+    checker_.setFileName(path_);
+    // The run on screen now belongs to the new file.
+    if (clean_)
+        checker_.checkNow(editor_->bytes());
+    return true;
+}
+
+bool EditorSession::revert()
+{
+    if (path_.isEmpty())
+        return false;
+    QString error;
+    const auto bytes = readSceneFile(path_, &error);
+    if (!bytes) {
+        report(error);
+        return false;
+    }
+    recovery_.clear();
+    load(*bytes, path_);
+    return true;
+}
+
+void EditorSession::writeRecovery()
+{
+    if (!isModified())
+        return;
+    const QByteArray bytes = editor_->bytes();
+    if (bytes == last_recovered_)
+        return;
+    QString error;
+    if (recovery_.write(path_, bytes, &error)) {
+        last_recovered_ = bytes;
+        emit recoveryWritten();
+    }
+}
+
+bool EditorSession::offerRecovery()
+{
+    const auto copy = recovery_.read();
+    if (!copy)
+        return false;
+    if (!recover_prompt_ || !recover_prompt_(*copy)) {
+        recovery_.clear();
+        return false;
+    }
+    // The file as saved first, then the recovered text as an edit over it: the buffer shows as
+    // modified, and Undo goes back to what is on disk.
+    QByteArray disk;
+    if (!copy->original_path.isEmpty())
+        if (auto b = readSceneFile(copy->original_path, nullptr))
+            disk = *b;
+    load(disk, copy->original_path);
+    editor_->SendScintilla(QsciScintilla::SCI_SETTEXT, copy->text.constData());
+    checker_.checkNow(editor_->bytes());
+    emit titleChanged();
+    return true;
+}
+
+void EditorSession::fileChangedOnDisk(const QString &path)
+{
+    if (path != path_)
+        return;
+    watch(path_);
+    const auto bytes = readSceneFile(path_, nullptr);
+    if (!bytes) // vanished or unreadable: the buffer stays; saving writes it back
+        return;
+    if (*bytes == editor_->bytes() || *bytes == saving_)
+        return;
+    if (isModified() && !(disk_prompt_ && disk_prompt_(displayName())))
+        return;
+    // Load the disk's version keeping the place: the check re-runs it where the view was.
+    loading_ = true;
+    editor_->setBytes(*bytes);
+    editor_->setModified(false);
+    loading_ = false;
+    checker_.checkNow(*bytes);
+}
+
+bool EditorSession::applyFix()
+{
+    const int line = editor_->cursorLine();
+    for (const inflight::Diagnostic &d : editor_->diagnostics())
+        if (d.fix && static_cast<int>(d.loc.line) == line) {
+            editor_->applyFix(*d.fix);
+            return true;
+        }
+    return dock_.applySelectedFix();
+}
+
+} // namespace editor

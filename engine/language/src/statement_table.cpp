@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "inflight/statement_table.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace inflight {
+namespace {
+
+using W = std::string_view;
+
+constexpr std::array<W, 3> kSockTypes{"stream", "dgram", "seqpacket"};
+constexpr std::array<W, 3> kEras{"classic", "async", "graph"};
+constexpr std::array<W, 1> kUserOpt{"user"};
+constexpr std::array<W, 2> kProcessOpts{"user", "cpu"};
+constexpr std::array<W, 3> kSendOpts{"fds", "bytes", "to"};
+constexpr std::array<W, 1> kOob{"oob"};
+constexpr std::array<W, 1> kRecvOpts{"fds"};
+constexpr std::array<W, 2> kRecvFlags{"peek", "oob"};
+constexpr std::array<W, 1> kBytes{"bytes"};
+constexpr std::array<W, 2> kSockOpts{"passrights", "passcred"};
+constexpr std::array<W, 1> kCpu{"cpu"};
+constexpr std::array<W, 5> kExpectKinds{"freed", "alive", "inflight", "queue", "error"};
+constexpr std::array<W, 1> kAs{"as"};
+
+constexpr std::array<StatementInfo, 23> kStatements{{
+    {"scene", "scene \"Title\"", "The title shown in the player and in reports.", {}, {}, false, false},
+    {"set",
+     "set NAME VALUE",
+     "A setting of the whole scene: the collector, fixes, limits, CPUs, costs.",
+     {},
+     {},
+     false,
+     false},
+    {"user", "user NAME", "Declares a user (every scene has root).", {}, {}, false, false},
+    {"process",
+     "process NAME [user=NAME] [cpu=K]",
+     "Declares a process, run by root unless user= names another.",
+     kProcessOpts,
+     {},
+     false,
+     false},
+    {"note",
+     "note [ERA ...] \"text\"",
+     "Narration shown at this point (only under the collectors it names).",
+     {},
+     kEras,
+     true,
+     false},
+    {"socketpair",
+     "socketpair A B [stream|dgram|seqpacket]",
+     "socketpair(AF_UNIX): two connected sockets, named and labelled A and B.",
+     {},
+     kSockTypes,
+     true,
+     false},
+    {"socket",
+     "socket S [stream|dgram|seqpacket]",
+     "socket(AF_UNIX): one unconnected socket named S.",
+     {},
+     kSockTypes,
+     true,
+     false},
+    {"bind", "bind S [@ADDR]", "Binds S to the abstract address @ADDR, or autobinds without one.", {}, {}, true, false},
+    {"listen", "listen S", "listen(): S accepts connections.", {}, {}, true, false},
+    {"connect",
+     "connect C @ADDR | connect C S",
+     "connect(): to an address, or to the address socket S is bound to (queues embryo(C)).",
+     {},
+     {},
+     true,
+     false},
+    {"accept",
+     "accept L NEW",
+     "accept(): the first queued connection of listener L, as descriptor NEW.",
+     {},
+     {},
+     true,
+     false},
+    {"send", "send S [fds=A,B,...] [bytes=N] [oob] [to=@ADDR]",
+     "sendmsg() on S; fds= attaches SCM_RIGHTS, which puts those sockets in flight.", kSendOpts, kOob, true, false},
+    {"recv", "recv S [fds=NEW1,NEW2,...] [peek] [oob]",
+     "recvmsg() on S; fds= names the descriptors received, in order.", kRecvOpts, kRecvFlags, true, false},
+    {"dup", "dup OLD NEW", "dup(): NEW names a new descriptor for the same socket.", {}, {}, true, false},
+    {"close", "close A [B ...]", "close() of each descriptor, in order.", {}, {}, true, false},
+    {"setsockopt",
+     "setsockopt S passrights=on|off",
+     "Sets SO_PASSRIGHTS or SO_PASSCRED (passcred=on|off) on S.",
+     kSockOpts,
+     {},
+     true,
+     false},
+    {"gc", "gc", "Runs the garbage collector now, in the era's way.", {}, {}, true, false},
+    {"expect",
+     "expect freed|alive LABEL [LABEL ...]",
+     "A check that turns the scene into a test: freed, alive, inflight N, queue N or error ENAME.",
+     {},
+     kExpectKinds,
+     true,
+     false},
+    {"repeat", "repeat N [as VAR] {", "Runs the block N times; $VAR (default $i) counts from 0.", {}, kAs, false, true},
+    {"spawn",
+     "spawn TASK [cpu=K] {",
+     "Runs the block as its own task, concurrently with the rest.",
+     kCpu,
+     {},
+     false,
+     true},
+    {"wait", "wait [TASK ...]", "Waits for spawned tasks to finish (all of them without names).", {}, {}, true, false},
+    {"splice",
+     "splice S bytes=N",
+     "sendfile() of N bytes into stream socket S (MSG_SPLICE_PAGES).",
+     kBytes,
+     {},
+     true,
+     false},
+    {"variant",
+     "variant NAME {",
+     "A named set of `set` lines, run on top of the scene's own settings.",
+     {},
+     {},
+     false,
+     true},
+}};
+
+constexpr std::array<W, 2> kOnOff{"on", "off"};
+constexpr std::array<W, 2> kFixes{"unify-scc-index", "splice-no-checksum"};
+constexpr std::array<W, 3> kAutobind{"sequential", "random-v1", "random"};
+constexpr std::array<W, 2> kTableLock{"global", "per-bucket"};
+
+constexpr std::array<SettingInfo, 12> kSettings{{
+    {"gc", "set gc classic|async|graph", "The collector: classic (2.6.23-6.8), async (6.9) or graph (6.10-6.18).",
+     kEras},
+    {"fix", "set fix unify-scc-index|splice-no-checksum [on|off]", "Models a named kernel fix on or off.", kFixes},
+    {"nofile", "set nofile N", "RLIMIT_NOFILE of every process (default 1024).", {}},
+    {"seed", "set seed N", "Seed for the start numbers of autobind addresses.", {}},
+    {"limit", "set limit [NAME] N", "The most sockets the scene may create, or one of the run's budgets.", {}},
+    {"check", "set check on|off", "Verify the model's invariants after every micro-step.", kOnOff},
+    {"collectors", "set collectors ERA [ERA ...]", "The eras this scene's expectations hold for.", kEras},
+    {"cpus", "set cpus N", "The number of CPUs, 1 to 1024.", {}},
+    {"cost", "set cost NAME NS", "Overrides one modelled cost, in nanoseconds.", {}},
+    {"autobind", "set autobind sequential|random-v1|random", "Which unix_autobind() runs.", kAutobind},
+    {"creds-by-default", "set creds-by-default on|off",
+     "Attach the sender's pid and credentials to every message (2.6.39-3.1).", kOnOff},
+    {"table-lock", "set table-lock global|per-bucket", "One lock for the AF_UNIX hash table, or one per bucket.",
+     kTableLock},
+}};
+
+constexpr std::array<W, 17> kErrnoNames{"EPERM",        "EBADF",       "EAGAIN",     "EINVAL",     "EMFILE",
+                                        "ENOSPC",       "EPIPE",       "ENOTSOCK",   "EPROTOTYPE", "ENOPROTOOPT",
+                                        "EOPNOTSUPP",   "EADDRINUSE",  "ECONNRESET", "EISCONN",    "ENOTCONN",
+                                        "ETOOMANYREFS", "ECONNREFUSED"};
+
+template <std::size_t N, class T, class F>
+constexpr std::array<W, N> names_of(const std::array<T, N> &table, F field)
+{
+    std::array<W, N> out{};
+    for (std::size_t i = 0; i < N; ++i)
+        out[i] = table[i].*field;
+    return out;
+}
+
+constexpr auto kStatementNames = names_of(kStatements, &StatementInfo::name);
+constexpr auto kSettingKeys = names_of(kSettings, &SettingInfo::key);
+
+} // namespace
+
+std::span<const StatementInfo> statement_table() { return kStatements; }
+
+const StatementInfo *find_statement(std::string_view name)
+{
+    const auto it =
+        std::find_if(kStatements.begin(), kStatements.end(), [name](const StatementInfo &s) { return s.name == name; });
+    return it == kStatements.end() ? nullptr : &*it;
+}
+
+std::span<const std::string_view> statement_names() { return kStatementNames; }
+
+std::span<const SettingInfo> setting_table() { return kSettings; }
+
+const SettingInfo *find_setting(std::string_view key)
+{
+    const auto it =
+        std::find_if(kSettings.begin(), kSettings.end(), [key](const SettingInfo &s) { return s.key == key; });
+    return it == kSettings.end() ? nullptr : &*it;
+}
+
+std::span<const std::string_view> setting_keys() { return kSettingKeys; }
+std::span<const std::string_view> expect_kinds() { return kExpectKinds; }
+std::span<const std::string_view> socket_types() { return kSockTypes; }
+std::span<const std::string_view> errno_names() { return kErrnoNames; }
+std::span<const std::string_view> era_names() { return kEras; }
+
+} // namespace inflight

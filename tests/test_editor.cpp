@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The scene editor, driven as a user drives it (offscreen): typed mistakes underlined at their
+// exact byte ranges, a did-you-mean fixed with one click, save -> reopen byte for byte, the
+// recovery copy back after the process is killed, the unsaved-changes question on close, open
+// and quit, a live re-run that keeps the statement, run to cursor.
+#include "docks/scene_dock.h"
+#include "editor/editor_session.h"
+#include "editor/recovery_store.h"
+#include "editor/scene_editor.h"
+#include "main_window.h"
+#include "player_controller.h"
+
+#include "inflight/simulation.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using editor::EditorSession;
+using editor::SceneEditor;
+
+namespace {
+
+const QByteArray kTriangle = "socketpair a a2\nsocketpair b b2\nsocketpair c c2\nsend a2 fds=b\nsend b2 fds=c\n"
+                             "send c2 fds=a\nclose a b c\ngc\n";
+
+QByteArray read_all(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<unreadable>");
+}
+
+bool write_all(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+// A Scene dock and its session, as the window has them, with questions answered by the test.
+struct Editing {
+    explicit Editing(const QString &recovery_dir)
+    {
+        session.setRecoveryStore(editor::RecoveryStore(recovery_dir));
+        session.setMessageSink([this](const QString &m) { messages << m; });
+        QObject::connect(&session, &EditorSession::checked, &session,
+                         [this](const editor::CheckResult &r) { last_checked = r.text; });
+        dock.resize(600, 600);
+        dock.show();
+    }
+    SceneEditor &editor() { return *dock.editor(); }
+    // The diagnostics on screen are the buffer's own.
+    bool settled() { return !session.checker().pending() && last_checked == editor().bytes(); }
+    void typeAtEnd(const QString &text)
+    {
+        editor().SendScintilla(QsciScintilla::SCI_DOCUMENTEND);
+        QTest::keyClicks(&editor(), text);
+    }
+    PlayerController controller;
+    docks::SceneDock dock{controller};
+    EditorSession session{controller, dock};
+    QStringList messages;
+    QByteArray last_checked;
+};
+
+int child_main(int argc, char **argv);
+
+} // namespace
+
+class TestEditor : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir_;
+    QString path(const char *name) const { return dir_.filePath(QString::fromLatin1(name)); }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(dir_.isValid());
+    }
+
+    void typedMistakesAreMarkedAtTheirExactRange_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<int>("col");
+        QTest::addColumn<int>("end");
+        QTest::addColumn<bool>("fixable");
+        QTest::newRow("statement") << QStringLiteral("sned a fds=b") << 1 << 5 << true;
+        QTest::newRow("option") << QStringLiteral("send a fdz=b") << 8 << 11 << true;
+        QTest::newRow("setting value") << QStringLiteral("set gc grpah") << 8 << 13 << true;
+        QTest::newRow("expect kind") << QStringLiteral("expect fred a") << 8 << 12 << true;
+        QTest::newRow("unknown name") << QStringLiteral("close zz") << 7 << 9 << false;
+        QTest::newRow("name in a list") << QStringLiteral("send a2 fds=b,zz") << 15 << 17 << false;
+        QTest::newRow("socket type") << QStringLiteral("socketpair x y strem") << 16 << 21 << true;
+        QTest::newRow("number") << QStringLiteral("send a2 bytes=abc") << 15 << 18 << false;
+        QTest::newRow("unterminated") << QStringLiteral("note \"open") << 6 << 11 << false;
+    }
+    void typedMistakesAreMarkedAtTheirExactRange()
+    {
+        QFETCH(QString, typed);
+        QFETCH(int, col);
+        QFETCH(int, end);
+        QFETCH(bool, fixable);
+        Editing e(path("recovery-typed"));
+        const QString file = path("typed.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(e.session.open(file));
+        QVERIFY(e.session.isClean());
+        QVERIFY(e.editor().indicatorRanges(SceneEditor::ErrorIndicator).isEmpty());
+        e.typeAtEnd(typed);
+        QTRY_VERIFY(e.settled());
+        const auto ranges = e.editor().indicatorRanges(SceneEditor::ErrorIndicator);
+        QCOMPARE(ranges.size(), 1);
+        QCOMPARE(ranges.front(), std::make_tuple(9, col, end));
+        QVERIFY(!e.session.isClean());
+        // Its message is under the line, in the Problems list and in the banner.
+        QVERIFY(!e.editor().annotation(8).isEmpty());
+        QCOMPARE(e.dock.problems()->count(), 1);
+        QVERIFY(e.dock.problems()->item(0)->text().startsWith(QStringLiteral("9:%1").arg(col)));
+        QVERIFY(e.dock.banner()->isVisibleTo(&e.dock));
+        QCOMPARE(e.dock.fixButton()->isVisibleTo(&e.dock), fixable);
+        // The run on screen stays the last good one (the triangle, to its end).
+        QCOMPARE(e.session.lastRunText(), kTriangle);
+    }
+
+    void aDidYouMeanIsFixedInOneClick()
+    {
+        Editing e(path("recovery-fix"));
+        const QString file = path("fix.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(e.session.open(file));
+        e.typeAtEnd(QStringLiteral("sned a2 fds=b"));
+        QTRY_VERIFY(e.settled());
+        QVERIFY(e.dock.fixButton()->isVisibleTo(&e.dock));
+        QCOMPARE(e.dock.fixButton()->text(), QStringLiteral("Fix: send"));
+        QSignalSpy ran(&e.session, &EditorSession::ran);
+        QTest::mouseClick(e.dock.fixButton(), Qt::LeftButton);
+        QCOMPARE(e.editor().bytes(), kTriangle + "send a2 fds=b");
+        QTRY_VERIFY(e.settled());
+        QVERIFY(e.session.isClean());
+        QVERIFY(e.editor().indicatorRanges(SceneEditor::ErrorIndicator).isEmpty());
+        QVERIFY(!e.dock.banner()->isVisibleTo(&e.dock));
+        // Clean again: it runs as typed, the new statement included.
+        QTRY_COMPARE(ran.count(), 1);
+        QCOMPARE(e.controller.scene().lines.size(), std::size_t(9));
+        // One undo takes the fix back.
+        e.editor().undo();
+        QCOMPARE(e.editor().bytes(), kTriangle + "sned a2 fds=b");
+    }
+
+    void aSceneWithErrorsOpensWithThemMarked()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        const QString file = path("broken.scn");
+        QVERIFY(write_all(file, "socketpair a b\nsned a fds=b\nexpect fred a\n"));
+        QVERIFY(w.openScene(file, false));
+        QCOMPARE(w.session().path(), QFileInfo(file).absoluteFilePath());
+        QCOMPARE(w.sceneEditor().bytes(), read_all(file));
+        QCOMPARE(w.sceneEditor().indicatorRanges(SceneEditor::ErrorIndicator),
+                 (QList<std::tuple<int, int, int>>{{2, 1, 5}, {3, 8, 12}}));
+    }
+
+    void saveThenReopenIsByteIdentical_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::newRow("LF, final newline") << kTriangle;
+        QTest::newRow("CRLF, no final newline") << QByteArray("socketpair a b\r\nsend a fds=b\r\nclose a b\r\ngc");
+        QTest::newRow("UTF-8") << QByteArray(
+            "scene \"Dreieck \xc3\xa4\xc3\xb6\xc3\xbc \xe2\x9c\x93 \xf0\x9f\x90\x9b\"\n"
+            "socketpair a b\nnote \"caf\xc3\xa9\"\n");
+        QTest::newRow("BOM, tabs") << QByteArray("\xEF\xBB\xBFsocketpair a b\n\tsend a fds=b\nclose a b\n");
+    }
+    void saveThenReopenIsByteIdentical()
+    {
+        QFETCH(QByteArray, bytes);
+        Editing e(path("recovery-save"));
+        const QString file = path("save.scn");
+        QVERIFY(write_all(file, bytes));
+        QVERIFY(e.session.open(file));
+        QCOMPARE(e.editor().bytes(), bytes);
+        // An edit and its undoing: modified, saved, the bytes unchanged.
+        e.typeAtEnd(QStringLiteral("x"));
+        QVERIFY(e.session.isModified());
+        QTest::keyClick(&e.editor(), Qt::Key_Backspace);
+        QVERIFY(e.session.save());
+        QVERIFY(!e.session.isModified());
+        QCOMPARE(read_all(file), bytes);
+        Editing again(path("recovery-save2"));
+        QVERIFY(again.session.open(file));
+        QCOMPARE(again.editor().bytes(), bytes);
+        // A new line is typed with the file's own line ending.
+        again.typeAtEnd(QString());
+        QTest::keyClick(&again.editor(), Qt::Key_Return);
+        QTest::keyClicks(&again.editor(), QStringLiteral("gc"));
+        QVERIFY(again.session.save());
+        const QByteArray eol = bytes.contains("\r\n") ? "\r\n" : "\n";
+        QCOMPARE(read_all(file), bytes + eol + "gc");
+        QVERIFY(again.messages.isEmpty());
+    }
+
+    void badFilesGetAMessageAndTheBufferStays_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("binary") << QByteArray("socketpair a b\n\x7f"
+                                              "ELF\0\0\1",
+                                              22)
+                                << QStringLiteral("binary file");
+        QTest::newRow("Latin-1") << QByteArray("note \"caf\xe9\"\n") << QStringLiteral("is not UTF-8");
+        QTest::newRow("10 MB line") << QByteArray(10 * 1024 * 1024, 'a') << QStringLiteral("too long to edit");
+    }
+    void badFilesGetAMessageAndTheBufferStays()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, message);
+        Editing e(path("recovery-bad"));
+        const QString good = path("good.scn");
+        QVERIFY(write_all(good, kTriangle));
+        QVERIFY(e.session.open(good));
+        e.typeAtEnd(QStringLiteral("# mine"));
+        const QString bad = path("bad.scn");
+        QVERIFY(write_all(bad, bytes));
+        QVERIFY(!e.session.open(bad));
+        QCOMPARE(e.messages.size(), 1);
+        QVERIFY2(e.messages.front().contains(message), qPrintable(e.messages.front()));
+        QVERIFY(e.messages.front().startsWith(bad + QLatin1Char(':')));
+        QCOMPARE(e.editor().bytes(), kTriangle + "# mine");
+        QCOMPARE(e.session.path(), QFileInfo(good).absoluteFilePath());
+    }
+
+    void aRefusedWriteLeavesTheBufferAndThePath()
+    {
+        Editing e(path("recovery-refused"));
+        const QString file = path("refused.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(e.session.open(file));
+        e.typeAtEnd(QStringLiteral("gc"));
+        // A directory that does not exist refuses the temporary file: nothing is written.
+        QVERIFY(!e.session.saveAs(path("no-such-dir/refused.scn")));
+        QCOMPARE(e.messages.size(), 1);
+        QVERIFY2(e.messages.front().contains(QStringLiteral("cannot save")), qPrintable(e.messages.front()));
+        QCOMPARE(e.session.path(), QFileInfo(file).absoluteFilePath());
+        QVERIFY(e.session.isModified());
+        QCOMPARE(e.editor().bytes(), kTriangle + "gc");
+        QCOMPARE(read_all(file), kTriangle);
+    }
+
+    void aVanishedFileIsWrittenBackOnSave()
+    {
+        Editing e(path("recovery-vanish"));
+        const QString file = path("vanish.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(e.session.open(file));
+        QVERIFY(QFile::remove(file));
+        e.typeAtEnd(QStringLiteral("gc"));
+        QVERIFY(e.session.save());
+        QCOMPARE(read_all(file), kTriangle + "gc");
+    }
+
+    void aFileChangedOnDiskAsksInsteadOfClobbering()
+    {
+        Editing e(path("recovery-disk"));
+        int asked = 0;
+        bool load_disk = false;
+        e.session.setChangedOnDiskPrompt([&](const QString &) {
+            ++asked;
+            return load_disk;
+        });
+        const QString file = path("disk.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(e.session.open(file));
+        // Unmodified: the disk's version comes in without a question.
+        QVERIFY(write_all(file, kTriangle + "gc\n"));
+        QTRY_COMPARE(e.editor().bytes(), kTriangle + "gc\n");
+        QCOMPARE(asked, 0);
+        QVERIFY(!e.session.isModified());
+        // Modified: asked; keeping ours keeps the buffer as typed.
+        e.typeAtEnd(QStringLiteral("# mine"));
+        QVERIFY(write_all(file, kTriangle + "# theirs\n"));
+        QTRY_COMPARE(asked, 1);
+        QCOMPARE(e.editor().bytes(), kTriangle + "gc\n# mine");
+        QVERIFY(e.session.isModified());
+        // Asked again on the next change; this time the disk's version wins.
+        load_disk = true;
+        QVERIFY(write_all(file, kTriangle + "# theirs, again\n"));
+        QTRY_COMPARE(asked, 2);
+        QCOMPARE(e.editor().bytes(), kTriangle + "# theirs, again\n");
+        QVERIFY(!e.session.isModified());
+    }
+
+    void theRecoveryCopyComesBackAfterAKill()
+    {
+        const QString recovery = path("recovery-kill");
+        const QString file = path("killed.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QProcess child;
+        child.setProgram(QCoreApplication::applicationFilePath());
+        child.setArguments({QStringLiteral("--child-types-then-waits"), file, recovery});
+        child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        child.start();
+        QVERIFY(child.waitForStarted(10000));
+        // The child says "written" once its recovery copy is on disk; then it is killed.
+        QByteArray out;
+        while (!out.contains("written") && child.waitForReadyRead(20000))
+            out += child.readAllStandardOutput();
+        QVERIFY2(out.contains("written"), out.constData());
+        child.kill();
+        QVERIFY(child.waitForFinished(10000));
+        QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+
+        Editing e(recovery);
+        int asked = 0;
+        e.session.setRecoverPrompt([&](const editor::RecoveryStore::Copy &c) {
+            ++asked;
+            return c.original_path == QFileInfo(file).absoluteFilePath();
+        });
+        QVERIFY(e.session.offerRecovery());
+        QCOMPARE(asked, 1);
+        QCOMPARE(e.editor().bytes(), kTriangle + "send a2 fds=c # typed before the kill");
+        QCOMPARE(e.session.path(), QFileInfo(file).absoluteFilePath());
+        QVERIFY(e.session.isModified());
+        QCOMPARE(read_all(file), kTriangle); // nothing was saved behind the user's back
+        // Saving it ends the recovery copy.
+        QVERIFY(e.session.save());
+        QVERIFY(!editor::RecoveryStore(recovery).read());
+    }
+
+    void unsavedChangesAreAskedAboutOnCloseOpenAndQuit()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        w.session().setRecoveryStore(editor::RecoveryStore(path("recovery-prompt")));
+        QStringList asked;
+        EditorSession::Answer answer = EditorSession::Answer::cancel;
+        w.session().setUnsavedPrompt([&](const QString &name) {
+            asked << name;
+            return answer;
+        });
+        const QString a = path("prompt-a.scn"), b = path("prompt-b.scn");
+        QVERIFY(write_all(a, kTriangle));
+        QVERIFY(write_all(b, "socketpair x y\n"));
+        QVERIFY(w.openScene(a, false));
+        w.show();
+        QVERIFY(!w.windowTitle().contains(QLatin1Char('*')));
+        w.sceneEditor().SendScintilla(QsciScintilla::SCI_DOCUMENTEND);
+        QTest::keyClicks(&w.sceneEditor(), QStringLiteral("gc"));
+        QVERIFY(w.windowTitle().startsWith(QStringLiteral("prompt-a.scn*")) ||
+                w.windowTitle().contains(QStringLiteral("prompt-a.scn*")));
+
+        // Open another file: asked; Cancel keeps this one.
+        QVERIFY(!w.openScene(b, false));
+        QCOMPARE(asked, QStringList{QStringLiteral("prompt-a.scn")});
+        QCOMPARE(w.session().path(), QFileInfo(a).absoluteFilePath());
+        // New: asked too.
+        w.action("new")->trigger();
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(w.session().path(), QFileInfo(a).absoluteFilePath());
+        // Close: asked; Cancel keeps the window.
+        QVERIFY(!w.close());
+        QCOMPARE(asked.size(), 3);
+        QVERIFY(w.isVisible());
+        // Quit: asked; Save writes it, then the window closes.
+        answer = EditorSession::Answer::save;
+        w.action("quit")->trigger();
+        QCOMPARE(asked.size(), 4);
+        QVERIFY(!w.isVisible());
+        QCOMPARE(read_all(a), kTriangle + "gc");
+    }
+
+    void liveRerunKeepsTheStatementAndItsMicroStep()
+    {
+        Editing e(path("recovery-live"));
+        const QString file = path("live.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(e.session.open(file));
+        PlayerController &c = e.controller;
+        QTRY_VERIFY(c.indexReady());
+        // Somewhere inside the 7th statement (close a b c), a few micro-steps in.
+        c.seek(c.firstStepOfLine(7) + 3);
+        const std::uint64_t at = c.position();
+        const std::uint64_t statement = c.sim().statements_executed();
+        QCOMPARE(c.sim().current_line(), 7u);
+        QSignalSpy ran(&e.session, &EditorSession::ran);
+        // A line after it: the same statement, the same micro-step.
+        e.typeAtEnd(QStringLiteral("expect freed a"));
+        QTRY_COMPARE(ran.count(), 1);
+        QCOMPARE(c.scene().lines.size(), std::size_t(9));
+        QCOMPARE(c.position(), at);
+        QCOMPARE(c.sim().statements_executed(), statement);
+        QCOMPARE(c.sim().current_line(), 7u);
+        // A comment above everything moves the statement a line down, not the view off it.
+        e.editor().SendScintilla(QsciScintilla::SCI_DOCUMENTSTART);
+        QTest::keyClicks(&e.editor(), QStringLiteral("# live"));
+        QTest::keyClick(&e.editor(), Qt::Key_Return);
+        QTRY_COMPARE(ran.count(), 2);
+        QCOMPARE(c.position(), at);
+        QCOMPARE(c.sim().statements_executed(), statement);
+        QCOMPARE(c.sim().current_line(), 8u);
+        QCOMPARE(e.editor().currentLine(), 8);
+        // A mistake keeps the last good run, dimmed (stale), with the banner.
+        QSignalSpy stale(&e.dock, &docks::SceneDock::staleRunChanged);
+        e.typeAtEnd(QString());
+        QTest::keyClick(&e.editor(), Qt::Key_Return);
+        QTest::keyClicks(&e.editor(), QStringLiteral("sned"));
+        QTRY_VERIFY(e.settled());
+        QCOMPARE(ran.count(), 2);
+        QCOMPARE(stale.count(), 1);
+        QCOMPARE(stale.front().front().toBool(), true);
+        QCOMPARE(c.position(), at);
+    }
+
+    void runToCursorStopsOnTheCursorsStatement()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        w.session().setRecoveryStore(editor::RecoveryStore(path("recovery-cursor")));
+        const QString file = path("cursor.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(w.openScene(file, false));
+        w.show();
+        QTRY_VERIFY(c.indexReady());
+        for (int line : {5, 2, 8}) {
+            w.sceneEditor().setCursorPosition(line - 1, 0);
+            w.action("runToCursor")->trigger();
+            QCOMPARE(c.currentEvent()->kind, inflight::EventKind::stmt_begin);
+            QCOMPARE(static_cast<int>(c.sim().current_line()), line);
+            QCOMPARE(w.sceneEditor().currentLine(), line);
+        }
+        // A line that never runs says so and moves nothing.
+        const std::uint64_t at = c.position();
+        w.sceneEditor().setCursorPosition(8, 0); // the empty line after the last
+        QVERIFY(!w.runToCursor());
+        QCOMPARE(c.position(), at);
+    }
+
+    void completionOffersTheStatementsAndTheNames()
+    {
+        Editing e(path("recovery-complete"));
+        const QString file = path("complete.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(e.session.open(file));
+        e.typeAtEnd(QStringLiteral("se"));
+        QCOMPARE(e.editor().showCompletions(), 3);
+        QCOMPARE(e.editor().lastCompletions(),
+                 (QStringList{QStringLiteral("set"), QStringLiteral("send"), QStringLiteral("setsockopt")}));
+        e.editor().cancelList();
+        QTest::keyClicks(&e.editor(), QStringLiteral("nd a2 fds="));
+        e.editor().showCompletions();
+        for (const char *name : {"a", "a2", "b", "b2", "c", "c2"})
+            QVERIFY2(e.editor().lastCompletions().contains(QString::fromLatin1(name)), name);
+    }
+};
+
+namespace {
+
+// The child of theRecoveryCopyComesBackAfterAKill: opens the file, types, and once the
+// recovery copy is written says so and waits to be killed.
+int child_main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    Editing e{QString::fromLocal8Bit(argv[3])};
+    e.session.setRecoveryInterval(50);
+    if (!e.session.open(QString::fromLocal8Bit(argv[2])))
+        return 3;
+    QObject::connect(&e.session, &EditorSession::recoveryWritten, [] {
+        std::fputs("written\n", stdout);
+        std::fflush(stdout);
+    });
+    e.typeAtEnd(QStringLiteral("send a2 fds=c # typed before the kill"));
+    return app.exec();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && std::string_view(argv[1]) == "--child-types-then-waits")
+        return child_main(argc, argv);
+    QApplication app(argc, argv);
+    TestEditor test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_editor.moc"
