@@ -499,7 +499,7 @@ void LatencyDock::resizeEvent(QResizeEvent *e)
         split_->setOrientation(o);
         // The splitter has not been laid out to the new size yet; the dock's is close enough.
         const int total = o == Qt::Horizontal ? width() : height();
-        split_->setSizes({total * 9 / 20, total - total * 9 / 20});
+        split_->setSizes({total * 21 / 50, total - total * 21 / 50});
         // The six percentile figures in full above the calls of a clicked bar, when the
         // height allows (the tabs and the controls row take about 90 px).
         const int rows = PercentileModel::ColumnCount - 1;
@@ -507,7 +507,7 @@ void LatencyDock::resizeEvent(QResizeEvent *e)
                          rows * percentile_view_->verticalHeader()->defaultSectionSize() + 6;
         const int side_height = (o == Qt::Horizontal ? height() : height() / 2) - 90;
         if (side_height > 0)
-            side_->setSizes({std::min(want, side_height * 2 / 3), std::max(side_height - want, side_height / 3)});
+            side_->setSizes({std::min(want, side_height * 3 / 4), std::max(side_height - want, side_height / 4)});
         split_placed_ = true;
     }
 }

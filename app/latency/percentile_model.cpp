@@ -3,6 +3,8 @@
 
 #include "duration_text.h"
 
+#include <cstdlib>
+
 #include "../theme.h"
 
 using namespace inflight;
@@ -97,8 +99,20 @@ QVariant PercentileModel::headerData(int section, Qt::Orientation o, int role) c
         // The group's name: the view shows the table transposed, a column per group.
         if (section < 0 || section >= rows_.size())
             return {};
-        if (role == Qt::DisplayRole)
-            return rows_[section].name;
+        if (role == Qt::DisplayRole) {
+            // Two lines for a long name ("with AF_UNIX\nfds"): three groups fit half a dock.
+            QString name = rows_[section].name;
+            if (name.size() > 10) {
+                const qsizetype mid = name.size() / 2;
+                qsizetype best = -1;
+                for (qsizetype i = 0; i < name.size(); ++i)
+                    if (name[i] == u' ' && (best < 0 || std::abs(i - mid) < std::abs(best - mid)))
+                        best = i;
+                if (best > 0)
+                    name[best] = u'\n';
+            }
+            return name;
+        }
         if (role == Qt::FontRole)
             return Theme::instance().font(kRowPoints * 0.9, true);
         return {};
