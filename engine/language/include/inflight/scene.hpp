@@ -6,22 +6,27 @@
 #include "inflight/diagnostic.hpp"
 #include "inflight/errno_code.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/name_pool.hpp"
 #include "inflight/run_budget.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace inflight {
 
 enum class SockType : unsigned char { stream, dgram, seqpacket };
 
-// A name as written: may contain $var or ${expr} parts that expand inside repeat blocks.
+// A name as written: may contain $var or ${expr} parts that expand inside repeat blocks. The
+// text is interned in its scene's Scene::names (or is a string literal): a name in a statement
+// costs these 24 bytes, not a copy of the word (a file of names parses in a few times its size).
 struct NameTemplate {
-    std::string text;
+    std::string_view text;
     SourceLoc loc;
-    bool has_vars = false;
+    bool has_vars() const { return text.find('$') != std::string_view::npos; }
 };
 
 enum class Op : unsigned char {
@@ -144,6 +149,8 @@ struct Scene {
     std::vector<Statement> statements;
     std::vector<SceneVariant> variants;
     std::vector<std::string> lines; // the source text, line by line, for the views
+    // Where every NameTemplate of the scene keeps its text; shared by copies of the scene.
+    std::shared_ptr<NameArena> names = std::make_shared<NameArena>();
 };
 
 } // namespace inflight
