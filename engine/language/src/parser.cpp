@@ -1461,7 +1461,7 @@ private:
     }
 
     // A name's text as the scene keeps it: once, however many statements use it.
-    std::string_view intern(std::string_view text) { return r_.scene.names->intern(text); }
+    NameText intern(std::string_view text) { return NameText(r_.scene.names->intern(text).data()); }
 
     // Parses an fd name template; reports and returns nullopt when it is malformed.
     std::optional<NameTemplate> name(std::string_view text, std::uint32_t col, std::string_view what = "name")

@@ -100,24 +100,26 @@ std::string_view NameArena::intern(std::string_view text)
         if (names_[slots_[i] - 1] == text)
             return names_[slots_[i] - 1];
     char *at;
-    if (text.size() > kChunk / 4) {
+    const std::size_t n = text.size() + 1; // and its NUL
+    if (n > kChunk / 4) {
         // A long text gets a chunk of its own; the current chunk keeps its room.
-        chunks_.push_back(std::make_unique<char[]>(text.size()));
-        chunk_bytes_ += text.size();
+        chunks_.emplace_back(new char[n]);
+        chunk_bytes_ += n;
         at = chunks_.back().get();
     } else {
-        if (text.size() > room_) {
-            chunks_.push_back(std::make_unique<char[]>(kChunk));
+        if (n > room_) {
+            chunks_.emplace_back(new char[kChunk]);
             chunk_bytes_ += kChunk;
             free_ = chunks_.back().get();
             room_ = kChunk;
         }
         at = free_;
-        free_ += text.size();
-        room_ -= text.size();
+        free_ += n;
+        room_ -= n;
     }
     if (!text.empty())
         __builtin_memcpy(at, text.data(), text.size());
+    at[text.size()] = '\0';
     slots_[i] = static_cast<std::uint32_t>(names_.size() + 1);
     return names_.emplace_back(at, text.size());
 }

@@ -80,6 +80,7 @@ public:
     NameArena(const NameArena &) = delete; // views point into it: shared, never copied
     NameArena &operator=(const NameArena &) = delete;
 
+    // The interned copy of `text`, followed by a NUL (so its data() is a C string).
     std::string_view intern(std::string_view text);
     std::size_t size() const { return names_.size(); }
     std::size_t bytes() const; // what the arena holds on the heap
