@@ -6,6 +6,7 @@
 #include "inflight/parser.hpp"
 #include "inflight/player.hpp"
 #include "inflight/simulation.hpp"
+#include "proc_status.hpp"
 
 #include <malloc.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace inflight;
@@ -207,6 +209,53 @@ void bench_parse()
                 static_cast<double>(text.size()) / 1e6, m, n / m / 1000.0);
 }
 
+// Parsing memory against the input's size (issue 15: a 10 MB file of names took 1 GB): the
+// peak resident growth while parse_scene() reads 10 MB of names, measured from a peak reset
+// (/proc/self/clear_refs) so the sections before do not count. Two files: two-byte names
+// repeated ("close a a a ...", the most names per byte) and a million distinct names.
+void bench_parse_memory()
+{
+    auto peak_growth = [](const std::string &text) {
+        if (std::FILE *f = std::fopen("/proc/self/clear_refs", "w")) {
+            std::fputs("5", f); // resets VmHWM to the current resident size
+            std::fclose(f);
+        }
+        const long before = bench::status_kib("VmRSS");
+        std::size_t names = 0;
+        {
+            const ParseResult r = parse_scene(text, "names.scn");
+            for (const Statement &st : r.scene.statements)
+                names += st.names.size();
+            if (!r.ok())
+                std::printf("  (parse failed: %s)\n", r.diagnostics.front().format().c_str());
+        }
+        return std::pair{static_cast<double>(bench::status_kib("VmHWM") - before) * 1024.0, names};
+    };
+    constexpr std::size_t kSize = 10'000'000;
+    std::string repeated = "socketpair a b\n";
+    std::string line = "close";
+    for (int i = 0; i < 200; ++i)
+        line += " a";
+    line += "\n";
+    while (repeated.size() + line.size() <= kSize)
+        repeated += line;
+    std::string distinct = "repeat 1250000 {\n  socket s$i\n}\n";
+    for (int i = 0; distinct.size() < kSize; i += 100) {
+        distinct += "close";
+        for (int j = i; j < i + 100; ++j)
+            distinct += " s" + std::to_string(j);
+        distinct += "\n";
+    }
+    std::printf("Parse memory (peak resident growth over the input's size):\n");
+    for (const auto &[what, text] : {std::pair{"two-byte names", &repeated}, std::pair{"distinct names", &distinct}}) {
+        const auto [bytes, names] = peak_growth(*text);
+        std::printf("  %-15s %.1f MB, %zu names: %.0f MB = %.1f x the input    goal: <= 10 x\n", what,
+                    static_cast<double>(text->size()) / 1e6, names, bytes / 1e6,
+                    bytes / static_cast<double>(text->size()));
+    }
+    std::printf("\n");
+}
+
 long resident_bytes()
 {
     long pages = 0, resident = 0;
@@ -317,8 +366,10 @@ int main(int argc, char **argv)
         bench_collections();
     if (only.empty() || only == "step")
         bench_stepping();
-    if (only.empty() || only == "parse")
+    if (only.empty() || only == "parse") {
         bench_parse();
+        bench_parse_memory();
+    }
     // Opt-in (a minute or more): inflight-bench timetravel [SCENE...]
     if (only == "timetravel") {
         if (argc < 3)

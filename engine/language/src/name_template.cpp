@@ -365,10 +365,10 @@ std::optional<std::string> expand_name(std::string_view text, const Bindings &bi
 
 std::string expand(const NameTemplate &name, const Bindings &bindings)
 {
-    if (!name.has_vars)
-        return name.text;
+    if (!name.has_vars())
+        return std::string(name.text);
     auto expanded = expand_name(name.text, bindings);
-    return expanded ? std::move(*expanded) : name.text;
+    return expanded ? std::move(*expanded) : std::string(name.text);
 }
 
 bool detail::check_name_template(std::string_view text, const std::vector<std::string> &bound_vars,

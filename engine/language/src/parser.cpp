@@ -760,7 +760,7 @@ private:
             const auto n = parse_unsigned(v, o.value_col, "cpu=");
             if (!n)
                 return std::nullopt;
-            return NameTemplate{std::to_string(*n), SourceLoc{line_, o.value_col}, false};
+            return NameTemplate{intern(std::to_string(*n)), SourceLoc{line_, o.value_col}};
         }
         if (!allow_template) {
             error(o.value_col, "bad cpu " + show(v) + ": a process's cpu= is a number");
@@ -780,7 +780,7 @@ private:
             error(to_u32(o.value_col + offset), "bad cpu " + show(v) + ": " + why);
             return std::nullopt;
         }
-        return NameTemplate{std::string(v), SourceLoc{line_, o.value_col}, true};
+        return NameTemplate{intern(v), SourceLoc{line_, o.value_col}};
     }
 
     // variant NAME {: `set` lines applied on top of the scene's settings (see finish()).
@@ -1270,7 +1270,7 @@ private:
         Statement s;
         s.op = op;
         s.loc = SourceLoc{line_, l.keyword.col};
-        s.names.push_back(NameTemplate{std::string(name.text), SourceLoc{line_, name.col}, false});
+        s.names.push_back(NameTemplate{intern(name.text), SourceLoc{line_, name.col}});
         if (!is_user) {
             s.text = "root";
             s.text_loc = s.names[0].loc;
@@ -1403,6 +1403,9 @@ private:
         error(col, message);
     }
 
+    // A name's text as the scene keeps it: once, however many statements use it.
+    NameText intern(std::string_view text) { return NameText(r_.scene.names->intern(text).data()); }
+
     // Parses an fd name template; reports and returns nullopt when it is malformed.
     std::optional<NameTemplate> name(std::string_view text, std::uint32_t col, std::string_view what = "name")
     {
@@ -1418,7 +1421,7 @@ private:
             error(to_u32(col + offset), "bad " + std::string(what) + " " + show(text) + ": " + why);
             return std::nullopt;
         }
-        return NameTemplate{std::string(text), SourceLoc{line_, col}, text.find('$') != std::string_view::npos};
+        return NameTemplate{intern(text), SourceLoc{line_, col}};
     }
 
     // A socket label in an expect statement: a name, or embryo(name).
@@ -1442,7 +1445,7 @@ private:
         }
         if (!name(inner, to_u32(t.col + embryo.size()), "label"))
             return std::nullopt;
-        return NameTemplate{std::string(text), SourceLoc{line_, t.col}, text.find('$') != std::string_view::npos};
+        return NameTemplate{intern(text), SourceLoc{line_, t.col}};
     }
 
     // @name: returns the template without the '@'; its column is the first character after it.
@@ -1464,7 +1467,7 @@ private:
             error(to_u32(col + offset), "bad address " + show(text) + ": " + why);
             return std::nullopt;
         }
-        return NameTemplate{std::string(text), SourceLoc{line_, col}, text.find('$') != std::string_view::npos};
+        return NameTemplate{intern(text), SourceLoc{line_, col}};
     }
 
     // Where a bash-style range "{A..B}" starts in an fds= element (a '{' not opening a ${...}).
@@ -1511,6 +1514,7 @@ private:
             return false;
         }
         range_names_ += count;
+        s.fds.reserve(s.fds.size() + count);
         const std::string_view prefix = element.substr(0, brace);
         const std::string_view suffix = element.substr(close + 1);
         for (std::uint64_t v = *first; v <= *last; ++v) {
@@ -1545,6 +1549,8 @@ private:
         if (o.value.empty())
             return true;
         bool ok = true;
+        // Exact room for the names listed (ranges add theirs): no doubling slack on a long list.
+        s.fds.reserve(s.fds.size() + 1 + static_cast<std::size_t>(std::count(o.value.begin(), o.value.end(), ',')));
         std::size_t i = 0;
         while (i <= o.value.size()) {
             // Commas separate names; ${...} holds no commas, so a plain search is enough.

@@ -352,7 +352,7 @@ private:
     void spawn_body(const Statement &s, const Bindings &b, std::uint64_t &steps, std::uint64_t budget)
     {
         std::string process = task_process_.empty() ? std::string("main") : task_process_;
-        if (!s.names.empty() && !s.names[0].has_vars && processes_.count(s.names[0].text))
+        if (!s.names.empty() && !s.names[0].has_vars() && processes_.count(std::string(s.names[0].text)))
             process = s.names[0].text;
         std::vector<PendingLabel> outer_pending = std::move(pending_);
         pending_.clear();
@@ -386,11 +386,13 @@ private:
     }
 
     // Expands a template; on failure reports it once and returns null. `scratch` holds the
-    // result when the template has variables (plain names are returned without a copy).
+    // result (a plain name is copied: names are short, and the look-ups want a std::string).
     const std::string *name_of(const NameTemplate &t, const Bindings &b, std::string &scratch)
     {
-        if (!t.has_vars)
-            return &t.text;
+        if (!t.has_vars()) {
+            scratch.assign(t.text);
+            return &scratch;
+        }
         std::string error;
         std::size_t offset = 0;
         auto expanded = expand_name(t.text, b, &error, &offset);
@@ -400,7 +402,7 @@ private:
         }
         if (first_time(&t, kExpand))
             report(SourceLoc{t.loc.line, t.loc.col + static_cast<std::uint32_t>(offset)},
-                   "cannot expand '" + t.text + "': " + error + " (with " + bindings_text(b) + ")");
+                   "cannot expand '" + std::string(t.text) + "': " + error + " (with " + bindings_text(b) + ")");
         return nullptr;
     }
 
@@ -428,8 +430,8 @@ private:
         if (!first_time(&t, kUnknownName) || fold_error_at(out_, scene_.file, t.loc))
             return;
         std::string message = "unknown name '" + *name + "' in process '" + process + "'";
-        if (t.has_vars)
-            message += " (from '" + t.text + "' with " + bindings_text(b) + ")";
+        if (t.has_vars())
+            message += " (from '" + std::string(t.text) + "' with " + bindings_text(b) + ")";
         for (const auto &[other, table] : fds_) {
             if (other != process && id != kNoName && table.contains(id)) {
                 message += "; it is defined in process '" + other + "', and each process has its own file descriptors";
@@ -486,7 +488,7 @@ private:
     {
         if (s.names.empty())
             return;
-        const std::string &name = s.names[0].text;
+        const std::string name(s.names[0].text);
         auto [it, inserted] = users_.emplace(name, s.loc.line);
         if (inserted || !first_time(&s, kUser))
             return;
@@ -499,7 +501,7 @@ private:
     {
         if (s.names.empty())
             return;
-        const std::string &name = s.names[0].text;
+        const std::string name(s.names[0].text);
         const std::string &user = s.text.empty() ? std::string("root") : s.text;
         if (!users_.count(user) && !unreliable(user) && first_time(&s, kUser))
             report(s.text_loc, "unknown user '" + user + "'; declare it first with 'user " + user + "'");
@@ -521,7 +523,8 @@ private:
         const std::string *text = name_of(t, b, scratch);
         if (!text)
             return;
-        const std::string from = t.has_vars ? " (from 'cpu=" + t.text + "' with " + bindings_text(b) + ")" : "";
+        const std::string from =
+            t.has_vars() ? " (from 'cpu=" + std::string(t.text) + "' with " + bindings_text(b) + ")" : "";
         std::int64_t cpu = 0;
         const char *end = text->data() + text->size();
         const auto [ptr, ec] = std::from_chars(text->data(), end, cpu);
@@ -559,12 +562,12 @@ private:
         std::string scratch;
         if (const std::string *name = name_of(t, b, scratch))
             spawned_.insert(*name);
-        if (t.has_vars || processes_.count(t.text))
+        if (t.has_vars() || processes_.count(std::string(t.text)))
             return;
         // A process declared further down would make this a thread of main here but not there.
-        const auto later = declared_processes_.find(t.text);
+        const auto later = declared_processes_.find(std::string(t.text));
         if (later != declared_processes_.end() && later->second > s.loc.line && first_time(&t, kProcess))
-            report(t.loc, "process '" + t.text + "' is declared at line " + std::to_string(later->second) +
+            report(t.loc, "process '" + std::string(t.text) + "' is declared at line " + std::to_string(later->second) +
                               ", after this spawn; declare it before spawning it");
     }
 
@@ -573,15 +576,15 @@ private:
         for (const auto &t : s.names) {
             // spawn a { wait a }: the name is spawned, but by the time the wait runs it names the
             // task running it, which would wait for its own end.
-            if (!t.has_vars && !task_name_.empty() && t.text == task_name_ && first_time(&t, kOther)) {
-                report(t.loc, "wait: '" + t.text +
+            if (!t.has_vars() && !task_name_.empty() && t.text == task_name_ && first_time(&t, kOther)) {
+                report(t.loc, "wait: '" + std::string(t.text) +
                                   "' is the task running this wait; a task cannot wait for "
                                   "itself (wait for it from the task that spawned it)");
                 continue;
             }
-            if (t.has_vars || spawned_.count(t.text) || unreliable(t.text) || !first_time(&t, kOther))
+            if (t.has_vars() || spawned_.count(std::string(t.text)) || unreliable(t.text) || !first_time(&t, kOther))
                 continue;
-            report(t.loc, "wait: no spawn named '" + t.text + "' before this line");
+            report(t.loc, "wait: no spawn named '" + std::string(t.text) + "' before this line");
         }
     }
 

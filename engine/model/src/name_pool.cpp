@@ -75,6 +75,61 @@ std::size_t NamePool::bytes() const
     return arena_.capacity() + offsets_.capacity() * sizeof(std::uint32_t) + slots_.capacity() * sizeof(std::uint32_t);
 }
 
+// ---- NameArena ------------------------------------------------------------------------------
+
+void NameArena::grow()
+{
+    const std::size_t n = slots_.empty() ? 64 : slots_.size() * 2;
+    slots_.assign(n, 0);
+    const std::size_t mask = n - 1;
+    for (std::uint32_t id = 0; id < names_.size(); ++id) {
+        std::size_t i = static_cast<std::size_t>(NamePool::hash(names_[id])) & mask;
+        while (slots_[i])
+            i = (i + 1) & mask;
+        slots_[i] = id + 1;
+    }
+}
+
+std::string_view NameArena::intern(std::string_view text)
+{
+    if ((names_.size() + 1) * 4 > slots_.size() * 3)
+        grow();
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = static_cast<std::size_t>(NamePool::hash(text)) & mask;
+    for (; slots_[i]; i = (i + 1) & mask)
+        if (names_[slots_[i] - 1] == text)
+            return names_[slots_[i] - 1];
+    char *at;
+    const std::size_t n = text.size() + 1; // and its NUL
+    if (n > kChunk / 4) {
+        // A long text gets a chunk of its own; the current chunk keeps its room.
+        chunks_.emplace_back(new char[n]);
+        chunk_bytes_ += n;
+        at = chunks_.back().get();
+    } else {
+        if (n > room_) {
+            chunks_.emplace_back(new char[kChunk]);
+            chunk_bytes_ += kChunk;
+            free_ = chunks_.back().get();
+            room_ = kChunk;
+        }
+        at = free_;
+        free_ += n;
+        room_ -= n;
+    }
+    if (!text.empty())
+        __builtin_memcpy(at, text.data(), text.size());
+    at[text.size()] = '\0';
+    slots_[i] = static_cast<std::uint32_t>(names_.size() + 1);
+    return names_.emplace_back(at, text.size());
+}
+
+std::size_t NameArena::bytes() const
+{
+    return chunk_bytes_ + chunks_.capacity() * sizeof(chunks_[0]) + names_.capacity() * sizeof(names_[0]) +
+           slots_.capacity() * sizeof(std::uint32_t);
+}
+
 // ---- FdNames --------------------------------------------------------------------------------
 
 void FdNames::to_hashed()

@@ -37,11 +37,11 @@ std::string list_text(const std::vector<NameTemplate> &names)
 {
     std::string out;
     for (const NameTemplate &n : names)
-        out += (out.empty() ? "" : ", ") + n.text;
+        out += (out.empty() ? "" : ", ") + std::string(n.text);
     return out;
 }
 
-std::string name0(const Statement &s) { return s.names.empty() ? std::string("?") : s.names[0].text; }
+std::string name0(const Statement &s) { return s.names.empty() ? std::string("?") : std::string(s.names[0].text); }
 
 // The statement's i-th name as it ran: a name in a repeat block is a template (u$i); its step
 // carries the expanded name's id in the name pool (b for the first, c for the second).
@@ -49,7 +49,7 @@ std::string name_as_run(const Statement &s, std::size_t i, std::uint32_t id, con
 {
     if (id != npos && pool && id < pool->size())
         return std::string(pool->str(id));
-    return i < s.names.size() ? s.names[i].text : std::string("?");
+    return i < s.names.size() ? std::string(s.names[i].text) : std::string("?");
 }
 
 std::string count_of(std::int64_t n, const char *one, const char *many)
@@ -93,9 +93,11 @@ std::string intent(const Statement &s, const std::string &n0, const std::string 
         return "socketpair() creates two connected " + type_text(s.type) + " sockets, " + n0 + " and " + n1;
     case Op::socket: return "socket() creates a " + type_text(s.type) + " socket " + n0;
     case Op::bind:
-        return "bind() gives " + n0 + (s.address ? " the abstract name @" + s.address->text : " an autobind name");
+        return "bind() gives " + n0 +
+               (s.address ? " the abstract name @" + std::string(s.address->text) : " an autobind name");
     case Op::listen: return "listen() makes " + n0 + " accept connections";
-    case Op::connect: return "connect() connects " + n0 + " to " + (s.address ? "@" + s.address->text : n1);
+    case Op::connect:
+        return "connect() connects " + n0 + " to " + (s.address ? "@" + std::string(s.address->text) : n1);
     case Op::accept: return "accept() takes a connection off listener " + n0 + " as " + n1;
     case Op::send: {
         std::string t =
@@ -163,7 +165,8 @@ std::string outcome(const Statement &s, std::int64_t value, const std::string &n
         return "socketpair(): " + n0 + " and " + n1 + " are open (" + n0 + " is fd " + std::to_string(value) + ")";
     case Op::socket: return "socket(): " + n0 + " is open as fd " + std::to_string(value);
     case Op::bind:
-        return "bind(): " + n0 + " is bound" + (s.address ? " to @" + s.address->text : " to an autobind name");
+        return "bind(): " + n0 + " is bound" +
+               (s.address ? " to @" + std::string(s.address->text) : " to an autobind name");
     case Op::listen: return "listen(): " + n0 + " is listening";
     case Op::connect: return "connect(): " + n0 + " is connected";
     case Op::accept: return "accept(): the connection is accepted as " + n1 + " (fd " + std::to_string(value) + ")";

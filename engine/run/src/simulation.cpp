@@ -612,12 +612,12 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
     case Op::gc: co_yield kernel_.force_gc("gc statement"); break;
     case Op::user_decl:
         is_syscall = false;
-        kernel_.add_user(s.names[0].text);
+        kernel_.add_user(std::string(s.names[0].text));
         break;
     case Op::process_decl: {
         is_syscall = false;
         User *u = s.text.empty() ? &kernel_.root() : kernel_.find_user(s.text);
-        kernel_.add_process(s.names[0].text, u ? *u : kernel_.root());
+        kernel_.add_process(std::string(s.names[0].text), u ? *u : kernel_.root());
         break;
     }
     case Op::spawn: {
@@ -633,7 +633,7 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         } else if (declared) {
             for (const Statement &d : scene_->statements)
                 if (d.op == Op::process_decl && d.names[0].text == n0 && !d.cpu.text.empty())
-                    cpu = static_cast<std::uint32_t>(std::strtoul(d.cpu.text.c_str(), nullptr, 10));
+                    cpu = static_cast<std::uint32_t>(std::strtoul(std::string(d.cpu.text).c_str(), nullptr, 10));
         }
         if (cpu >= kernel_.config().cpus) {
             warn(s.loc.line, "spawn " + n0 + ": cpu " + std::to_string(cpu) + " does not exist (set cpus " +
@@ -712,9 +712,9 @@ Proc Simulation::script(std::uint32_t id)
         // the first two names as expanded (their name-pool ids in b and c), so the narration can
         // say u3 where the scene says u$i.
         std::uint32_t named0 = npos, named1 = npos;
-        if (!s.names.empty() && s.names[0].has_vars)
+        if (!s.names.empty() && s.names[0].has_vars())
             named0 = kernel_.name_pool.intern(expand(s.names[0], ts.cursor->bindings()));
-        if (s.names.size() > 1 && s.names[1].has_vars)
+        if (s.names.size() > 1 && s.names[1].has_vars())
             named1 = kernel_.name_pool.intern(expand(s.names[1], ts.cursor->bindings()));
         co_yield kernel_.ev(EventKind::stmt_begin, KFn::scene, static_cast<std::uint32_t>(statements_), named0, named1);
         Process *own = task.process;

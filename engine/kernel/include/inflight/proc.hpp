@@ -39,6 +39,7 @@ public:
         const Event *event = nullptr; // only meaningful in the root
         std::exception_ptr error;     // only meaningful in the root
         EventSink *sink = nullptr;    // only meaningful in the root
+        bool stopped = false;         // only meaningful in the root: a step's event was not absorbed
 
         // Frames come from a per-thread pool (frame_pool.hpp): a collection makes one per
         // vertex it judges.
@@ -48,16 +49,15 @@ public:
         Proc get_return_object() { return Proc{Handle::from_promise(*this)}; }
         std::suspend_always initial_suspend() noexcept { return {}; }
 
+        // A finished path hands the leaf back to its caller and returns to next(), which
+        // resumes the caller (see CallAwaiter: no symmetric transfer).
         struct FinalAwaiter {
             bool await_ready() noexcept { return false; }
-            std::coroutine_handle<> await_suspend(Handle h) noexcept
+            void await_suspend(Handle h) noexcept
             {
                 promise_type &p = h.promise();
-                if (p.parent) {
+                if (p.parent)
                     p.root->leaf = p.parent;
-                    return p.parent;
-                }
-                return std::noop_coroutine();
             }
             void await_resume() noexcept { }
         };
@@ -66,7 +66,7 @@ public:
         struct YieldAwaiter {
             bool absorbed;
             bool await_ready() const noexcept { return absorbed; }
-            void await_suspend(Handle) const noexcept { }
+            void await_suspend(Handle h) const noexcept { h.promise().root->stopped = true; }
             void await_resume() const noexcept { }
         };
         YieldAwaiter yield_value(const Event &e) noexcept
@@ -106,10 +106,17 @@ public:
         if (!root.leaf)
             root.leaf = handle_;
         root.event = nullptr;
-        root.leaf.resume();
-        // A failing nested path hands its exception up, frame by frame, to the root.
-        if (root.error)
-            std::rethrow_exception(std::exchange(root.error, nullptr));
+        root.stopped = false;
+        // A trampoline: each resume runs the innermost path until it stops at an event, calls a
+        // sub-path or finishes; the latter two come back here and the new leaf is resumed. The
+        // machine stack stays one frame deep however many paths a step enters and leaves
+        // (symmetric transfer would need every compiler, sanitizers on, to make it a tail call).
+        do {
+            root.leaf.resume();
+            // A failing nested path hands its exception up, frame by frame, to the root.
+            if (root.error)
+                std::rethrow_exception(std::exchange(root.error, nullptr));
+        } while (!root.stopped && !handle_.done());
         return handle_.done() ? nullptr : root.event;
     }
 
@@ -143,18 +150,18 @@ private:
     Handle handle_;
 };
 
-// Calling a nested path: the child runs at once (symmetric transfer) and hands control back
-// to the parent when it finishes, so the driver's next() always resumes the innermost path.
+// Calling a nested path: the parent suspends with the child as the root's leaf, and next()
+// resumes it at once; when the child finishes the leaf is the parent again. next() always
+// resumes the innermost path.
 struct Proc::promise_type::CallAwaiter {
     Proc child;
     bool await_ready() noexcept { return !child.handle_ || child.handle_.done(); }
-    std::coroutine_handle<> await_suspend(Handle parent) noexcept
+    void await_suspend(Handle parent) noexcept
     {
         promise_type &c = child.handle_.promise();
         c.parent = parent;
         c.root = parent.promise().root;
         c.root->leaf = child.handle_;
-        return child.handle_;
     }
     void await_resume()
     {

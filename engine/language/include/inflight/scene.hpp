@@ -6,22 +6,52 @@
 #include "inflight/diagnostic.hpp"
 #include "inflight/errno_code.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/name_pool.hpp"
 #include "inflight/run_budget.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace inflight {
 
 enum class SockType : unsigned char { stream, dgram, seqpacket };
 
-// A name as written: may contain $var or ${expr} parts that expand inside repeat blocks.
+// The text of a name in a statement: a pointer to NUL-terminated text that outlives it (interned
+// in its scene's Scene::names, whose texts end in a NUL, or a string literal). Eight bytes, read
+// as a std::string_view; names never hold a NUL (the parser rejects it in any name).
+class NameText {
+public:
+    constexpr NameText() = default;
+    constexpr NameText(const char *text) : text_(text) { } // NOLINT: literals and interned texts
+    std::string_view view() const { return text_ ? std::string_view(text_) : std::string_view(); }
+    operator std::string_view() const { return view(); }
+    const char *data() const { return text_ ? text_ : ""; }
+    std::size_t size() const { return view().size(); }
+    bool empty() const { return !text_ || !*text_; }
+    std::size_t find(char c, std::size_t from = 0) const { return view().find(c, from); }
+    std::size_t find(std::string_view s, std::size_t from = 0) const { return view().find(s, from); }
+    std::string_view substr(std::size_t pos, std::size_t n = std::string_view::npos) const
+    {
+        return view().substr(pos, n);
+    }
+    char operator[](std::size_t i) const { return text_[i]; }
+    friend bool operator==(const NameText &a, std::string_view b) { return a.view() == b; }
+
+private:
+    const char *text_ = nullptr;
+};
+
+// A name as written: may contain $var or ${expr} parts that expand inside repeat blocks. A name
+// in a statement costs these 16 bytes, not a copy of the word: a file of names parses in a few
+// times its size.
 struct NameTemplate {
-    std::string text;
+    NameText text;
     SourceLoc loc;
-    bool has_vars = false;
+    bool has_vars() const { return text.find('$') != std::string_view::npos; }
 };
 
 enum class Op : unsigned char {
@@ -144,6 +174,8 @@ struct Scene {
     std::vector<Statement> statements;
     std::vector<SceneVariant> variants;
     std::vector<std::string> lines; // the source text, line by line, for the views
+    // Where every NameTemplate of the scene keeps its text; shared by copies of the scene.
+    std::shared_ptr<NameArena> names = std::make_shared<NameArena>();
 };
 
 } // namespace inflight

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,7 +28,6 @@ public:
     std::uint32_t capacity() const { return static_cast<std::uint32_t>(slots_.size() / 4 * 3); }
     std::size_t bytes() const;
 
-private:
     static std::uint64_t hash(std::string_view text)
     {
         // Names are short ("s1048575"): eight bytes at a time, then splitmix64's finaliser, so
@@ -52,6 +52,8 @@ private:
         h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
         return h ^ (h >> 31);
     }
+
+private:
     // The slot holding `text`, or the empty slot where it would go.
     std::size_t slot_of(std::string_view text, std::uint64_t h) const;
     void grow();
@@ -66,6 +68,33 @@ private:
     // The name interned last: a socket statement interns its label and fd name (the same text)
     // and the next statement usually looks that name up again.
     std::uint32_t last_ = 0xFFFFFFFFu;
+};
+
+// Interned names whose views stay valid while the arena lives (a NamePool's move when its
+// arena grows): a parsed scene's names point into one (Scene::names), so a name written a
+// thousand times is stored once and each use of it costs a view, not a std::string. Text goes
+// in chunks that never move; an index of name ids, open addressing, finds a text again.
+class NameArena {
+public:
+    NameArena() = default;
+    NameArena(const NameArena &) = delete; // views point into it: shared, never copied
+    NameArena &operator=(const NameArena &) = delete;
+
+    // The interned copy of `text`, followed by a NUL (so its data() is a C string).
+    std::string_view intern(std::string_view text);
+    std::size_t size() const { return names_.size(); }
+    std::size_t bytes() const; // what the arena holds on the heap
+
+private:
+    static constexpr std::size_t kChunk = 64 * 1024;
+    void grow();
+
+    std::vector<std::unique_ptr<char[]>> chunks_;
+    char *free_ = nullptr; // the unused end of the last chunk
+    std::size_t room_ = 0;
+    std::size_t chunk_bytes_ = 0;
+    std::vector<std::string_view> names_; // by id
+    std::vector<std::uint32_t> slots_;    // id + 1 (0: empty), load <= 3/4
 };
 
 // A process's fd names: name id -> fd. While the names a process uses are dense among all the
