@@ -12,21 +12,7 @@ namespace {
 
 bool is_socket_statement(Op op)
 {
-    switch (op) {
-    case Op::socketpair:
-    case Op::socket:
-    case Op::bind:
-    case Op::listen:
-    case Op::connect:
-    case Op::accept:
-    case Op::send:
-    case Op::recv:
-    case Op::dup:
-    case Op::close:
-    case Op::setsockopt:
-    case Op::gc: return true;
-    default: return false;
-    }
+    return (is_syscall(op) && op != Op::splice) || op == Op::gc;
 }
 
 const Process *process_named(const Kernel &k, const std::string &name)

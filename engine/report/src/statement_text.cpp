@@ -313,24 +313,10 @@ std::string describe_statement_end(const Event &e, const Scene *scene, const Nam
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;
     if (!s)
         return line_text(e.scene_line) + " done";
-    switch (s->op) {
-    case Op::socketpair:
-    case Op::socket:
-    case Op::bind:
-    case Op::listen:
-    case Op::connect:
-    case Op::accept:
-    case Op::send:
-    case Op::recv:
-    case Op::dup:
-    case Op::close:
-    case Op::setsockopt:
-    case Op::splice:
-    case Op::gc:
-    case Op::spawn:
-    case Op::wait: return outcome(*s, e.after, name_as_run(*s, 0, e.b, pool), name_as_run(*s, 1, e.c, pool));
-    default: return line_text(e.scene_line) + " done";
-    }
+    // What a statement that acts (a syscall, a collection, a spawn or a join) did.
+    if (is_syscall(s->op) || s->op == Op::gc || s->op == Op::spawn || s->op == Op::wait)
+        return outcome(*s, e.after, name_as_run(*s, 0, e.b, pool), name_as_run(*s, 1, e.c, pool));
+    return line_text(e.scene_line) + " done";
 }
 
 std::string describe_expectation(const Event &e, const Scene *scene)

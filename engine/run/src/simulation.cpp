@@ -564,21 +564,8 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
     const std::string n1 = s.names.size() > 1 ? expand(s.names[1], b) : std::string();
     const std::optional<std::string> address = expand_address(s, b);
     is_syscall = true;
-    switch (s.op) {
-    case Op::socketpair:
-    case Op::socket:
-    case Op::bind:
-    case Op::listen:
-    case Op::connect:
-    case Op::accept:
-    case Op::send:
-    case Op::recv:
-    case Op::dup:
-    case Op::close:
-    case Op::setsockopt:
-    case Op::splice: kernel_.charge(Cost::syscall); break;
-    default: break;
-    }
+    if (inflight::is_syscall(s.op))
+        kernel_.charge(Cost::syscall);
     switch (s.op) {
     case Op::socketpair: co_yield kernel_.sys_socketpair(p, s.type, n0, n1, r); break;
     case Op::socket: co_yield kernel_.sys_socket(p, s.type, n0, r); break;

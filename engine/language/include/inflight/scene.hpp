@@ -81,6 +81,27 @@ enum class Op : unsigned char {
     splice,          // splice a bytes=N: sendfile() of N bytes into stream socket a (MSG_SPLICE_PAGES)
 };
 
+// The statements that are one system call of the scene's process (what the model charges a
+// syscall for, what a narration reports the result of, what a real kernel replay performs).
+constexpr bool is_syscall(Op op)
+{
+    switch (op) {
+    case Op::socketpair:
+    case Op::socket:
+    case Op::bind:
+    case Op::listen:
+    case Op::connect:
+    case Op::accept:
+    case Op::send:
+    case Op::recv:
+    case Op::dup:
+    case Op::close:
+    case Op::setsockopt:
+    case Op::splice: return true;
+    default: return false;
+    }
+}
+
 enum class SockOpt : unsigned char { passrights, passcred };
 
 struct Statement {
