@@ -286,14 +286,7 @@ Proc ClassicCollector::collect()
     // 6. unix_gc_lock is dropped; purging the hitlist drops the garbage's last references.
     k.spin_unlock(k.unix_gc_lock);
     k.gc_phase = GcPhase::purge;
-    const FreedBy saved = k.release_cause;
-    k.release_cause = FreedBy::gc;
-    while (!k.hitlist.empty()) {
-        SkBuff &skb = k.hitlist.front();
-        k.hitlist.pop_front();
-        co_yield k.kfree_skb(skb, KFn::skb_queue_purge);
-    }
-    k.release_cause = saved;
+    co_yield k.purge_hitlist();
 
     // 7. Every garbage socket left gc_candidates when its inflight reached 0.
     if (!k.gc_candidates.empty() && era() == GcEra::async) {

@@ -481,14 +481,7 @@ Proc GraphCollector::collect()
         if (skb.fp)
             skb.fp->dead = true;
     run.hitlist = static_cast<std::uint32_t>(k.hitlist.size());
-    const FreedBy saved = k.release_cause;
-    k.release_cause = FreedBy::gc;
-    while (!k.hitlist.empty()) {
-        SkBuff &skb = k.hitlist.front();
-        k.hitlist.pop_front();
-        co_yield k.kfree_skb(skb, KFn::skb_queue_purge);
-    }
-    k.release_cause = saved;
+    co_yield k.purge_hitlist();
     k.gc_phase = GcPhase::none;
     k.gc_in_progress = false;
 }

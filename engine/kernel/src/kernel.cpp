@@ -475,6 +475,18 @@ Proc Kernel::unix_gc(std::string trigger)
     co_yield ev(EventKind::gc_queued, KFn::queue_work, npos, npos, npos, 0, was_pending ? 1 : 0);
 }
 
+Proc Kernel::purge_hitlist()
+{
+    const FreedBy saved = release_cause;
+    release_cause = FreedBy::gc;
+    while (!hitlist.empty()) {
+        SkBuff &skb = hitlist.front();
+        hitlist.pop_front();
+        co_yield kfree_skb(skb, KFn::skb_queue_purge);
+    }
+    release_cause = saved;
+}
+
 Proc Kernel::gc_run(std::string trigger)
 {
     // Past the collections budget the last record is reused: the first ones and the latest

@@ -205,6 +205,9 @@ public:
     // fd and dropping its reference are one micro-step (an fd_close event).
     Proc fput(File &f, std::uint32_t closing_process = npos, std::uint32_t closing_fd = npos);
     Proc kfree_skb(SkBuff &skb, KFn why); // run the destructor (detach fds, drop their refs)
+    // __skb_queue_purge(&hitlist) at the end of a collection (both collectors): every release it
+    // causes is the collector's doing.
+    Proc purge_hitlist();
     // scm_destroy(): drops every reference the list still holds (last entry first) and takes it
     // off the refcount registry.
     Proc scm_destroy(ScmFpList &fpl);
