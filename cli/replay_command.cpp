@@ -128,6 +128,15 @@ std::string default_agent()
     return INFLIGHT_REPLAY_AGENT;
 }
 
+// The scene, its diagnostics printed to stderr as the other commands print them.
+ParseResult load_reporting(const std::string &file)
+{
+    ParseResult parsed = load_scene_file(file);
+    for (const auto &d : parsed.diagnostics)
+        std::cerr << printable(d.format()) << "\n";
+    return parsed;
+}
+
 } // namespace
 
 int replay_main(int argc, char **argv)
@@ -135,9 +144,7 @@ int replay_main(int argc, char **argv)
     Common c;
     if (auto status = parse_args(argc, argv, kReplayUsage, false, c))
         return *status;
-    ParseResult parsed = load_scene_file(c.file);
-    for (const auto &d : parsed.diagnostics)
-        std::cerr << printable(d.format()) << "\n";
+    ParseResult parsed = load_reporting(c.file);
     if (!parsed.ok())
         return 2;
     const bool in_vm = !c.vm.vmlinuz.empty();
@@ -191,9 +198,7 @@ int export_c_main(int argc, char **argv)
     Common c;
     if (auto status = parse_args(argc, argv, kExportUsage, true, c))
         return *status;
-    ParseResult parsed = load_scene_file(c.file);
-    for (const auto &d : parsed.diagnostics)
-        std::cerr << printable(d.format()) << "\n";
+    ParseResult parsed = load_reporting(c.file);
     if (!parsed.ok())
         return 2;
     // A program that may run as any user: plan it as the unprivileged case, where only one uid
