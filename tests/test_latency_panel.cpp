@@ -23,7 +23,9 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -329,6 +331,51 @@ private slots:
         c.seek(c.totalSteps());
         dock.refresh();
         QVERIFY(dock.minimumSizeHint().height() <= 160);
+    }
+
+    // "Tables show their rows and columns at 1080p without scrolling" (issue 10): under the
+    // graph of a 1920x1080 window the dock is about 630 x 410 px; with three groups of
+    // seven-digit figures every column and every figure of the percentile table is in view,
+    // and so it is in a dock wide enough to put the histograms beside it.
+    void percentileTableInFullAt1080p_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("under the graph at 1080p") << QSize(630, 410);
+        QTest::newRow("a wide dock") << QSize(1400, 410);
+    }
+    void percentileTableInFullAt1080p()
+    {
+        QFETCH(QSize, size);
+        PlayerController c;
+        QVERIFY(open(c));
+        LatencyDock dock(c);
+        dock.setRun(beforeSeries()); // all calls, no fd, with AF_UNIX fds
+        c.seek(c.totalSteps());
+        dock.resize(size);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        dock.refresh();
+        QCoreApplication::processEvents();
+        QTableView *t = dock.percentileView();
+        QCOMPARE(t->model()->columnCount(), 3);
+        QVERIFY(!t->horizontalScrollBar()->isVisible());
+        QVERIFY(!t->verticalScrollBar()->isVisible());
+        const QRect view = t->viewport()->rect();
+        for (int col = 0; col < t->model()->columnCount(); ++col)
+            for (int row = 0; row < t->model()->rowCount(); ++row) {
+                if (t->isRowHidden(row))
+                    continue;
+                const QRect cell = t->visualRect(t->model()->index(row, col));
+                QVERIFY2(view.contains(cell), qPrintable(QStringLiteral("row %1 column %2: %3,%4 %5x%6 in %7x%8")
+                                                             .arg(row)
+                                                             .arg(col)
+                                                             .arg(cell.x())
+                                                             .arg(cell.y())
+                                                             .arg(cell.width())
+                                                             .arg(cell.height())
+                                                             .arg(view.width())
+                                                             .arg(view.height())));
+            }
     }
 
     void exportMatchesEngine()

@@ -11,6 +11,7 @@
 #include "editor/scene_editor.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_view.h"
+#include "latency/latency_dock.h"
 #include "main_window.h"
 #include "player_controller.h"
 #include "theme.h"
@@ -23,8 +24,10 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTest>
 #include <QToolBar>
 #include <QToolButton>
@@ -118,6 +121,39 @@ private slots:
         auto *position = w.findChild<QLabel *>(QStringLiteral("positionLabel"));
         QVERIFY(position && position->isVisible() && !position->visibleRegion().isEmpty());
         QVERIFY(position->text().contains(QStringLiteral("step")));
+    }
+
+    // "Tables show their rows and columns at 1080p without scrolling": the seed's A/B scene
+    // at its end, with three groups of seven-digit figures, in the latency dock under the
+    // graph of a first launch at 1920x1080.
+    void latencyTableInFullAt1080p()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(w.openScene(scenePath("seed-gc-penalty.scn"), false));
+        QVERIFY(waitIndex(c));
+        showAt(w, QSize(1920, 1080));
+        const WindowDocks &d = w.windowDocks();
+        d.latency->raise();
+        c.seek(c.totalSteps());
+        auto *dock = static_cast<latency::LatencyDock *>(d.latency);
+        QTRY_VERIFY(dock->percentileView()->model()->columnCount() >= 3);
+        QCoreApplication::processEvents();
+        QVERIFY(onScreen(d.latency));
+        QTableView *t = dock->percentileView();
+        QVERIFY(!t->horizontalScrollBar()->isVisible());
+        QVERIFY(!t->verticalScrollBar()->isVisible());
+        const QRect view = t->viewport()->rect();
+        for (int col = 0; col < t->model()->columnCount(); ++col)
+            for (int row = 0; row < t->model()->rowCount(); ++row)
+                if (!t->isRowHidden(row))
+                    QVERIFY2(view.contains(t->visualRect(t->model()->index(row, col))),
+                             qPrintable(QStringLiteral("row %1, column %2 of %3 cut in a %4 x %5 dock")
+                                            .arg(row)
+                                            .arg(col)
+                                            .arg(t->model()->columnCount())
+                                            .arg(d.latency->width())
+                                            .arg(d.latency->height())));
     }
 
     // Growing the window gives every dock its share of the new room, not the graph all of it.

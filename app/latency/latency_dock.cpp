@@ -291,6 +291,7 @@ void LatencyDock::applyPosition(bool force)
                                                   callsText(groups[i].histogram.count())));
     }
     percentiles_->setHistograms(live_.all(), groups, live_.unit());
+    arrange(false); // a new group's column may no longer fit beside the histograms
     updateCount();
     if (pending_select_ && live_.isVisible(*pending_select_)) {
         const std::size_t s = *pending_select_;
@@ -487,28 +488,90 @@ void LatencyDock::applyTheme()
     histogram_area_->setMinimumWidth(static_cast<int>(240 * t.fontScale()));
     count_->setFont(t.font(kLabelPoints));
     calls_title_->setFont(t.font(kLabelPoints));
+    arrange(true); // the tables' widths follow the font
 }
 
 void LatencyDock::resizeEvent(QResizeEvent *e)
 {
     QDockWidget::resizeEvent(e);
-    // Side by side when the dock is wide (under the graph), stacked when it is tall (at a side);
-    // about half each way (a scroll area asks for almost nothing itself, so say it).
-    const Qt::Orientation o = width() >= height() ? Qt::Horizontal : Qt::Vertical;
-    if (o != split_->orientation() || !split_placed_) {
-        split_->setOrientation(o);
-        // The splitter has not been laid out to the new size yet; the dock's is close enough.
-        const int total = o == Qt::Horizontal ? width() : height();
-        split_->setSizes({total * 21 / 50, total - total * 21 / 50});
-        // The six percentile figures in full above the calls of a clicked bar, when the
-        // height allows (the tabs and the controls row take about 90 px).
-        const int rows = PercentileModel::ColumnCount - 1;
-        const int want = percentile_view_->horizontalHeader()->sizeHint().height() +
-                         rows * percentile_view_->verticalHeader()->defaultSectionSize() + 6;
-        const int side_height = (o == Qt::Horizontal ? height() : height() / 2) - 90;
-        if (side_height > 0)
-            side_->setSizes({std::min(want, side_height * 3 / 4), std::max(side_height - want, side_height / 4)});
-        split_placed_ = true;
+    arrange(false);
+}
+
+int LatencyDock::percentileTableWidth() const
+{
+    const QHeaderView *h = percentile_view_->horizontalHeader();
+    const QAbstractItemView *view = percentile_view_; // sizeHintForColumn is public here
+    // A few pixels of slack: a column one pixel short brings a horizontal scroll bar, which
+    // then hides the last row.
+    int w = std::max(percentile_view_->verticalHeader()->sizeHint().width(), percentile_view_->verticalHeader()->width()) +
+            2 * percentile_view_->frameWidth() + 8;
+    for (int c = 0; c < h->count(); ++c)
+        w += std::max(h->sectionSizeHint(c), view->sizeHintForColumn(c));
+    return w;
+}
+
+int LatencyDock::percentileTableHeight() const
+{
+    const int rows = PercentileModel::ColumnCount - 1; // the group's row is the header
+    return percentile_view_->horizontalHeader()->sizeHint().height() +
+           rows * percentile_view_->verticalHeader()->defaultSectionSize() + 2 * percentile_view_->frameWidth();
+}
+
+LatencyDock::Arrangement LatencyDock::chooseArrangement() const
+{
+    if (width() < height())
+        return Arrangement::stacked;
+    // Side by side only when the histograms and every group's percentile column both fit;
+    // otherwise the histograms take the dock's full width above the two tables (at 1080p the
+    // dock under the graph is ~630 px: three group columns and the bars do not fit beside each other).
+    const int histogram_w = histograms_.isEmpty() ? histogram_area_->minimumWidth()
+                                                  : histograms_.front()->sizeHint().width();
+    const int handle = split_->handleWidth() + 16; // the splitter handle, the dock's margins
+    return histogram_w + percentileTableWidth() + handle <= width() ? Arrangement::side_by_side
+                                                                    : Arrangement::tables_below;
+}
+
+void LatencyDock::arrange(bool force)
+{
+    const Arrangement a = chooseArrangement();
+    const int columns = percentile_view_->model()->columnCount();
+    // Sizes are given when the arrangement or the number of groups changes; in between, a
+    // splitter the user dragged keeps its place.
+    if (a == arrangement_ && columns == arranged_columns_ && !force)
+        return;
+    arrangement_ = a;
+    arranged_columns_ = columns;
+    const int table_w = percentileTableWidth();
+    const int table_h = percentileTableHeight();
+    const int usable_h = std::max(1, height() - 90); // the tabs and the controls row take about 90 px
+    switch (a) {
+    case Arrangement::side_by_side: {
+        split_->setOrientation(Qt::Horizontal);
+        side_->setOrientation(Qt::Vertical);
+        const int side_w = std::min(width() / 2, table_w + 4);
+        split_->setSizes({width() - side_w, side_w});
+        side_->setSizes({std::min(table_h, usable_h * 3 / 4), std::max(usable_h - table_h, usable_h / 4)});
+        break;
+    }
+    case Arrangement::tables_below: {
+        split_->setOrientation(Qt::Vertical);
+        side_->setOrientation(Qt::Horizontal);
+        const int tables_h = std::min(table_h + 4, usable_h * 3 / 5);
+        split_->setSizes({usable_h - tables_h, tables_h});
+        const int figures_w = std::min(table_w + 4, width() * 3 / 4);
+        side_->setSizes({figures_w, std::max(width() - figures_w, width() / 4)});
+        break;
+    }
+    case Arrangement::stacked:
+    case Arrangement::none: {
+        split_->setOrientation(Qt::Vertical);
+        side_->setOrientation(Qt::Vertical);
+        split_->setSizes({height() * 21 / 50, height() - height() * 21 / 50});
+        const int side_h = height() / 2 - 90;
+        if (side_h > 0)
+            side_->setSizes({std::min(table_h, side_h * 3 / 4), std::max(side_h - table_h, side_h / 4)});
+        break;
+    }
     }
 }
 

@@ -106,9 +106,22 @@ private:
     QLabel *count_ = nullptr;
     QToolButton *export_ = nullptr;
     QTabWidget *tabs_ = nullptr;
+    // How the histograms, the percentile table and the calls share the dock.
+    enum class Arrangement {
+        none,
+        side_by_side, // histograms | figures over calls: a dock wide enough for both in full
+        tables_below, // histograms over figures | calls: under the graph, too narrow for both
+        stacked,      // all three stacked: a tall dock at a side of the window
+    };
+    Arrangement chooseArrangement() const;
+    int percentileTableWidth() const; // every group's column in full
+    int percentileTableHeight() const; // every figure's row in full
+    void arrange(bool force);
+
     QSplitter *split_ = nullptr;
-    QSplitter *side_ = nullptr; // the percentile figures above the calls of a clicked bar
-    bool split_placed_ = false; // sizes given for the current orientation
+    QSplitter *side_ = nullptr; // the percentile figures and the calls of a clicked bar
+    Arrangement arrangement_ = Arrangement::none;
+    int arranged_columns_ = -1; // the percentile table's column count the sizes were given for
     QScrollArea *histogram_area_ = nullptr;
     QVBoxLayout *histogram_layout_ = nullptr;
     QList<HistogramWidget *> histograms_;
