@@ -155,11 +155,33 @@ private slots:
         c.seek(at);
         const Kernel &k = c.kernel();
         QVERIFY(k.unix_tot_inflight > 0);
-        QVERIFY2(globals->text().contains(QStringLiteral("unix_tot_inflight %1").arg(k.unix_tot_inflight)),
-                 qPrintable(globals->text()));
-        QVERIFY(globals->text().contains(QStringLiteral("max_scc_index %1").arg(k.max_scc_index)));
+        // The label's figures are joined by no-break spaces (it wraps between figures only).
+        auto text = [globals] { return QString(globals->text()).replace(QChar::Nbsp, QLatin1Char(' ')); };
+        QVERIFY2(text().contains(QStringLiteral("unix_tot_inflight %1").arg(k.unix_tot_inflight)), qPrintable(text()));
+        QVERIFY(text().contains(QStringLiteral("max_scc_index %1").arg(k.max_scc_index)));
+        QVERIFY(!text().contains(QStringLiteral("more user")));
         c.seek(0);
-        QVERIFY(globals->text().contains(QStringLiteral("unix_tot_inflight 0")));
+        QVERIFY(text().contains(QStringLiteral("unix_tot_inflight 0")));
+    }
+
+    // Fifteen users with fds in flight (the seed scene): four in the label, all in its tooltip.
+    void listsDockFoldsManyUsers()
+    {
+        PlayerController c;
+        QVERIFY(c.openFile(sceneFile("seed-gc-penalty.scn")));
+        QVERIFY(test::waitIndex(c));
+        docks::ListsDock dock(c);
+        auto *globals = dock.findChild<QLabel *>(QStringLiteral("globals"));
+        QVERIFY(globals);
+        c.seek(c.totalSteps());
+        int users = 0; // the ones with fds in flight, and the first (root) always
+        for (const User &u : c.kernel().users)
+            users += u.unix_inflight || &u == &c.kernel().users.front() ? 1 : 0;
+        QVERIFY(users > 5);
+        QVERIFY2(globals->text().contains(QStringLiteral("%1\u00a0more\u00a0users").arg(users - 4)),
+                 qPrintable(globals->text()));
+        QCOMPARE(globals->text().count(QStringLiteral(">unix_inflight")), 4);
+        QCOMPARE(globals->toolTip().count(QStringLiteral("->unix_inflight")), users);
     }
 
     void destroyedDuringASeek()

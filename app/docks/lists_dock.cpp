@@ -322,12 +322,25 @@ void ListsDock::updateGlobals()
               << tr("index marks %1/%2").arg(k.unvisited_index).arg(k.grouped_index)
               << tr("max_scc_index %1").arg(k.max_scc_index);
     parts << tr("hitlist %1").arg(k.hitlist.size());
+    // Per user: the first few in the label, every one in its tooltip (the seed scene has 15
+    // users with fds in flight, which would push the lists out of a 1080p dock).
+    constexpr int kUsersShown = 4;
+    QStringList users;
     for (const User &u : k.users)
         if (u.unix_inflight || &u == &k.users.front())
-            parts << tr("%1->unix_inflight %2")
+            users << tr("%1->unix_inflight %2")
                          .arg(QString::fromStdString(u.name))
                          .arg(l.toString(qulonglong(u.unix_inflight)));
+    for (int i = 0; i < users.size() && i < kUsersShown; ++i)
+        parts << users[i];
+    if (users.size() > kUsersShown)
+        parts << (users.size() == kUsersShown + 1 ? tr("1 more user")
+                                                  : tr("%1 more users").arg(users.size() - kUsersShown));
+    // The label wraps between figures, never inside one ("holder1_user-" / ">unix_inflight").
+    for (QString &p : parts)
+        p.replace(QLatin1Char(' '), QChar::Nbsp).replace(QStringLiteral("->"), QStringLiteral("\u2011>"));
     globals_->setText(parts.join(QStringLiteral(" · ")));
+    globals_->setToolTip(users.size() > kUsersShown ? users.join(QLatin1Char('\n')) : QString());
 }
 
 void ListsDock::applyTheme()
