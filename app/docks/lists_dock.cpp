@@ -336,10 +336,10 @@ void ListsDock::updateGlobals()
     if (users.size() > kUsersShown)
         parts << (users.size() == kUsersShown + 1 ? tr("1 more user")
                                                   : tr("%1 more users").arg(users.size() - kUsersShown));
-    // The label wraps between figures or after a user's "->", never inside a name or between
-    // a name and its figure ("holder1_user-" / ">unix_inflight").
+    // The label wraps at spaces or after a user's "->", never inside the arrow
+    // ("holder1_user-" / ">unix_inflight"): a no-break hyphen, then a zero-width space.
     for (QString &p : parts)
-        p.replace(QLatin1Char(' '), QChar::Nbsp).replace(QStringLiteral("->"), QStringLiteral("\u2011>\u200b"));
+        p.replace(QStringLiteral("->"), QStringLiteral("\u2011>\u200b"));
     globals_->setText(parts.join(QStringLiteral(" · ")));
     globals_->setToolTip(users.size() > kUsersShown ? users.join(QLatin1Char('\n')) : QString());
 }
