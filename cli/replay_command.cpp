@@ -4,7 +4,7 @@
 #include "replay_command.hpp"
 
 #include "inflight/export_c.hpp"
-#include "inflight/kernel_profile.hpp"
+#include "inflight/release_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
 #include "inflight/parser.hpp"
@@ -168,7 +168,7 @@ int replay_main(int argc, char **argv)
             c.vm.agent = default_agent();
         kernel = run_in_vm(c.file, c.vm);
     }
-    const KernelProfile profile = in_vm ? profile_for_release(kernel.release, kernel.version)
+    const ReleaseProfile profile = in_vm ? profile_for_release(kernel.release, kernel.version)
                                         : profile_for_release(running_kernel_release(), running_kernel_version());
     const GcEra era = c.era.value_or(profile.era);
     const ModelTrace model = trace_model(parsed.scene, plan, era, profile.unify_scc_index);
@@ -204,7 +204,7 @@ int export_c_main(int argc, char **argv)
     // A program that may run as any user: plan it as the unprivileged case, where only one uid
     // exists, unless the caller is root.
     const ReplayPlan plan = plan_replay(parsed.scene, geteuid() == 0);
-    const KernelProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
+    const ReleaseProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
     const GcEra era = c.era.value_or(profile.era);
     const ModelTrace model = trace_model(parsed.scene, plan, era, profile.unify_scc_index);
     const std::string model_name = std::string(era_name(era)) + " (Linux " + std::string(era_kernel_label(era)) + ")" +

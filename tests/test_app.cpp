@@ -145,10 +145,10 @@ private slots:
         QCOMPARE(c.scene().statements.size(), c.baseScene().statements.size());
         emit box->activated(2);
         QCOMPARE(c.era(), GcEra::classic);
-        QCOMPARE(c.scene().settings.autobind, inflight::AutobindMode::random);
+        QCOMPARE(*c.scene().settings.autobind, inflight::AutobindMode::random);
         emit box->activated(0);
         QCOMPARE(c.variant(), -1);
-        QCOMPARE(c.scene().settings.autobind, inflight::AutobindMode::sequential);
+        QCOMPARE(*c.scene().settings.autobind, inflight::AutobindMode::sequential);
         // A scene without variants has no box.
         QVERIFY(c.openText(QString::fromLatin1(kTriangle), QStringLiteral("t.scn")));
         QCOMPARE(box->count(), 0);

@@ -139,7 +139,7 @@ private slots:
         QVERIFY(r.diagnostics.empty());
         QCOMPARE(r.scene.title, std::string("Triangle \"of\" death"));
         QCOMPARE(r.scene.settings.gc, GcEra::graph);
-        QVERIFY(r.scene.settings.fix_unify_scc_index);
+        QVERIFY(r.scene.settings.fixes.get(KernelChange::unify_scc_index).value_or(false));
         QCOMPARE(r.scene.settings.nofile, std::uint64_t(16));
         QCOMPARE(r.scene.settings.seed, std::uint64_t(42));
         QCOMPARE(r.scene.settings.budget[Budget::objects], std::uint64_t(500));
@@ -156,7 +156,7 @@ private slots:
         QCOMPARE(r.scene.title, std::string("ring-of-four"));
         QCOMPARE(r.scene.file, std::string("scenes/ring-of-four.scene"));
         QCOMPARE(r.scene.settings.gc, GcEra::async);
-        QVERIFY(!r.scene.settings.fix_unify_scc_index);
+        QVERIFY(!r.scene.settings.fixes.get(KernelChange::unify_scc_index).value_or(false));
         QCOMPARE(r.scene.settings.nofile, std::uint64_t(1024));
         QCOMPARE(r.scene.settings.budget[Budget::objects], std::uint64_t(2'000'000));
         QVERIFY(!r.scene.settings.checked);
@@ -476,19 +476,19 @@ private slots:
         QCOMPARE(st.costs[1].ns, std::uint64_t(0));
         QCOMPARE(st.autobind, AutobindMode::random_v1);
         QVERIFY(st.creds_by_default);
-        QVERIFY(st.global_table_lock);
-        QVERIFY(!st.fix_splice_no_checksum);
-        QVERIFY(st.fix_unify_scc_index);
+        QVERIFY(st.global_table_lock.value_or(false));
+        QVERIFY(!st.fixes.get(KernelChange::splice_no_checksum).value_or(true));
+        QVERIFY(st.fixes.get(KernelChange::unify_scc_index).value_or(false));
 
         const auto others = parse("set autobind sequential\nset table-lock per-bucket\nset creds-by-default off\n"
                                   "set fix splice-no-checksum\nset cost hash_chain_entry 1000000000000\n");
         VERIFY_OK(others);
-        QCOMPARE(others.scene.settings.autobind, AutobindMode::sequential);
-        QVERIFY(!others.scene.settings.global_table_lock);
+        QCOMPARE(*others.scene.settings.autobind, AutobindMode::sequential);
+        QVERIFY(!others.scene.settings.global_table_lock.value_or(false));
         QVERIFY(!others.scene.settings.creds_by_default);
-        QVERIFY(others.scene.settings.fix_splice_no_checksum);
+        QVERIFY(others.scene.settings.fixes.get(KernelChange::splice_no_checksum).value_or(true));
         QCOMPARE(others.scene.settings.costs.at(0).ns, std::uint64_t(1'000'000'000'000));
-        QCOMPARE(parse("set autobind random\n").scene.settings.autobind, AutobindMode::random);
+        QCOMPARE(*parse("set autobind random\n").scene.settings.autobind, AutobindMode::random);
     }
 
     void timeSettingDefaults()
@@ -498,10 +498,10 @@ private slots:
         const auto &st = r.scene.settings;
         QCOMPARE(st.cpus, 1u);
         QVERIFY(st.costs.empty());
-        QCOMPARE(st.autobind, AutobindMode::random);
+        QVERIFY(!st.autobind); // the profile's: random from 5.17
         QVERIFY(!st.creds_by_default);
         QVERIFY(!st.global_table_lock);
-        QVERIFY(st.fix_splice_no_checksum);
+        QVERIFY(st.fixes.get(KernelChange::splice_no_checksum).value_or(true));
         QVERIFY(r.scene.variants.empty());
     }
 
@@ -511,12 +511,12 @@ private slots:
         const auto off = parse("set gc classic\nset fix unify-scc-index off\n");
         VERIFY_OK(off);
         QVERIFY2(off.diagnostics.empty(), all_diagnostics(off).c_str());
-        QVERIFY(!off.scene.settings.fix_unify_scc_index);
+        QVERIFY(!off.scene.settings.fixes.get(KernelChange::unify_scc_index).value_or(false));
         // Each fix is its own setting: both may be given, each once.
         const auto both = parse("set gc graph\nset fix unify-scc-index\nset fix splice-no-checksum off\n");
         VERIFY_OK(both);
-        QVERIFY(both.scene.settings.fix_unify_scc_index);
-        QVERIFY(!both.scene.settings.fix_splice_no_checksum);
+        QVERIFY(both.scene.settings.fixes.get(KernelChange::unify_scc_index).value_or(false));
+        QVERIFY(!both.scene.settings.fixes.get(KernelChange::splice_no_checksum).value_or(true));
         // The rule that unify-scc-index needs the graph collector still holds with an explicit on.
         const auto warn = parse("set fix unify-scc-index on\n");
         VERIFY_OK(warn);
@@ -751,7 +751,7 @@ private slots:
         QCOMPARE(v[0].name, std::string("graph_fixed"));
         QCOMPARE(at(v[0].loc), QString("3:1"));
         QCOMPARE(v[0].settings.gc, GcEra::graph);
-        QVERIFY(v[0].settings.fix_unify_scc_index);
+        QVERIFY(v[0].settings.fixes.get(KernelChange::unify_scc_index).value_or(false));
         QCOMPARE(v[0].settings.cpus, 8u); // set after the variant, still applies
         QCOMPARE(v[0].settings.seed, std::uint64_t(7));
         QCOMPARE(v[0].settings.costs.size(), std::size_t(2));
@@ -763,11 +763,11 @@ private slots:
         QCOMPARE(v[2].settings.gc, GcEra::classic);
         QCOMPARE(v[2].settings.cpus, 8u);
         QCOMPARE(v[2].settings.costs.size(), std::size_t(1));
-        QCOMPARE(v[3].settings.autobind, AutobindMode::sequential);
+        QCOMPARE(*v[3].settings.autobind, AutobindMode::sequential);
         QCOMPARE(v[3].settings.cpus, 2u);
-        QVERIFY(v[3].settings.global_table_lock);
+        QVERIFY(v[3].settings.global_table_lock.value_or(false));
         QVERIFY(v[3].settings.creds_by_default);
-        QVERIFY(!v[3].settings.fix_splice_no_checksum);
+        QVERIFY(!v[3].settings.fixes.get(KernelChange::splice_no_checksum).value_or(true));
         QCOMPARE(v[3].settings.nofile, std::uint64_t(64));
         // The scene's own settings are untouched by variants.
         QCOMPARE(r.scene.settings.gc, GcEra::classic);
@@ -855,7 +855,7 @@ private slots:
         QVERIFY2(lines == expected, all_diagnostics(r).c_str());
         QVERIFY2(errors.size() == expected.size(), all_diagnostics(r).c_str());
         QCOMPARE(r.scene.variants.size(), std::size_t(1));
-        QCOMPARE(r.scene.variants[0].settings.autobind, AutobindMode::random);
+        QCOMPARE(*r.scene.variants[0].settings.autobind, AutobindMode::random);
     }
 
     // ---- errors: exact line, column and message ---------------------------------------------
@@ -971,8 +971,13 @@ private slots:
             "bad value 'yes' for set creds-by-default: expected on or off");
         row("fix not on/off", "set fix splice-no-checksum maybe", 1, 28,
             "bad value 'maybe' for set fix splice-no-checksum: expected on or off");
-        row("unknown fix lists both", "set fix splice", 1, 9,
-            "unknown fix 'splice' (known fixes: unify-scc-index or splice-no-checksum)");
+        row("unknown fix names the list", "set fix splice", 1, 9,
+            "unknown fix 'splice' ('inflight-cli kernels' lists the 23 known ones)");
+        row("unknown kernel", "set kernel 6.7", 1, 12, "unknown kernel '6.7' (profiles: 5.10, 5.15, 6.1");
+        row("a collector is not a fix", "set fix graph-gc off", 1, 9,
+            "'graph-gc' is a collector, not a fix: write 'set gc classic|async|graph' or 'set kernel VERSION'");
+        row("a race is not modelled yet", "set fix peek-seqcount off", 1, 9,
+            "fix 'peek-seqcount' (e5b31d988a41) is known but needs a scheduling point inside the collector");
         row("conflicting fix", "set fix splice-no-checksum off\nset fix splice-no-checksum on", 2, 28,
             "'set fix splice-no-checksum' conflicts with line 1, which set it to off");
         row("junk after fix", "set fix splice-no-checksum off now", 1, 32, "unexpected 'now' after the value");

@@ -4,7 +4,7 @@
 // lines; a replay leaves no descriptor and no child behind; export-c programs compile with the
 // system compiler and pass on this kernel, and fail where the model is wrong for it.
 #include "inflight/export_c.hpp"
-#include "inflight/kernel_profile.hpp"
+#include "inflight/release_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
 #include "inflight/parser.hpp"
@@ -60,7 +60,7 @@ std::unique_ptr<Replayed> replay_text(const std::string &text, const std::string
     }
     auto r = std::make_unique<Replayed>();
     r->plan = plan_replay(parsed.scene, geteuid() == 0);
-    const KernelProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
+    const ReleaseProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
     r->model = trace_model(parsed.scene, r->plan, profile.era, profile.unify_scc_index);
     KernelReplayOptions options;
     options.expected = expected_fates(r->model);
@@ -128,6 +128,12 @@ private slots:
         QCOMPARE(profile_for_release("5.10.262").era, GcEra::classic);
         QCOMPARE(profile_for_release("7.0.1").era, GcEra::graph);
         QVERIFY(!profile_for_release("6.18.44").unify_scc_index);
+        // Each release is modelled by the newest profile at or below it.
+        QCOMPARE(QString::fromLatin1(profile_for_release("6.17.13").kernel->name.data(), 4), QStringLiteral("6.12"));
+        QCOMPARE(QString::fromLatin1(profile_for_release("7.1.13").kernel->name.data(), 3), QStringLiteral("7.0"));
+        QVERIFY(!profile_for_release("7.1.13").unify_scc_index); // mixed_lowpoint leaks on 7.1.13 (issue 13)
+        QCOMPARE(QString::fromLatin1(profile_for_release("6.1.100").kernel->name.data(), 3), QStringLiteral("6.8"));
+        QCOMPARE(QString::fromLatin1(profile_for_release("5.10.262").kernel->name.data(), 4), QStringLiteral("5.10"));
         // Debian names the ABI in uname -r; uname -v has the upstream version.
         QCOMPARE(
             profile_for_release("6.1.0-50-cloud-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.176-1 (2025-10-15)").era,

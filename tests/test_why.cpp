@@ -249,7 +249,7 @@ private slots:
         Simulation sim(scene, every_step());
         WhyTracker tracker(0);
         run_to_end(sim, &tracker);
-        QVERIFY(!sim.kernel().config().fix_unify_scc_index);
+        QVERIFY(!sim.kernel().config().has(KernelChange::unify_scc_index));
         for (const char *label : {"u0", "u1", "u2"}) {
             const WhyAlive w = why_alive(sim.kernel(), sock_of(sim, label), &tracker.history());
             QCOMPARE(w.verdict, WhyVerdict::left_by_gc);
@@ -274,7 +274,7 @@ private slots:
         QVERIFY(scene);
         Simulation sim(scene, every_step());
         run_to_end(sim);
-        QVERIFY(sim.kernel().config().fix_unify_scc_index);
+        QVERIFY(sim.kernel().config().has(KernelChange::unify_scc_index));
         const WhyAlive w = why_alive(sim.kernel(), sock_of(sim, "u1"));
         QCOMPARE(w.verdict, WhyVerdict::released);
         QCOMPARE(w.rule, std::string("gc"));

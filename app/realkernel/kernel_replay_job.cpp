@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "realkernel/kernel_replay_job.h"
 
-#include "inflight/kernel_profile.hpp"
+#include "inflight/release_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
 #include "inflight/parser.hpp"
@@ -65,7 +65,7 @@ KernelReplayJob::Outcome KernelReplayJob::replay(const QString &path)
         o.details = all.join(QLatin1Char('\n'));
         return o;
     }
-    const KernelProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
+    const ReleaseProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
     const ModelTrace model = trace_model(parsed.scene, plan, profile.era, profile.unify_scc_index);
     KernelReplayOptions options;
     options.expected = expected_fates(model);

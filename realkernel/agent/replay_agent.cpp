@@ -3,7 +3,7 @@
 // `inflight-cli replay --vm`. It runs the same plan and kernel replay as the in-process one
 // (realkernel/), waiting for the fates the model predicts for the kernel it runs on, and
 // prints the kernel's report as one line of JSON between two markers on the console.
-#include "inflight/kernel_profile.hpp"
+#include "inflight/release_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
 #include "inflight/parser.hpp"
@@ -32,7 +32,7 @@ int main(int argc, char **argv)
         if (!plan.ok()) {
             run.failure = "the scene cannot be replayed";
         } else {
-            const KernelProfile profile = profile_for_release(run.release, run.version);
+            const ReleaseProfile profile = profile_for_release(run.release, run.version);
             KernelReplayOptions options;
             options.expected = expected_fates(trace_model(parsed.scene, plan, profile.era, profile.unify_scc_index));
             run = run_on_kernel(plan, options);

@@ -31,8 +31,11 @@ ModelTrace trace_model(const Scene &scene, const ReplayPlan &plan, GcEra era, bo
     t.era = era;
     t.unify_scc_index = unify_scc_index;
     auto copy = std::make_shared<Scene>(scene);
+    if (copy->settings.gc != era)
+        copy->settings.kernel.clear(); // the era's default profile
     copy->settings.gc = era;
-    copy->settings.fix_unify_scc_index = unify_scc_index && era == GcEra::graph;
+    if (era == GcEra::graph)
+        copy->settings.fixes.set(KernelChange::unify_scc_index, unify_scc_index);
     SimulationOptions options;
     options.record = false;
     options.fast_forward = true;

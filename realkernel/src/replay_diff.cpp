@@ -23,7 +23,7 @@ std::string join(const std::vector<std::string> &v, const char *sep = " ")
 }
 
 // The release without its local suffix: "6.18.44" for "6.18.44-fc-v669".
-std::string short_release(const KernelProfile &p)
+std::string short_release(const ReleaseProfile &p)
 {
     if (!p.major)
         return p.release;
@@ -39,7 +39,7 @@ std::size_t ReplayReport::sockets_agree() const
 }
 
 ReplayReport compare_replay(const ReplayPlan &plan, const ModelTrace &model, const KernelRun &kernel,
-                            const KernelProfile &profile)
+                            const ReleaseProfile &profile)
 {
     ReplayReport r;
     r.file = plan.file;

@@ -263,10 +263,12 @@ Proc ClassicCollector::collect()
         UnixSock &u = sock_of(l);
         u.judged_garbage = true; // for the views: the purge takes its lists away before its release
         co_yield scan_children(u, Func::inc_inflight, true);
-        // The 2024 OOB fixes: a garbage socket's oob_skb reference is dropped before the purge
-        // (an embryo's is not: that is the leak of spec 5.5).
-        if (SkBuff *oob = std::exchange(u.oob_skb, nullptr); oob && k.oob_skb_holds_ref())
-            co_yield k.kfree_skb(*oob, KFn::collect_hitlist);
+        // The 2024 OOB fixes (oob-gc-kfree): a garbage socket's oob_skb reference is dropped
+        // before the purge (an embryo's is not: that is the leak of spec 5.5). Without them the
+        // extra reference keeps the OOB skb, and what it carries, alive: the self-reference leak.
+        if (k.config().has(KernelChange::oob_gc_kfree))
+            if (SkBuff *oob = std::exchange(u.oob_skb, nullptr); oob && k.oob_skb_holds_ref())
+                co_yield k.kfree_skb(*oob, KFn::collect_hitlist);
     }
     run.hitlist = static_cast<std::uint32_t>(k.hitlist.size());
 
@@ -289,19 +291,25 @@ Proc ClassicCollector::collect()
     co_yield k.purge_hitlist();
 
     // 7. Every garbage socket left gc_candidates when its inflight reached 0.
-    if (!k.gc_candidates.empty() && era() == GcEra::async) {
-        // 6.9 warns once and leaves them there, flags set: the next collection's candidates
-        // are appended after them, so they are scanned again (and the kernel goes on).
+    if (!k.gc_candidates.empty() && k.config().has(KernelChange::remove_iouring_gc)) {
+        // 6.9 (remove-iouring-gc) warns once and leaves them there, flags set: the next
+        // collection's candidates are appended after them, so they are scanned again (and the
+        // kernel goes on).
         if (!warned_leftovers_)
             k.warn_finding("WARN_ON_ONCE(!list_empty(&gc_candidates)) in __unix_gc()",
                            std::to_string(k.gc_candidates.size()) + " candidates survived the purge");
         warned_leftovers_ = true;
-    } else if (!k.gc_candidates.empty()) {
-        // Up to 6.8 the io_uring loop put leftovers back on gc_inflight_list (hiding leaks).
+    } else {
+        // Up to 6.8 the io_uring loop puts leftovers back on gc_inflight_list, hiding the leak,
+        // and leaves their flags as they are: a leftover still marked UNIX_GC_CANDIDATE counts
+        // as a candidate's child in the next collection's scans, selected or not.
         while (!k.gc_candidates.empty()) {
             UnixSock &u = sock_of(k.gc_candidates.front());
-            u.gc_flags = 0;
             k.gc_list_move(u, k.gc_inflight_list, ListId::gc_inflight_list);
+            Event m = k.ev(EventKind::list_move, KFn::unix_gc, u.id, npos, npos, u.gc_flags, u.gc_flags);
+            m.from = ListId::gc_candidates;
+            m.to = ListId::gc_inflight_list;
+            co_yield m;
         }
     }
     k.gc_phase = GcPhase::none;

@@ -226,6 +226,11 @@ Proc GraphCollector::collect_skb(const std::vector<UnixVertex *> &scc)
         e.from = ListId::receive_queue;
         e.to = ListId::hitlist;
         co_yield line(e, AlgoLine::graph_collect);
+        // 6.10 and 6.11 (before oob-no-skb-get): oob_skb's own reference is dropped by hand;
+        // an embryo's only since embryo-oob-gc, and without it the embryo's OOB skb leaks.
+        if (k_.oob_skb_holds_ref() && (!embryo || k_.config().has(KernelChange::embryo_oob_gc)))
+            if (SkBuff *oob = std::exchange(from.oob_skb, nullptr))
+                co_yield k_.kfree_skb(*oob, KFn::unix_collect_skb);
     };
     for (UnixVertex *v : scc) {
         UnixSock &u = *v->sock;
@@ -251,7 +256,7 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
         v->visited_mark = k_.visited_generation;
         v->index = k_.grouped_index;
     }
-    if (k_.config().fix_unify_scc_index) {
+    if (k_.config().has(KernelChange::unify_scc_index)) {
         // The fix of "Unify scc_index when finalising SCC": every member carries the root's
         // low-link, so unix_vertex_dead() compares like with like.
         for (UnixVertex *v : scc)
@@ -288,6 +293,7 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
     } else {
         k_.max_scc_index = std::max(k_.max_scc_index, root->scc_index);
         cyclic = scc_cyclic(scc);
+        k_.graph_cyclic_sccs += cyclic ? 1 : 0;
         if (!k_.graph_maybe_cyclic && cyclic) {
             k_.graph_maybe_cyclic = true;
             co_yield line(k_.ev(EventKind::graph_state, KFn::unix_scc_cyclic, root->sock->id, npos, npos,
@@ -378,6 +384,7 @@ Proc GraphCollector::walk_scc()
     k_.max_scc_index = UNIX_VERTEX_INDEX_START;
     const std::int64_t before = graph_bits(k_);
     k_.graph_maybe_cyclic = false;
+    k_.graph_cyclic_sccs = 0;
     co_yield line(k_.ev(EventKind::graph_state, KFn::unix_walk_scc, npos, npos, npos, before, graph_bits(k_)),
                   AlgoLine::graph_walk_loop);
     while (!k_.unvisited_vertices.empty())
@@ -397,6 +404,9 @@ Proc GraphCollector::walk_scc_fast()
     GcRun &run = k_.gc_runs.back();
     const std::int64_t before = graph_bits(k_);
     k_.graph_maybe_cyclic = false;
+    // 6.19 decrements the count for each dead cyclic SCC; counting the live ones again is the
+    // same number when the rings are those of the last walk.
+    k_.graph_cyclic_sccs = 0;
     co_yield line(k_.ev(EventKind::graph_state, KFn::unix_walk_scc_fast, npos, npos, npos, before, graph_bits(k_)),
                   AlgoLine::graph_fast_loop);
     const std::size_t limit = k_.vertex_pool.size();
@@ -441,6 +451,7 @@ Proc GraphCollector::walk_scc_fast()
             co_yield collect_skb(scc);
         } else {
             cyclic = scc_cyclic(scc);
+            k_.graph_cyclic_sccs += cyclic ? 1 : 0;
             if (!k_.graph_maybe_cyclic && cyclic)
                 k_.graph_maybe_cyclic = true;
         }

@@ -394,7 +394,9 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
     co_yield purge_queue(u);
     release_cause = saved;
     u.state = SockState::closed;
-    if (unix_tot_inflight)
+    if (config_.has(KernelChange::schedule_gc))
+        co_yield unix_schedule_gc(nullptr, "close");
+    else if (unix_tot_inflight)
         co_yield unix_gc("close");
 }
 
@@ -562,7 +564,8 @@ Proc Kernel::wait_for_unix_gc(ScmFpList *fpl)
 {
     // "No GC running" is judged on the sender's own clock: a run the model finished may still
     // be going on at this time.
-    if (unix_tot_inflight > UNIX_INFLIGHT_TRIGGER_GC && !gc_running_at(now()))
+    if (config_.has(KernelChange::limit_inflight) && unix_tot_inflight > UNIX_INFLIGHT_TRIGGER_GC &&
+        !gc_running_at(now()))
         co_yield unix_gc("sendmsg: unix_tot_inflight > 16000");
     if (config_.era == GcEra::classic) {
         // wait_event(unix_gc_wait, !gc_in_progress): every sender waits while a run goes on
@@ -574,6 +577,26 @@ Proc Kernel::wait_for_unix_gc(ScmFpList *fpl)
     if (!fpl || !fpl->count_unix || fpl->user->unix_inflight < UNIX_INFLIGHT_SANE_USER)
         co_return;
     co_yield wait_gc(KFn::wait_for_unix_gc, static_cast<std::int64_t>(fpl->user->unix_inflight));
+}
+
+Proc Kernel::unix_schedule_gc(const ScmFpList *fpl, std::string trigger)
+{
+    co_yield ev(EventKind::gc_call, KFn::unix_schedule_gc, npos, npos, npos, graph_maybe_cyclic ? 1 : 0,
+                graph_cyclic_sccs);
+    // UNIX_GRAPH_NOT_CYCLIC: nothing to collect, and no work queued (6.10-6.18 queue a run
+    // that skips).
+    if (!graph_maybe_cyclic)
+        co_return;
+    // A sender only when its user has UNIX_INFLIGHT_SANE_USER fds in flight; there is no
+    // 16,000 trigger any more.
+    if (fpl && fpl->user->unix_inflight < UNIX_INFLIGHT_SANE_USER)
+        co_return;
+    if (!gc_in_progress)
+        co_yield unix_gc(std::move(trigger));
+    // flush_work() only while cyclic SCCs exist: a heavy sender no longer waits for a run
+    // that has nothing to free.
+    if (fpl && graph_cyclic_sccs)
+        co_yield wait_gc(KFn::flush_work, static_cast<std::int64_t>(fpl->user->unix_inflight));
 }
 
 void Kernel::reach_budget(Budget b, std::string detail)

@@ -89,7 +89,7 @@ Kernel::Kernel(const Kernel &o)
       label_owner(o.label_owner), addresses(o.addresses), abstract_ns(o.abstract_ns),
       unix_table_lock(o.unix_table_lock), table_locks(o.table_locks), unix_tot_inflight(o.unix_tot_inflight),
       gc_in_progress(o.gc_in_progress), gc_phase(o.gc_phase), vertex_pool(o.vertex_pool),
-      graph_maybe_cyclic(o.graph_maybe_cyclic), graph_grouped(o.graph_grouped), unvisited_index(o.unvisited_index),
+      graph_maybe_cyclic(o.graph_maybe_cyclic), graph_grouped(o.graph_grouped), graph_cyclic_sccs(o.graph_cyclic_sccs), unvisited_index(o.unvisited_index),
       grouped_index(o.grouped_index), max_scc_index(o.max_scc_index),
       visited_generation(o.visited_generation), gc_walk_number(o.gc_walk_number), gc_runs(o.gc_runs), findings(o.findings),
       leaked(o.leaked), step_hint(o.step_hint), skbs_allocated(o.skbs_allocated), skbs_live(o.skbs_live),

@@ -433,14 +433,18 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
             co_yield ev(EventKind::file_get, KFn::scm_fp_copy, f->id, npos, npos, before, f->count);
         }
     }
-    if (config_.era != GcEra::classic)
+    if (config_.has(KernelChange::schedule_gc)) {
+        if (cookie && cookie->count_unix) // 6.19+: unix_prepare_fpl(), for AF_UNIX fds only
+            co_yield unix_schedule_gc(cookie.get(), "sendmsg: unix_schedule_gc()");
+    } else if (config_.era != GcEra::classic) {
         co_yield wait_for_unix_gc(cookie.get()); // 6.9+: after scm_send(), to see fpl->count_unix
+    }
 
     // Find the receiver, with the checks of unix_{dgram,stream,seqpacket}_sendmsg().
     UnixSock *other = nullptr;
     Errno err = Errno::none;
-    if (oob && u->type != SockType::stream)
-        err = Errno::opnotsupp;
+    if (oob && (u->type != SockType::stream || !config_.has(KernelChange::msg_oob)))
+        err = Errno::opnotsupp; // no MSG_OOB before 5.15 (msg-oob), and only on stream sockets
     else if (oob && bytes == 0)
         err = Errno::opnotsupp;
     else if (u->type == SockType::stream) {
@@ -483,7 +487,7 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
     }
     if (err == Errno::none && u->type != SockType::dgram && (other->released || other->shutdown))
         err = Errno::pipe;
-    if (err == Errno::none && cookie && config_.era == GcEra::graph && !other->passrights)
+    if (err == Errno::none && cookie && config_.has(KernelChange::so_passrights) && !other->passrights)
         err = Errno::perm; // SO_PASSRIGHTS off on the receiver (6.16+)
     if (err != Errno::none) {
         r.err = err;
@@ -556,7 +560,7 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
     if ((r.err = resolve(p, name, u)) != Errno::none)
         co_return;
     if (oob) {
-        if (u->type != SockType::stream) {
+        if (u->type != SockType::stream || !config_.has(KernelChange::msg_oob)) {
             r.err = Errno::opnotsupp;
             co_return;
         }
@@ -705,8 +709,8 @@ Proc Kernel::sys_setsockopt(Process &p, std::string name, SockOpt opt, bool valu
     if ((r.err = resolve(p, name, u)) != Errno::none)
         co_return;
     if (opt == SockOpt::passrights) {
-        if (config_.era != GcEra::graph) {
-            r.err = Errno::noprotoopt; // SO_PASSRIGHTS exists from 6.16 on
+        if (!config_.has(KernelChange::so_passrights)) {
+            r.err = Errno::noprotoopt; // SO_PASSRIGHTS exists from 6.16 on (so-passrights)
             co_return;
         }
         u->passrights = value;
@@ -746,7 +750,7 @@ Proc Kernel::sys_splice(Process &p, std::string name, std::uint64_t bytes, SysRe
         SkBuff &skb = alloc_skb(n);
         skb.sender = u;
         charge(Cost::splice_kib, n / 1024);
-        const bool csum = !config_.fix_splice_no_checksum;
+        const bool csum = !config_.has(KernelChange::splice_no_checksum);
         if (csum)
             charge(Cost::csum_kib, n / 1024);
         co_yield ev(EventKind::splice_chunk, KFn::skb_splice_from_iter, u->id, other->id, npos,

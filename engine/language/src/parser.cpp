@@ -6,6 +6,7 @@
 #include "inflight/parser.hpp"
 
 #include "inflight/cost_model.hpp"
+#include "inflight/kernel_profile.hpp"
 #include "inflight/line_tokens.hpp"
 #include "inflight/name_template.hpp"
 #include "inflight/statement_table.hpp"
@@ -43,7 +44,6 @@ constexpr std::size_t kMaxRepeatDepth = 100;
 // a 10 MB diagnostic.
 constexpr std::size_t kShowMax = 40;
 
-constexpr std::array<std::string_view, 2> kFixes{"unify-scc-index", "splice-no-checksum"};
 constexpr std::array<std::string_view, 3> kAutobindModes{"sequential", "random-v1", "random"};
 constexpr std::array<std::string_view, 2> kTableLocks{"global", "per-bucket"};
 constexpr std::uint32_t kMaxCpus = 1024;
@@ -225,7 +225,7 @@ struct PendingVariant {
     bool valid = false; // named, and the name is new
     std::vector<SettingChange> changes;
     std::unordered_map<std::string, SetRecord> seen; // conflicts within the block
-    SourceLoc fix_loc;                               // its `set fix unify-scc-index [on]` line, if any
+    std::vector<std::pair<KernelChange, SourceLoc>> fixes_on; // its `set fix NAME [on]` lines
 };
 
 class Parser {
@@ -888,11 +888,7 @@ private:
         }
         if (!title_seen_)
             scene.title = std::filesystem::path(scene.file).stem().string();
-        if (scene.settings.fix_unify_scc_index && scene.settings.gc != GcEra::graph)
-            error_at(fix_loc_,
-                     "fix 'unify-scc-index' only applies to 'set gc graph' (this scene uses " +
-                         std::string(era_name(scene.settings.gc)) + "); it has no effect",
-                     Diagnostic::Severity::warning);
+        warn_fixes_without_effect(fixes_on_, scene.settings.gc, "this scene uses");
 
         // Variants: the scene's final settings (every top-level set line, wherever it is) with
         // the variant's own lines on top.
@@ -902,11 +898,7 @@ private:
             SceneVariant v{pv.name, pv.loc, scene.settings};
             for (const SettingChange &c : pv.changes)
                 c.apply(v.settings);
-            if (pv.fix_loc.line != 0 && v.settings.fix_unify_scc_index && v.settings.gc != GcEra::graph)
-                error_at(pv.fix_loc,
-                         "fix 'unify-scc-index' only applies to 'set gc graph' (variant '" + pv.name + "' uses " +
-                             std::string(era_name(v.settings.gc)) + "); it has no effect",
-                         Diagnostic::Severity::warning);
+            warn_fixes_without_effect(pv.fixes_on, v.settings.gc, "variant '" + pv.name + "' uses");
             scene.variants.push_back(std::move(v));
         }
 
@@ -942,21 +934,41 @@ private:
         auto change = parse_setting(l, variant != nullptr);
         if (!change)
             return;
-        const bool fix_on = change->key == "fix unify-scc-index" && change->value == "on";
+        std::optional<KernelChange> fix_on;
+        if (change->key.starts_with("fix ") && change->value == "on")
+            fix_on = kernel_change_by_name(std::string_view(change->key).substr(4));
         bool first = false;
         if (variant) {
             if (!record_setting(variant->seen, *change, first) || !first)
                 return;
             if (fix_on)
-                variant->fix_loc = SourceLoc{line_, l.keyword.col};
+                variant->fixes_on.emplace_back(*fix_on, SourceLoc{line_, l.keyword.col});
             variant->changes.push_back(std::move(*change));
             return;
         }
         if (!record_setting(settings_seen_, *change, first) || !first)
             return;
         change->apply(r_.scene.settings);
-        if (fix_on && fix_loc_.line == 0)
-            fix_loc_ = SourceLoc{line_, l.keyword.col};
+        if (fix_on)
+            fixes_on_.emplace_back(*fix_on, SourceLoc{line_, l.keyword.col});
+    }
+
+    // A fix turned on for a collector that has no such code (unify-scc-index under classic).
+    void warn_fixes_without_effect(const std::vector<std::pair<KernelChange, SourceLoc>> &fixes, GcEra era,
+                                   const std::string &who)
+    {
+        for (const auto &[fix, loc] : fixes) {
+            if (kernel_change_applies(era, fix))
+                continue;
+            std::string eras;
+            for (GcEra e : {GcEra::classic, GcEra::async, GcEra::graph})
+                if (kernel_change_applies(e, fix))
+                    eras += (eras.empty() ? "'set gc " : " or 'set gc ") + std::string(era_name(e)) + "'";
+            error_at(loc,
+                     "fix '" + std::string(kernel_change_info(fix).name) + "' only applies to " + eras + " (" + who +
+                         " " + std::string(era_name(era)) + "); it has no effect",
+                     Diagnostic::Severity::warning);
+        }
     }
 
     // A value from a fixed list of words, reported with a suggestion when it is not one of them.
@@ -1027,11 +1039,47 @@ private:
                 return std::nullopt;
             }
             c.value = std::string(v);
-            c.apply = [era = *era](SceneSettings &s) { s.gc = era; };
+            c.apply = [era = *era](SceneSettings &s) {
+                // A profile of another era no longer holds; one of this era stays.
+                if (const KernelProfile *p = kernel_profile_by_name(s.kernel); p && p->era != era)
+                    s.kernel.clear();
+                s.gc = era;
+            };
+        } else if (k == "kernel") {
+            const KernelProfile *p = kernel_profile_by_name(v);
+            if (!p) {
+                std::vector<std::string_view> names;
+                for (const KernelProfile &q : kernel_profiles())
+                    names.push_back(q.name);
+                error(value.col, "unknown kernel " + show(value.text) + " (profiles: " + one_of(names) +
+                                     "; 'inflight-cli kernels' lists them)" + did_you_mean(v, names));
+                return std::nullopt;
+            }
+            c.value = std::string(v);
+            c.apply = [p](SceneSettings &s) {
+                s.kernel = std::string(p->name);
+                s.gc = p->era;
+            };
         } else if (k == "fix") {
-            if (std::find(kFixes.begin(), kFixes.end(), v) == kFixes.end()) {
-                error(value.col, "unknown fix " + show(value.text) + " (known fixes: " + one_of(kFixes) + ")" +
-                                     did_you_mean(v, kFixes));
+            const auto fix = kernel_change_by_name(v);
+            if (!fix) {
+                std::vector<std::string_view> names;
+                for (const KernelChangeInfo &i : kernel_change_table())
+                    names.push_back(i.name);
+                error(value.col, "unknown fix " + show(value.text) + " ('inflight-cli kernels' lists the " +
+                                     std::to_string(names.size()) + " known ones)" + did_you_mean(v, names));
+                return std::nullopt;
+            }
+            const KernelChangeInfo &info = kernel_change_info(*fix);
+            if (info.era) {
+                error(value.col, "'" + std::string(info.name) +
+                                     "' is a collector, not a fix: write 'set gc classic|async|graph' or "
+                                     "'set kernel VERSION'");
+                return std::nullopt;
+            }
+            if (!info.not_modelled.empty()) {
+                error(value.col, "fix '" + std::string(info.name) + "' (" + std::string(info.commit) +
+                                     ") is known but " + std::string(info.not_modelled));
                 return std::nullopt;
             }
             bool on = true;
@@ -1044,10 +1092,7 @@ private:
             }
             c.key = "fix " + std::string(v);
             c.value = on ? "on" : "off";
-            if (v == "unify-scc-index")
-                c.apply = [on](SceneSettings &s) { s.fix_unify_scc_index = on; };
-            else
-                c.apply = [on](SceneSettings &s) { s.fix_splice_no_checksum = on; };
+            c.apply = [fix = *fix, on](SceneSettings &s) { s.fixes.set(fix, on); };
         } else if (k == "check" || k == "creds-by-default") {
             const auto on = parse_on_off(value, "set " + ks);
             if (!on)
@@ -1954,7 +1999,7 @@ private:
     std::unordered_set<std::string> unreliable_;
     std::unordered_map<std::string, SetRecord> settings_seen_;
     std::vector<PendingVariant> variants_;
-    SourceLoc fix_loc_;
+    std::vector<std::pair<KernelChange, SourceLoc>> fixes_on_; // top-level `set fix NAME [on]` lines
     bool title_seen_ = false;
     std::uint32_t title_line_ = 0;
 };

@@ -124,14 +124,25 @@ constexpr std::array<StatementInfo, 23> kStatements{{
 }};
 
 constexpr std::array<W, 2> kOnOff{"on", "off"};
-constexpr std::array<W, 2> kFixes{"unify-scc-index", "splice-no-checksum"};
+// The names of kernel_change_table() and kernel_profiles(), spelled out so the table stays
+// constexpr; test_parser checks they are the same lists.
+constexpr std::array<W, 23> kFixes{
+    "limit-inflight", "no-default-creds", "msg-oob",        "peek-gc-lock",       "per-hash-locks",
+    "random-autobind", "iouring-no-send", "oob-gc-kfree",   "connect-gc-race",    "gc-async",
+    "remove-iouring-gc", "graph-gc",      "embryo-oob-gc",  "fpl-dead",           "walk-uninit",
+    "oob-no-skb-get",  "splice-no-checksum", "so-passrights", "init-scc-index",   "schedule-gc",
+    "peek-seqcount",   "gc-in-progress-set", "unify-scc-index"};
+constexpr std::array<W, 13> kKernels{"5.10", "5.15", "6.1",  "6.6", "6.8", "6.9", "6.10",
+                                     "6.12", "6.18", "6.19", "7.0", "7.2", "7.3"};
 constexpr std::array<W, 3> kAutobind{"sequential", "random-v1", "random"};
 constexpr std::array<W, 2> kTableLock{"global", "per-bucket"};
 
-constexpr std::array<SettingInfo, 12> kSettings{{
-    {"gc", "set gc classic|async|graph", "The collector: classic (2.6.23-6.8), async (6.9) or graph (6.10-6.18).",
+constexpr std::array<SettingInfo, 13> kSettings{{
+    {"gc", "set gc classic|async|graph", "The collector: classic (6.8), async (6.9) or graph (6.18), as kernel profiles.",
      kEras},
-    {"fix", "set fix unify-scc-index|splice-no-checksum [on|off]", "Models a named kernel fix on or off.", kFixes},
+    {"kernel", "set kernel VERSION",
+     "A kernel profile: its collector and the changes it has ('inflight-cli kernels' lists them).", kKernels},
+    {"fix", "set fix NAME [on|off]", "Turns one named kernel change on or off, on top of the kernel profile.", kFixes},
     {"nofile", "set nofile N", "RLIMIT_NOFILE of every process (default 1024).", {}},
     {"seed", "set seed N", "Seed for the start numbers of autobind addresses.", {}},
     {"limit", "set limit [NAME] N", "The most sockets the scene may create, or one of the run's budgets.", {}},
@@ -186,6 +197,10 @@ const SettingInfo *find_setting(std::string_view key)
 }
 
 std::span<const std::string_view> setting_keys() { return kSettingKeys; }
+
+std::span<const std::string_view> fix_names() { return kFixes; }
+
+std::span<const std::string_view> kernel_names() { return kKernels; }
 std::span<const std::string_view> expect_kinds() { return kExpectKinds; }
 std::span<const std::string_view> socket_types() { return kSockTypes; }
 std::span<const std::string_view> errno_names() { return kErrnoNames; }

@@ -71,6 +71,7 @@ std::string_view kfn_name(KFn fn)
         "unix_vertex_dead",
         "unix_scc_cyclic",
         "unix_collect_skb",
+        "unix_schedule_gc",
         "scene",
     };
     static_assert(std::size(names) == static_cast<std::size_t>(KFn::scene) + 1);

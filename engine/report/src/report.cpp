@@ -248,12 +248,36 @@ std::string trace_line(const Event &e, const Kernel &k, const Scene *scene)
     return head + fn + " " + kind + " " + describe(e, k, scene);
 }
 
+// The changes the scene's `set fix` lines turned over from its profile: "+unify-scc-index".
+std::vector<std::string> fixes_turned_over(const Kernel &k)
+{
+    std::vector<std::string> out;
+    const KernelProfile *p = kernel_profile_by_name(k.config().profile);
+    if (!p)
+        return out;
+    for (const KernelChangeInfo &i : kernel_change_table())
+        if (p->changes.has(i.id) != k.config().has(i.id) && kernel_change_applies(k.era(), i.id))
+            out.push_back((k.config().has(i.id) ? "+" : "-") + std::string(i.name));
+    return out;
+}
+
+std::string kernel_text(const Kernel &k)
+{
+    const KernelProfile *p = kernel_profile_by_name(k.config().profile);
+    std::string s = "kernel profile " + std::string(k.config().profile);
+    if (p)
+        s += " (" + std::string(p->title) + ")";
+    for (const std::string &f : fixes_turned_over(k))
+        s += " " + f;
+    return s;
+}
+
 std::string report_text(const Simulation &sim)
 {
     const Kernel &k = sim.kernel();
     std::ostringstream o;
     o << "scene: " << printable(sim.scene().title) << "\n";
-    o << "collector: " << era_name(k.era()) << " (Linux " << era_kernel_label(k.era()) << ")\n";
+    o << "collector: " << era_name(k.era()) << ", " << kernel_text(k) << "\n";
     o << "statements: " << sim.statements_executed() << ", micro-steps: " << sim.steps() << "\n\n";
     o << "sockets:\n";
     constexpr std::size_t kMaxSocketsShown = 64;
@@ -329,7 +353,14 @@ std::string report_json(const Simulation &sim)
     o << "  \"scene\": " << q(sim.scene().title) << ",\n";
     o << "  \"file\": " << q(sim.scene().file) << ",\n";
     o << "  \"gc\": " << q(std::string(era_name(k.era()))) << ",\n";
-    o << "  \"kernel\": " << q(std::string(era_kernel_label(k.era()))) << ",\n";
+    o << "  \"kernel\": " << q(std::string(k.config().profile)) << ",\n";
+    o << "  \"fixes\": [";
+    {
+        const std::vector<std::string> fixes = fixes_turned_over(k);
+        for (std::size_t i = 0; i < fixes.size(); ++i)
+            o << (i ? ", " : "") << q(fixes[i]);
+    }
+    o << "],\n";
     o << "  \"statements\": " << sim.statements_executed() << ",\n";
     o << "  \"steps\": " << sim.steps() << ",\n";
     o << "  \"sockets\": [";

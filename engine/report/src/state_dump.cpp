@@ -2,6 +2,7 @@
 #include "inflight/state_dump.hpp"
 
 #include "inflight/narrate.hpp"
+#include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 
 #include <nlohmann/json.hpp>
@@ -169,7 +170,7 @@ std::string state_text(const Simulation &sim)
     const bool graph = k.era() == GcEra::graph;
     std::ostringstream o;
     o << "scene: " << sim.scene().title << "\n";
-    o << "collector: " << era_name(k.era()) << " (Linux " << era_kernel_label(k.era()) << ")\n";
+    o << "collector: " << era_name(k.era()) << ", " << kernel_text(k) << "\n";
     o << "state at step " << sim.steps() << " (line " << sim.current_line() << ")"
       << (sim.finished() ? ", the end of the run" : "") << "\n\nsockets:\n";
     for (const UnixSock &u : k.socks) {

@@ -66,14 +66,28 @@ KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &opti
 {
     KernelConfig c;
     c.era = options.era.value_or(scene.settings.gc);
-    c.fix_unify_scc_index = scene.settings.fix_unify_scc_index;
+    // The profile: --kernel; else the scene's own when --gc leaves its era alone; else the
+    // era's default. The scene's `set fix` lines apply on top of any of them.
+    const KernelProfile *scene_profile = kernel_profile_by_name(scene.settings.kernel);
+    const KernelProfile *profile = options.kernel;
+    if (!profile && scene_profile && scene_profile->era == c.era)
+        profile = scene_profile;
+    if (!profile)
+        profile = &default_kernel_profile(c.era);
+    c.era = profile->era;
+    c.profile = profile->name;
+    c.changes = profile->changes;
+    scene.settings.fixes.apply_to(c.changes);
+    for (const KernelChangeInfo &i : kernel_change_table()) // a fix of another collector's code
+        if (!kernel_change_applies(c.era, i.id))
+            c.changes.set(i.id, false);
     c.nofile = scene.settings.nofile;
     c.seed = options.seed.value_or(scene.settings.seed);
     c.cpus = std::max<std::uint32_t>(1, scene.settings.cpus);
-    c.creds_by_default = scene.settings.creds_by_default;
-    c.fix_splice_no_checksum = scene.settings.fix_splice_no_checksum;
-    c.autobind = scene.settings.autobind;
-    c.global_table_lock = scene.settings.global_table_lock;
+    c.creds_by_default = scene.settings.creds_by_default || !c.has(KernelChange::no_default_creds);
+    c.autobind = scene.settings.autobind.value_or(c.has(KernelChange::random_autobind) ? AutobindMode::random
+                                                                                         : AutobindMode::sequential);
+    c.global_table_lock = scene.settings.global_table_lock.value_or(!c.has(KernelChange::per_hash_locks));
     for (const CostOverride &o : scene.settings.costs)
         if (auto cost = cost_by_name(o.name))
             c.costs.set(*cost, o.ns);

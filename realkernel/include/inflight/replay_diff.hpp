@@ -4,7 +4,7 @@
 // or a gc).
 #pragma once
 
-#include "inflight/kernel_profile.hpp"
+#include "inflight/release_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
 #include "inflight/replay_plan.hpp"
@@ -38,7 +38,7 @@ struct ReplayDifference {
 
 struct ReplayReport {
     std::string file;
-    KernelProfile profile;
+    ReleaseProfile profile;
     GcEra era = GcEra::graph; // the model's era (the profile's unless --gc)
     bool era_chosen = false;  // the caller chose an era other than the profile's
     bool unify_scc_index = false;
@@ -55,7 +55,7 @@ struct ReplayReport {
 };
 
 ReplayReport compare_replay(const ReplayPlan &plan, const ModelTrace &model, const KernelRun &kernel,
-                            const KernelProfile &profile);
+                            const ReleaseProfile &profile);
 
 std::string replay_report_text(const ReplayReport &r);
 std::string replay_report_json(const ReplayReport &r);

@@ -13,6 +13,7 @@
 #include "inflight/event.hpp"
 #include "inflight/file.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/kernel_profile.hpp"
 #include "inflight/latency_counts.hpp"
 #include "inflight/name_pool.hpp"
 #include "inflight/proc.hpp"
@@ -42,14 +43,17 @@ inline constexpr std::uint32_t SOMAXCONN = 4096;
 
 struct KernelConfig {
     GcEra era = GcEra::async;
-    bool fix_unify_scc_index = false;
+    // The kernel profile (kernel_profile.hpp) and its changes with the scene's `set fix` lines
+    // applied: every version-dependent rule of the model asks has().
+    std::string_view profile = "6.9";
+    KernelChanges changes = default_kernel_profile(GcEra::async).changes;
+    bool has(KernelChange c) const { return changes.has(c); }
     std::uint64_t nofile = 1024;
     std::uint64_t seed = 1;
     // modelled time
     CostModel costs;
     std::uint32_t cpus = 1;
     bool creds_by_default = false;      // 2.6.39-3.1: pid and cred references on every skb
-    bool fix_splice_no_checksum = true; // 6bd8614fc2d0: no checksum on spliced AF_UNIX pages
     AutobindMode autobind = AutobindMode::random;
     bool global_table_lock = false; // before 2021: one unix_table_lock
     RunBudget budget;               // the run's limits (run_budget.hpp)
@@ -109,9 +113,9 @@ public:
 
     const KernelConfig &config() const { return config_; }
     GcEra era() const { return config_.era; }
-    // Up to 6.11 u->oob_skb holds its own skb reference (skb_get()); 6.12 dropped it. The
-    // classic and async models (6.8, 6.9) have it, the graph model (6.18) does not.
-    bool oob_skb_holds_ref() const { return config_.era != GcEra::graph; }
+    // Up to 6.11 u->oob_skb holds its own skb reference (skb_get()); 6.12 dropped it
+    // (oob-no-skb-get): the classic profiles and 6.10 have it, 6.12 and later do not.
+    bool oob_skb_holds_ref() const { return !config_.has(KernelChange::oob_no_skb_get); }
     Collector &collector() { return *collector_; }
     const Collector &collector() const { return *collector_; }
 
@@ -263,6 +267,9 @@ public:
     std::vector<UnixVertex *> free_vertices;
     bool graph_maybe_cyclic = false;
     bool graph_grouped = false;
+    // 6.19's unix_graph_cyclic_sccs: the cyclic SCCs the last walk left alive. With
+    // schedule-gc a sender of AF_UNIX fds waits for the collector only while it is non-zero.
+    std::uint32_t graph_cyclic_sccs = 0;
     unsigned long unvisited_index = 0; // UNIX_VERTEX_INDEX_MARK1
     unsigned long grouped_index = 1;   // UNIX_VERTEX_INDEX_MARK2
     unsigned long max_scc_index = 2;   // unix_vertex_max_scc_index (CVE-2025-40214 fix)
@@ -347,6 +354,8 @@ private:
     Proc run_delayed_fput();
     void queue_work(Work w);
     Proc wait_for_unix_gc(ScmFpList *fpl);
+    // 6.19+ (schedule-gc): the trigger of close() (fpl null) and of a sendmsg carrying AF_UNIX fds.
+    Proc unix_schedule_gc(const ScmFpList *fpl, std::string trigger);
     Proc flush_gc_work();
     Proc purge_queue(UnixSock &u);
     Proc send_skb(UnixSock &receiver, SkBuff &skb);

@@ -6,6 +6,7 @@
 #include "inflight/diagnostic.hpp"
 #include "inflight/errno_code.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/kernel_change.hpp"
 #include "inflight/name_pool.hpp"
 #include "inflight/run_budget.hpp"
 
@@ -161,7 +162,10 @@ struct CostOverride {
 
 struct SceneSettings {
     GcEra gc = GcEra::async;
-    bool fix_unify_scc_index = false; // set fix unify-scc-index (graph only)
+    // set kernel VERSION: a profile of kernel_profile.hpp ("" = the era's default profile).
+    // `set kernel` also sets gc to the profile's era; a later `set gc` clears it.
+    std::string kernel;
+    KernelChangeOverrides fixes; // set fix NAME on|off, on top of the profile
     std::uint64_t nofile = 1024;      // RLIMIT_NOFILE of every process
     std::uint64_t seed = 1;           // set seed N (autobind start numbers)
     RunBudget budget;                 // set limit [NAME] N (run_budget.hpp); bare N: objects
@@ -173,10 +177,11 @@ struct SceneSettings {
     // ---- modelled time (issue: time and concurrency) ----
     std::uint32_t cpus = 1;                       // set cpus N (1..1024); queued kernel work runs on CPU N-1
     std::vector<CostOverride> costs;              // set cost NAME NS, in order (a later line wins)
-    AutobindMode autobind = AutobindMode::random; // set autobind sequential|random-v1|random
-    bool creds_by_default = false;                // set creds-by-default on (2.6.39-3.1 behaviour)
-    bool fix_splice_no_checksum = true;           // set fix splice-no-checksum off: checksum spliced pages
-    bool global_table_lock = false;               // set table-lock global: one unix_table_lock (pre-2021)
+    // set autobind sequential|random-v1|random (unset: the profile's, random from 5.17)
+    std::optional<AutobindMode> autobind;
+    bool creds_by_default = false; // set creds-by-default on (2.6.39-3.1 behaviour)
+    // set table-lock global|per-bucket (unset: the profile's, per-bucket from 5.17)
+    std::optional<bool> global_table_lock;
 };
 
 // `variant NAME { set ... }`: the same scene under other settings, for A/B comparisons (the CLI

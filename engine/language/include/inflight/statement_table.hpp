@@ -36,6 +36,8 @@ std::span<const std::string_view> statement_names();
 std::span<const SettingInfo> setting_table();
 const SettingInfo *find_setting(std::string_view key);
 std::span<const std::string_view> setting_keys();
+std::span<const std::string_view> fix_names();    // set fix NAME: every kernel change
+std::span<const std::string_view> kernel_names(); // set kernel VERSION: every profile
 
 std::span<const std::string_view> expect_kinds(); // freed, alive, inflight, queue, error
 std::span<const std::string_view> socket_types(); // stream, dgram, seqpacket

@@ -78,6 +78,7 @@ enum class KFn : std::uint8_t {
     unix_vertex_dead,
     unix_scc_cyclic,
     unix_collect_skb,
+    unix_schedule_gc, // 6.19+
     // the scene itself
     scene,
 };

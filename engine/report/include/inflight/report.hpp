@@ -17,6 +17,10 @@ namespace inflight {
 class Kernel;
 class Simulation;
 
+// "kernel profile 6.18 (6.18.y: ...) +unify-scc-index": the profile and the changes the scene's
+// `set fix` lines turned over (+ on, - off).
+std::string kernel_text(const Kernel &k);
+std::vector<std::string> fixes_turned_over(const Kernel &k);
 std::string report_text(const Simulation &sim);
 std::string report_json(const Simulation &sim);
 // "     42  L7  select_candidates  candidate_check  b: file refs 2 == inflight 2: candidate"

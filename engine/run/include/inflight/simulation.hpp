@@ -24,7 +24,8 @@
 namespace inflight {
 
 struct SimulationOptions {
-    std::optional<GcEra> era;          // overrides `set gc`
+    std::optional<GcEra> era;          // overrides `set gc` (the era's default profile)
+    const KernelProfile *kernel = nullptr; // overrides `set kernel` and `set gc`
     std::optional<std::uint64_t> seed; // overrides `set seed`
     std::optional<bool> checked;       // overrides `set check`
     bool record = true;                // keep every event (for the trace and the player)

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "inflight/release_profile.hpp"
+
+#include <cstdio>
+
+namespace inflight {
+
+ReleaseProfile profile_for_release(const std::string &release, const std::string &version)
+{
+    ReleaseProfile p;
+    p.release = release;
+    std::sscanf(release.c_str(), "%d.%d.%d", &p.major, &p.minor, &p.patch);
+    if (const auto at = version.find("Debian "); at != std::string::npos) {
+        int major = 0, minor = 0, patch = 0;
+        if (std::sscanf(version.c_str() + at + 7, "%d.%d.%d", &major, &minor, &patch) == 3 && major == p.major &&
+            minor == p.minor)
+            p.patch = patch;
+    }
+    const KernelVersion v{static_cast<std::uint16_t>(p.major), static_cast<std::uint16_t>(p.minor)};
+    const bool before_backport = (v == KernelVersion{6, 6} && p.patch < 93) || (v == KernelVersion{6, 1} && p.patch < 141);
+    for (const KernelProfile &k : kernel_profiles())
+        if (k.version <= v)
+            p.kernel = &k;
+    if (before_backport)
+        p.kernel = kernel_profile_by_name("6.8");
+    if (!p.kernel)
+        p.kernel = &kernel_profiles().front();
+    p.era = p.kernel->era;
+    p.unify_scc_index = p.kernel->changes.has(KernelChange::unify_scc_index);
+    const std::string branch = std::to_string(p.major) + "." + std::to_string(p.minor);
+    p.reason = before_backport ? branch + ".y before the 2025 backport of the graph collector: classic, as 6.8"
+               : std::string(p.kernel->name) == branch ? "the " + branch + " profile: " + std::string(p.kernel->title)
+                                                       : "no " + branch + " profile: the newest below it, " +
+                                                             std::string(p.kernel->name) + " (" +
+                                                             std::string(p.kernel->title) + ")";
+    return p;
+}
+
+} // namespace inflight
