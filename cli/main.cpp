@@ -9,6 +9,7 @@
 #include "inflight/utf8.hpp"
 #include "inflight/version.hpp"
 
+#include "kernels_command.hpp"
 #include "replay_command.hpp"
 #include "diagnostic_json.hpp"
 #include "lsp_server.hpp"
@@ -37,7 +38,8 @@ namespace {
 
 void usage(std::FILE *to)
 {
-    std::fputs("usage: inflight-cli run FILE [--gc classic|async|graph] [--json] [--trace] [--seed N] [--check]\n"
+    std::fputs("usage: inflight-cli run FILE [--gc classic|async|graph] [--kernel VERSION] [--json] [--trace]\n"
+               "                        [--seed N] [--check]\n"
                "                        [--hist] [--unit ns|us|ms] [--variant NAME] [--at STEP]\n"
                "                        [--watch EXPR]... [--break LINE[ if COND]]...\n"
                "                        [--limit NAME=N]... [--max-steps N] [--timeout SECONDS]\n"
@@ -45,6 +47,7 @@ void usage(std::FILE *to)
                "       inflight-cli check FILE [--json] [--limit NAME=N]...   (parse and check only)\n"
                "       inflight-cli replay FILE [--json] [--gc ERA]   (on this machine's kernel; see replay --help)\n"
                "       inflight-cli export-c FILE [-o OUT.c] [--gc ERA]   (the scene as a standalone C test)\n"
+               "       inflight-cli kernels [--json]   (the kernel profiles and their named changes)\n"
                "       inflight-cli lsp        (a Language Server on stdin/stdout, for editors)\n"
                "       inflight-cli --help | --version\n"
                "\n"
@@ -56,6 +59,9 @@ void usage(std::FILE *to)
                "            one object per micro-step, the report object as the last line\n"
                "  --at STEP the state after STEP micro-steps instead of the report: every socket,\n"
                "            the collector's lists in order and the globals (--json: one object)\n"
+               "  --gc ERA  the collector, as that era's default profile (overrides `set gc`/`set kernel`)\n"
+               "  --kernel VERSION  a kernel profile, as in 6.1 (overrides `set kernel` and --gc);\n"
+               "            the scene's `set fix` lines still apply on top\n"
                "  --seed N  seed for autobind names (overrides `set seed`)\n"
                "  --check   verify the model's invariants after every micro-step\n"
                "  --hist    after the report, the latency histograms of every timed call (sendmsg,\n"
@@ -209,6 +215,8 @@ int cli_main(int argc, char **argv)
         return inflight_cli::replay_main(argc, argv);
     if (command == "export-c")
         return inflight_cli::export_c_main(argc, argv);
+    if (command == "kernels")
+        return inflight_cli::kernels_main(argc, argv);
     if (command == "lsp")
         return cli::run_language_server(std::cin, std::cout);
     if (command != "run" && command != "check")
@@ -321,6 +329,14 @@ int cli_main(int argc, char **argv)
             if (!era)
                 return fail_usage(std::string("unknown collector '") + v + "' (classic, async or graph)");
             options.era = *era;
+        } else if (a == "--kernel") {
+            const char *v = value("a kernel profile, as in '6.1' ('inflight-cli kernels' lists them)");
+            if (!v)
+                return 2;
+            options.kernel = kernel_profile_by_name(v);
+            if (!options.kernel)
+                return fail_usage(std::string("unknown kernel '") + v + "' ('inflight-cli kernels' lists the profiles)");
+            options.era = options.kernel->era;
         } else if (a == "--seed") {
             const char *v = value("a number");
             if (!v)
@@ -356,14 +372,12 @@ int cli_main(int argc, char **argv)
     if (auto err = watches.check_lines(parsed.scene))
         return fail_usage(*err);
 
-    const auto &written_for = parsed.scene.settings.collectors;
-    if (options.era && !written_for.empty() &&
-        std::find(written_for.begin(), written_for.end(), *options.era) == written_for.end()) {
-        std::string list;
-        for (GcEra e : written_for)
-            list += (list.empty() ? "" : ", ") + std::string(era_name(e));
-        std::cerr << file << ": warning: the scene's expectations were written for " << list << ", not for "
-                  << era_name(*options.era) << "\n";
+    if (options.era || options.kernel) {
+        const KernelProfile &profile = run_profile(parsed.scene.settings, options);
+        if (!written_for(parsed.scene.settings, profile))
+            std::cerr << file << ": warning: the scene's expectations were written for "
+                      << collectors_text(parsed.scene.settings) << ", not for " << era_name(profile.era) << " ("
+                      << profile.name << ")\n";
     }
     // A report needs the outcome, not each micro-step: collections are fast-forwarded (their
     // cost is still counted). --trace and --check see every step.

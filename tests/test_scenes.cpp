@@ -33,13 +33,15 @@ constexpr int kMinScenes = 10;
 
 QString scenes_dir() { return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes"); }
 
-// Every scenes/*.scn, sorted by name.
+// Every scenes/*.scn and the bug gallery's scenes/bugs/*.scn, sorted by name.
 QStringList scene_files()
 {
-    const QDir dir(scenes_dir());
     QStringList out;
-    for (const QString &name : dir.entryList({QStringLiteral("*.scn")}, QDir::Files, QDir::Name))
-        out << dir.filePath(name);
+    for (const QString &sub : {QString(), QStringLiteral("bugs")}) {
+        const QDir dir(scenes_dir() + QLatin1Char('/') + sub);
+        for (const QString &name : dir.entryList({QStringLiteral("*.scn")}, QDir::Files, QDir::Name))
+            out << dir.filePath(name);
+    }
     return out;
 }
 
@@ -82,13 +84,15 @@ LoadedScene load(const QString &path)
         s.error = "the scene has warnings:\n" + diagnostics_text(s.parsed.diagnostics);
         return s;
     }
-    if (s.collectors.empty()) {
+    if (s.collectors.empty() && s.parsed.scene.settings.collector_kernels.empty()) {
         s.error = "no 'set collectors' line: every scene must say which collectors its expectations hold for";
         return s;
     }
-    const GcEra own = s.parsed.scene.settings.gc;
-    if (std::find(s.collectors.begin(), s.collectors.end(), own) == s.collectors.end())
-        s.error = "'set gc " + std::string(era_name(own)) + "' is not one of the scene's collectors";
+    // The scene as written (its own `set gc` / `set kernel`) must be one of the runs.
+    const KernelProfile &own = run_profile(s.parsed.scene.settings, SimulationOptions{});
+    if (!written_for(s.parsed.scene.settings, own))
+        s.error = "the scene's own kernel (" + std::string(own.name) + ") is not one of its collectors (" +
+                  collectors_text(s.parsed.scene.settings) + ")";
     return s;
 }
 
@@ -117,24 +121,34 @@ private slots:
     void runScene_data()
     {
         QTest::addColumn<QString>("path");
-        QTest::addColumn<int>("era"); // a GcEra, or -1 when the scene cannot be run
+        QTest::addColumn<QString>("kernel"); // a kernel profile; empty when the scene cannot be run
         QTest::addColumn<QString>("error");
         for (const QString &path : scene_files()) {
             const LoadedScene s = load(path);
             if (!s.error.empty()) {
-                QTest::newRow(row_name(path, "load").constData()) << path << -1 << QString::fromStdString(s.error);
+                QTest::newRow(row_name(path, "load").constData()) << path << QString() << QString::fromStdString(s.error);
                 continue;
             }
-            for (GcEra era : s.collectors)
-                QTest::newRow(row_name(path, std::string(era_name(era)).c_str()).constData())
-                    << path << static_cast<int>(era) << QString();
+            // Each era named as the profile it stands for, then each kernel profile named.
+            QStringList kernels;
+            for (GcEra era : s.collectors) {
+                SimulationOptions o;
+                o.era = era;
+                kernels << QString::fromLatin1(run_profile(s.parsed.scene.settings, o).name.data(),
+                                               run_profile(s.parsed.scene.settings, o).name.size());
+            }
+            for (const std::string &k : s.parsed.scene.settings.collector_kernels)
+                kernels << QString::fromStdString(k);
+            kernels.removeDuplicates();
+            for (const QString &k : kernels)
+                QTest::newRow(row_name(path, k.toUtf8().constData()).constData()) << path << k << QString();
         }
     }
 
     void runScene()
     {
         QFETCH(QString, path);
-        QFETCH(int, era);
+        QFETCH(QString, kernel);
         QFETCH(QString, error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
 
@@ -146,7 +160,8 @@ private slots:
         constexpr std::uint64_t kCheckedStepBudget = 2'000'000;
         auto scene = std::make_shared<const Scene>(s.parsed.scene);
         SimulationOptions fast;
-        fast.era = static_cast<GcEra>(era);
+        fast.kernel = kernel_profile_by_name(kernel.toStdString());
+        QVERIFY(fast.kernel);
         fast.checked = false;
         fast.record = false;
         fast.fast_forward = true;
@@ -157,7 +172,7 @@ private slots:
         const std::uint64_t work = quick->kernel().micro_steps_total * (quick->kernel().socks.size() + 1);
         if (quick->kernel().micro_steps_total < kCheckedStepBudget && work < 2'000'000'000ULL) {
             SimulationOptions options;
-            options.era = static_cast<GcEra>(era);
+            options.kernel = fast.kernel;
             options.checked = true;
             options.record = false;
             checked_run = std::make_unique<Simulation>(scene, options);

@@ -934,6 +934,7 @@ private:
         auto change = parse_setting(l, variant != nullptr);
         if (!change)
             return;
+        // A fix turned on where the collector lacks its code warns; turned off, it is off anyway.
         std::optional<KernelChange> fix_on;
         if (change->key.starts_with("fix ") && change->value == "on")
             fix_on = kernel_change_by_name(std::string_view(change->key).substr(4));
@@ -1245,30 +1246,48 @@ private:
     // the scene under each).
     std::optional<SettingChange> parse_collectors(std::span<const Token> ops)
     {
+        // Eras (each as its default profile) and kernel profiles, in any order.
         std::vector<GcEra> eras;
+        std::vector<const KernelProfile *> kernels;
         std::string canonical;
         bool ok = true;
         for (std::size_t i = 1; i < ops.size(); ++i) {
             const std::string_view v = ops[i].quoted ? std::string_view() : ops[i].text;
             const auto era = parse_era(v);
-            if (!era) {
-                error(ops[i].col, "unknown gc era " + show(ops[i].text) + " (expected " + one_of(era_names()) + ")" +
-                                      did_you_mean(v, era_names()));
+            const KernelProfile *p = era ? nullptr : kernel_profile_by_name(v);
+            if (!era && !p) {
+                std::vector<std::string_view> words(era_names().begin(), era_names().end());
+                for (const KernelProfile &q : kernel_profiles())
+                    words.push_back(q.name);
+                error(ops[i].col, "unknown collector " + show(ops[i].text) + " (expected " + one_of(era_names()) +
+                                      " or a kernel profile such as 6.1)" + did_you_mean(v, words));
                 ok = false;
-            } else if (std::find(eras.begin(), eras.end(), *era) == eras.end()) {
+            } else if (era && std::find(eras.begin(), eras.end(), *era) == eras.end()) {
                 eras.push_back(*era);
+            } else if (p && std::find(kernels.begin(), kernels.end(), p) == kernels.end()) {
+                kernels.push_back(p);
             }
         }
         if (!ok)
             return std::nullopt;
         std::sort(eras.begin(), eras.end());
+        std::sort(kernels.begin(), kernels.end(),
+                  [](const KernelProfile *a, const KernelProfile *b) { return a->version < b->version; });
+        std::vector<std::string> kernel_names;
         for (GcEra e : eras)
             canonical += (canonical.empty() ? "" : " ") + std::string(era_name(e));
+        for (const KernelProfile *p : kernels) {
+            canonical += (canonical.empty() ? "" : " ") + std::string(p->name);
+            kernel_names.emplace_back(p->name);
+        }
         SettingChange c;
         c.key = "collectors";
         c.value = canonical;
         c.col = ops[1].col;
-        c.apply = [eras](SceneSettings &s) { s.collectors = eras; };
+        c.apply = [eras, kernel_names](SceneSettings &s) {
+            s.collectors = eras;
+            s.collector_kernels = kernel_names;
+        };
         return c;
     }
 

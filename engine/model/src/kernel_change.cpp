@@ -14,7 +14,7 @@ using K = KernelChange;
 // what it would need is its not_modelled text.
 constexpr std::string_view kRace = "needs a scheduling point inside the collector (not modelled yet)";
 constexpr std::array<KernelChangeInfo, kKernelChangeCount> kChanges{{
-    {K::limit_inflight, "limit-inflight", "9915672d4127", "af_unix: limit unix_tot_inflight", {2, 6},
+    {K::limit_inflight, "limit-inflight", "9915672d4127", "af_unix: limit unix_tot_inflight", {2, 6, 37},
      "sendmsg runs a collection once more than 16,000 sockets are in flight (CVE-2010-4249)", ""},
     {K::no_default_creds, "no-default-creds", "16e572626961", "af_unix: dont send SCM_CREDENTIALS by default", {3, 1},
      "an skb takes pid and cred references only when SO_PASSCRED asks for them", ""},

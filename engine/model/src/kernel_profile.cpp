@@ -56,6 +56,9 @@ std::vector<KernelProfile> build()
             p.changes.set(c.id, c.since <= s.version && kernel_change_applies(s.era, c.id));
         for (KernelChange c : s.backports)
             p.changes.set(c, kernel_change_applies(s.era, c));
+        // The collector is the era's, whatever the release (6.1.y runs the graph collector).
+        p.changes.set(K::gc_async, s.era != GcEra::classic);
+        p.changes.set(K::graph_gc, s.era == GcEra::graph);
         out.push_back(p);
     }
     return out;

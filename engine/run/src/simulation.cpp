@@ -62,18 +62,57 @@ bool is_expectation(Op op)
 
 } // namespace
 
+const KernelProfile &run_profile(const SceneSettings &settings, const SimulationOptions &options)
+{
+    if (options.kernel)
+        return *options.kernel;
+    const GcEra era = options.era.value_or(settings.gc);
+    if (const KernelProfile *own = kernel_profile_by_name(settings.kernel); own && own->era == era)
+        return *own;
+    return default_kernel_profile(era);
+}
+
+namespace {
+
+// What an era in `set collectors` stands for: the scene's own profile of that era, or the default.
+const KernelProfile &profile_of_era(const SceneSettings &settings, GcEra era)
+{
+    if (const KernelProfile *own = kernel_profile_by_name(settings.kernel); own && own->era == era)
+        return *own;
+    return default_kernel_profile(era);
+}
+
+} // namespace
+
+bool written_for(const SceneSettings &settings, const KernelProfile &profile)
+{
+    if (settings.collectors.empty() && settings.collector_kernels.empty())
+        return true;
+    for (const std::string &k : settings.collector_kernels)
+        if (k == profile.name)
+            return true;
+    for (GcEra e : settings.collectors)
+        if (&profile_of_era(settings, e) == &profile)
+            return true;
+    return false;
+}
+
+std::string collectors_text(const SceneSettings &settings)
+{
+    std::string out;
+    for (GcEra e : settings.collectors)
+        out += (out.empty() ? "" : ", ") + std::string(era_name(e)) + " (" +
+               std::string(profile_of_era(settings, e).name) + ")";
+    for (const std::string &k : settings.collector_kernels)
+        out += (out.empty() ? "" : ", ") + k;
+    return out;
+}
+
 KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &options)
 {
     KernelConfig c;
-    c.era = options.era.value_or(scene.settings.gc);
-    // The profile: --kernel; else the scene's own when --gc leaves its era alone; else the
-    // era's default. The scene's `set fix` lines apply on top of any of them.
-    const KernelProfile *scene_profile = kernel_profile_by_name(scene.settings.kernel);
-    const KernelProfile *profile = options.kernel;
-    if (!profile && scene_profile && scene_profile->era == c.era)
-        profile = scene_profile;
-    if (!profile)
-        profile = &default_kernel_profile(c.era);
+    // The scene's `set fix` lines apply on top of whichever profile runs.
+    const KernelProfile *profile = &run_profile(scene.settings, options);
     c.era = profile->era;
     c.profile = profile->name;
     c.changes = profile->changes;

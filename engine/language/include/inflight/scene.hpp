@@ -173,6 +173,9 @@ struct SceneSettings {
     // set collectors classic async graph: the eras the scene's expectations hold for (empty:
     // only `gc`). Tests run the scene under each; the CLI warns when run under another.
     std::vector<GcEra> collectors;
+    // ... and the kernel profiles it names there (`set collectors graph 6.1 7.3`): tests run
+    // the scene under each of those too.
+    std::vector<std::string> collector_kernels;
 
     // ---- modelled time (issue: time and concurrency) ----
     std::uint32_t cpus = 1;                       // set cpus N (1..1024); queued kernel work runs on CPU N-1

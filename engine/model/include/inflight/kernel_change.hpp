@@ -44,6 +44,7 @@ inline constexpr std::size_t kKernelChangeCount = static_cast<std::size_t>(Kerne
 struct KernelVersion {
     std::uint16_t major = 0;
     std::uint16_t minor = 0;
+    std::uint16_t patch = 0; // only where the release is a 2.6.x one
     friend constexpr auto operator<=>(KernelVersion, KernelVersion) = default;
 };
 

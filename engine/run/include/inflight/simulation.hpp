@@ -39,6 +39,16 @@ struct SimulationOptions {
     std::vector<std::pair<Budget, std::uint64_t>> budget_overrides;
 };
 
+// The profile a run uses: --kernel; else the scene's own `set kernel` when --gc leaves its era
+// alone; else the era's default profile.
+const KernelProfile &run_profile(const SceneSettings &settings, const SimulationOptions &options);
+// Whether the scene's `set collectors` line names the profile: one of its kernels, or one of its
+// eras standing for the scene's own profile of that era or else the era's default. A scene
+// without the line is written for whatever it runs on.
+bool written_for(const SceneSettings &settings, const KernelProfile &profile);
+// "graph (6.18), 6.1": what `set collectors` names, for messages.
+std::string collectors_text(const SceneSettings &settings);
+
 struct SceneWarning {
     std::uint32_t line = 0;
     std::string message;

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "kernels_command.hpp"
+
+#include "inflight/kernel_profile.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace inflight;
+
+namespace inflight_cli {
+namespace {
+
+std::string version_text(KernelVersion v)
+{
+    return std::to_string(v.major) + "." + std::to_string(v.minor) + (v.patch ? "." + std::to_string(v.patch) : "");
+}
+
+// In the order they landed, so a profile reads as its kernel's history.
+std::vector<const KernelChangeInfo *> changes_by_release()
+{
+    std::vector<const KernelChangeInfo *> out;
+    for (const KernelChangeInfo &c : kernel_change_table())
+        out.push_back(&c);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const KernelChangeInfo *a, const KernelChangeInfo *b) { return a->since < b->since; });
+    return out;
+}
+
+nlohmann::json profiles_json()
+{
+    nlohmann::json all = nlohmann::json::array();
+    for (const KernelProfile &p : kernel_profiles()) {
+        nlohmann::json fixes = nlohmann::json::array();
+        for (const KernelChangeInfo *c : changes_by_release()) {
+            nlohmann::json f{{"name", c->name},
+                             {"commit", c->commit},
+                             {"subject", c->subject},
+                             {"version", version_text(c->since)},
+                             {"summary", c->summary},
+                             {"on", p.changes.has(c->id)},
+                             {"applies", kernel_change_applies(p.era, c->id)},
+                             {"modelled", c->not_modelled.empty()}};
+            if (!c->not_modelled.empty())
+                f["not_modelled"] = c->not_modelled;
+            fixes.push_back(std::move(f));
+        }
+        all.push_back({{"kernel", p.name},
+                       {"title", p.title},
+                       {"era", era_name(p.era)},
+                       {"default_of_era", p.default_of_era},
+                       {"fixes", std::move(fixes)}});
+    }
+    return all;
+}
+
+void print_text()
+{
+    std::printf("Kernel profiles (set kernel VERSION, run --kernel VERSION); * = what `set gc ERA` means\n\n");
+    for (const KernelProfile &p : kernel_profiles()) {
+        std::printf("%s%-5s %-8s %.*s\n", p.default_of_era ? "*" : " ", std::string(p.name).c_str(),
+                    std::string(era_name(p.era)).c_str(), static_cast<int>(p.title.size()), p.title.data());
+        std::string on;
+        for (const KernelChangeInfo *c : changes_by_release())
+            if (p.changes.has(c->id) && !c->era)
+                on += (on.empty() ? "" : " ") + std::string(c->name);
+        std::printf("       has: %s\n", on.empty() ? "(none of the named changes)" : on.c_str());
+    }
+    std::printf("\nNamed changes (set fix NAME on|off):\n\n");
+    for (const KernelChangeInfo *c : changes_by_release()) {
+        const std::string commit = c->commit.empty() ? std::string("(id not found)") : std::string(c->commit);
+        std::printf("  %-19s %-12s %-5s %.*s\n", std::string(c->name).c_str(), commit.c_str(),
+                    version_text(c->since).c_str(), static_cast<int>(c->subject.size()), c->subject.data());
+        std::printf("  %-19s %.*s\n", "", static_cast<int>(c->summary.size()), c->summary.data());
+        if (c->era)
+            std::printf("  %-19s (a collector: set gc / set kernel picks it)\n", "");
+        else if (!c->not_modelled.empty())
+            std::printf("  %-19s not modelled: %.*s\n", "", static_cast<int>(c->not_modelled.size()),
+                        c->not_modelled.data());
+    }
+}
+
+} // namespace
+
+int kernels_main(int argc, char **argv)
+{
+    bool json = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--json") {
+            json = true;
+        } else if (a == "-h" || a == "--help") {
+            std::printf("usage: inflight-cli kernels [--json]\n");
+            return 0;
+        } else {
+            std::fprintf(stderr, "inflight-cli kernels: unknown option '%s'\nusage: inflight-cli kernels [--json]\n",
+                         a.c_str());
+            return 2;
+        }
+    }
+    if (json)
+        std::cout << profiles_json().dump(2) << "\n";
+    else
+        print_text();
+    return 0;
+}
+
+} // namespace inflight_cli

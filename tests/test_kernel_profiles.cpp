@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Kernel profiles and named changes (issue 13): the tables, `set kernel` / `set fix` / --kernel,
+// and every version-dependent rule, each shown on both of its sides.
+#include "inflight/kernel_profile.hpp"
+#include "inflight/parser.hpp"
+#include "inflight/report.hpp"
+#include "inflight/simulation.hpp"
+#include "inflight/statement_table.hpp"
+#include "scene_runner.hpp"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <set>
+
+using namespace inflight;
+using namespace inflight::test;
+
+namespace {
+
+// Runs `text` under the profile `kernel` (with the invariants checked after every micro-step).
+std::unique_ptr<Simulation> run_on(const std::string &kernel, const std::string &text)
+{
+    auto scene = scene_of(text);
+    if (!scene)
+        return nullptr;
+    SimulationOptions o;
+    o.kernel = kernel_profile_by_name(kernel);
+    if (!o.kernel)
+        return nullptr;
+    o.checked = true;
+    auto sim = std::make_unique<Simulation>(scene, o);
+    sim->run();
+    return sim;
+}
+
+bool alive(const Simulation &s, const char *label)
+{
+    const UnixSock *u = s.kernel().find_label(label);
+    return u && !u->released;
+}
+
+std::string warnings_of(const Simulation &s)
+{
+    std::string out;
+    for (const SceneWarning &w : s.warnings())
+        out += w.message + "\n";
+    return out;
+}
+
+const char *kMixedLowpoint = "set gc graph\nsocketpair u0 p0\nsocketpair u1 p1\nsocketpair u2 p2\n"
+                             "send p1 fds=u0,u0\nsend p2 fds=u1,u1\nsend p1 fds=u2,u2\nsend p0 fds=u1,u1\n"
+                             "close u0 u1 u2 p0 p1 p2\ngc\n";
+
+// Spec 5.3: an OOB skb carrying its own socket's fd.
+const char *kOobSelfReference = "socketpair a b stream\nsend b fds=a oob\nclose a b\ngc\n";
+
+// Spec 5.5: an unaccepted embryo holding an OOB skb with its listener's fd.
+const char *kEmbryoOob = "socket l stream\nbind l @unix-oob\nlisten l\nsocket c stream\nconnect c l\n"
+                         "send c fds=l oob\nclose l\nclose c\ngc\n";
+
+} // namespace
+
+class TestKernelProfiles : public QObject {
+    Q_OBJECT
+private slots:
+    void tablesAreConsistent()
+    {
+        QVERIFY(kernel_profiles().size() >= 10);
+        std::set<std::string_view> names;
+        for (const KernelProfile &p : kernel_profiles()) {
+            QVERIFY2(names.insert(p.name).second, p.name.data());
+            QVERIFY(!p.title.empty());
+            QVERIFY(p.changes.has(KernelChange::graph_gc) == (p.era == GcEra::graph));
+            QVERIFY(p.changes.has(KernelChange::gc_async) == (p.era != GcEra::classic));
+        }
+        for (GcEra e : {GcEra::classic, GcEra::async, GcEra::graph})
+            QCOMPARE(default_kernel_profile(e).era, e);
+        QCOMPARE(default_kernel_profile(GcEra::graph).name, std::string_view("6.18"));
+        // The language's word lists (completion, LANGUAGE.md) are the tables' names.
+        QCOMPARE(kernel_names().size(), kernel_profiles().size());
+        for (std::size_t i = 0; i < kernel_names().size(); ++i)
+            QCOMPARE(kernel_names()[i], kernel_profiles()[i].name);
+        QCOMPARE(fix_names().size(), kernel_change_table().size());
+        for (std::size_t i = 0; i < fix_names().size(); ++i) {
+            const KernelChangeInfo &c = kernel_change_table()[i];
+            QCOMPARE(fix_names()[i], c.name);
+            QVERIFY(!c.subject.empty() && !c.summary.empty());
+            QVERIFY2(c.commit.empty() || c.commit.size() == 12, c.name.data());
+            QCOMPARE(kernel_change_by_name(c.name), std::optional<KernelChange>(c.id));
+        }
+    }
+
+    // `set kernel` sets the era; a later `set gc` of another era replaces the profile; `set fix`
+    // turns one change over; --kernel wins over both.
+    void settingsPickTheProfile()
+    {
+        auto sim = run_scene("set kernel 6.1\nsocketpair a b\n");
+        QCOMPARE(sim->kernel().era(), GcEra::graph);
+        QCOMPARE(sim->kernel().config().profile, std::string_view("6.1"));
+        sim = run_scene("set kernel 6.1\nset gc classic\nsocketpair a b\n");
+        QCOMPARE(sim->kernel().config().profile, std::string_view("6.8"));
+        sim = run_scene("set kernel 6.12\nset gc graph\nsocketpair a b\n");
+        QCOMPARE(sim->kernel().config().profile, std::string_view("6.12"));
+        sim = run_scene("set kernel 6.12\nset fix so-passrights\nsocketpair a b\n");
+        QVERIFY(sim->kernel().config().has(KernelChange::so_passrights));
+        QVERIFY(!kernel_profile_by_name("6.12")->changes.has(KernelChange::so_passrights));
+        QCOMPARE(fixes_turned_over(sim->kernel()), std::vector<std::string>{"+so-passrights"});
+        sim = run_on("5.10", "set kernel 6.18\nsocketpair a b\n");
+        QCOMPARE(sim->kernel().config().profile, std::string_view("5.10"));
+        // --gc keeps the scene's own profile of that era, else the era's default.
+        auto scene = scene_of("set kernel 6.10\nsocketpair a b\n");
+        SimulationOptions o;
+        o.era = GcEra::graph;
+        QCOMPARE(run_profile(scene->settings, o).name, std::string_view("6.10"));
+        o.era = GcEra::async;
+        QCOMPARE(run_profile(scene->settings, o).name, std::string_view("6.9"));
+    }
+
+    // msg-oob (5.15): before it, MSG_OOB is EOPNOTSUPP on send and on recv.
+    void msgOobArrivesIn515()
+    {
+        const std::string text = "socketpair a b stream\nsend a bytes=1 oob\nexpect error EOPNOTSUPP\n";
+        auto old = run_on("5.10", text);
+        QVERIFY2(old->expectations_failed() == 0 && old->warnings().empty(), warnings_of(*old).c_str());
+        auto newer = run_on("5.15", text);
+        QCOMPARE(newer->expectations_failed(), 1u);
+        auto recv = run_on("5.10", "socketpair a b stream\nrecv b oob\nexpect error EOPNOTSUPP\n");
+        QCOMPARE(recv->expectations_failed(), 0u);
+    }
+
+    // so-passrights (6.16): before it, setsockopt(SO_PASSRIGHTS) is ENOPROTOOPT and every
+    // receiver takes SCM_RIGHTS.
+    void soPassrightsArrivesIn616()
+    {
+        auto older = run_on("6.12", "socketpair a b\nsetsockopt b passrights=off\nexpect error ENOPROTOOPT\n");
+        QVERIFY2(older->expectations_failed() == 0, warnings_of(*older).c_str());
+        auto newer = run_on("6.18", "socketpair a b\nsocketpair c d\nsetsockopt b passrights=off\n"
+                                    "send a fds=c\nexpect error EPERM\n");
+        QVERIFY2(newer->expectations_failed() == 0, warnings_of(*newer).c_str());
+    }
+
+    // oob-gc-kfree (6.8, and 5.15.149): without it the classic collector leaves the OOB skb's
+    // extra reference, and the self-referencing socket leaks (spec 5.3).
+    void oobSelfReferenceLeaksWithoutTheKfreeFix()
+    {
+        auto fixed = run_on("6.8", kOobSelfReference);
+        QVERIFY(!alive(*fixed, "a"));
+        auto buggy = run_on("6.8", std::string("set fix oob-gc-kfree off\n") + kOobSelfReference);
+        QVERIFY(buggy->kernel().findings.empty());
+        QVERIFY(alive(*buggy, "a"));
+        // The graph collector of 6.18 has no such code: the fix line warns and changes nothing.
+        ParseResult r = parse_scene(std::string("set gc graph\nset fix oob-gc-kfree\n") + kOobSelfReference, "t");
+        QVERIFY(r.ok());
+        QCOMPARE(r.diagnostics.size(), std::size_t{1});
+        QVERIFY(r.diagnostics[0].message.find("only applies to 'set gc classic' or 'set gc async'") !=
+                std::string::npos);
+    }
+
+    // remove-iouring-gc (6.9): a leftover candidate WARNs and stays on gc_candidates; up to 6.8
+    // the io_uring loop moves it back to gc_inflight_list, flags still set, and no one is told.
+    void leftoversWarnFrom69AndMoveBackBefore()
+    {
+        // Up to the close that collects (the scene's last `gc` would scan the leftover again).
+        const std::string text = std::string(kEmbryoOob).substr(0, std::string(kEmbryoOob).size() - 3);
+        auto warned = run_on("6.9", text);
+        QCOMPARE(warned->kernel().findings.size(), std::size_t{1});
+        QVERIFY(warned->kernel().findings[0].warning);
+        QCOMPARE(warned->kernel().find_label("l")->on, ListId::gc_candidates);
+        auto looped = run_on("6.8", text);
+        QVERIFY(looped->kernel().findings.empty());
+        const UnixSock *l = looped->kernel().find_label("l");
+        QVERIFY(!l->released); // the leak of spec 5.5
+        QCOMPARE(l->on, ListId::gc_inflight_list);
+        QVERIFY(l->gc_flags & UNIX_GC_CANDIDATE); // the loop leaves the flags alone
+        auto no_loop = run_on("6.8", "set fix remove-iouring-gc\n" + text);
+        QCOMPARE(no_loop->kernel().findings.size(), std::size_t{1});
+    }
+
+    // oob-no-skb-get (6.12) and embryo-oob-gc (6.10): on 6.10 the graph collector drops the
+    // OOB reference by hand, an embryo's only with the fix; from 6.12 there is none to drop.
+    void embryoOobOnTheGraphCollector()
+    {
+        QVERIFY(!alive(*run_on("6.10", kEmbryoOob), "l"));
+        QVERIFY(!alive(*run_on("6.10", kOobSelfReference), "a"));
+        auto buggy = run_on("6.10", std::string("set fix embryo-oob-gc off\n") + kEmbryoOob);
+        QVERIFY(alive(*buggy, "l")); // 041933a1ec7b's leak
+        auto later = run_on("6.18", std::string("set fix embryo-oob-gc off\n") + kEmbryoOob);
+        QVERIFY(!alive(*later, "l")); // no reference of its own: nothing to forget
+    }
+
+    // schedule-gc (6.19): close() queues a collection only while the graph may be cyclic; 6.18
+    // queues one on every close while anything is in flight, and it skips.
+    void closeSchedulesOnlyWhatMayBeCyclic()
+    {
+        const std::string chain = "socketpair a b\nsocketpair c d\nsend a fds=c\nclose c\nclose d\n";
+        auto old = run_on("6.18", chain);
+        QVERIFY(!old->kernel().gc_runs.empty());
+        for (const GcRun &r : old->kernel().gc_runs)
+            QVERIFY(r.skipped);
+        auto newer = run_on("6.19", chain);
+        QCOMPARE(newer->kernel().gc_runs.size(), std::size_t{0});
+        // A cycle is still collected once it may exist.
+        auto cycle = run_on("6.19", "socketpair a b\nsend a fds=b\nclose a b\n");
+        QVERIFY(!alive(*cycle, "a") && !alive(*cycle, "b"));
+    }
+
+    // unify-scc-index (7.3, in 7.2.y): mixed_lowpoint leaks before it and is freed with it, as
+    // real kernels did (7.1.13 leaked, 7.2.13 and 7.3.4 freed it).
+    void mixedLowpointByVersion()
+    {
+        for (const char *k : {"6.1", "6.18", "6.19", "7.0"})
+            QVERIFY2(alive(*run_on(k, kMixedLowpoint), "u0"), k);
+        for (const char *k : {"7.2", "7.3"})
+            QVERIFY2(!alive(*run_on(k, kMixedLowpoint), "u0"), k);
+        QVERIFY(!alive(*run_on("6.18", std::string("set fix unify-scc-index\n") + kMixedLowpoint), "u0"));
+    }
+
+    // The table-lock and autobind defaults follow the profile; the scene's own line wins.
+    void lockAndAutobindDefaults()
+    {
+        auto old = run_on("5.10", "socketpair a b\n");
+        QVERIFY(old->kernel().config().global_table_lock);
+        QCOMPARE(old->kernel().config().autobind, AutobindMode::sequential);
+        auto newer = run_on("6.1", "socketpair a b\n");
+        QVERIFY(!newer->kernel().config().global_table_lock);
+        QCOMPARE(newer->kernel().config().autobind, AutobindMode::random);
+        auto chosen = run_on("5.10", "set autobind random\nset table-lock per-bucket\nsocketpair a b\n");
+        QVERIFY(!chosen->kernel().config().global_table_lock);
+        QCOMPARE(chosen->kernel().config().autobind, AutobindMode::random);
+    }
+
+    // inflight-cli kernels --json and run --kernel, as scripts use them.
+    void cli()
+    {
+        QProcess p;
+        p.start(QStringLiteral(INFLIGHT_CLI), {QStringLiteral("kernels"), QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonArray all = QJsonDocument::fromJson(p.readAllStandardOutput()).array();
+        QVERIFY(all.size() >= 10);
+        for (const QJsonValue &v : all) {
+            const QJsonObject o = v.toObject();
+            QVERIFY(o.contains(QStringLiteral("kernel")) && o.contains(QStringLiteral("era")));
+            for (const QJsonValue &f : o.value(QStringLiteral("fixes")).toArray())
+                for (const char *field : {"name", "commit", "version", "summary", "on"})
+                    QVERIFY2(f.toObject().contains(QLatin1String(field)), field);
+        }
+        const QString scene = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-mixed-lowpoint-stream.scn");
+        p.start(QStringLiteral(INFLIGHT_CLI), {QStringLiteral("run"), scene, QStringLiteral("--kernel"),
+                                               QStringLiteral("7.3")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 1); // the scene expects the leak 7.3 no longer has
+        QVERIFY(p.readAllStandardOutput().contains("kernel profile 7.3"));
+        QVERIFY(p.readAllStandardError().contains("not for graph (7.3)"));
+        p.start(QStringLiteral(INFLIGHT_CLI), {QStringLiteral("run"), scene, QStringLiteral("--kernel"),
+                                               QStringLiteral("6.7")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKernelProfiles)
+#include "test_kernel_profiles.moc"
