@@ -36,6 +36,9 @@ int main(int argc, char **argv)
                               QStringLiteral("A scene file (.scn); default: the welcome scene."));
     QCommandLineOption gc_opt(QStringLiteral("gc"), QStringLiteral("Collector: classic, async or graph."),
                               QStringLiteral("era"));
+    QCommandLineOption kernel_opt(QStringLiteral("kernel"),
+                                  QStringLiteral("Run on a kernel profile, e.g. 6.1 (inflight-cli kernels lists them)."),
+                                  QStringLiteral("VERSION"));
     QCommandLineOption step_opt(QStringLiteral("step"), QStringLiteral("Open at micro-step N."), QStringLiteral("N"));
     QCommandLineOption shot_opt(QStringLiteral("screenshot"),
                                 QStringLiteral("Save a PNG of the window to FILE and exit."), QStringLiteral("FILE"));
@@ -43,7 +46,7 @@ int main(int argc, char **argv)
                                 QStringLiteral("Window size for --screenshot (default 1920x1080)."),
                                 QStringLiteral("WxH"), QStringLiteral("1920x1080"));
     QCommandLineOption present_opt(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode."));
-    cli.addOptions({gc_opt, step_opt, shot_opt, size_opt, present_opt});
+    cli.addOptions({gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt});
     cli.process(app);
 
     PlayerController controller;
@@ -75,6 +78,15 @@ int main(int argc, char **argv)
             return 2;
         }
         controller.setEra(*era);
+    }
+    if (cli.isSet(kernel_opt)) {
+        const inflight::KernelProfile *k = inflight::kernel_profile_by_name(cli.value(kernel_opt).toStdString());
+        if (!k) {
+            std::fprintf(stderr, "inflight: error: unknown kernel '%s' (inflight-cli kernels lists the profiles)\n",
+                         qPrintable(cli.value(kernel_opt)));
+            return 2;
+        }
+        controller.setKernel(k);
     }
     if (cli.isSet(step_opt)) {
         bool num = false;

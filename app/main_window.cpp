@@ -121,7 +121,7 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
     connect(&controller_, &PlayerController::sceneLoaded, this, [this] {
         updateTitle();
         const QSignalBlocker block(era_box_);
-        era_box_->setCurrentIndex(static_cast<int>(controller_.era()));
+        era_box_->setCurrentIndex(static_cast<int>(&controller_.kernelProfile() - kernel_profiles().data()));
     });
     // A re-run of the scene being typed keeps what the user chose: panels, focus (the editor).
     connect(&controller_, &PlayerController::sceneLoaded, this, [this] {
@@ -382,13 +382,20 @@ void MainWindow::buildToolbar()
     position_row_->addWidget(goto_box_);
 
     bar->addWidget(new QLabel(tr(" Collector "), bar));
+    // One entry per kernel profile ("6.18 · graph"): the collector and the changes of that
+    // kernel; the tooltip of each says which.
     era_box_ = new QComboBox(bar);
-    for (GcEra era : {GcEra::classic, GcEra::async, GcEra::graph})
-        era_box_->addItem(QStringLiteral("%1 (%2)").arg(QString::fromLatin1(era_name(era).data()),
-                                                        QString::fromLatin1(era_kernel_label(era).data())));
-    era_box_->setToolTip(tr("Re-run the scene under another kernel era's collector, at the same statement"));
-    connect(era_box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
-            [this](int i) { controller_.setEra(static_cast<GcEra>(i)); });
+    era_box_->setObjectName(QStringLiteral("kernelBox"));
+    for (const KernelProfile &p : kernel_profiles()) {
+        era_box_->addItem(QStringLiteral("%1 · %2").arg(QString::fromLatin1(p.name.data(), qsizetype(p.name.size())),
+                                                        QString::fromLatin1(era_name(p.era).data())));
+        era_box_->setItemData(era_box_->count() - 1, QString::fromUtf8(p.title.data(), qsizetype(p.title.size())),
+                              Qt::ToolTipRole);
+    }
+    era_box_->setToolTip(tr("The kernel: re-run the scene on another kernel profile (its collector and fixes), at the "
+                            "same statement. 'inflight-cli kernels' lists what each has."));
+    connect(era_box_, qOverload<int>(&QComboBox::activated), this,
+            [this](int i) { controller_.setKernel(&kernel_profiles()[static_cast<std::size_t>(i)]); });
     bar->addWidget(era_box_);
 
     // Only for scenes with variant blocks: which one runs (the fill map, the timeline, …).
@@ -880,10 +887,13 @@ void MainWindow::exportTrace()
 
 void MainWindow::about()
 {
+    // Each profile as far as it was checked against a real kernel (docs/kernels.md).
     QString eras;
-    for (GcEra e : {GcEra::classic, GcEra::async, GcEra::graph})
-        eras += QStringLiteral("<li><b>%1</b>: Linux %2</li>")
-                    .arg(QString::fromLatin1(era_name(e).data()), QString::fromLatin1(era_kernel_label(e).data()));
+    for (const KernelProfile &p : kernel_profiles())
+        eras += QStringLiteral("<li><b>%1</b> (%2): %3</li>")
+                    .arg(QString::fromLatin1(p.name.data(), qsizetype(p.name.size())),
+                         QString::fromLatin1(era_name(p.era).data()),
+                         QString::fromUtf8(p.title.data(), qsizetype(p.title.size())).toHtmlEscaped());
     // The versions it runs on, not the ones it was built against: a bug report needs those.
     const QString versions = tr("Qt %1, Graphviz %2, QScintilla %3")
                                  .arg(QString::fromLatin1(qVersion()), QString::fromStdString(graph::graphvizVersion()),
@@ -891,7 +901,8 @@ void MainWindow::about()
     QMessageBox::about(this, tr("About Inflight"),
                        tr("<h3>Inflight %1</h3><p>Watch and step through the Linux kernel's AF_UNIX garbage "
                           "collector: how file descriptors passed over SCM_RIGHTS form cycles and how each "
-                          "era's collector finds and frees them.</p><p>Modelled collectors:</p><ul>%2</ul>"
+                          "era's collector finds and frees them.</p><p>Kernel profiles (Collector box; docs/kernels.md "
+                          "says which were checked against which real kernel):</p><ul>%2</ul>"
                           "<p>The model is written from the kernel's behaviour; no kernel code is included.</p>"
                           "<p>Running on %3.</p>"
                           "<p>Inflight is free software: you can redistribute it and/or modify it under the terms "

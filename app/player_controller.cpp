@@ -74,6 +74,7 @@ bool PlayerController::openFile(const QString &path, QStringList *errors)
     if (!r.ok())
         return false;
     era_ = r.scene.settings.gc;
+    kernel_ = nullptr;
     reset(std::make_shared<const Scene>(std::move(r.scene)), QFileInfo(path).absoluteFilePath());
     return true;
 }
@@ -88,6 +89,7 @@ bool PlayerController::openText(const QString &text, const QString &name, QStrin
     if (!r.ok())
         return false;
     era_ = r.scene.settings.gc;
+    kernel_ = nullptr;
     reset(std::make_shared<const Scene>(std::move(r.scene)), QString());
     return true;
 }
@@ -95,6 +97,7 @@ bool PlayerController::openText(const QString &text, const QString &name, QStrin
 void PlayerController::openParsed(std::shared_ptr<const Scene> scene, const QString &path)
 {
     era_ = scene->settings.gc;
+    kernel_ = nullptr;
     reset(std::move(scene), path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath());
 }
 
@@ -114,8 +117,10 @@ void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
             break;
         }
     }
-    if (scene->settings.gc != base_scene_->settings.gc)
-        era_ = scene->settings.gc;
+    if (scene->settings.gc != base_scene_->settings.gc || scene->settings.kernel != base_scene_->settings.kernel) {
+        era_ = scene->settings.gc; // the text now says another collector: it wins over the box
+        kernel_ = nullptr;
+    }
     base_scene_ = scene;
     variant_ = -1;
     rerun_ = true;
@@ -178,6 +183,7 @@ SimulationOptions PlayerController::simulationOptions() const
 {
     SimulationOptions o;
     o.era = era_;
+    o.kernel = kernel_;
     o.fast_forward = fast_forward_;
     o.cost_overrides = cost_overrides_;
     return o;
@@ -248,12 +254,33 @@ void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &
 
 void PlayerController::setEra(GcEra era)
 {
-    if (!scene_ || era == era_)
+    if (!scene_ || (era == era_ && !kernel_))
         return;
+    era_ = era;
+    kernel_ = nullptr;
+    rerunUnderCollector();
+}
+
+void PlayerController::setKernel(const KernelProfile *profile)
+{
+    if (!scene_ || (profile && profile == &kernelProfile()) || (!profile && !kernel_))
+        return;
+    kernel_ = profile;
+    era_ = profile ? profile->era : scene_->settings.gc;
+    rerunUnderCollector();
+}
+
+const KernelProfile &PlayerController::kernelProfile() const
+{
+    static const SceneSettings none;
+    return run_profile(scene_ ? scene_->settings : none, simulationOptions());
+}
+
+void PlayerController::rerunUnderCollector()
+{
     // Keep the statement: go back to the start of the one being executed, under the new era.
     const std::uint64_t statement = player_->sim().statements_executed();
     const std::uint64_t old_position = player_->position();
-    era_ = era;
     pause();
     cancelSeek();
     checkpoints_ = std::make_shared<CheckpointStore>();

@@ -68,7 +68,11 @@ public:
     // The line of the statement that starts next after the current position (0: none).
     int nextStatementLine() const;
     // Re-runs the scene under another collector, at the same statement as far as possible.
-    void setEra(inflight::GcEra era);
+    void setEra(inflight::GcEra era); // that era's profile (the scene's own when of that era)
+    // Re-runs the scene on a kernel profile, at the same statement; null: the scene's own.
+    void setKernel(const inflight::KernelProfile *profile);
+    // The profile the run uses (the Collector box, the algorithm's title).
+    const inflight::KernelProfile &kernelProfile() const;
     // Run one of the scene's `variant` blocks (-1: the scene as written): the same statements
     // under its settings. The scene opened stays the base.
     void setVariant(int index);
@@ -222,6 +226,8 @@ private:
     int variant_ = -1;
     QString path_;
     inflight::GcEra era_ = inflight::GcEra::async;
+    const inflight::KernelProfile *kernel_ = nullptr; // chosen in the Collector box; null: as the scene says
+    void rerunUnderCollector(); // after era_ / kernel_ changed: same statement, new run
     bool fast_forward_ = false;
     std::vector<std::pair<inflight::Cost, std::uint64_t>> cost_overrides_;
     std::unique_ptr<inflight::Player> player_;

@@ -156,6 +156,37 @@ private slots:
                                             .arg(d.latency->height())));
     }
 
+    // The Collector box lists every kernel profile, and with a scene's variant box beside it
+    // the toolbar still fits a 1280 px projector; choosing a profile re-runs on it.
+    void kernelBoxFitsAndSwitches()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(w.openScene(scenePath("seed-gc-penalty.scn"), false)); // has variants
+        showAt(w, QSize(1280, 800));
+        auto *bar = w.findChild<QToolBar *>(QStringLiteral("transport"));
+        auto *box = w.findChild<QComboBox *>(QStringLiteral("kernelBox"));
+        QVERIFY(bar && box);
+        QVERIFY(box->count() >= 10);
+        for (QAction *a : bar->actions()) {
+            QWidget *widget = bar->widgetForAction(a);
+            if (a->isSeparator() || !widget || !a->isVisible())
+                continue;
+            QVERIFY2(widget->isVisible(), qPrintable(a->text()));
+        }
+        QCOMPARE(box->currentText(), QStringLiteral("6.8 · classic")); // the scene's set gc classic
+        QVERIFY(w.openScene(scenePath("selftest-mixed-lowpoint-stream.scn"), false));
+        QVERIFY(waitIndex(c));
+        QCOMPARE(box->currentText(), QStringLiteral("6.18 · graph"));
+        const int newest = box->findText(QStringLiteral("7.3 · graph"));
+        QVERIFY(newest >= 0);
+        emit box->activated(newest);
+        QVERIFY(waitIndex(c));
+        QCOMPARE(c.kernelProfile().name, std::string_view("7.3"));
+        QCOMPARE(c.kernel().config().profile, std::string_view("7.3"));
+        QCOMPARE(box->currentText(), QStringLiteral("7.3 · graph"));
+    }
+
     // Growing the window gives every dock its share of the new room, not the graph all of it.
     void docksKeepTheirShareOnResize()
     {

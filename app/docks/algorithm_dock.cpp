@@ -277,8 +277,8 @@ void AlgorithmDock::refresh()
         title_->setText(tr("unix_autobind() — %1").arg(autobindTitle(mode)));
     else
         title_->setText(era == GcEra::graph
-                            ? tr("__unix_gc() — graph collector, %1").arg(qs(era_kernel_label(era)))
-                            : tr("unix_gc() — %1 collector, %2").arg(qs(era_name(era)), qs(era_kernel_label(era))));
+                            ? tr("__unix_gc() — graph collector, kernel %1").arg(qs(k.config().profile))
+                            : tr("unix_gc() — %1 collector, kernel %2").arg(qs(era_name(era)), qs(k.config().profile)));
     view_->setCurrent(row_of(listing, line), dim);
 
     // Narration.
