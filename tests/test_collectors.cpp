@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The collectors' algorithms, step by step: order, lists, scc_index values, verdicts.
+#include "inflight/narrate.hpp"
 #include "inflight/parser.hpp"
 #include "scene_runner.hpp"
 
@@ -65,6 +66,28 @@ private slots:
         QCOMPARE(v0->scc_index, 2UL);
         QCOMPARE(v1->scc_index, 2UL);
         QCOMPARE(v2->scc_index, 3UL);
+    }
+
+    // The alive verdict says why (issue 13): u1's copy sits with u2 in the same SCC under
+    // another scc_index, not in another SCC; --trace's short form says so too.
+    void mixedLowpointAliveReasonIsTheSameScc()
+    {
+        auto sim = run_scene(std::string("set gc graph\n") + kMixedLowpoint, std::nullopt, true);
+        QVERIFY(sim);
+        int alive = 0;
+        for (const Event &e : sim->events()) {
+            if (e.kind == EventKind::vertex_dead && e.before == 0) {
+                ++alive;
+                QCOMPARE(e.after, std::int64_t{4});
+                const std::string why = narrate(e, sim->kernel(), &sim->scene());
+                QVERIFY2(why.find("a member of this same SCC that kept another scc_index") != std::string::npos,
+                         why.c_str());
+                QVERIFY(describe(e, sim->kernel()).find("same SCC, other scc_index") != std::string::npos);
+            }
+            if (e.kind == EventKind::scc_verdict && e.before == 0)
+                QVERIFY(describe(e, sim->kernel()).find("alive)") != std::string::npos);
+        }
+        QVERIFY(alive > 0);
     }
 
     void mixedLowpointFreedWithFixAndClassic()

@@ -182,10 +182,11 @@ bool GraphCollector::scc_cyclic(const std::vector<UnixVertex *> &scc) const
     return false;
 }
 
-Proc GraphCollector::vertex_dead(UnixVertex *v, bool &dead)
+Proc GraphCollector::vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> &scc, bool &dead)
 {
     // Reasons: 0 dead, 1 a copy sits with a receiver not in flight, 2 a copy sits in another
-    // SCC, 3 a reference outside flight (an fd, a cookie, a peeked copy).
+    // SCC, 3 a reference outside flight (an fd, a cookie, a peeked copy), 4 a copy sits with a
+    // member of this same SCC whose scc_index differs (the mixed low-point defect).
     int reason = 0;
     std::uint32_t where = npos;
     for (const UnixEdge &e : v->edges) {
@@ -196,7 +197,8 @@ Proc GraphCollector::vertex_dead(UnixVertex *v, bool &dead)
             break;
         }
         if (w->scc_index != v->scc_index) {
-            reason = 2;
+            // At most once per SCC (the first alive vertex ends the verdict): the search is O(n).
+            reason = std::find(scc.begin(), scc.end(), w) != scc.end() ? 4 : 2;
             where = w->sock ? w->sock->id : npos;
             break;
         }
@@ -275,10 +277,13 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
         scc[i]->scc_next = scc[(i + n - 1) % n];
     }
     bool dead = true;
+    std::uint32_t alive_by = npos; // the member that kept the SCC, for the verdict's narration
     for (UnixVertex *v : scc) {
-        co_yield vertex_dead(v, dead);
-        if (!dead)
+        co_yield vertex_dead(v, scc, dead);
+        if (!dead) {
+            alive_by = v->sock->id;
             break;
+        }
     }
     bool cyclic = false;
     ++run.sccs;
@@ -302,7 +307,7 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
         }
     }
     co_yield line(
-        k_.ev(EventKind::scc_verdict, KFn::__unix_walk_scc, root->sock->id, npos, npos, dead ? 1 : 0, cyclic ? 1 : 0),
+        k_.ev(EventKind::scc_verdict, KFn::__unix_walk_scc, root->sock->id, alive_by, npos, dead ? 1 : 0, cyclic ? 1 : 0),
         dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic);
 }
 
@@ -434,10 +439,13 @@ Proc GraphCollector::walk_scc_fast()
             v->visited_mark = k_.visited_generation;
         }
         bool dead = true;
+        std::uint32_t alive_by = npos;
         for (UnixVertex *v : scc) {
-            co_yield vertex_dead(v, dead);
-            if (!dead)
+            co_yield vertex_dead(v, scc, dead);
+            if (!dead) {
+                alive_by = v->sock->id;
                 break;
+            }
         }
         ++run.sccs;
         for (UnixVertex *v : scc) {
@@ -455,8 +463,8 @@ Proc GraphCollector::walk_scc_fast()
             if (!k_.graph_maybe_cyclic && cyclic)
                 k_.graph_maybe_cyclic = true;
         }
-        co_yield line(k_.ev(EventKind::scc_verdict, KFn::unix_walk_scc_fast, first->sock->id, npos, npos, dead ? 1 : 0,
-                            cyclic ? 1 : 0),
+        co_yield line(k_.ev(EventKind::scc_verdict, KFn::unix_walk_scc_fast, first->sock->id, alive_by, npos,
+                            dead ? 1 : 0, cyclic ? 1 : 0),
                       dead ? AlgoLine::graph_fast_dead : AlgoLine::graph_cyclic);
     }
     k_.unvisited_vertices.splice(k_.unvisited_vertices.end(), k_.visited_vertices);

@@ -89,15 +89,32 @@ std::string address_text(const Kernel &k, std::uint32_t address)
 std::string fds_text(std::int64_t n) { return n == 1 ? "1 fd" : std::to_string(n) + " fds"; }
 std::string refs_text(std::int64_t n) { return n == 1 ? "1 reference" : std::to_string(n) + " references"; }
 
-const char *dead_reason(std::int64_t r)
+// unix_vertex_dead()'s verdict (graph_gc.cpp's reasons), `where` the successor it names.
+std::string dead_reason(std::int64_t r, const std::string &where)
 {
     switch (r) {
     case 0: return "every copy of its file sits inside this SCC and it has no other reference";
-    case 1: return "a copy of its file sits in the queue of a socket that is not in flight";
+    case 1: return "a copy of its file sits in the queue of " + where + ", a socket that is not in flight";
     case 2:
-        return "one of its edges leads to a vertex whose scc_index differs from its own, which unix_vertex_dead() "
-               "takes for a copy of its file sitting in another SCC";
+        return "a copy of its file sits with " + where +
+               ", in another SCC (another scc_index): the collector does not free them together";
+    case 4:
+        return "a copy of its file sits with " + where +
+               ", a member of this same SCC that kept another scc_index; unix_vertex_dead() compares the two and "
+               "takes it for another SCC (the mixed low-point defect, spec 5.13; set fix unify-scc-index)";
     default: return "file_count != out_degree: something outside flight (an fd, a peeked copy) holds it";
+    }
+}
+
+// The same, in a few words for --trace.
+std::string dead_reason_short(std::int64_t r, const std::string &where)
+{
+    switch (r) {
+    case 0: return "";
+    case 1: return "edge to " + where + ", not in flight";
+    case 2: return "edge to " + where + " in another SCC";
+    case 4: return "edge to " + where + ": same SCC, other scc_index";
+    default: return "file refs != out_degree";
     }
 }
 
@@ -210,9 +227,12 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::scc_index_update:
         return a + " scc_index " + n(e.before) + " -> " + n(e.after) + " (from " + s(e.b) + ")";
     case EventKind::scc_found: return "SCC of " + n(e.before) + " rooted at " + a;
-    case EventKind::vertex_dead: return a + (e.before ? " dead" : " alive") + " (file refs " + n(e.c) + ")";
+    case EventKind::vertex_dead:
+        return a + (e.before ? " dead" : " alive") + " (file refs " + n(e.c) + ")" +
+               (e.before ? std::string() : ": " + dead_reason_short(e.after, s(e.b)));
     case EventKind::scc_verdict:
-        return "SCC of " + a + (e.before ? " is garbage" : " is alive") + (e.after ? ", cyclic" : "");
+        return "SCC of " + a + (e.before ? " is garbage" : " is alive") +
+               (!e.before && e.b != npos ? " (" + s(e.b) + " alive)" : std::string()) + (e.after ? ", cyclic" : "");
     case EventKind::finding:
         return "finding #" + n(e.a) + ": " + (e.a < k.findings.size() ? k.findings[e.a].invariant : std::string());
     case EventKind::warning:
@@ -509,7 +529,8 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
                " -> " + n(e.after) + ".";
     case EventKind::scc_found:
         return a + " is the root of an SCC of " + n(e.before) + (e.before == 1 ? " vertex." : " vertices.");
-    case EventKind::vertex_dead: return a + (e.before ? " is dead: " : " is alive: ") + dead_reason(e.after) + ".";
+    case EventKind::vertex_dead:
+        return a + (e.before ? " is dead: " : " is alive: ") + dead_reason(e.after, s(e.b)) + ".";
     case EventKind::scc_verdict:
         return e.before
                    ? "Every member is dead: the SCC of " + a + " is garbage and its receive queues go to the hitlist."
