@@ -96,6 +96,17 @@ LoadedScene load(const QString &path)
     return s;
 }
 
+// The variants a scene's expectations name (expect buggy alive a): each is run as its own case.
+void variants_expected(const std::vector<Statement> &statements, QStringList &out)
+{
+    for (const Statement &s : statements) {
+        for (const std::string &v : s.only_variants)
+            if (s.op != Op::note && !out.contains(QString::fromStdString(v)))
+                out << QString::fromStdString(v);
+        variants_expected(s.body, out);
+    }
+}
+
 QByteArray row_name(const QString &path, const char *what)
 {
     return (QFileInfo(path).fileName() + "/" + QString::fromLatin1(what)).toUtf8();
@@ -122,11 +133,13 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("kernel"); // a kernel profile; empty when the scene cannot be run
+        QTest::addColumn<QString>("variant"); // a variant its expectations name, run as it says
         QTest::addColumn<QString>("error");
         for (const QString &path : scene_files()) {
             const LoadedScene s = load(path);
             if (!s.error.empty()) {
-                QTest::newRow(row_name(path, "load").constData()) << path << QString() << QString::fromStdString(s.error);
+                QTest::newRow(row_name(path, "load").constData())
+                    << path << QString() << QString() << QString::fromStdString(s.error);
                 continue;
             }
             // Each era named as the profile it stands for, then each kernel profile named.
@@ -141,7 +154,12 @@ private slots:
                 kernels << QString::fromStdString(k);
             kernels.removeDuplicates();
             for (const QString &k : kernels)
-                QTest::newRow(row_name(path, k.toUtf8().constData()).constData()) << path << k << QString();
+                QTest::newRow(row_name(path, k.toUtf8().constData()).constData()) << path << k << QString() << QString();
+            QStringList variants;
+            variants_expected(s.parsed.scene.statements, variants);
+            for (const QString &v : variants)
+                QTest::newRow(row_name(path, ("variant " + v).toUtf8().constData()).constData())
+                    << path << QString() << v << QString();
         }
     }
 
@@ -149,6 +167,7 @@ private slots:
     {
         QFETCH(QString, path);
         QFETCH(QString, kernel);
+        QFETCH(QString, variant);
         QFETCH(QString, error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
 
@@ -158,10 +177,18 @@ private slots:
         // Every scene is first run fast-forwarded; one small enough is then run again with the
         // invariants checked after every micro-step (a 32,000-socket seed scene would take hours).
         constexpr std::uint64_t kCheckedStepBudget = 2'000'000;
-        auto scene = std::make_shared<const Scene>(s.parsed.scene);
+        auto copy = std::make_shared<Scene>(s.parsed.scene);
         SimulationOptions fast;
-        fast.kernel = kernel_profile_by_name(kernel.toStdString());
-        QVERIFY(fast.kernel);
+        if (variant.isEmpty()) {
+            fast.kernel = kernel_profile_by_name(kernel.toStdString());
+            QVERIFY(fast.kernel);
+        } else { // the variant's own settings, its kernel and fixes included
+            auto v = std::find_if(copy->variants.begin(), copy->variants.end(),
+                                  [&](const SceneVariant &x) { return QString::fromStdString(x.name) == variant; });
+            QVERIFY2(v != copy->variants.end(), "expectations name a variant the scene does not have");
+            copy->settings = v->settings;
+        }
+        auto scene = std::shared_ptr<const Scene>(copy);
         fast.checked = false;
         fast.record = false;
         fast.fast_forward = true;

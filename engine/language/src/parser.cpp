@@ -898,6 +898,7 @@ private:
             SceneVariant v{pv.name, pv.loc, scene.settings};
             for (const SettingChange &c : pv.changes)
                 c.apply(v.settings);
+            v.settings.variant = pv.name;
             warn_fixes_without_effect(pv.fixes_on, v.settings.gc, "variant '" + pv.name + "' uses");
             scene.variants.push_back(std::move(v));
         }
@@ -1692,9 +1693,17 @@ private:
         std::size_t i = 0;
         for (; i < l.rest.size() && !l.rest[i].quoted; ++i) {
             const auto era = parse_era(l.rest[i].text);
+            const bool variant = !era && std::any_of(variants_.begin(), variants_.end(), [&](const PendingVariant &v) {
+                return v.valid && v.name == l.rest[i].text;
+            });
+            if (variant) { // note buggy "…": only in that variant's run
+                s.only_variants.emplace_back(l.rest[i].text);
+                continue;
+            }
             if (!era) {
                 error(l.rest[i].col, "unknown collector '" + std::string(l.rest[i].text) +
-                                         "' before the note's text (classic, async or graph), e.g. note graph \"…\"");
+                                         "' before the note's text (classic, async or graph, or a variant declared "
+                                         "above), e.g. note graph \"…\"");
                 return false;
             }
             s.note_eras.push_back(*era);
@@ -1944,13 +1953,22 @@ private:
         Operands ops = classify(l.rest, {});
         bool ok = reject_strings_and_addresses(ops, "expect");
         reject_options(ops, "expect", {});
-        if (ops.words.empty()) {
+        // Leading variant names (declared earlier): the expectation holds only in those runs.
+        std::size_t first = 0;
+        while (first < ops.words.size() && !ops.words[first]->quoted &&
+               std::find(expect_kinds().begin(), expect_kinds().end(), ops.words[first]->text) ==
+                   expect_kinds().end() &&
+               std::any_of(variants_.begin(), variants_.end(),
+                           [&](const PendingVariant &v) { return v.valid && v.name == ops.words[first]->text; }))
+            s.only_variants.emplace_back(ops.words[first++]->text);
+        if (ops.words.size() <= first) {
             error(l.keyword.col, "expect needs a kind: " + one_of(expect_kinds()));
             return false;
         }
-        const Token &kind = *ops.words[0];
+        const Token &kind = *ops.words[first];
         const std::string_view k = kind.text;
-        const std::vector<const Token *> args(ops.words.begin() + 1, ops.words.end());
+        const std::vector<const Token *> args(ops.words.begin() + static_cast<std::ptrdiff_t>(first) + 1,
+                                              ops.words.end());
         const std::string kw = "expect " + std::string(k);
 
         if (k == "error") {

@@ -720,12 +720,19 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         const auto &eras = s.note_eras;
         if (!eras.empty() && std::find(eras.begin(), eras.end(), kernel_.era()) == eras.end())
             break;
+        const auto &only = s.only_variants;
+        if (!only.empty() && std::find(only.begin(), only.end(), scene_->settings.variant) == only.end())
+            break;
         const Event e = kernel_.ev(EventKind::note, KFn::scene);
         co_yield e;
         break;
     }
     default: {
         is_syscall = false;
+        // An expectation of other variants (expect buggy alive a) is not this run's.
+        const auto &only = s.only_variants;
+        if (!only.empty() && std::find(only.begin(), only.end(), scene_->settings.variant) == only.end())
+            break;
         if (s.op != Op::expect_error)
             co_yield settle();
         expect(s, b, ts);

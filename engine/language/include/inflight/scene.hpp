@@ -131,6 +131,9 @@ struct Statement {
     // note ERA... "text": the collectors the note's text holds for (empty: every one). Under
     // another collector the note is not shown (no note event).
     std::vector<GcEra> note_eras;
+    // expect VARIANT... KIND ...: the variants the expectation holds in (empty: every run). A
+    // bug's scene expects the leak in `variant buggy` and the free in `variant fixed`.
+    std::vector<std::string> only_variants;
     std::int64_t count = 0;               // expect inflight/queue N; repeat N
     Errno error = Errno::none;            // expect error
     SockOpt option = SockOpt::passrights; // setsockopt
@@ -162,6 +165,7 @@ struct CostOverride {
 
 struct SceneSettings {
     GcEra gc = GcEra::async;
+    std::string variant; // the variant these settings are ("" = the scene as written)
     // set kernel VERSION: a profile of kernel_profile.hpp ("" = the era's default profile).
     // `set kernel` also sets gc to the profile's era; a later `set gc` clears it.
     std::string kernel;
