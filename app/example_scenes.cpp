@@ -55,6 +55,8 @@ QString ExampleScenes::directory()
 QString ExampleScenes::groupOf(const QString &relative_path)
 {
     const QString name = QFileInfo(relative_path).fileName();
+    if (relative_path.startsWith(QLatin1String("bugs/"))) // the bug gallery, each with its buggy and fixed side
+        return QCoreApplication::translate("ExampleScenes", "Bugs");
     if (relative_path.startsWith(QLatin1String("large/")))
         return QCoreApplication::translate("ExampleScenes", "Large scenes");
     if (name.startsWith(QLatin1String("selftest-")))

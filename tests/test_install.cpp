@@ -241,6 +241,10 @@ private slots:
         QCOMPARE(groups.size(), QSet<QString>(groups.begin(), groups.end()).size());
         QCOMPARE(groups.first(), ExampleScenes::groupOf(QStringLiteral("cycle-broken-by-recv.scn")));
         QCOMPARE(groups.last(), ExampleScenes::groupOf(QStringLiteral("large/large-32000-in-flight.scn")));
+        // File > Examples > Bugs: the gallery's scenes.
+        QVERIFY(std::any_of(examples.begin(), examples.end(), [](const ExampleScene &e) {
+            return e.path.contains(QStringLiteral("/bugs/")) && e.group == QStringLiteral("Bugs");
+        }));
         const auto triangle = std::find_if(examples.begin(), examples.end(), [](const ExampleScene &e) {
             return e.path.endsWith(QStringLiteral("/selftest-triangle-stream.scn"));
         });

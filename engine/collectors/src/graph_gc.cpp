@@ -220,8 +220,10 @@ Proc GraphCollector::collect_skb(const std::vector<UnixVertex *> &scc)
         const auto n = static_cast<std::int64_t>(from.receive_queue.size());
         for (SkBuff &skb : from.receive_queue) {
             skb.queue_owner = nullptr;
-            if (skb.fp)
+            if (skb.fp) { // the queue's counters follow the skbs (a leaked embryo keeps them honest)
                 from.nr_fds -= static_cast<std::uint32_t>(skb.fp->count());
+                from.nr_unix_fds -= static_cast<std::uint32_t>(skb.fp->count_unix);
+            }
         }
         k_.hitlist.splice(k_.hitlist.begin(), from.receive_queue);
         Event e = k_.ev(EventKind::queue_splice, KFn::unix_collect_skb, owner.id, embryo ? from.id : npos, npos, n);
