@@ -505,6 +505,24 @@ private slots:
         QVERIFY(r.scene.variants.empty());
     }
 
+    // expect VARIANT... / note VARIANT...: both sides of a bug in one scene (scenes/bugs/).
+    void expectationsNameVariants()
+    {
+        const auto r = parse("variant fixed {\n}\nvariant buggy {\n  set fix oob-gc-kfree off\n}\n"
+                             "socketpair a b\nnote buggy \"leaks\"\nexpect buggy fixed alive a\nexpect freed b\n");
+        VERIFY_OK(r);
+        const auto &st = r.scene.statements;
+        QCOMPARE(st[1].only_variants, (std::vector<std::string>{"buggy"}));
+        QCOMPARE(st[2].op, Op::expect_alive);
+        QCOMPARE(st[2].only_variants, (std::vector<std::string>{"buggy", "fixed"}));
+        QVERIFY(st[3].only_variants.empty());
+        QCOMPARE(r.scene.variants[1].settings.variant, std::string("buggy"));
+        // A name that is no variant (or one declared later) is not taken for one.
+        const auto bad = parse("socketpair a b\nexpect later alive a\nvariant later {\n}\n");
+        QVERIFY(!bad.ok());
+        QVERIFY(bad.diagnostics[0].message.find("later") != std::string::npos);
+    }
+
     void fixOnOff()
     {
         // `off` turns a fix off, and then there is nothing to warn about under another era.
