@@ -58,13 +58,21 @@ int row_of(const std::vector<ListingLine> &l, std::uint16_t line)
     return -1;
 }
 
-void collect_notes(const std::vector<Statement> &list, std::map<std::uint32_t, QString> &out)
+// The notes this run shows: a note naming other collectors or other variants is skipped by the
+// run, so it is neither the current note nor the last one.
+void collect_notes(const std::vector<Statement> &list, GcEra era, const std::string &variant,
+                   std::map<std::uint32_t, QString> &out)
 {
     for (const Statement &s : list) {
-        if (s.op == Op::note)
+        const bool other_era =
+            !s.note_eras.empty() && std::find(s.note_eras.begin(), s.note_eras.end(), era) == s.note_eras.end();
+        const bool other_variant = !s.only_variants.empty() &&
+                                   std::find(s.only_variants.begin(), s.only_variants.end(), variant) ==
+                                       s.only_variants.end();
+        if (s.op == Op::note && !other_era && !other_variant)
             out[s.loc.line] = QString::fromStdString(s.text);
         else if (s.op == Op::repeat)
-            collect_notes(s.body, out);
+            collect_notes(s.body, era, variant, out);
     }
 }
 } // namespace
@@ -177,7 +185,7 @@ void AlgorithmDock::sceneLoaded()
 {
     notes_.clear();
     if (controller_.hasScene())
-        collect_notes(controller_.scene().statements, notes_);
+        collect_notes(controller_.scene().statements, controller_.era(), controller_.scene().settings.variant, notes_);
     indexed_ = false;
     followed_pos_ = 0;
     followed_line_ = 0;
