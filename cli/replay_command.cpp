@@ -170,8 +170,7 @@ int replay_main(int argc, char **argv)
     }
     const ReleaseProfile profile = in_vm ? profile_for_release(kernel.release, kernel.version)
                                         : profile_for_release(running_kernel_release(), running_kernel_version());
-    const GcEra era = c.era.value_or(profile.era);
-    const ModelTrace model = trace_model(parsed.scene, plan, era, profile.unify_scc_index);
+    const ModelTrace model = trace_model(parsed.scene, plan, model_profile(profile, c.era));
     if (!in_vm) {
         KernelReplayOptions options;
         options.stable_ms = c.stable_ms;
@@ -205,10 +204,11 @@ int export_c_main(int argc, char **argv)
     // exists, unless the caller is root.
     const ReplayPlan plan = plan_replay(parsed.scene, geteuid() == 0);
     const ReleaseProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
-    const GcEra era = c.era.value_or(profile.era);
-    const ModelTrace model = trace_model(parsed.scene, plan, era, profile.unify_scc_index);
-    const std::string model_name = std::string(era_name(era)) + " (Linux " + std::string(era_kernel_label(era)) + ")" +
-                                   (era == GcEra::graph ? ", without the scc_index fix" : "");
+    const KernelProfile &kernel = model_profile(profile, c.era);
+    const ModelTrace model = trace_model(parsed.scene, plan, kernel);
+    const std::string model_name =
+        std::string(era_name(kernel.era)) + ", kernel profile " + std::string(kernel.name) + " (" +
+        std::string(kernel.title) + ")";
     const ExportResult out = export_c(plan, model, parsed.scene.title, model_name);
     if (!out.problems.empty()) {
         for (const ReplayProblem &p : out.problems)

@@ -115,7 +115,9 @@ private slots:
         QCOMPARE(
             scenes,
             int(QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes")).entryList({QStringLiteral("*.scn")}).size() +
-                QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/large")).entryList({QStringLiteral("*.scn")}).size()));
+                QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/large")).entryList({QStringLiteral("*.scn")}).size() +
+                QDir(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/bugs")).entryList({QStringLiteral("*.scn")}).size()));
+        QVERIFY(groups.contains(QStringLiteral("Bugs")));
         QVERIFY2(groups.size() >= 4, qPrintable(groups.join(QLatin1Char(','))));
         QVERIFY(triangle);
         triangle->trigger();

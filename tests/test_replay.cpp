@@ -61,7 +61,7 @@ std::unique_ptr<Replayed> replay_text(const std::string &text, const std::string
     auto r = std::make_unique<Replayed>();
     r->plan = plan_replay(parsed.scene, geteuid() == 0);
     const ReleaseProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
-    r->model = trace_model(parsed.scene, r->plan, profile.era, profile.unify_scc_index);
+    r->model = trace_model(parsed.scene, r->plan, *profile.kernel);
     KernelReplayOptions options;
     options.expected = expected_fates(r->model);
     r->kernel = run_on_kernel(r->plan, options);
@@ -129,7 +129,9 @@ private slots:
         QCOMPARE(profile_for_release("7.0.1").era, GcEra::graph);
         QVERIFY(!profile_for_release("6.18.44").unify_scc_index);
         // Each release is modelled by the newest profile at or below it.
-        QCOMPARE(QString::fromLatin1(profile_for_release("6.17.13").kernel->name.data(), 4), QStringLiteral("6.12"));
+        QCOMPARE(QString::fromLatin1(profile_for_release("6.17.13").kernel->name.data(), 4), QStringLiteral("6.17"));
+        QVERIFY(profile_for_release("6.17.13").kernel->changes.has(KernelChange::so_passrights)); // since 6.16
+        QCOMPARE(QString::fromLatin1(profile_for_release("6.16.2").kernel->name.data(), 4), QStringLiteral("6.12"));
         QCOMPARE(QString::fromLatin1(profile_for_release("7.1.13").kernel->name.data(), 3), QStringLiteral("7.0"));
         QVERIFY(!profile_for_release("7.1.13").unify_scc_index); // mixed_lowpoint leaks on 7.1.13 (issue 13)
         QCOMPARE(QString::fromLatin1(profile_for_release("6.1.100").kernel->name.data(), 3), QStringLiteral("6.8"));

@@ -66,7 +66,7 @@ KernelReplayJob::Outcome KernelReplayJob::replay(const QString &path)
         return o;
     }
     const ReleaseProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
-    const ModelTrace model = trace_model(parsed.scene, plan, profile.era, profile.unify_scc_index);
+    const ModelTrace model = trace_model(parsed.scene, plan, *profile.kernel);
     KernelReplayOptions options;
     options.expected = expected_fates(model);
     const KernelRun kernel = run_on_kernel(plan, options);

@@ -34,7 +34,7 @@ int main(int argc, char **argv)
         } else {
             const ReleaseProfile profile = profile_for_release(run.release, run.version);
             KernelReplayOptions options;
-            options.expected = expected_fates(trace_model(parsed.scene, plan, profile.era, profile.unify_scc_index));
+            options.expected = expected_fates(trace_model(parsed.scene, plan, *profile.kernel));
             run = run_on_kernel(plan, options);
         }
     }

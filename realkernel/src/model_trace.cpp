@@ -25,18 +25,18 @@ const Process *process_named(const Kernel &k, const std::string &name)
 
 } // namespace
 
-ModelTrace trace_model(const Scene &scene, const ReplayPlan &plan, GcEra era, bool unify_scc_index)
+ModelTrace trace_model(const Scene &scene, const ReplayPlan &plan, const KernelProfile &kernel)
 {
     ModelTrace t;
-    t.era = era;
-    t.unify_scc_index = unify_scc_index;
+    t.kernel = &kernel;
+    t.era = kernel.era;
+    t.unify_scc_index = kernel.changes.has(KernelChange::unify_scc_index);
     auto copy = std::make_shared<Scene>(scene);
-    if (copy->settings.gc != era)
-        copy->settings.kernel.clear(); // the era's default profile
-    copy->settings.gc = era;
-    if (era == GcEra::graph)
-        copy->settings.fixes.set(KernelChange::unify_scc_index, unify_scc_index);
+    copy->settings.gc = kernel.era;
+    copy->settings.kernel = std::string(kernel.name);
+    copy->settings.fixes = {}; // the real kernel has what its version has
     SimulationOptions options;
+    options.kernel = &kernel;
     options.record = false;
     options.fast_forward = true;
     Simulation sim(copy, options);

@@ -36,4 +36,11 @@ ReleaseProfile profile_for_release(const std::string &release, const std::string
     return p;
 }
 
+const KernelProfile &model_profile(const ReleaseProfile &release, std::optional<GcEra> chosen)
+{
+    if (chosen && *chosen != release.era)
+        return default_kernel_profile(*chosen);
+    return *release.kernel;
+}
+
 } // namespace inflight

@@ -45,6 +45,7 @@ ReplayReport compare_replay(const ReplayPlan &plan, const ModelTrace &model, con
     r.file = plan.file;
     r.profile = profile;
     r.era = model.era;
+    r.kernel = model.kernel;
     r.era_chosen = model.era != profile.era;
     r.unify_scc_index = model.unify_scc_index;
     r.isolation = kernel.isolation;
@@ -170,7 +171,9 @@ std::string replay_report_text(const ReplayReport &r)
     o += "replay: " + r.file + "\n";
     o += "kernel: Linux " + r.profile.release + ", in a fresh " + r.isolation + "; its era is " +
          std::string(era_name(r.profile.era)) + ": " + r.profile.reason + "\n";
-    o += "model:  " + std::string(era_name(r.era)) + " (Linux " + std::string(era_kernel_label(r.era)) + ")" +
+    o += "model:  " + std::string(era_name(r.era)) +
+         (r.kernel ? ", kernel profile " + std::string(r.kernel->name) + " (" + std::string(r.kernel->title) + ")"
+                   : std::string()) +
          (r.era == GcEra::graph ? (r.unify_scc_index ? ", with the scc_index fix" : ", without the scc_index fix")
                                 : "") +
          (r.era_chosen ? ", as chosen with --gc" : "") + "\n\n";
@@ -229,7 +232,10 @@ std::string replay_report_json(const ReplayReport &r)
     j["file"] = r.file;
     j["kernel"] = r.profile.release;
     j["isolation"] = r.isolation;
-    j["model"] = {{"era", era_name(r.era)}, {"unify_scc_index", r.unify_scc_index}, {"reason", r.profile.reason}};
+    j["model"] = {{"era", era_name(r.era)},
+                  {"kernel", r.kernel ? std::string(r.kernel->name) : std::string()},
+                  {"unify_scc_index", r.unify_scc_index},
+                  {"reason", r.profile.reason}};
     j["agrees"] = r.agrees();
     j["summary"] = agreement_sentence(r);
     nlohmann::ordered_json socks = nlohmann::ordered_json::array();

@@ -132,8 +132,8 @@ constexpr std::array<W, 23> kFixes{
     "remove-iouring-gc", "graph-gc",      "embryo-oob-gc",  "fpl-dead",           "walk-uninit",
     "oob-no-skb-get",  "splice-no-checksum", "so-passrights", "init-scc-index",   "schedule-gc",
     "peek-seqcount",   "gc-in-progress-set", "unify-scc-index"};
-constexpr std::array<W, 13> kKernels{"5.10", "5.15", "6.1",  "6.6", "6.8", "6.9", "6.10",
-                                     "6.12", "6.18", "6.19", "7.0", "7.2", "7.3"};
+constexpr std::array<W, 14> kKernels{"5.10", "5.15", "6.1",  "6.6", "6.8", "6.9", "6.10",
+                                     "6.12", "6.17", "6.18", "6.19", "7.0", "7.2", "7.3"};
 constexpr std::array<W, 3> kAutobind{"sequential", "random-v1", "random"};
 constexpr std::array<W, 2> kTableLock{"global", "per-bucket"};
 

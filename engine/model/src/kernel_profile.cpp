@@ -22,7 +22,7 @@ struct ProfileSpec {
 
 // Each profile stands for the newest stable release of its branch, as Debian ships it where
 // Debian does (docs/kernels.md: the package each was checked against).
-const std::array<ProfileSpec, 13> kSpecs{{
+const std::array<ProfileSpec, 14> kSpecs{{
     {"5.10", {5, 10}, GcEra::classic, "5.10.y LTS (Debian bullseye): classic collector, no MSG_OOB",
      {K::peek_gc_lock, K::connect_gc_race}},
     {"5.15", {5, 15}, GcEra::classic, "5.15.y LTS: classic collector with MSG_OOB",
@@ -38,11 +38,13 @@ const std::array<ProfileSpec, 13> kSpecs{{
     {"6.10", {6, 10}, GcEra::graph, "6.10: the graph collector, oob_skb still holding a reference", {}},
     {"6.12", {6, 12}, GcEra::graph, "6.12.y LTS (Debian trixie)",
      {K::splice_no_checksum, K::init_scc_index, K::gc_in_progress_set}},
+    {"6.17", {6, 17}, GcEra::graph, "6.17.y (Debian forky): SO_PASSRIGHTS, before the 6.18 scc_index fix",
+     {K::init_scc_index}},
     {"6.18", {6, 18}, GcEra::graph, "6.18.y: the graph collector before the 6.19 GC cleanup",
      {K::peek_seqcount, K::gc_in_progress_set}, true},
     {"6.19", {6, 19}, GcEra::graph, "6.19.y: unix_schedule_gc() and unix_graph_state", {K::peek_seqcount}},
     {"7.0", {7, 0}, GcEra::graph, "7.0.y: the MSG_PEEK seqcount", {}},
-    {"7.2", {7, 2}, GcEra::graph, "7.2.y: one scc_index per SCC (backported; mixed_lowpoint freed on 7.2.13)",
+    {"7.2", {7, 2}, GcEra::graph, "7.2.y: one scc_index per SCC (backported; real 7.2.12 frees mixed_lowpoint)",
      {K::unify_scc_index}},
     {"7.3", {7, 3}, GcEra::graph, "7.3: the newest mainline read", {}},
 }};

@@ -7,6 +7,8 @@
 #include "inflight/replay_plan.hpp"
 #include "inflight/scene.hpp"
 
+#include "inflight/kernel_profile.hpp"
+
 #include <cstddef>
 #include <map>
 #include <set>
@@ -16,6 +18,7 @@
 namespace inflight {
 
 struct ModelTrace {
+    const KernelProfile *kernel = nullptr; // the profile the model ran
     GcEra era = GcEra::graph;
     bool unify_scc_index = false;
     std::vector<bool> ran;                                       // by plan step: a syscall statement ran
@@ -35,7 +38,8 @@ struct ModelTrace {
 // observation, except garbage awaiting a collection (either fate is right for it).
 std::map<std::size_t, std::map<std::string, bool>> expected_fates(const ModelTrace &trace);
 
-// Runs `scene` with its collector and the scc_index fix replaced by `era` / `unify_scc_index`.
-ModelTrace trace_model(const Scene &scene, const ReplayPlan &plan, GcEra era, bool unify_scc_index);
+// Runs `scene` on the kernel profile `kernel`, as the real kernel of that version would: the
+// scene's own `set gc`, `set kernel` and `set fix` lines give way to the profile.
+ModelTrace trace_model(const Scene &scene, const ReplayPlan &plan, const KernelProfile &kernel);
 
 } // namespace inflight

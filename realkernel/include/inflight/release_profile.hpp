@@ -6,6 +6,7 @@
 #include "inflight/gc_era.hpp"
 #include "inflight/kernel_profile.hpp"
 
+#include <optional>
 #include <string>
 
 namespace inflight {
@@ -24,5 +25,9 @@ struct ReleaseProfile {
 // `version` is uname -v: where a distribution's release names its ABI rather than the upstream
 // version (Debian's "6.1.0-50-cloud-amd64"), the version says it ("... Debian 6.1.176-1 ...").
 ReleaseProfile profile_for_release(const std::string &release, const std::string &version = {});
+
+// The profile to compare with: the release's own, or the default of the era chosen with --gc
+// when that is another one.
+const KernelProfile &model_profile(const ReleaseProfile &release, std::optional<GcEra> chosen);
 
 } // namespace inflight

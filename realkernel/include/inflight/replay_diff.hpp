@@ -41,6 +41,7 @@ struct ReplayReport {
     ReleaseProfile profile;
     GcEra era = GcEra::graph; // the model's era (the profile's unless --gc)
     bool era_chosen = false;  // the caller chose an era other than the profile's
+    const KernelProfile *kernel = nullptr; // the profile the model ran
     bool unify_scc_index = false;
     std::string isolation;
     std::vector<SocketVerdict> sockets; // at the end of the scene
