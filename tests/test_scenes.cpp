@@ -147,8 +147,8 @@ private slots:
             for (GcEra era : s.collectors) {
                 SimulationOptions o;
                 o.era = era;
-                kernels << QString::fromLatin1(run_profile(s.parsed.scene.settings, o).name.data(),
-                                               run_profile(s.parsed.scene.settings, o).name.size());
+                const std::string_view name = run_profile(s.parsed.scene.settings, o).name;
+                kernels << QString::fromLatin1(name.data(), qsizetype(name.size()));
             }
             for (const std::string &k : s.parsed.scene.settings.collector_kernels)
                 kernels << QString::fromStdString(k);

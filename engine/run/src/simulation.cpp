@@ -74,12 +74,12 @@ const KernelProfile &run_profile(const SceneSettings &settings, const Simulation
 
 namespace {
 
-// What an era in `set collectors` stands for: the scene's own profile of that era, or the default.
+// What an era in `set collectors` stands for: what --gc ERA runs.
 const KernelProfile &profile_of_era(const SceneSettings &settings, GcEra era)
 {
-    if (const KernelProfile *own = kernel_profile_by_name(settings.kernel); own && own->era == era)
-        return *own;
-    return default_kernel_profile(era);
+    SimulationOptions o;
+    o.era = era;
+    return run_profile(settings, o);
 }
 
 } // namespace
