@@ -890,10 +890,13 @@ void MainWindow::about()
     // Each profile as far as it was checked against a real kernel (docs/kernels.md).
     QString eras;
     for (const KernelProfile &p : kernel_profiles())
-        eras += QStringLiteral("<li><b>%1</b> (%2): %3</li>")
+        eras += QStringLiteral("<li><b>%1</b> (%2): %3 — %4</li>")
                     .arg(QString::fromLatin1(p.name.data(), qsizetype(p.name.size())),
                          QString::fromLatin1(era_name(p.era).data()),
-                         QString::fromUtf8(p.title.data(), qsizetype(p.title.size())).toHtmlEscaped());
+                         QString::fromUtf8(p.title.data(), qsizetype(p.title.size())).toHtmlEscaped(),
+                         p.checked.empty() ? tr("not yet checked against a real kernel")
+                                           : tr("checked against %1").arg(QString::fromLatin1(
+                                                 p.checked.data(), qsizetype(p.checked.size()))));
     // The versions it runs on, not the ones it was built against: a bug report needs those.
     const QString versions = tr("Qt %1, Graphviz %2, QScintilla %3")
                                  .arg(QString::fromLatin1(qVersion()), QString::fromStdString(graph::graphvizVersion()),

@@ -54,6 +54,7 @@ nlohmann::json profiles_json()
                        {"title", p.title},
                        {"era", era_name(p.era)},
                        {"default_of_era", p.default_of_era},
+                       {"checked", p.checked},
                        {"fixes", std::move(fixes)}});
     }
     return all;
@@ -70,6 +71,8 @@ void print_text()
             if (p.changes.has(c->id) && !c->era)
                 on += (on.empty() ? "" : " ") + std::string(c->name);
         std::printf("       has: %s\n", on.empty() ? "(none of the named changes)" : on.c_str());
+        std::printf("       checked against: %s\n",
+                    p.checked.empty() ? "no real kernel yet" : std::string(p.checked).c_str());
     }
     std::printf("\nNamed changes (set fix NAME on|off):\n\n");
     for (const KernelChangeInfo *c : changes_by_release()) {

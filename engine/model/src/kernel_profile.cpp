@@ -18,18 +18,20 @@ struct ProfileSpec {
     // Changes newer than the release that its stable branch took back.
     std::initializer_list<KernelChange> backports;
     bool default_of_era = false;
+    std::string_view checked = {}; // docs/kernels.md
 };
 
 // Each profile stands for the newest stable release of its branch, as Debian ships it where
 // Debian does (docs/kernels.md: the package each was checked against).
 const std::array<ProfileSpec, 14> kSpecs{{
     {"5.10", {5, 10}, GcEra::classic, "5.10.y LTS (Debian bullseye): classic collector, no MSG_OOB",
-     {K::peek_gc_lock, K::connect_gc_race}},
+     {K::peek_gc_lock, K::connect_gc_race}, false, "Debian 5.10.251"},
     {"5.15", {5, 15}, GcEra::classic, "5.15.y LTS: classic collector with MSG_OOB",
      {K::connect_gc_race, K::oob_gc_kfree}},
     {"6.1", {6, 1}, GcEra::graph, "6.1.y LTS (Debian bookworm): the graph collector backported in 6.1.141",
      {K::connect_gc_race, K::graph_gc, K::embryo_oob_gc, K::fpl_dead, K::walk_uninit, K::oob_no_skb_get,
-      K::init_scc_index, K::gc_in_progress_set}},
+      K::init_scc_index, K::gc_in_progress_set},
+     false, "Debian 6.1.192"},
     {"6.6", {6, 6}, GcEra::graph, "6.6.y LTS: the graph collector backported in 6.6.93",
      {K::iouring_no_send, K::connect_gc_race, K::graph_gc, K::embryo_oob_gc, K::fpl_dead, K::walk_uninit,
       K::oob_no_skb_get, K::splice_no_checksum, K::init_scc_index, K::peek_seqcount, K::gc_in_progress_set}},
@@ -37,23 +39,24 @@ const std::array<ProfileSpec, 14> kSpecs{{
     {"6.9", {6, 9}, GcEra::async, "6.9: the classic collector run as a work item", {}, true},
     {"6.10", {6, 10}, GcEra::graph, "6.10: the graph collector, oob_skb still holding a reference", {}},
     {"6.12", {6, 12}, GcEra::graph, "6.12.y LTS (Debian trixie)",
-     {K::splice_no_checksum, K::init_scc_index, K::gc_in_progress_set}},
-    {"6.17", {6, 17}, GcEra::graph, "6.17.y (Debian forky): SO_PASSRIGHTS, before the 6.18 scc_index fix",
-     {K::init_scc_index}},
+     {K::splice_no_checksum, K::init_scc_index, K::gc_in_progress_set}, false, "Debian 6.12.118"},
+    {"6.17", {6, 17}, GcEra::graph, "6.17.y (Debian trixie-backports): SO_PASSRIGHTS", {K::init_scc_index}, false,
+     "Debian 6.17.13"},
     {"6.18", {6, 18}, GcEra::graph, "6.18.y: the graph collector before the 6.19 GC cleanup",
-     {K::peek_seqcount, K::gc_in_progress_set}, true},
-    {"6.19", {6, 19}, GcEra::graph, "6.19.y: unix_schedule_gc() and unix_graph_state", {K::peek_seqcount}},
-    {"7.0", {7, 0}, GcEra::graph, "7.0.y: the MSG_PEEK seqcount", {}},
+     {K::peek_seqcount, K::gc_in_progress_set}, true, "Debian 6.18.15"},
+    {"6.19", {6, 19}, GcEra::graph, "6.19.y: unix_schedule_gc() and unix_graph_state", {K::peek_seqcount}, false,
+     "Debian 6.19.14"},
+    {"7.0", {7, 0}, GcEra::graph, "7.0.y: the MSG_PEEK seqcount", {}, false, "Debian 7.0.13, 7.1.13"},
     {"7.2", {7, 2}, GcEra::graph, "7.2.y: one scc_index per SCC (backported; real 7.2.12 frees mixed_lowpoint)",
-     {K::unify_scc_index}},
-    {"7.3", {7, 3}, GcEra::graph, "7.3: the newest mainline read", {}},
+     {K::unify_scc_index}, false, "Debian 7.2.13"},
+    {"7.3", {7, 3}, GcEra::graph, "7.3: the newest mainline read", {}, false, "Debian 7.3.4"},
 }};
 
 std::vector<KernelProfile> build()
 {
     std::vector<KernelProfile> out;
     for (const ProfileSpec &s : kSpecs) {
-        KernelProfile p{s.name, s.version, s.title, s.era, {}, s.default_of_era};
+        KernelProfile p{s.name, s.version, s.title, s.era, {}, s.default_of_era, s.checked};
         for (const KernelChangeInfo &c : kernel_change_table())
             p.changes.set(c.id, c.since <= s.version && kernel_change_applies(s.era, c.id));
         for (KernelChange c : s.backports)

@@ -20,6 +20,9 @@ struct KernelProfile {
     GcEra era;
     KernelChanges changes;
     bool default_of_era = false; // what `set gc ERA` means
+    // The real kernels it was checked against (docs/kernels.md), "" when none could be: what
+    // the About box and `inflight-cli kernels` claim, and no more.
+    std::string_view checked;
 };
 
 std::span<const KernelProfile> kernel_profiles(); // oldest first
