@@ -163,6 +163,22 @@ Proc ClassicCollector::scan_children(UnixSock &x, Func func, bool to_hitlist)
                            "embryo " + k_.label_of(*skb.sk) + " is on a GC list");
             embryos.push_back(skb.sk);
         }
+    if (func == Func::dec_inflight) {
+        embryos_decremented_[x.id] = embryos.size();
+    } else if (func == Func::inc_inflight_move_tail) {
+        auto seen = embryos_decremented_.find(x.id);
+        if (seen != embryos_decremented_.end() && seen->second != embryos.size()) {
+            // Not a check the kernel makes: the model sees the two passes disagree, which is
+            // CVE-2024-26923. The kernel goes on with counts that no longer match, and so does
+            // the run (its invariant checks then report the mismatch as this WARN's effect).
+            k_.inflight_corrupted = true;
+            k_.warn_finding("CVE-2024-26923: scan_children() saw other embryos in the restore pass",
+                            k_.label_of(x) + ": the decrement pass scanned " + std::to_string(seen->second) +
+                                " embryos, the restore pass " + std::to_string(embryos.size()) +
+                                " (connect() queued one in between, after making it its client's peer): "
+                                "what the new embryo's queue carries gains inflight it never lost");
+        }
+    }
     for (UnixSock *e : embryos)
         co_yield scan_inflight(x, *e, func, to_hitlist);
 }
@@ -214,6 +230,14 @@ Proc ClassicCollector::collect()
                 m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_select_move);
                 co_yield m;
                 ++run.candidates;
+                // connect-gc-race (47d8ac011fe1, CVE-2024-26923): a listening candidate's state
+                // lock is taken and dropped, so a connect() between making its embryo our peer
+                // and queueing it finishes first; both scans then see the same embryos.
+                if (u.state == SockState::listening && k.config().has(KernelChange::connect_gc_race)) {
+                    KLock &l = k.state_lock(u);
+                    co_yield k.spin_lock(l, Kernel::kStateLockBase + u.id);
+                    k.spin_unlock(l);
+                }
             }
         }
 
@@ -223,6 +247,7 @@ Proc ClassicCollector::collect()
 
     // 2. Remove the references candidates hold on each other.
     k.gc_phase = GcPhase::decrement;
+    embryos_decremented_.clear();
     for (GcLink &l : k.gc_candidates)
         co_yield scan_children(sock_of(l), Func::dec_inflight, false);
 
@@ -271,6 +296,10 @@ Proc ClassicCollector::collect()
                 co_yield k.kfree_skb(*oob, KFn::collect_hitlist);
     }
     run.hitlist = static_cast<std::uint32_t>(k.hitlist.size());
+    // Every garbage socket's inflight is whole again: a file count above it is a reference
+    // the selection never saw (a MSG_PEEK in the window of CVE-2021-0920).
+    for (GcLink &l : k.gc_candidates)
+        k.check_purge_live(sock_of(l), sock_of(l).inflight, KFn::unix_gc);
 
     // 5. Restore the reachable ones to gc_inflight_list.
     while (!k.not_cycle_list.empty()) {

@@ -3,6 +3,8 @@
 // (classic, up to 6.8) or as queued work (async, 6.9); Kernel::unix_gc() makes that difference.
 #pragma once
 
+#include <map>
+
 #include "inflight/collector.hpp"
 #include "inflight/kernel.hpp"
 
@@ -43,6 +45,9 @@ private:
     std::uint64_t memo_version_ = 0;
     std::size_t memo_size_ = 0;
     bool warned_leftovers_ = false; // 6.9's WARN_ON_ONCE about candidates left after the purge
+    // This collection's decrement pass: how many embryos scan_children() found on each
+    // listening candidate (by socket id), to catch a restore pass that finds others.
+    std::map<std::uint32_t, std::size_t> embryos_decremented_;
 };
 
 } // namespace inflight

@@ -212,6 +212,35 @@ Proc GraphCollector::vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> 
                   AlgoLine::graph_vertex_dead);
 }
 
+Proc GraphCollector::scc_dead(const std::vector<UnixVertex *> &scc, bool &dead, std::uint32_t &alive_by)
+{
+    // unix_scc_dead(): the SCC is garbage when every member is dead. 7.0 (peek-seqcount) reads
+    // unix_peek_seq around the loop: a MSG_PEEK that ran meanwhile may have made a member live
+    // behind the verdicts already given, so the SCC is given up until the next collection.
+    const std::uint64_t seq = k_.unix_peek_seq;
+    dead = true;
+    for (UnixVertex *v : scc) {
+        co_yield vertex_dead(v, scc, dead);
+        if (!dead) {
+            alive_by = v->sock->id;
+            co_return;
+        }
+    }
+    if (k_.config().has(KernelChange::peek_seqcount) && k_.unix_peek_seq != seq) {
+        dead = false;
+        UnixVertex *v = scc.front();
+        alive_by = v->sock->id;
+        const long total = v->sock->file ? v->sock->file->count : 0;
+        co_yield line(k_.ev(EventKind::vertex_dead, KFn::unix_vertex_dead, v->sock->id, npos,
+                            static_cast<std::uint32_t>(total), 0, 5),
+                      AlgoLine::graph_vertex_dead);
+        co_return;
+    }
+    // Dead: a file count above out_degree now is a reference taken behind the verdict.
+    for (UnixVertex *v : scc)
+        k_.check_purge_live(*v->sock, static_cast<long>(v->out_degree), KFn::unix_vertex_dead);
+}
+
 Proc GraphCollector::collect_skb(const std::vector<UnixVertex *> &scc)
 {
     // unix_collect_skb(): whole receive queues move to the head of the hitlist; a listener's
@@ -280,13 +309,7 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
     }
     bool dead = true;
     std::uint32_t alive_by = npos; // the member that kept the SCC, for the verdict's narration
-    for (UnixVertex *v : scc) {
-        co_yield vertex_dead(v, scc, dead);
-        if (!dead) {
-            alive_by = v->sock->id;
-            break;
-        }
-    }
+    co_yield scc_dead(scc, dead, alive_by);
     bool cyclic = false;
     ++run.sccs;
     for (UnixVertex *v : scc) {
@@ -442,13 +465,7 @@ Proc GraphCollector::walk_scc_fast()
         }
         bool dead = true;
         std::uint32_t alive_by = npos;
-        for (UnixVertex *v : scc) {
-            co_yield vertex_dead(v, scc, dead);
-            if (!dead) {
-                alive_by = v->sock->id;
-                break;
-            }
-        }
+        co_yield scc_dead(scc, dead, alive_by);
         ++run.sccs;
         for (UnixVertex *v : scc) {
             v->verdict_value = dead ? 1 : 0;

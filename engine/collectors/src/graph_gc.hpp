@@ -34,6 +34,7 @@ private:
     Proc walk_scc_fast();
     Proc walk_from(UnixVertex *vertex, unsigned long &last_index);
     Proc finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root);
+    Proc scc_dead(const std::vector<UnixVertex *> &scc, bool &dead, std::uint32_t &alive_by);
     Proc vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> &scc, bool &dead);
     Proc collect_skb(const std::vector<UnixVertex *> &scc);
     bool scc_cyclic(const std::vector<UnixVertex *> &scc) const;

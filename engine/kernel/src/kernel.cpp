@@ -227,6 +227,35 @@ void Kernel::warn_finding(std::string invariant, std::string message)
     findings.push_back(Finding{step_hint + 1, std::move(invariant), std::move(message), true});
 }
 
+void Kernel::check_purge_live(const UnixSock &u, long in_flight_refs, KFn path)
+{
+    if (!u.file || u.file->count <= in_flight_refs)
+        return;
+    // Rare (a race went the wrong way): only now is it worth looking for the fd that holds it.
+    std::string holder;
+    for (const Process &p : processes) {
+        for (std::size_t fd = 0; fd < p.fds.size() && holder.empty(); ++fd)
+            if (p.fds[fd] == u.file)
+                holder = "fd " + std::to_string(fd) + " of " + p.name;
+        if (!holder.empty())
+            break;
+    }
+    if (holder.empty())
+        holder = "a reference outside flight";
+    std::string other = "a reference taken while the collector ran";
+    if (u.file->peeked_step) {
+        const std::string who = u.file->peeked_process < processes.size() ? processes[u.file->peeked_process].name
+                                                                           : std::string("a process");
+        other = "recvmsg(MSG_PEEK) in " + who + " at step " + std::to_string(u.file->peeked_step) +
+                " (unix_peek_fds -> scm_fp_dup)";
+    }
+    warn_finding("use-after-free: the collector purges a live socket",
+                 label_of(u) + " is judged garbage by " + std::string(kfn_name(path)) + " and its queue purged, but " +
+                     holder + " still reaches it: file_count " + std::to_string(u.file->count) + " > " +
+                     std::to_string(in_flight_refs) + " in flight; the other path is " + other +
+                     ". The purged skbs can still be read through it");
+}
+
 SkBuff &Kernel::alloc_skb(std::uint64_t len)
 {
     SkBuff *skb;

@@ -25,6 +25,7 @@ void copy_task_fields(Task &to, const Task &from)
     to.clock = from.clock;
     to.started = from.started;
     to.finished = from.finished;
+    to.held = from.held;
     to.at_point = from.at_point;
     to.at_statement_boundary = from.at_statement_boundary;
     to.blocked = from.blocked;
@@ -49,6 +50,9 @@ bool Kernel::quiescent() const
     if (unix_gc_lock.holder || unix_table_lock.holder)
         return false;
     for (const KLock &l : table_locks)
+        if (l.holder)
+            return false;
+    for (const auto &[id, l] : state_locks)
         if (l.holder)
             return false;
     // Every SCM_RIGHTS list must belong to an skb: a send-time cookie lives in a coroutine
@@ -127,6 +131,11 @@ Kernel::Kernel(const Kernel &o)
     unix_table_lock.holder = task(o.unix_table_lock.holder);
     for (std::size_t i = 0; i < table_locks.size(); ++i)
         table_locks[i].holder = task(o.table_locks[i].holder);
+    state_locks = o.state_locks;
+    for (auto &[id, l] : state_locks)
+        l.holder = task(l.holder);
+    unix_peek_seq = o.unix_peek_seq;
+    inflight_corrupted = o.inflight_corrupted;
 
     // ---- processes and files ------------------------------------------------------------------
     for (Process &p : processes) {

@@ -305,8 +305,12 @@ Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string
         r.err = Errno::again; // backlog full; a blocking connect() would wait here
         co_return;
     }
-    // unix_stream_connect(): the embryo is created and becomes our peer before its skb is
-    // queued on the listener (the window of CVE-2024-26923).
+    // unix_stream_connect(): under the listener's state lock, the embryo is created and
+    // becomes our peer before its skb is queued on the listener (the window of CVE-2024-26923:
+    // a race can break in right after the embryo's creation, `when connect SOCK`).
+    KLock &listener_lock = state_lock(*other);
+    co_yield spin_lock(listener_lock, kStateLockBase + other->id);
+    SpinGuard unlock_listener(*this, listener_lock);
     UnixSock &embryo = create_sock(u->type, other->owner, "embryo(" + label_of(*u) + ")");
     embryo.state = SockState::embryo;
     embryo.peer = u;
@@ -316,9 +320,9 @@ Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string
         embryo.passrights = other->passrights; // connect() copies the listener's flags (6.16)
     }
     embryo.passcred = other->passcred;
-    co_yield ev(EventKind::sock_create, KFn::unix_create1, embryo.id, u->id);
     u->peer = &embryo;
     u->state = SockState::connected;
+    co_yield ev(EventKind::sock_create, KFn::unix_create1, embryo.id, u->id);
     SkBuff &skb = alloc_skb(1);
     skb.sk = &embryo;
     skb.sender = u;
@@ -641,11 +645,8 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
     };
 
     if (peek) {
-        // unix_peek_fds(): new references and new fds, but nothing leaves flight.
         if (skb->fp)
-            for (std::size_t i = 0; i < skb->fp->fp.size(); ++i)
-                if (File *f = skb->fp->fp[i])
-                    co_yield install(*f, i, KFn::unix_peek_fds);
+            co_yield unix_peek_fds(p, *u, *skb, fd_names);
         co_return;
     }
 
@@ -669,6 +670,57 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
         co_yield scm_destroy(*scm);
     }
     co_yield kfree_skb(*skb, KFn::sys_recvmsg);
+}
+
+Proc Kernel::unix_peek_fds(Process &p, UnixSock &u, SkBuff &skb, const std::vector<std::string> &fd_names)
+{
+    // scm_fp_dup(): the cookie gets its own reference on every file at once. Nothing leaves
+    // flight and the collector is not told: the root of CVE-2021-0920 and CVE-2026-23394.
+    auto cookie = std::make_unique<ScmFpList>();
+    cookie->user = skb.fp->user;
+    cookie->count_unix = skb.fp->count_unix;
+    live_fp_lists.push_back(*cookie);
+    for (File *f : skb.fp->fp)
+        if (f) {
+            cookie->fp.push_back(f);
+            ++f->count;
+            f->peeked_step = step_hint + 1;
+            f->peeked_process = p.id;
+        }
+    ++gc_inputs_version;
+    // 7.0 (peek-seqcount): unix_peek_fpl() bumps unix_peek_seq when AF_UNIX fds are peeked
+    // while a collection runs, so unix_scc_dead() can give up the SCC it is judging.
+    bool bumped = false;
+    if (config_.era == GcEra::graph && config_.has(KernelChange::peek_seqcount) && cookie->count_unix > 0 &&
+        gc_in_progress) {
+        ++unix_peek_seq;
+        bumped = true;
+    }
+    co_yield ev(EventKind::fds_peek, KFn::scm_fp_dup, skb.id, u.id, npos, cookie->count(), bumped ? 1 : 0);
+    // 5.14 to 6.9 (peek-gc-lock, cbcf01128d0a): take and drop unix_gc_lock, so that the peek
+    // lies wholly before or after a running collection. 6.10 removed this lock dance
+    // (118f457da9ed): the graph collector needed another answer (peek-seqcount).
+    if (config_.era != GcEra::graph && config_.has(KernelChange::peek_gc_lock)) {
+        co_yield spin_lock(unix_gc_lock, 0);
+        spin_unlock(unix_gc_lock);
+    }
+    // scm_detach_fds(): each fd that fits is installed with a reference of its own...
+    for (std::size_t i = 0; i < cookie->fp.size(); ++i) {
+        File &f = *cookie->fp[i];
+        std::string n = i < fd_names.size() ? fd_names[i] : std::string();
+        const std::size_t free_fd = p.lowest_free_fd();
+        if (free_fd >= p.nofile)
+            break; // MSG_CTRUNC: the rest do not fit
+        if (n.empty())
+            n = "fd" + std::to_string(free_fd);
+        const long before = f.count;
+        int fd = -1;
+        install_fd(p, f, n, fd);
+        co_yield ev(EventKind::fd_install, KFn::unix_peek_fds, f.id, p.id, static_cast<std::uint32_t>(fd), before,
+                    f.count);
+    }
+    // ...and scm_destroy() drops the cookie's.
+    co_yield scm_destroy(*cookie);
 }
 
 Proc Kernel::sys_dup(Process &p, std::string old_name, std::string new_name, SysResult &r)

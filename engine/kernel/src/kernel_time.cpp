@@ -60,7 +60,9 @@ Proc Kernel::spin_lock(KLock &l, std::uint32_t which, std::uint16_t algo_line)
     // lets go (a real spinner burns its CPU meanwhile; the clock shows the same wait).
     while (running && l.holder && l.holder != running) {
         running->wait_lock = which;
-        co_yield sleep(which == 0 ? WaitFor::gc_lock : WaitFor::table_lock);
+        co_yield sleep(which == 0                        ? WaitFor::gc_lock
+                       : which >= Kernel::kStateLockBase ? WaitFor::state_lock
+                                                         : WaitFor::table_lock);
     }
     // Released later on its holder's clock than ours: spin until then, then the line moves.
     if (running && running->clock < l.free_at)
@@ -74,7 +76,8 @@ Proc Kernel::spin_lock(KLock &l, std::uint32_t which, std::uint16_t algo_line)
         ++l.contended;
         l.spun_ns += spun;
         running->spun_ns += spun;
-        Event e = ev(EventKind::lock_spin, which == 0 ? KFn::unix_gc : KFn::unix_table_lock, which, npos, npos,
+        const KFn fn = which == 0 ? KFn::unix_gc : which >= kStateLockBase ? KFn::unix_state_lock : KFn::unix_table_lock;
+        Event e = ev(EventKind::lock_spin, fn, which, npos, npos,
                      static_cast<std::int64_t>(spun));
         e.algo_line = algo_line;
         co_yield e;
@@ -87,7 +90,8 @@ void Kernel::spin_unlock(KLock &l)
     l.free_at = std::max(l.free_at, now());
     // Tasks that slept on it (only possible when its holder was preempted) may go again.
     for (Task &t : tasks)
-        if (t.blocked && (t.wait_for == WaitFor::gc_lock || t.wait_for == WaitFor::table_lock)) {
+        if (t.blocked && (t.wait_for == WaitFor::gc_lock || t.wait_for == WaitFor::table_lock ||
+                          t.wait_for == WaitFor::state_lock)) {
             t.blocked = false;
             t.clock = std::max(t.clock, l.free_at);
             t.at_point = true;

@@ -717,9 +717,7 @@ private:
             error(l.keyword.col, "spawn needs a task name, e.g. 'spawn worker {'");
             keep = false;
         } else {
-            for (std::size_t i = 1; i < operands.words.size(); ++i)
-                error(operands.words[i]->col,
-                      "unexpected " + show(operands.words[i]->text) + " in spawn; expected cpu=N or '{'");
+            parse_race(operands.words, s, keep);
             const Token &name_token = *operands.words[0];
             if (name_token.text == kKworker) {
                 error(name_token.col, "'kworker' is the kernel's worker task; give the spawned task another name");
@@ -746,6 +744,70 @@ private:
         block.keep = keep;
         block.stmt = std::move(s);
         open_block(std::move(block), brace == Brace::given);
+    }
+
+    // spawn NAME when POINT SOCK [until POINT SOCK]: words[1..] of the spawn line.
+    void parse_race(const std::vector<const Token *> &words, Statement &s, bool &keep)
+    {
+        std::size_t i = 1;
+        auto point = [&](std::string_view keyword, std::optional<Statement::RacePoint> &into) {
+            if (i >= words.size() || words[i]->text != keyword)
+                return;
+            const Token &kw = *words[i++];
+            if (i >= words.size()) {
+                error(kw.col, std::string(keyword) + " needs a point and a socket, e.g. '" + std::string(keyword) +
+                                  " select a' (points: " + point_list() + ")");
+                keep = false;
+                return;
+            }
+            const Token &p = *words[i++];
+            const auto kind = race_point_by_name(p.text);
+            if (!kind) {
+                error(p.col, "unknown race point " + show(p.text) + " (expected " + point_list() + ")");
+                keep = false;
+                if (i < words.size() && words[i]->text != "until")
+                    ++i;
+                return;
+            }
+            if (i >= words.size() || words[i]->text == "until") {
+                error(p.col, std::string(keyword) + " " + std::string(p.text) + " needs the socket it happens to, e.g. '" +
+                                 std::string(keyword) + " " + std::string(p.text) + " a'");
+                keep = false;
+                return;
+            }
+            const Token &sock = *words[i++];
+            auto n = name(sock.text, sock.col, "race socket");
+            if (!n) {
+                keep = false;
+                return;
+            }
+            into = Statement::RacePoint{*kind, std::move(*n), SourceLoc{line_, kw.col}};
+        };
+        point("when", s.when);
+        if (s.when)
+            point("until", s.until);
+        else if (i < words.size() && words[i]->text == "until") {
+            error(words[i]->col, "until needs a when before it: 'spawn NAME when POINT SOCK until POINT SOCK {'");
+            keep = false;
+            i = words.size();
+        }
+        for (; i < words.size(); ++i) {
+            error(words[i]->col, "unexpected " + show(words[i]->text) +
+                                     " in spawn; expected cpu=N, when POINT SOCK, until POINT SOCK or '{'");
+            keep = false;
+            break;
+        }
+    }
+
+    static std::string point_list()
+    {
+        std::string out;
+        for (RacePointKind k : race_point_kinds()) {
+            if (!out.empty())
+                out += ", ";
+            out += race_point_name(k);
+        }
+        return out;
     }
 
     // cpu=K: a number, or (in a spawn inside a repeat) one $var or ${expr}.
@@ -1986,6 +2048,20 @@ private:
                 return false;
             }
             s.error = *e;
+            return ok;
+        }
+        if (k == "finding") {
+            // A bug's scene expects the model to catch it: a finding (a use-after-free, a BUG_ON)
+            // whose check names the word, made at or before this line.
+            s.op = Op::expect_finding;
+            if (args.size() != 1) {
+                error(args.empty() ? kind.col : args[1]->col,
+                      "expect finding needs one word of the finding's check, e.g. 'expect finding use-after-free', "
+                      "got " + std::to_string(args.size()));
+                return false;
+            }
+            s.text = std::string(args[0]->text);
+            s.text_loc = SourceLoc{line_, args[0]->col};
             return ok;
         }
         if (k == "freed" || k == "alive") {

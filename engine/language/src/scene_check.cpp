@@ -333,7 +333,8 @@ private:
             case Op::user_decl:
             case Op::process_decl:
             case Op::spawn: // neither is a socket operation for `expect error`
-            case Op::wait: break;
+            case Op::wait:
+            case Op::expect_finding: break;
             default:
                 commit_labels();
                 if (s.op != Op::expect_freed && s.op != Op::expect_alive && s.op != Op::expect_inflight &&
@@ -694,6 +695,7 @@ private:
         case Op::note:
         case Op::gc:
         case Op::expect_error:
+        case Op::expect_finding:
         case Op::repeat: break;
         }
     }

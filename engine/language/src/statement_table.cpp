@@ -20,8 +20,10 @@ constexpr std::array<W, 2> kRecvFlags{"peek", "oob"};
 constexpr std::array<W, 1> kBytes{"bytes"};
 constexpr std::array<W, 2> kSockOpts{"passrights", "passcred"};
 constexpr std::array<W, 1> kCpu{"cpu"};
-constexpr std::array<W, 5> kExpectKinds{"freed", "alive", "inflight", "queue", "error"};
+constexpr std::array<W, 6> kExpectKinds{"freed", "alive", "inflight", "queue", "error", "finding"};
 constexpr std::array<W, 1> kAs{"as"};
+// spawn NAME when POINT SOCK [until POINT SOCK]: the words and the points (race_point.hpp)
+constexpr std::array<W, 8> kSpawnWords{"when", "until", "select", "restore", "visit", "dead", "connect", "peek"};
 
 constexpr std::array<StatementInfo, 23> kStatements{{
     {"scene", "scene \"Title\"", "The title shown in the player and in reports.", {}, {}, false, false},
@@ -100,10 +102,10 @@ constexpr std::array<StatementInfo, 23> kStatements{{
      false},
     {"repeat", "repeat N [as VAR] {", "Runs the block N times; $VAR (default $i) counts from 0.", {}, kAs, false, true},
     {"spawn",
-     "spawn TASK [cpu=K] {",
-     "Runs the block as its own task, concurrently with the rest.",
+     "spawn TASK [cpu=K] [when POINT SOCK [until POINT SOCK]] {",
+     "Runs the block as its own task, concurrently with the rest; with when, as a race that breaks in at POINT.",
      kCpu,
-     {},
+     kSpawnWords,
      false,
      true},
     {"wait", "wait [TASK ...]", "Waits for spawned tasks to finish (all of them without names).", {}, {}, true, false},

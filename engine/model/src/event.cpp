@@ -72,6 +72,7 @@ std::string_view kfn_name(KFn fn)
         "unix_scc_cyclic",
         "unix_collect_skb",
         "unix_schedule_gc",
+        "unix_state_lock",
         "scene",
     };
     static_assert(std::size(names) == static_cast<std::size_t>(KFn::scene) + 1);
@@ -110,9 +111,9 @@ std::string_view event_kind_name(EventKind kind)
         "expect_result",    "wait_end",      "lock_spin",
         "task_spawn",       "task_exit",     "autobind_probe",
         "autobind_fail",    "splice_chunk",  "creds_ref",
-        "sched_point",
+        "sched_point",      "fds_peek",      "task_switch",
     };
-    static_assert(std::size(names) == static_cast<std::size_t>(EventKind::sched_point) + 1);
+    static_assert(std::size(names) == static_cast<std::size_t>(EventKind::task_switch) + 1);
     const auto i = static_cast<std::size_t>(kind);
     return i < std::size(names) ? names[i] : "?";
 }

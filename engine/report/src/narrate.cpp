@@ -8,6 +8,7 @@
 
 #include "inflight/algorithm_listing.hpp"
 #include "inflight/kernel.hpp"
+#include "inflight/race_point.hpp"
 
 #include <string>
 
@@ -86,6 +87,27 @@ std::string address_text(const Kernel &k, std::uint32_t address)
     return "an address";
 }
 
+std::string task_name(const Kernel &k, std::uint32_t id)
+{
+    return id < k.tasks.size() ? k.tasks[id].name : "task " + std::to_string(id);
+}
+
+// The race point a task_switch names: "select b" (short) or "unix_gc() has compared b's file
+// count with its inflight count" (long).
+std::string race_point_text(const Event &e, const Kernel &k, bool long_form)
+{
+    const auto kind = static_cast<RacePointKind>(e.before);
+    const std::string sock = e.c == npos ? std::string("?") : k.label_of_id(e.c);
+    if (!long_form)
+        return std::string(race_point_name(kind)) + " " + sock;
+    std::string where(race_point_where(kind));
+    if (const auto paren = where.rfind(" ("); paren != std::string::npos && where.back() == ')')
+        where.erase(paren);
+    for (std::size_t at; (at = where.find("SOCK")) != std::string::npos;)
+        where.replace(at, 4, sock);
+    return where;
+}
+
 std::string fds_text(std::int64_t n) { return n == 1 ? "1 fd" : std::to_string(n) + " fds"; }
 std::string refs_text(std::int64_t n) { return n == 1 ? "1 reference" : std::to_string(n) + " references"; }
 
@@ -102,6 +124,9 @@ std::string dead_reason(std::int64_t r, const std::string &where)
         return "a copy of its file sits with " + where +
                ", a member of this same SCC that kept another scc_index; unix_vertex_dead() compares the two and "
                "takes it for another SCC (the mixed low-point defect, spec 5.13; set fix unify-scc-index)";
+    case 5:
+        return "a MSG_PEEK duplicated AF_UNIX fds while the SCC was being judged (unix_peek_seq changed): "
+               "unix_scc_dead() gives the SCC up until the next collection (peek-seqcount, CVE-2026-23394)";
     default: return "file_count != out_degree: something outside flight (an fd, a peeked copy) holds it";
     }
 }
@@ -114,6 +139,7 @@ std::string dead_reason_short(std::int64_t r, const std::string &where)
     case 1: return "edge to " + where + ", not in flight";
     case 2: return "edge to " + where + " in another SCC";
     case 4: return "edge to " + where + ": same SCC, other scc_index";
+    case 5: return "MSG_PEEK intervened (unix_peek_seq)";
     default: return "file refs != out_degree";
     }
 }
@@ -127,12 +153,15 @@ std::string wait_for_text(std::int64_t w)
     case WaitFor::task: return "a task to end";
     case WaitFor::idle: return "queued kernel work to finish";
     case WaitFor::table_lock: return "a hash table lock";
+    case WaitFor::state_lock: return "a socket's state lock";
     }
     return "?";
 }
 
-std::string lock_text(std::uint32_t which)
+std::string lock_text(std::uint32_t which, const Kernel &k)
 {
+    if (which >= Kernel::kStateLockBase)
+        return "unix_state_lock(" + k.label_of_id(which - Kernel::kStateLockBase) + ")";
     if (which == 0)
         return "unix_gc_lock";
     if (which == 1)
@@ -242,7 +271,7 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::wait_end:
         return "waited " + format_ns(static_cast<std::uint64_t>(e.before)) + " for " + wait_for_text(e.after);
     case EventKind::lock_spin:
-        return "spun " + format_ns(static_cast<std::uint64_t>(e.before)) + " on " + lock_text(e.a);
+        return "spun " + format_ns(static_cast<std::uint64_t>(e.before)) + " on " + lock_text(e.a, k);
     case EventKind::task_spawn:
         return "task " + (e.a < k.tasks.size() ? k.tasks[e.a].name : n(e.a)) + " starts on cpu " + n(e.b);
     case EventKind::task_exit: return "task " + (e.a < k.tasks.size() ? k.tasks[e.a].name : n(e.a)) + " ends";
@@ -257,6 +286,14 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::creds_ref:
         return std::string(e.before ? "pid and cred references taken" : "pid and cred references dropped") + " (" +
                format_ns(static_cast<std::uint64_t>(e.after)) + ")";
+    case EventKind::fds_peek:
+        return "scm_fp_dup(): " + fds_text(e.before) + " of skb#" + n(e.a) + " on " + s(e.b) + " duplicated" +
+               (e.after ? ", unix_peek_seq bumped" : "");
+    case EventKind::task_switch:
+        return "task switch " + task_name(k, e.a) + " -> " + task_name(k, e.b) +
+               (e.after == 0   ? " (race: " + race_point_text(e, k, false) + ")"
+                : e.after == 1 ? " (until " + race_point_text(e, k, false) + ": " + task_name(k, e.b) + " ends its statement)"
+                               : " (" + task_name(k, e.b) + " resumes)");
     case EventKind::sched_point: return {};
     }
     return {};
@@ -463,7 +500,7 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
         return "The waiting task resumes: it waited " + format_ns(static_cast<std::uint64_t>(e.before)) + " for " +
                wait_for_text(e.after) + ".";
     case EventKind::lock_spin:
-        return "Another CPU held " + lock_text(e.a) + ": this task spun " +
+        return "Another CPU held " + lock_text(e.a, k) + ": this task spun " +
                format_ns(static_cast<std::uint64_t>(e.before)) + " before it could take it.";
     case EventKind::gc_begin:
         return "Collection #" + n(e.a) + " starts" + (graph ? " (__unix_gc())." : " (unix_gc()).");
@@ -548,6 +585,20 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
                                   " probes it has not come back to its start."
                             : "unix_autobind() for " + a + " gives up with ENOSPC after " + n(e.after) +
                                   " probes: every name is taken.";
+    case EventKind::fds_peek:
+        return "unix_peek_fds(): scm_fp_dup() takes a new reference on each of the " + fds_text(e.before) +
+               " in skb#" + n(e.a) + " on " + s(e.b) +
+               "'s queue. Nothing leaves flight: the copies in the queue stay in flight, and the collector is not told" +
+               (e.after ? " — except through unix_peek_seq, which this peek bumps because a collection is running."
+                        : ".");
+    case EventKind::task_switch:
+        if (e.after == 0)
+            return "Task switch: " + task_name(k, e.a) + " is preempted right after " + race_point_text(e, k, true) +
+                   ", and " + task_name(k, e.b) + " runs in that window (on another CPU, or preempting it).";
+        if (e.after == 1)
+            return "Task switch: " + task_name(k, e.a) + " reaches " + race_point_text(e, k, true) + " and stops there; " +
+                   task_name(k, e.b) + " goes on to the end of the statement it was preempted in.";
+        return "Task switch: " + task_name(k, e.b) + " resumes where it was preempted.";
     case EventKind::sched_point: return {};
     }
     return describe(e, k, scene);

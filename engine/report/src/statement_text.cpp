@@ -125,8 +125,13 @@ std::string intent(const Statement &s, const std::string &n0, const std::string 
     case Op::expect_queue: return "expects " + n0 + "'s receive queue to hold " + count_of(s.count, "skb", "skbs");
     case Op::expect_error:
         return "expects the syscall before it to have failed with " + std::string(errno_name(s.error));
+    case Op::expect_finding: return "expects the model to have caught a finding naming " + s.text;
     case Op::repeat: return "repeats a block " + std::to_string(s.count) + " times";
-    case Op::spawn: return "starts task " + n0 + ", which runs its block at the same time";
+    case Op::spawn:
+        if (s.when)
+            return "holds race " + n0 + " until a task reaches " + std::string(race_point_name(s.when->kind)) + " " +
+                   std::string(s.when->sock.text.view());
+        return "starts task " + n0 + ", which runs its block at the same time";
     case Op::wait:
         return s.names.empty() ? std::string("waits for every task it started")
                                : "waits for task " + (s.names.size() == 1 ? n0 : names_text(s.names));
@@ -253,6 +258,7 @@ std::string narrate_statement_end(const Event &e, const Scene *scene, const Name
     case Op::expect_inflight:
     case Op::expect_queue:
     case Op::expect_error:
+    case Op::expect_finding:
     case Op::repeat: return capitalised(line_text(e.scene_line)) + " is done.";
     default: return outcome(*s, e.after, name_as_run(*s, 0, e.b, pool), name_as_run(*s, 1, e.c, pool)) + ".";
     }
@@ -268,6 +274,7 @@ std::string expected_fact(const Statement &s)
     case Op::expect_inflight: return name0(s) + " has " + std::to_string(s.count) + " in flight";
     case Op::expect_queue: return name0(s) + "'s receive queue holds " + count_of(s.count, "skb", "skbs");
     case Op::expect_error: return "the syscall before it failed with " + std::string(errno_name(s.error));
+    case Op::expect_finding: return "the model caught a finding naming " + s.text;
     default: return "the statement's check";
     }
 }

@@ -57,7 +57,8 @@ bool has_spawn(const std::vector<Statement> &statements)
 
 bool is_expectation(Op op)
 {
-    return op == Op::expect_freed || op == Op::expect_alive || op == Op::expect_inflight || op == Op::expect_queue;
+    return op == Op::expect_freed || op == Op::expect_alive || op == Op::expect_inflight || op == Op::expect_queue ||
+           op == Op::expect_finding;
 }
 
 } // namespace
@@ -161,7 +162,8 @@ Simulation::Simulation(const Simulation &o)
       cpu_free_at_(o.cpu_free_at_), last_(o.last_), steps_(o.steps_), statements_(o.statements_), line_(o.line_),
       finished_(o.finished_), stopped_by_finding_(o.stopped_by_finding_), findings_seen_(o.findings_seen_),
       warnings_(o.warnings_), warnings_dropped_(o.warnings_dropped_), stmt_loc_(o.stmt_loc_), limit_loc_(o.limit_loc_),
-      expectations_(o.expectations_), tasks_info_(o.tasks_info_), now_ns_(o.now_ns_)
+      expectations_(o.expectations_), tasks_info_(o.tasks_info_), now_ns_(o.now_ns_), races_(o.races_),
+      turns_(o.turns_), pending_switch_(o.pending_switch_), stmt_count_(o.stmt_count_)
 {
     for (const TaskScript &from : o.scripts_) {
         TaskScript &ts = scripts_.emplace_back();
@@ -189,8 +191,8 @@ Simulation::Simulation(const Simulation &o)
 
 bool Simulation::quiescent() const
 {
-    if (!kernel_.quiescent())
-        return false;
+    if (!kernel_.quiescent() || !turns_.empty() || pending_switch_)
+        return false; // a race has preempted a task mid-statement
     for (const Task &t : kernel_.tasks) {
         if (t.finished || t.kworker)
             continue; // an idle kworker has no body: Kernel::quiescent() checked it
@@ -217,6 +219,7 @@ Task &Simulation::add_task(std::string name, Process *process, std::uint32_t cpu
     t.kworker = kworker;
     t.context = process;
     scripts_.emplace_back();
+    stmt_count_.push_back(0);
     tasks_info_.push_back(TaskInfo{t.name, process ? process->id : npos, cpu, kworker});
     return t;
 }
@@ -247,6 +250,9 @@ void Simulation::mark_leaks()
 bool Simulation::absorb(const Event &e)
 {
     if (e.kind == EventKind::sched_point)
+        return false;
+    // A race point that fires is a task switch: the driver must see it, seeking or not.
+    if (!races_.empty() && kernel_.running && race_hits(e, *kernel_.running))
         return false;
     // Here rather than in step(): a seek absorbs the gc_end events it passes.
     if (e.kind == EventKind::gc_end)
@@ -314,11 +320,30 @@ Task *Simulation::pick()
     Task *kw = kernel_.kworker;
     if (kw && !kw->body && !kernel_.kworker_has_work())
         kernel_.wake(WaitFor::idle, kw->clock);
+    // A race's turn: its runner goes first while it can run (it broke in on a task that stays
+    // preempted, its CPU held, until the turn ends). Asleep — on a lock the preempted task
+    // holds, say — it lets the others go by the usual rule, as a second CPU would.
+    if (!turns_.empty()) {
+        Task &f = kernel_.tasks[turns_.back().runner];
+        if (!f.finished && !f.blocked && !f.held && (f.body || f.kworker)) {
+            if (f.kworker && !f.body) {
+                if (kernel_.kworker_has_work()) {
+                    f.body = kernel_.run_workqueue();
+                    f.body.set_sink(this);
+                }
+            }
+            if (f.body) {
+                if (!cpu_owner_[f.cpu])
+                    cpu_owner_[f.cpu] = &f;
+                return &f;
+            }
+        }
+    }
     for (int attempt = 0; attempt < 2; ++attempt) {
         Task *best = nullptr;
         std::uint64_t best_start = 0;
         for (Task &t : kernel_.tasks) {
-            if (t.finished || t.blocked)
+            if (t.finished || t.blocked || t.held)
                 continue;
             if (t.kworker && !t.body && !kernel_.kworker_has_work())
                 continue;
@@ -363,9 +388,116 @@ Task *Simulation::pick()
     return nullptr;
 }
 
+std::optional<std::pair<RacePointKind, std::uint32_t>> Simulation::race_point_of(const Event &e)
+{
+    switch (e.kind) {
+    case EventKind::candidate_check: return std::pair{RacePointKind::select, e.a};
+    case EventKind::list_move:
+        if (e.fn == KFn::restore_candidates)
+            return std::pair{RacePointKind::restore, e.a};
+        break;
+    case EventKind::vertex_visit: return std::pair{RacePointKind::visit, e.a};
+    case EventKind::vertex_dead: return std::pair{RacePointKind::dead, e.a};
+    case EventKind::sock_create:
+        if (e.b != npos) // an embryo, made by connect() on socket b
+            return std::pair{RacePointKind::connect, e.b};
+        break;
+    case EventKind::fds_peek: return std::pair{RacePointKind::peek, e.b};
+    default: break;
+    }
+    return std::nullopt;
+}
+
+bool Simulation::race_hits(const Event &e, const Task &t) const
+{
+    const auto point = race_point_of(e);
+    if (!point)
+        return false;
+    const std::string label = kernel_.label_of_id(point->second);
+    for (const Race &r : races_) {
+        if (!r.fired && r.task != t.id && r.when == point->first && r.when_sock == label)
+            return true;
+        if (r.fired && !r.until_fired && r.until && r.task == t.id && *r.until == point->first &&
+            r.until_sock == label)
+            return true;
+    }
+    return false;
+}
+
+void Simulation::switch_event(const Task &from, const Task &to, std::uint32_t sock, RacePointKind kind, int how)
+{
+    pending_switch_ = kernel_.ev(EventKind::task_switch, KFn::scene, from.id, to.id, sock,
+                                 static_cast<std::int64_t>(kind), how);
+}
+
+void Simulation::check_races(Task &t)
+{
+    const auto point = race_point_of(last_);
+    if (!point || pending_switch_)
+        return;
+    const std::string label = kernel_.label_of_id(point->second);
+    for (Race &r : races_) {
+        if (!r.fired && r.task != t.id && r.when == point->first && r.when_sock == label) {
+            // The race breaks in: t stays where it is (its CPU held, mid-statement) and the
+            // race's block runs from this moment of t's clock.
+            r.fired = true;
+            r.preempted = t.id;
+            r.preempted_stmt = stmt_count_[t.id];
+            Task &racer = kernel_.tasks[r.task];
+            racer.held = false;
+            racer.at_point = true;
+            racer.clock = std::max(racer.clock, t.clock);
+            turns_.push_back(Turn{racer.id, t.id, false});
+            t.at_point = true;
+            switch_event(t, racer, point->second, point->first, 0);
+            return;
+        }
+        if (r.fired && !r.until_fired && r.until && r.task == t.id && *r.until == point->first &&
+            r.until_sock == label) {
+            r.until_fired = true;
+            Task &p = kernel_.tasks[r.preempted];
+            // Only if the preempted task is still inside the statement the race broke into: if
+            // it ran on meanwhile (the race slept on a lock it held), there is nothing to hand back.
+            const bool still_inside = !p.finished && stmt_count_[p.id] == r.preempted_stmt &&
+                                      (p.kworker ? static_cast<bool>(p.body) : !scripts_[p.id].between_statements);
+            if (!still_inside)
+                return;
+            p.clock = std::max(p.clock, t.clock);
+            p.at_point = true;
+            turns_.push_back(Turn{p.id, t.id, true});
+            t.at_point = true;
+            switch_event(t, p, point->second, point->first, 1);
+            return;
+        }
+    }
+}
+
+void Simulation::end_turns(Task &t, bool body_ended)
+{
+    if (turns_.empty() || turns_.back().runner != t.id)
+        return;
+    const Turn turn = turns_.back();
+    if (!body_ended && !turn.statement_only)
+        return; // a race's turn lasts its whole block
+    turns_.pop_back();
+    Task &back = kernel_.tasks[turn.preempted];
+    if (back.finished)
+        return;
+    if (back.cpu == t.cpu)
+        back.clock = std::max(back.clock, t.clock); // it waited for its CPU meanwhile
+    back.at_point = true;
+    t.at_point = true;
+    switch_event(t, back, npos, RacePointKind::select, 2);
+}
+
 void Simulation::finish_run()
 {
     finished_ = true;
+    for (const Race &r : races_)
+        if (!r.fired)
+            warn(r.line, "race " + kernel_.tasks[r.task].name + " never ran: no task reached '" +
+                             std::string(race_point_name(r.when)) + " " + r.when_sock + "' (" +
+                             std::string(race_point_where(r.when)) + ")");
     auto fatal_since_seen = [this] {
         return std::any_of(kernel_.findings.begin() + static_cast<std::ptrdiff_t>(findings_seen_),
                            kernel_.findings.end(), [](const Finding &f) { return !f.warning; });
@@ -384,6 +516,22 @@ const Event *Simulation::step()
     if (finished_)
         return nullptr;
     for (;;) {
+        if (pending_switch_) {
+            // The task switch a race point (or the end of a turn) made: a micro-step of its own,
+            // on the task that runs next, so the player stops on it with both tasks named.
+            last_ = *std::exchange(pending_switch_, std::nullopt);
+            const Task &to = kernel_.tasks[last_.b];
+            last_.step = ++steps_;
+            last_.scene_line = to.kworker ? line_ : scripts_[to.id].line;
+            last_.time = to.clock;
+            last_.task = static_cast<std::uint16_t>(to.id);
+            last_.depth = 1;
+            cur_ = nullptr; // pick() again: the turn's runner goes first
+            check_budgets();
+            if (record_)
+                events_.push_back(last_);
+            return &last_;
+        }
         Task *t = cur_;
         if (!t || t->at_point || t->blocked || t->finished || !t->body) {
             if (t && t->blocked)
@@ -409,6 +557,7 @@ const Event *Simulation::step()
             release_cpu(*t);
             if (t->kworker) {
                 t->body = Proc();
+                end_turns(*t, true);
                 continue;
             }
             t->finished = true;
@@ -418,6 +567,7 @@ const Event *Simulation::step()
                 finish_run();
                 return nullptr;
             }
+            end_turns(*t, true);
             last_ = kernel_.ev(EventKind::task_exit, KFn::scene, t->id);
         } else if (e->kind == EventKind::sched_point) {
             t->at_point = true;
@@ -434,10 +584,15 @@ const Event *Simulation::step()
         last_.time = t->clock;
         last_.task = static_cast<std::uint16_t>(t->id);
         now_ns_ = std::max(now_ns_, t->clock);
+        if (last_.kind == EventKind::stmt_begin)
+            ++stmt_count_[t->id];
         if (last_.kind == EventKind::stmt_end) {
             t->at_point = true;
             release_cpu(*t);
+            end_turns(*t, false);
         }
+        if (!races_.empty())
+            check_races(*t);
         if (checked_)
             check_step_invariants(kernel_);
         if (kernel_.findings.size() > findings_seen_) {
@@ -565,6 +720,16 @@ void Simulation::expect(const Statement &s, const Bindings &b, TaskScript &ts)
         }
         return;
     }
+    if (s.op == Op::expect_finding) {
+        for (const Finding &f : kernel_.findings)
+            if (f.invariant.find(s.text) != std::string::npos) {
+                add(true, "finding at step " + std::to_string(f.step) + ": " + f.invariant);
+                return;
+            }
+        add(false, "no finding names '" + s.text + "' (" + std::to_string(kernel_.findings.size()) +
+                       (kernel_.findings.size() == 1 ? " finding" : " findings") + " so far)");
+        return;
+    }
     for (const auto &t : s.names) {
         const std::string label = expand(t, b);
         UnixSock *u = kernel_.find_label(label);
@@ -682,6 +847,20 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         }
         Task &child = add_task(n0, runs_as, cpu, false);
         child.clock = kernel_.tasks[task].clock;
+        if (s.when) {
+            // A race: held here until another task reaches its point (check_races()).
+            Race r;
+            r.task = child.id;
+            r.when = s.when->kind;
+            r.when_sock = expand(s.when->sock, b);
+            if (s.until) {
+                r.until = s.until->kind;
+                r.until_sock = expand(s.until->sock, b);
+            }
+            r.line = s.loc.line;
+            races_.push_back(std::move(r));
+            child.held = true;
+        }
         scripts_[child.id].cursor = std::make_unique<SceneCursor>(s.body, b);
         child.body = script(child.id);
         child.body.set_sink(this);
@@ -703,8 +882,8 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         }
         auto pending = [&] {
             for (const Task &t : kernel_.tasks) {
-                if (t.finished || t.kworker || t.id == 0 || t.id == task)
-                    continue;
+                if (t.finished || t.kworker || t.held || t.id == 0 || t.id == task)
+                    continue; // a race that has not broken in is not waited for
                 if (names.empty() || std::find(names.begin(), names.end(), t.name) != names.end())
                     return true;
             }

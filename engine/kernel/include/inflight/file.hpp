@@ -17,6 +17,10 @@ struct File {
     FreedBy cause = FreedBy::none; // who dropped the last reference (for the report)
     long count = 0;                // file_count()
     UnixSock *sock = nullptr;      // the AF_UNIX socket behind it (unix_get_socket())
+    // The last step at which unix_peek_fds() duplicated it (0: never): the other code path
+    // of a use-after-free the collector's purge may make (CVE-2021-0920, CVE-2026-23394).
+    std::uint64_t peeked_step = 0;
+    std::uint32_t peeked_process = 0xFFFFFFFFu;
 };
 
 } // namespace inflight

@@ -153,6 +153,8 @@ public:
     bool work_pending() const { return !workqueue_.empty(); }
 
     Proc sys_splice(Process &p, std::string name, std::uint64_t bytes, SysResult &r);
+    // unix_peek_fds() for recv(..., MSG_PEEK) of an skb that carries fds.
+    Proc unix_peek_fds(Process &p, UnixSock &u, SkBuff &skb, const std::vector<std::string> &fd_names);
 
     // ---- modelled time and concurrency (kernel_time.cpp) -----------------------------------
     // Every micro-step costs cost_of(event) ns on the running task's clock; walks that yield no
@@ -308,6 +310,23 @@ public:
     bool concurrent = false; // several tasks: locks and sleeps are scheduling points
     KLock unix_gc_lock;
     std::uint64_t gc_busy_until = 0; // end (modelled) of the last collection
+    // unix_state_lock(): connect() holds the listener's from its checks until the embryo is
+    // queued; the classic collector with connect-gc-race takes and drops a listening
+    // candidate's. Only the locks ever taken are here, by socket id.
+    std::map<std::uint32_t, KLock> state_locks;
+    static constexpr std::uint32_t kStateLockBase = 0x1000; // lock ids: 0 gc, 1 table, 2 + h buckets
+    KLock &state_lock(const UnixSock &u) { return state_locks[u.id]; }
+    // 7.0 (peek-seqcount): unix_peek_seq, bumped by a MSG_PEEK of AF_UNIX fds while a
+    // collection runs; unix_scc_dead() gives up an SCC whose verdict it overlapped.
+    std::uint64_t unix_peek_seq = 0;
+    // A race made the counts disagree with what is in flight (CVE-2024-26923), and a finding
+    // said so: the invariant checks report what follows as WARNs, the run going on.
+    bool inflight_corrupted = false;
+    // The collector is about to purge u as garbage: in_flight_refs is what flight explains of
+    // its file count (classic: inflight, graph: out_degree). More means a live reference — an
+    // fd installed behind the collector's back (MSG_PEEK): a use-after-free finding naming
+    // both code paths. The kernel goes on, and so does the run.
+    void check_purge_live(const UnixSock &u, long in_flight_refs, KFn path);
     LatencyLog latencies;
     // Timed calls past the latency-samples budget: exact counts per (task, call, duration), so
     // histograms and percentiles stay right while memory stays bounded.

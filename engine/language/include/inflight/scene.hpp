@@ -8,6 +8,7 @@
 #include "inflight/gc_era.hpp"
 #include "inflight/kernel_change.hpp"
 #include "inflight/name_pool.hpp"
+#include "inflight/race_point.hpp"
 #include "inflight/run_budget.hpp"
 
 #include <cstdint>
@@ -20,6 +21,7 @@
 namespace inflight {
 
 enum class SockType : unsigned char { stream, dgram, seqpacket };
+
 
 // The text of a name in a statement: a pointer to NUL-terminated text that outlives it (interned
 // in its scene's Scene::names, whose texts end in a NUL, or a string literal). Eight bytes, read
@@ -80,6 +82,7 @@ enum class Op : unsigned char {
     spawn,           // spawn NAME [cpu=N] { ... }: run the block concurrently (see below)
     wait,            // wait [NAME ...]: join spawned tasks (no names: all of them)
     splice,          // splice a bytes=N: sendfile() of N bytes into stream socket a (MSG_SPLICE_PAGES)
+    expect_finding,  // expect finding WORD: the model has made a finding whose check names WORD
 };
 
 // The statements that are one system call of the scene's process (what the model charges a
@@ -148,6 +151,17 @@ struct Statement {
     // fd table and user, as `hackbench thread` does) that gets its own CPU and its own name in
     // the latency histograms.
     NameTemplate cpu;
+
+    // spawn NAME when POINT SOCK [until POINT SOCK] { ... }: a race. The task is held at the
+    // spawn until another task completes the micro-step `when` names; that task is preempted
+    // there and this one runs. With `until`, when this task reaches that second point, the
+    // preempted task runs to the end of its statement first, then this one goes on.
+    struct RacePoint {
+        RacePointKind kind = RacePointKind::select;
+        NameTemplate sock;
+        SourceLoc loc;
+    };
+    std::optional<RacePoint> when, until;
 };
 
 // `set autobind ...`: which unix_autobind() the model runs (spec 6).

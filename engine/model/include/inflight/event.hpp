@@ -79,6 +79,7 @@ enum class KFn : std::uint8_t {
     unix_scc_cyclic,
     unix_collect_skb,
     unix_schedule_gc, // 6.19+
+    unix_state_lock,  // a socket's state lock (connect() on a listener, the collector's check)
     // the scene itself
     scene,
 };
@@ -162,6 +163,12 @@ enum class EventKind : std::uint8_t {
     splice_chunk,   // a = sender sock, b = receiver sock; before = bytes, after = 1 if checksummed
     creds_ref,      // creds-by-default: a = skb; before = 1 get / 0 put; after = ns it cost
     sched_point,    // internal: a task may be preempted here (never recorded or shown)
+    // races (spawn NAME when POINT SOCK)
+    fds_peek,    // unix_peek_fds(): scm_fp_dup() took a reference on every file of skb a, on
+                 // sock b's queue; before = files; after = 1 if unix_peek_seq was bumped (7.0)
+    task_switch, // a = the task preempted at a race point, b = the task that runs now, c = the
+                 // point's sock; before = RacePointKind; after = 0 a race breaks in, 1 `until`
+                 // hands back for the rest of a statement, 2 the preempted task resumes
 };
 std::string_view event_kind_name(EventKind kind);
 
@@ -185,6 +192,6 @@ struct Event {
 };
 
 // What a waiting task waited for (wait_end's after).
-enum class WaitFor : std::uint8_t { gc = 0, gc_lock = 1, data = 2, task = 3, idle = 4, table_lock = 5 };
+enum class WaitFor : std::uint8_t { gc = 0, gc_lock = 1, data = 2, task = 3, idle = 4, table_lock = 5, state_lock = 6 };
 
 } // namespace inflight

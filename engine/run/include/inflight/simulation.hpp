@@ -147,6 +147,33 @@ private:
         bool between_statements = true;
     };
 
+    // ---- races (spawn NAME when POINT SOCK [until POINT SOCK]) ----
+    struct Race {
+        std::uint32_t task = 0;
+        RacePointKind when = RacePointKind::select;
+        std::string when_sock;
+        std::optional<RacePointKind> until;
+        std::string until_sock;
+        std::uint32_t line = 0;
+        bool fired = false;
+        bool until_fired = false;
+        std::uint32_t preempted = npos;   // the task it broke in on
+        std::uint64_t preempted_stmt = 0; // that task's statement count when it did
+    };
+    // Whose turn it is: the task that must run while it can, and the one it preempted. A
+    // race's turn ends with its block; an `until` turn with the preempted task's statement.
+    struct Turn {
+        std::uint32_t runner = 0;
+        std::uint32_t preempted = 0;
+        bool statement_only = false;
+    };
+    // The race point e is, with its socket: nullopt for every other micro-step.
+    static std::optional<std::pair<RacePointKind, std::uint32_t>> race_point_of(const Event &e);
+    bool race_hits(const Event &e, const Task &t) const; // would e fire a race or an until?
+    void check_races(Task &t);
+    void end_turns(Task &t, bool body_ended);
+    void switch_event(const Task &from, const Task &to, std::uint32_t sock, RacePointKind kind, int how);
+
     bool absorb(const Event &e) override;
     Task *pick();
     void release_cpu(Task &t);
@@ -186,6 +213,10 @@ private:
     std::vector<TaskInfo> tasks_info_;
     std::uint64_t now_ns_ = 0;
     std::uint64_t seek_target_ = 0; // advance_to(): absorb what comes before it
+    std::vector<Race> races_;
+    std::vector<Turn> turns_;
+    std::optional<Event> pending_switch_; // the task_switch the next step() shows
+    std::vector<std::uint64_t> stmt_count_; // statements begun, by task
 };
 
 KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &options);
