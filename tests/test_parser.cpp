@@ -523,6 +523,49 @@ private slots:
         QVERIFY(bad.diagnostics[0].message.find("later") != std::string::npos);
     }
 
+    // spawn NAME when POINT SOCK [until POINT SOCK]: a race, with its points and located errors.
+    void raceSpawns()
+    {
+        const auto r = parse("socketpair a b\nspawn t when connect a until restore b {\n  close b\n}\n"
+                             "spawn u cpu=0 when peek a {\n}\nexpect finding use-after-free\n");
+        VERIFY_OK(r);
+        const auto &st = r.scene.statements;
+        QCOMPARE(st[1].op, Op::spawn);
+        QVERIFY(st[1].when && st[1].until);
+        QCOMPARE(st[1].when->kind, RacePointKind::connect);
+        QCOMPARE(std::string(st[1].when->sock.text.view()), std::string("a"));
+        QCOMPARE(st[1].until->kind, RacePointKind::restore);
+        QCOMPARE(std::string(st[1].until->sock.text.view()), std::string("b"));
+        QCOMPARE(st[2].when->kind, RacePointKind::peek);
+        QVERIFY(!st[2].until);
+        QCOMPARE(st[3].op, Op::expect_finding);
+        QCOMPARE(st[3].text, std::string("use-after-free"));
+        struct Bad {
+            const char *text;
+            std::uint32_t col;
+            const char *says;
+        };
+        for (const Bad &b : {Bad{"socket a\nspawn t when pick a {\n}\n", 14, "unknown race point 'pick'"},
+                             Bad{"socket a\nspawn t when select {\n}\n", 14, "needs the socket"},
+                             Bad{"socket a\nspawn t when {\n}\n", 9, "needs a point and a socket"},
+                             Bad{"socket a\nspawn t until select a {\n}\n", 9, "until needs a when"},
+                             Bad{"socket a\nspawn t when select a now {\n}\n", 23, "unexpected 'now'"},
+                             Bad{"socket a\nexpect finding\n", 8, "expect finding needs one word"}}) {
+            const auto bad = parse(b.text);
+            QVERIFY2(!bad.ok(), b.text);
+            QCOMPARE(bad.diagnostics[0].loc.line, 2u);
+            QVERIFY2(bad.diagnostics[0].message.find(b.says) != std::string::npos,
+                     bad.diagnostics[0].message.c_str());
+            QCOMPARE(bad.diagnostics[0].loc.col, b.col);
+        }
+        // Every point the docs list parses.
+        for (RacePointKind k : race_point_kinds()) {
+            const auto one = parse("socket a\nspawn t when " + std::string(race_point_name(k)) + " a {\n}\n");
+            VERIFY_OK(one);
+            QCOMPARE(one.scene.statements[1].when->kind, k);
+        }
+    }
+
     void fixOnOff()
     {
         // `off` turns a fix off, and then there is nothing to warn about under another era.
@@ -994,8 +1037,8 @@ private slots:
         row("unknown kernel", "set kernel 6.7", 1, 12, "unknown kernel '6.7' (profiles: 5.10, 5.15, 6.1");
         row("a collector is not a fix", "set fix graph-gc off", 1, 9,
             "'graph-gc' is a collector, not a fix: write 'set gc classic|async|graph' or 'set kernel VERSION'");
-        row("a race is not modelled yet", "set fix peek-seqcount off", 1, 9,
-            "fix 'peek-seqcount' (e5b31d988a41) is known but needs a scheduling point inside the collector");
+        row("a change not modelled yet", "set fix gc-in-progress-set off", 1, 9,
+            "fix 'gc-in-progress-set' (d82ba05263c6) is known but needs a race point inside unix_schedule_gc()");
         row("conflicting fix", "set fix splice-no-checksum off\nset fix splice-no-checksum on", 2, 28,
             "'set fix splice-no-checksum' conflicts with line 1, which set it to off");
         row("junk after fix", "set fix splice-no-checksum off now", 1, 32, "unexpected 'now' after the value");
@@ -1022,7 +1065,7 @@ private slots:
         row("prefix on spawn", "process p\np: spawn t {\n}", 2, 1, "a process prefix cannot be used on 'spawn'");
         row("spawn without name", "spawn {\n}", 1, 1, "spawn needs a task name, e.g. 'spawn worker {'");
         row("spawn bad name", "spawn a-b {\n}", 1, 8, "bad spawn name 'a-b': character '-' is not allowed");
-        row("spawn two names", "spawn a b {\n}", 1, 9, "unexpected 'b' in spawn; expected cpu=N or '{'");
+        row("spawn two names", "spawn a b {\n}", 1, 9, "unexpected 'b' in spawn; expected cpu=N, when POINT SOCK, until POINT SOCK or '{'");
         row("spawn kworker", "spawn kworker {\n}", 1, 7, "'kworker' is the kernel's worker task");
         row("spawn unknown option", "spawn t core=1 {\n}", 1, 9, "unknown option 'core' for spawn (expected cpu=)");
         row("spawn one line", "spawn t { gc }", 1, 9, "'{' must end the spawn line");

@@ -95,7 +95,7 @@ constexpr std::array<StatementInfo, 23> kStatements{{
     {"gc", "gc", "Runs the garbage collector now, in the era's way.", {}, {}, true, false},
     {"expect",
      "expect freed|alive LABEL [LABEL ...]",
-     "A check that turns the scene into a test: freed, alive, inflight N, queue N or error ENAME.",
+     "A check that turns the scene into a test: freed, alive, inflight N, queue N, error ENAME or finding WORD.",
      {},
      kExpectKinds,
      true,

@@ -12,7 +12,7 @@ using K = KernelChange;
 // bot replies, stable reviews); the first release of a few is inferred from the calendar. A change the model cannot act
 // on yet is listed all the same, so `inflight-cli kernels` shows a kernel's whole GC history;
 // what it would need is its not_modelled text.
-constexpr std::string_view kRace = "needs a scheduling point inside the collector (not modelled yet)";
+constexpr std::string_view kRace = "needs a race point inside unix_schedule_gc(), between two callers (not modelled yet)";
 constexpr std::array<KernelChangeInfo, kKernelChangeCount> kChanges{{
     {K::limit_inflight, "limit-inflight", "9915672d4127", "af_unix: limit unix_tot_inflight", {2, 6, 37},
      "sendmsg runs a collection once more than 16,000 sockets are in flight (CVE-2010-4249)", ""},

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Races: `spawn NAME when POINT SOCK [until POINT SOCK]` breaks in at a point inside another
+// task's kernel code, the switch is a step naming both tasks, and the kernel's fixes for the
+// GC's races (the MSG_PEEK lock dance, the listener's state lock, unix_peek_seq) close the
+// window the race opens.
+#include "inflight/narrate.hpp"
+#include "scene_runner.hpp"
+
+#include <QTest>
+
+#include <algorithm>
+#include <functional>
+
+using namespace inflight;
+using namespace inflight::test;
+
+namespace {
+
+// CVE-2021-0920 (spec 5.1): a and b hold each other; b keeps its fd. The race peeks b's queue
+// (dup of a) and closes b between the collector's checks of a and of b.
+std::string peek_race(const std::string &settings)
+{
+    return settings + "socketpair a a2\nsocketpair b b2\nsend b2 fds=a\nsend a2 fds=b\nclose a2 b2\nclose a\n"
+                      "spawn peeker when " +
+           (settings.find("graph") != std::string::npos || settings.find("6.18") != std::string::npos
+                ? std::string("dead a")
+                : std::string("select a")) +
+           " {\n  recv b peek fds=a3\n  close b\n}\ngc\n";
+}
+
+// CVE-2024-26923 (spec 5.2): the listener l is a candidate, connect(s) is preempted between
+// making the embryo its peer and queueing it; t2 sends v through it and collects.
+std::string connect_race(const std::string &settings)
+{
+    return settings + "socket l\nbind l @race\nlisten l\nsocketpair x x2\nsend x2 fds=l\nclose l x2\n"
+                      "socket s\nsocketpair v v2\n"
+                      "spawn t2 when connect s until restore l {\n  send s fds=v\n  close v\n  gc\n}\n"
+                      "connect s @race\nwait t2\n";
+}
+
+std::size_t index_of(const std::vector<Event> &events, const std::function<bool(const Event &)> &pred,
+                     std::size_t from = 0)
+{
+    for (std::size_t i = from; i < events.size(); ++i)
+        if (pred(events[i]))
+            return i;
+    return events.size();
+}
+
+std::uint32_t task_id(const Simulation &sim, const std::string &name)
+{
+    for (const Task &t : sim.kernel().tasks)
+        if (t.name == name)
+            return t.id;
+    return npos;
+}
+
+} // namespace
+
+class TestRaces : public QObject {
+    Q_OBJECT
+private slots:
+    void raceBreaksInRightAfterItsPointAndNamesBothTasks()
+    {
+        auto sim = run_scene(peek_race("set kernel 5.10\nset fix peek-gc-lock off\n"), std::nullopt, true);
+        QVERIFY(sim);
+        const auto &ev = sim->events();
+        const std::uint32_t peeker = task_id(*sim, "peeker");
+        QVERIFY(peeker != npos);
+        const std::size_t sw = index_of(ev, [](const Event &e) { return e.kind == EventKind::task_switch; });
+        QVERIFY(sw < ev.size());
+        // Right after the candidate check of a, in the collection main runs (classic, 5.10).
+        QVERIFY(sw > 0);
+        QCOMPARE(ev[sw - 1].kind, EventKind::candidate_check);
+        QCOMPARE(sim->kernel().label_of_id(ev[sw - 1].a), std::string("a"));
+        QCOMPARE(ev[sw].a, 0u); // main
+        QCOMPARE(ev[sw].b, peeker);
+        QCOMPARE(ev[sw].after, std::int64_t{0});
+        const std::string text = describe(ev[sw], sim->kernel());
+        QVERIFY2(text.find("main -> peeker") != std::string::npos && text.find("select a") != std::string::npos,
+                 text.c_str());
+        // The peeker runs its whole block before main goes on, then main resumes mid-collection.
+        const std::size_t back = index_of(
+            ev, [](const Event &e) { return e.kind == EventKind::task_switch && e.after == 2; }, sw + 1);
+        QVERIFY(back < ev.size());
+        for (std::size_t i = sw + 1; i < back; ++i)
+            QCOMPARE(ev[i].task, static_cast<std::uint16_t>(peeker));
+        QVERIFY(index_of(ev, [](const Event &e) { return e.kind == EventKind::fds_peek; }, sw) < back);
+        QCOMPARE(ev[back].b, 0u);
+        const std::size_t next_check =
+            index_of(ev, [](const Event &e) { return e.kind == EventKind::candidate_check; }, back);
+        QVERIFY(next_check < ev.size());
+        QCOMPARE(sim->kernel().label_of_id(ev[next_check].a), std::string("b"));
+        QCOMPARE(ev[next_check].c, 1u); // b is a candidate now: the peek closed it
+        // The collector purges a's queue while fd a3 reaches a: a use-after-free with both paths.
+        const auto &f = sim->kernel().findings;
+        QCOMPARE(f.size(), std::size_t{1});
+        QVERIFY(f[0].warning);
+        QVERIFY2(f[0].invariant.find("use-after-free") != std::string::npos, f[0].invariant.c_str());
+        QVERIFY2(f[0].message.find("unix_peek_fds") != std::string::npos &&
+                     f[0].message.find("unix_gc") != std::string::npos && f[0].message.find("of main") != std::string::npos,
+                 f[0].message.c_str());
+        QVERIFY(sock(*sim, "b").released);
+        QVERIFY(!sock(*sim, "a").released);
+        QVERIFY(sim->finished() && !sim->stopped_by_finding());
+    }
+
+    // cbcf01128d0a: the peek takes and drops unix_gc_lock after the dup. Held by the preempted
+    // collection, it makes the peeker sleep until the collection is over: nothing is purged.
+    void lockDanceMakesThePeekWaitOutTheCollection()
+    {
+        auto sim = run_scene(peek_race("set kernel 5.10\n"), std::nullopt, true);
+        QVERIFY(sim);
+        QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
+        const auto &ev = sim->events();
+        const std::uint32_t peeker = task_id(*sim, "peeker");
+        const std::size_t dup = index_of(ev, [](const Event &e) { return e.kind == EventKind::fds_peek; });
+        const std::size_t waited = index_of(
+            ev,
+            [&](const Event &e) {
+                return e.kind == EventKind::wait_end && e.task == peeker &&
+                       e.after == static_cast<std::int64_t>(WaitFor::gc_lock);
+            },
+            dup);
+        const std::size_t end = index_of(ev, [](const Event &e) { return e.kind == EventKind::gc_end; }, dup);
+        const std::size_t install = index_of(
+            ev, [](const Event &e) { return e.kind == EventKind::fd_install && e.fn == KFn::unix_peek_fds; }, dup);
+        QVERIFY(dup < end && end < waited && waited < install && install < ev.size());
+        QVERIFY(!sock(*sim, "a").released && !sock(*sim, "b").released);
+        QCOMPARE(sim->kernel().gc_runs.back().garbage, 0u);
+    }
+
+    // CVE-2024-26923: `until restore l` lets connect() finish inside the collection; the two
+    // passes over l disagree and v counts more than is in flight. The fix's state lock makes
+    // the collection wait for connect() before either pass.
+    void untilHandsBackForTheRestOfTheStatement()
+    {
+        auto buggy = run_scene(connect_race("set kernel 6.8\nset fix connect-gc-race off\n"), std::nullopt, true);
+        QVERIFY(buggy);
+        const auto &ev = buggy->events();
+        const std::size_t hand = index_of(
+            ev, [](const Event &e) { return e.kind == EventKind::task_switch && e.after == 1; });
+        QVERIFY(hand < ev.size());
+        QCOMPARE(ev[hand].b, 0u); // back to main, for the rest of its connect()
+        QCOMPARE(ev[hand + 1].kind, EventKind::skb_queue);
+        QCOMPARE(ev[hand + 1].fn, KFn::sys_connect);
+        QCOMPARE(ev[hand + 2].kind, EventKind::stmt_end);
+        QCOMPARE(ev[hand + 3].kind, EventKind::task_switch); // t2 resumes its collection
+        QCOMPARE(ev[hand + 3].after, std::int64_t{2});
+        QCOMPARE(buggy->kernel().collector().inflight_of(sock(*buggy, "v")), 2L);
+        QVERIFY(std::any_of(buggy->kernel().findings.begin(), buggy->kernel().findings.end(), [](const Finding &f) {
+            return f.warning && f.invariant.find("CVE-2024-26923") != std::string::npos;
+        }));
+        QVERIFY(!buggy->stopped_by_finding());
+
+        auto fixed = run_scene(connect_race("set kernel 6.8\n"), std::nullopt, true);
+        QVERIFY(fixed);
+        QVERIFY2(fixed->kernel().findings.empty(), findings_of(*fixed).c_str());
+        QCOMPARE(fixed->kernel().collector().inflight_of(sock(*fixed, "v")), 1L);
+        // The collector slept on l's state lock, which connect() held.
+        QVERIFY(std::any_of(fixed->events().begin(), fixed->events().end(), [](const Event &e) {
+            return e.kind == EventKind::wait_end && e.after == static_cast<std::int64_t>(WaitFor::state_lock);
+        }));
+        // No hand-back: connect() had finished by the time the collector restored l.
+        QVERIFY(std::none_of(fixed->events().begin(), fixed->events().end(), [](const Event &e) {
+            return e.kind == EventKind::task_switch && e.after == 1;
+        }));
+    }
+
+    // e5b31d988a41: on the graph collector a peek of AF_UNIX fds during a collection bumps
+    // unix_peek_seq, and unix_scc_dead() gives the SCC up (reason 5) instead of purging it.
+    void peekSeqcountGivesUpTheScc()
+    {
+        auto buggy = run_scene(peek_race("set kernel 6.18\nset fix peek-seqcount off\n"), std::nullopt, true);
+        QVERIFY(buggy);
+        QCOMPARE(buggy->kernel().findings.size(), std::size_t{1});
+        QVERIFY(sock(*buggy, "b").released);
+        auto fixed = run_scene(peek_race("set kernel 6.18\n"), std::nullopt, true);
+        QVERIFY(fixed);
+        QVERIFY2(fixed->kernel().findings.empty(), findings_of(*fixed).c_str());
+        QVERIFY(!sock(*fixed, "a").released && !sock(*fixed, "b").released);
+        const auto &ev = fixed->events();
+        const std::size_t peek = index_of(ev, [](const Event &e) { return e.kind == EventKind::fds_peek; });
+        QVERIFY(peek < ev.size());
+        QCOMPARE(ev[peek].after, std::int64_t{1}); // unix_peek_seq bumped
+        const std::size_t given_up = index_of(
+            ev, [](const Event &e) { return e.kind == EventKind::vertex_dead && e.after == 5; }, peek);
+        QVERIFY(given_up < ev.size());
+        QVERIFY(narrate(ev[given_up], fixed->kernel()).find("unix_peek_seq") != std::string::npos);
+        // The race broke in on the kworker, which runs the graph collector.
+        const std::size_t sw = index_of(ev, [](const Event &e) { return e.kind == EventKind::task_switch; });
+        QCOMPARE(fixed->kernel().tasks[ev[sw].a].kworker, true);
+    }
+
+    void unreachedRaceWarnsAndIsNotWaitedFor()
+    {
+        auto sim = run_scene("socketpair a b\nspawn r when select a {\n  close b\n}\nwait\nclose a\n");
+        QVERIFY(sim);
+        QVERIFY(sim->finished());
+        QCOMPARE(sim->warnings().size(), std::size_t{1});
+        QVERIFY2(sim->warnings()[0].message.find("never ran") != std::string::npos, sim->warnings()[0].message.c_str());
+        QCOMPARE(sim->warnings()[0].line, 2u);
+        QVERIFY(!sock(*sim, "b").released); // its block never ran
+    }
+
+    // A race held at its spawn survives a checkpoint: the copy runs on to the same end.
+    void heldRaceSurvivesACheckpointCopy()
+    {
+        auto scene = scene_of(peek_race("set kernel 5.10\nset fix peek-gc-lock off\n"));
+        QVERIFY(scene);
+        SimulationOptions o;
+        o.record = false;
+        Simulation original(scene, o);
+        std::unique_ptr<Simulation> copy;
+        while (const Event *e = original.step())
+            if (!copy && e->kind == EventKind::task_spawn) {
+                while (!original.quiescent() && original.step()) { }
+                copy = std::make_unique<Simulation>(original);
+            }
+        QVERIFY(copy);
+        copy->run();
+        QCOMPARE(copy->steps(), original.steps());
+        QCOMPARE(copy->now_ns(), original.now_ns());
+        QCOMPARE(copy->kernel().findings.size(), original.kernel().findings.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRaces)
+#include "test_races.moc"
