@@ -4,6 +4,7 @@
 // GC's races (the MSG_PEEK lock dance, the listener's state lock, unix_peek_seq) close the
 // window the race opens.
 #include "inflight/narrate.hpp"
+#include "inflight/parser.hpp"
 #include "scene_runner.hpp"
 
 #include <QTest>
@@ -190,6 +191,43 @@ private slots:
         // The race broke in on the kworker, which runs the graph collector.
         const std::size_t sw = index_of(ev, [](const Event &e) { return e.kind == EventKind::task_switch; });
         QCOMPARE(fixed->kernel().tasks[ev[sw].a].kworker, true);
+    }
+
+    // CVE-2025-40214's stale value, without a race: before init-scc-index a new vertex takes the
+    // scc_index of the vertex freed last (the slab's LIFO free list); with it, a fresh one.
+    // And the collector's soundness check names the chain that still reaches a purged socket.
+    void newVertexTakesTheSccIndexOfTheVertexFreedLast()
+    {
+        ParseResult r = load_scene_file(INFLIGHT_SOURCE_DIR "/scenes/bugs/cve-2025-40214-stale-scc-index.scn");
+        QVERIFY(r.ok());
+        for (const bool fixed : {false, true}) {
+            auto copy = std::make_shared<Scene>(r.scene);
+            for (const SceneVariant &v : copy->variants)
+                if (v.name == (fixed ? "fixed" : "buggy"))
+                    copy->settings = v.settings;
+            SimulationOptions o;
+            o.checked = true;
+            Simulation sim(std::shared_ptr<const Scene>(copy), o);
+            sim.run();
+            std::vector<std::int64_t> fresh;
+            for (const Event &e : sim.events())
+                if (e.kind == EventKind::vertex_new && e.scene_line > 30)
+                    fresh.push_back(e.after);
+            QCOMPARE(fresh.size(), std::size_t{3}); // a, x, then b
+            if (!fixed) {
+                QCOMPARE(fresh, (std::vector<std::int64_t>{2, 2, 2})); // the spray's SCC
+                QCOMPARE(sim.kernel().findings.size(), std::size_t{1});
+                const Finding &f = sim.kernel().findings[0];
+                QVERIFY2(f.message.find("fd 10 (c) -> socket c") != std::string::npos, f.message.c_str());
+                QVERIFY(!sock(sim, "a").released);
+                QCOMPARE(sock(sim, "a").receive_queue.size(), std::size_t{0}); // purged while reachable
+            } else {
+                // ++unix_vertex_max_scc_index: one past the last walk's highest SCC (a 2, x 3).
+                QCOMPARE(fresh[2], std::int64_t{4});
+                QVERIFY2(sim.kernel().findings.empty(), findings_of(sim).c_str());
+                QCOMPARE(sock(sim, "a").receive_queue.size(), std::size_t{1});
+            }
+        }
     }
 
     void unreachedRaceWarnsAndIsNotWaitedFor()

@@ -31,7 +31,20 @@ UnixVertex *GraphCollector::new_vertex(UnixSock &u)
     UnixVertex &v = k_.vertex_pool.emplace_back();
     v.pool_index = static_cast<std::uint32_t>(k_.vertex_pool.size() - 1);
     v.index = k_.unvisited_index;
-    v.scc_index = ++k_.max_scc_index; // "af_unix: Initialise scc_index in unix_add_edge()."
+    if (k_.config().has(KernelChange::init_scc_index)) {
+        v.scc_index = ++k_.max_scc_index; // "af_unix: Initialise scc_index in unix_add_edge()."
+    } else {
+        // Before 60e6489f8e3b nothing set scc_index here: kmalloc() hands back the memory of the
+        // vertex freed last (the slab's free list is last in, first out), so the new vertex
+        // carries that one's scc_index until a Tarjan walk visits it (CVE-2025-40214). The model
+        // keeps the values, not the memory (a freed vertex stays recognisable); fresh memory reads 0.
+        if (k_.freed_scc_indexes.empty()) {
+            v.scc_index = 0;
+        } else {
+            v.scc_index = k_.freed_scc_indexes.back();
+            k_.freed_scc_indexes.pop_back();
+        }
+    }
     v.out_degree = 0;
     v.sock = &u;
     k_.unvisited_vertices.push_back(v);
@@ -45,6 +58,11 @@ void GraphCollector::free_vertex(UnixVertex *v)
     if (v->entry.is_linked())
         list.erase(list.iterator_to(*v));
     v->visited_mark = 0;
+    if (!k_.config().has(KernelChange::init_scc_index)) {
+        if (k_.freed_scc_indexes.size() >= Kernel::kFreedVerticesKept)
+            k_.freed_scc_indexes.erase(k_.freed_scc_indexes.begin());
+        k_.freed_scc_indexes.push_back(v->scc_index);
+    }
     v->sock->vertex = nullptr;
     v->sock = nullptr;
 }

@@ -229,7 +229,7 @@ void Kernel::warn_finding(std::string invariant, std::string message)
 
 void Kernel::check_purge_live(const UnixSock &u, long in_flight_refs, KFn path)
 {
-    if (!u.file || u.file->count <= in_flight_refs)
+    if (!u.file || u.file->count <= in_flight_refs || !unsound_reported.insert(u.id).second)
         return;
     // Rare (a race went the wrong way): only now is it worth looking for the fd that holds it.
     std::string holder;

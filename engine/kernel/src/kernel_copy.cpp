@@ -136,6 +136,8 @@ Kernel::Kernel(const Kernel &o)
         l.holder = task(l.holder);
     unix_peek_seq = o.unix_peek_seq;
     inflight_corrupted = o.inflight_corrupted;
+    freed_scc_indexes = o.freed_scc_indexes;
+    unsound_reported = o.unsound_reported;
 
     // ---- processes and files ------------------------------------------------------------------
     for (Process &p : processes) {

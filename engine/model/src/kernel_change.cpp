@@ -54,8 +54,9 @@ constexpr std::array<KernelChangeInfo, kKernelChangeCount> kChanges{{
     {K::so_passrights, "so-passrights", "77cbe1a6d873", "af_unix: Introduce SO_PASSRIGHTS.", {6, 16},
      "SO_PASSRIGHTS: a receiver can refuse SCM_RIGHTS (the sender gets EPERM); before it, ENOPROTOOPT", ""},
     {K::init_scc_index, "init-scc-index", "60e6489f8e3b", "af_unix: Initialise scc_index in unix_add_edge().", {6, 18},
-     "a vertex created since the last walk gets a fresh scc_index (CVE-2025-40214)",
-     "needs a vertex to reuse a freed one's memory (not modelled yet)"},
+     "a vertex created since the last walk gets a fresh scc_index (CVE-2025-40214); before it, the scc_index "
+     "of the vertex freed last",
+     ""},
     {K::schedule_gc, "schedule-gc", "24fa77dad25c", "af_unix: Consolidate unix_schedule_gc() and wait_for_unix_gc().",
      {6, 19},
      "unix_schedule_gc(): close queues a collection only if the graph may be cyclic, senders of AF_UNIX fds "

@@ -243,6 +243,20 @@ void Simulation::mark_leaks()
     kernel_.leaked.clear();
     if (kernel_.socks.size() > WhyTracker::kLargeScene)
         return;
+    // The collector's soundness: a socket it judged garbage that an fd still reaches had its
+    // queue purged under a live reference — a use-after-free, whatever race or stale value
+    // (CVE-2025-40214's scc_index) led there. Reported once per socket.
+    for (const UnixSock &u : kernel_.socks) {
+        if (!u.judged_garbage || u.released || kernel_.unsound_reported.count(u.id) ||
+            !reachable_from_fds(kernel_, u.id))
+            continue;
+        kernel_.unsound_reported.insert(u.id);
+        const WhyAlive why = why_alive(kernel_, u.id);
+        kernel_.warn_finding("use-after-free: the collector judged a live socket garbage",
+                             kernel_.label_of(u) + " was judged garbage and its queue purged, yet " +
+                                 (why.chain_text.empty() ? std::string("a process fd") : why.chain_text) +
+                                 " still reaches it");
+    }
     for (LeakedSocket &l : leaks_of(kernel_))
         kernel_.leaked.emplace(l.sock, std::move(l.reason));
 }

@@ -31,6 +31,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -267,6 +268,10 @@ public:
     VertexList unvisited_vertices, visited_vertices;
     std::deque<UnixVertex> vertex_pool;
     std::vector<UnixVertex *> free_vertices;
+    // Without init-scc-index: the scc_index of each freed vertex, last freed at the back (what
+    // the slab hands the next kmalloc of a vertex). Bounded: older ones are forgotten.
+    std::vector<unsigned long> freed_scc_indexes;
+    static constexpr std::size_t kFreedVerticesKept = 4096;
     bool graph_maybe_cyclic = false;
     bool graph_grouped = false;
     // 6.19's unix_graph_cyclic_sccs: the cyclic SCCs the last walk left alive. With
@@ -322,6 +327,8 @@ public:
     // A race made the counts disagree with what is in flight (CVE-2024-26923), and a finding
     // said so: the invariant checks report what follows as WARNs, the run going on.
     bool inflight_corrupted = false;
+    // Sockets a use-after-free finding already named (each is reported once).
+    std::set<std::uint32_t> unsound_reported;
     // The collector is about to purge u as garbage: in_flight_refs is what flight explains of
     // its file count (classic: inflight, graph: out_degree). More means a live reference — an
     // fd installed behind the collector's back (MSG_PEEK): a use-after-free finding naming
