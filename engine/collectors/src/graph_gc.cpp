@@ -403,11 +403,13 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
         }
         if (enter)
             continue;
+        bool finalised = false;
         if (vertex->index == vertex->scc_index) {
             auto pos = std::find(vertex_stack.begin(), vertex_stack.end(), vertex);
             std::vector<UnixVertex *> scc(pos, vertex_stack.end());
             vertex_stack.erase(pos, vertex_stack.end());
             co_yield finish_scc(std::move(scc), vertex);
+            finalised = true;
         }
         if (edge_stack.empty())
             break;
@@ -416,7 +418,20 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
         UnixVertex *next = vertex;
         vertex = edge->predecessor->vertex;
         const auto before = static_cast<std::int64_t>(vertex->scc_index);
-        vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
+        if (finalised && !k_.config().has(KernelChange::walk_uninit)) {
+            // Before 927fa5b3e4f5 the loop over the finalised SCC left the walk's vertex pointing
+            // at that loop's list head, which lives on the stack: the backtrack reads its
+            // "scc_index" from uninitialised stack memory (KMSAN: uninit-value). The model says
+            // so here and keeps the predecessor's own value, which is what the fixed code
+            // computes (a finalised root's scc_index is never below its predecessor's).
+            k_.warn_finding("KMSAN: uninit-value in __unix_walk_scc()",
+                            "backtracking from the SCC of " + k_.label_of(*next->sock) + " (just finalised) to " +
+                                k_.label_of(*vertex->sock) +
+                                " reads next_vertex->scc_index through the loop's list head on the stack "
+                                "(walk-uninit, 927fa5b3e4f5)");
+        } else {
+            vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
+        }
         Event e = k_.ev(EventKind::edge_pop, KFn::__unix_walk_scc, vertex->sock->id, next->sock->id, npos, before,
                         static_cast<std::int64_t>(vertex->scc_index));
         e.from = ListId::edge_stack;

@@ -45,8 +45,9 @@ constexpr std::array<KernelChangeInfo, kKernelChangeCount> kChanges{{
      "purging a collected list leaves its edges' successors alone (the unix_del_edges() use-after-free)",
      "needs delayed_fput to run between two skb destructors (not modelled yet)"},
     {K::walk_uninit, "walk-uninit", "927fa5b3e4f5", "af_unix: Fix uninit-value in __unix_walk_scc()", {6, 10},
-     "backtracking after an SCC no longer reads the stack's list head as a vertex",
-     "the model's walk has no list head to read"},
+     "backtracking after an SCC no longer reads the stack's list head as a vertex (before it: a KMSAN "
+     "uninit-value finding)",
+     ""},
     {K::oob_no_skb_get, "oob-no-skb-get", "8594d9b85c07", "af_unix: Don't call skb_get() for OOB skb.", {6, 12},
      "oob_skb is a plain pointer: the collector has no OOB special case", ""},
     {K::splice_no_checksum, "splice-no-checksum", "6bd8614fc2d0", "splice: do not checksum AF_UNIX sockets", {6, 13},
