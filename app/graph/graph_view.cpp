@@ -195,9 +195,13 @@ void GraphView::placeOverview()
 void GraphView::viewChanged()
 {
     // The overview shows up as soon as part of the graph is off screen (not when presenting:
-    // the close-up follows the step, and the map would cover a corner of it).
+    // the close-up follows the step, and the map would cover a corner of it), and only in a
+    // view at least three maps wide and high: in a small panel (a projector's 1280x800 with
+    // every dock open) it would hide the very sockets the step is about.
     const QRectF content = scene_->sceneRect().adjusted(30, 30, -30, -30);
-    overview_->setVisible(min_label_pixels_ <= 0 && content.isValid() && !visibleSceneRect().contains(content));
+    const bool room = width() >= 3 * overview_->width() && height() >= 3 * overview_->height();
+    overview_->setVisible(min_label_pixels_ <= 0 && room && content.isValid() &&
+                          !visibleSceneRect().contains(content));
     overview_->viewport()->update();
     emit visibleRectChanged();
 }
