@@ -1037,8 +1037,8 @@ private slots:
         row("unknown kernel", "set kernel 6.7", 1, 12, "unknown kernel '6.7' (profiles: 5.10, 5.15, 6.1");
         row("a collector is not a fix", "set fix graph-gc off", 1, 9,
             "'graph-gc' is a collector, not a fix: write 'set gc classic|async|graph' or 'set kernel VERSION'");
-        row("a change not modelled yet", "set fix gc-in-progress-set off", 1, 9,
-            "fix 'gc-in-progress-set' (d82ba05263c6) is known but needs a race point inside unix_schedule_gc()");
+        row("a change not modelled yet", "set fix fpl-dead off", 1, 9,
+            "fix 'fpl-dead' (7172dc93d621) is known but needs delayed_fput to run between two skb destructors");
         row("conflicting fix", "set fix splice-no-checksum off\nset fix splice-no-checksum on", 2, 28,
             "'set fix splice-no-checksum' conflicts with line 1, which set it to off");
         row("junk after fix", "set fix splice-no-checksum off now", 1, 32, "unexpected 'now' after the value");
@@ -1067,7 +1067,7 @@ private slots:
         row("spawn bad name", "spawn a-b {\n}", 1, 8, "bad spawn name 'a-b': character '-' is not allowed");
         row("spawn two names", "spawn a b {\n}", 1, 9, "unexpected 'b' in spawn; expected cpu=N, when POINT SOCK, until POINT SOCK or '{'");
         row("spawn kworker", "spawn kworker {\n}", 1, 7, "'kworker' is the kernel's worker task");
-        row("spawn unknown option", "spawn t core=1 {\n}", 1, 9, "unknown option 'core' for spawn (expected cpu=)");
+        row("spawn unknown option", "spawn t core=1 {\n}", 1, 9, "unknown option 'core' for spawn (expected cpu= or nth=)");
         row("spawn one line", "spawn t { gc }", 1, 9, "'{' must end the spawn line");
         row("spawn never closed", "spawn t {\n  gc\n", 1, 1, "spawn is never closed: missing '}'");
         row("set inside spawn", "spawn t {\n  set cpus 2\n}", 2, 3, "set cannot be used inside a spawn");

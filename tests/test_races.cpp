@@ -230,6 +230,41 @@ private slots:
         }
     }
 
+    // d82ba05263c6 (spec 5.11): a second queued run started while gc_in_progress was already
+    // cleared; a peek at its verdict (nth=2: the second time a is judged) then goes unseen.
+    void secondQueuedRunAndNth()
+    {
+        ParseResult r = load_scene_file(INFLIGHT_SOURCE_DIR "/scenes/bugs/gc-in-progress-peek-graph.scn");
+        QVERIFY(r.ok());
+        for (const bool fixed : {false, true}) {
+            auto copy = std::make_shared<Scene>(r.scene);
+            for (const SceneVariant &v : copy->variants)
+                if (v.name == (fixed ? "fixed" : "buggy"))
+                    copy->settings = v.settings;
+            SimulationOptions o;
+            o.checked = true;
+            o.record = true;
+            Simulation sim(std::shared_ptr<const Scene>(copy), o);
+            sim.run();
+            const auto &ev = sim.events();
+            // The peeker broke in during collection #2, at its first verdict on a.
+            const std::size_t second = index_of(
+                ev, [](const Event &e) { return e.kind == EventKind::gc_begin && e.a == 2; });
+            const std::size_t sw = index_of(
+                ev, [&](const Event &e) { return e.kind == EventKind::task_switch && e.b == task_id(sim, "peeker"); });
+            QVERIFY(second < sw && sw < ev.size());
+            QCOMPARE(ev[sw - 1].kind, EventKind::vertex_dead);
+            const std::size_t peek = index_of(ev, [](const Event &e) { return e.kind == EventKind::fds_peek; }, sw);
+            QCOMPARE(ev[peek].after, std::int64_t{fixed ? 1 : 0}); // unix_peek_seq bumped only with the fix
+            QCOMPARE(sim.kernel().findings.empty(), fixed);
+            // A turn whose preempted task ran on meanwhile ends without a "resumes" switch.
+            const auto resumes = std::count_if(ev.begin(), ev.end(), [](const Event &e) {
+                return e.kind == EventKind::task_switch && e.after == 2;
+            });
+            QCOMPARE(resumes, 1L); // the peeker's turn hands back; the caller's (it slept) does not
+        }
+    }
+
     void unreachedRaceWarnsAndIsNotWaitedFor()
     {
         auto sim = run_scene("socketpair a b\nspawn r when select a {\n  close b\n}\nwait\nclose a\n");

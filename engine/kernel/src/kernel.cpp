@@ -534,6 +534,11 @@ Proc Kernel::gc_run(std::string trigger)
     const std::uint64_t steps_at_start = micro_steps_total;
     const std::size_t index = gc_runs.size() - 1;
     const bool graph = config_.era == GcEra::graph;
+    // 7.1 (gc-in-progress-set, d82ba05263c6): the work item sets gc_in_progress itself. Before
+    // it, a run queued again while one ran starts with the flag the first one cleared at its
+    // end, and a MSG_PEEK during it does not tell unix_scc_dead() (spec 5.11).
+    if (config_.era != GcEra::classic && config_.has(KernelChange::gc_in_progress_set))
+        gc_in_progress = true;
     Event begin = ev(EventKind::gc_begin, config_.era == GcEra::classic ? KFn::unix_gc : KFn::unix_gc_work, run.number);
     begin.algo_line = static_cast<std::uint16_t>(graph ? AlgoLine::graph_begin : AlgoLine::classic_begin);
     co_yield begin;

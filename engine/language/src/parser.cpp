@@ -712,7 +712,7 @@ private:
             rest.push_back(*t);
         Operands operands = classify(rest, {});
         reject_strings_and_addresses(operands, "spawn");
-        reject_options(operands, "spawn", {"cpu"});
+        reject_options(operands, "spawn", {"cpu", "nth"});
         if (operands.words.empty()) {
             error(l.keyword.col, "spawn needs a task name, e.g. 'spawn worker {'");
             keep = false;
@@ -730,6 +730,22 @@ private:
         }
         bool cpu_seen = false;
         for (const Option &o : operands.options) {
+            if (o.key == "nth") {
+                if (!s.when) {
+                    error(o.token->col, "nth= counts the times a race point is reached: it needs 'when POINT SOCK'");
+                    keep = false;
+                } else if (auto n = parse_unsigned(o.value, o.value_col, "nth=")) {
+                    if (*n < 1 || *n > 1'000'000'000) {
+                        error(o.value_col, "nth= must be between 1 and 1000000000, got " + std::string(o.value));
+                        keep = false;
+                    } else {
+                        s.when->nth = static_cast<std::uint32_t>(*n);
+                    }
+                } else {
+                    keep = false;
+                }
+                continue;
+            }
             if (o.key != "cpu" || cpu_seen)
                 continue;
             cpu_seen = true;

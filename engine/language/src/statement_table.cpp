@@ -20,6 +20,7 @@ constexpr std::array<W, 2> kRecvFlags{"peek", "oob"};
 constexpr std::array<W, 1> kBytes{"bytes"};
 constexpr std::array<W, 2> kSockOpts{"passrights", "passcred"};
 constexpr std::array<W, 1> kCpu{"cpu"};
+constexpr std::array<W, 2> kSpawnOpts{"cpu", "nth"};
 constexpr std::array<W, 6> kExpectKinds{"freed", "alive", "inflight", "queue", "error", "finding"};
 constexpr std::array<W, 1> kAs{"as"};
 // spawn NAME when POINT SOCK [until POINT SOCK]: the words and the points (race_point.hpp)
@@ -102,9 +103,9 @@ constexpr std::array<StatementInfo, 23> kStatements{{
      false},
     {"repeat", "repeat N [as VAR] {", "Runs the block N times; $VAR (default $i) counts from 0.", {}, kAs, false, true},
     {"spawn",
-     "spawn TASK [cpu=K] [when POINT SOCK [until POINT SOCK]] {",
+     "spawn TASK [cpu=K] [when POINT SOCK [nth=N] [until POINT SOCK]] {",
      "Runs the block as its own task, concurrently with the rest; with when, as a race that breaks in at POINT.",
-     kCpu,
+     kSpawnOpts,
      kSpawnWords,
      false,
      true},

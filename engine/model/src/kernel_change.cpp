@@ -12,7 +12,6 @@ using K = KernelChange;
 // bot replies, stable reviews); the first release of a few is inferred from the calendar. A change the model cannot act
 // on yet is listed all the same, so `inflight-cli kernels` shows a kernel's whole GC history;
 // what it would need is its not_modelled text.
-constexpr std::string_view kRace = "needs a race point inside unix_schedule_gc(), between two callers (not modelled yet)";
 constexpr std::array<KernelChangeInfo, kKernelChangeCount> kChanges{{
     {K::limit_inflight, "limit-inflight", "9915672d4127", "af_unix: limit unix_tot_inflight", {2, 6, 37},
      "sendmsg runs a collection once more than 16,000 sockets are in flight (CVE-2010-4249)", ""},
@@ -66,7 +65,7 @@ constexpr std::array<KernelChangeInfo, kKernelChangeCount> kChanges{{
     {K::peek_seqcount, "peek-seqcount", "e5b31d988a41", "af_unix: Give up GC if MSG_PEEK intervened.", {7, 0},
      "an SCC a MSG_PEEK touched during the walk is left for the next collection (CVE-2026-23394)", ""},
     {K::gc_in_progress_set, "gc-in-progress-set", "d82ba05263c6", "af_unix: Set gc_in_progress to true in unix_gc().",
-     {7, 1}, "the work item sets gc_in_progress itself, so a second queued run is seen by MSG_PEEK", kRace},
+     {7, 1}, "the work item sets gc_in_progress itself, so a second queued run is seen by MSG_PEEK", ""},
     {K::unify_scc_index, "unify-scc-index", "4a4263dfeaba",
      "af_unix: Unify scc_index when finalising SCC in __unix_walk_scc().", {7, 3},
      "every vertex of a finalised SCC gets its root's scc_index (the mixed_lowpoint leak)", ""},

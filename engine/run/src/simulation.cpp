@@ -163,7 +163,7 @@ Simulation::Simulation(const Simulation &o)
       finished_(o.finished_), stopped_by_finding_(o.stopped_by_finding_), findings_seen_(o.findings_seen_),
       warnings_(o.warnings_), warnings_dropped_(o.warnings_dropped_), stmt_loc_(o.stmt_loc_), limit_loc_(o.limit_loc_),
       expectations_(o.expectations_), tasks_info_(o.tasks_info_), now_ns_(o.now_ns_), races_(o.races_),
-      turns_(o.turns_), pending_switch_(o.pending_switch_), stmt_count_(o.stmt_count_)
+      turns_(o.turns_), pending_switch_(o.pending_switch_), stmt_count_(o.stmt_count_), task_steps_(o.task_steps_)
 {
     for (const TaskScript &from : o.scripts_) {
         TaskScript &ts = scripts_.emplace_back();
@@ -220,6 +220,7 @@ Task &Simulation::add_task(std::string name, Process *process, std::uint32_t cpu
     t.context = process;
     scripts_.emplace_back();
     stmt_count_.push_back(0);
+    task_steps_.push_back(0);
     tasks_info_.push_back(TaskInfo{t.name, process ? process->id : npos, cpu, kworker});
     return t;
 }
@@ -430,7 +431,7 @@ bool Simulation::race_hits(const Event &e, const Task &t) const
     const std::string label = kernel_.label_of_id(point->second);
     for (const Race &r : races_) {
         if (!r.fired && r.task != t.id && r.when == point->first && r.when_sock == label)
-            return true;
+            return true; // counted or fired: the driver must see it either way
         if (r.fired && !r.until_fired && r.until && r.task == t.id && *r.until == point->first &&
             r.until_sock == label)
             return true;
@@ -451,7 +452,8 @@ void Simulation::check_races(Task &t)
         return;
     const std::string label = kernel_.label_of_id(point->second);
     for (Race &r : races_) {
-        if (!r.fired && r.task != t.id && r.when == point->first && r.when_sock == label) {
+        if (!r.fired && r.task != t.id && r.when == point->first && r.when_sock == label &&
+            ++r.seen >= r.nth) {
             // The race breaks in: t stays where it is (its CPU held, mid-statement) and the
             // race's block runs from this moment of t's clock.
             r.fired = true;
@@ -461,7 +463,7 @@ void Simulation::check_races(Task &t)
             racer.held = false;
             racer.at_point = true;
             racer.clock = std::max(racer.clock, t.clock);
-            turns_.push_back(Turn{racer.id, t.id, false});
+            turns_.push_back(Turn{racer.id, t.id, false, task_steps_[t.id]});
             t.at_point = true;
             switch_event(t, racer, point->second, point->first, 0);
             return;
@@ -478,7 +480,7 @@ void Simulation::check_races(Task &t)
                 return;
             p.clock = std::max(p.clock, t.clock);
             p.at_point = true;
-            turns_.push_back(Turn{p.id, t.id, true});
+            turns_.push_back(Turn{p.id, t.id, true, task_steps_[t.id]});
             t.at_point = true;
             switch_event(t, p, point->second, point->first, 1);
             return;
@@ -495,7 +497,8 @@ void Simulation::end_turns(Task &t, bool body_ended)
         return; // a race's turn lasts its whole block
     turns_.pop_back();
     Task &back = kernel_.tasks[turn.preempted];
-    if (back.finished)
+    // Finished, or it ran on while the turn's task slept (on a lock it held): nothing to resume.
+    if (back.finished || task_steps_[back.id] != turn.preempted_steps)
         return;
     if (back.cpu == t.cpu)
         back.clock = std::max(back.clock, t.clock); // it waited for its CPU meanwhile
@@ -509,9 +512,11 @@ void Simulation::finish_run()
     finished_ = true;
     for (const Race &r : races_)
         if (!r.fired)
-            warn(r.line, "race " + kernel_.tasks[r.task].name + " never ran: no task reached '" +
-                             std::string(race_point_name(r.when)) + " " + r.when_sock + "' (" +
-                             std::string(race_point_where(r.when)) + ")");
+            warn(r.line, "race " + kernel_.tasks[r.task].name + " never ran: " +
+                             (r.seen ? "'" + std::string(race_point_name(r.when)) + " " + r.when_sock + "' was reached " +
+                                           std::to_string(r.seen) + " of the " + std::to_string(r.nth) + " times nth= asks"
+                                     : "no task reached '" + std::string(race_point_name(r.when)) + " " + r.when_sock + "'") +
+                             " (" + std::string(race_point_where(r.when)) + ")");
     auto fatal_since_seen = [this] {
         return std::any_of(kernel_.findings.begin() + static_cast<std::ptrdiff_t>(findings_seen_),
                            kernel_.findings.end(), [](const Finding &f) { return !f.warning; });
@@ -598,6 +603,7 @@ const Event *Simulation::step()
         last_.time = t->clock;
         last_.task = static_cast<std::uint16_t>(t->id);
         now_ns_ = std::max(now_ns_, t->clock);
+        ++task_steps_[t->id];
         if (last_.kind == EventKind::stmt_begin)
             ++stmt_count_[t->id];
         if (last_.kind == EventKind::stmt_end) {
@@ -867,6 +873,7 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
             r.task = child.id;
             r.when = s.when->kind;
             r.when_sock = expand(s.when->sock, b);
+            r.nth = s.when->nth;
             if (s.until) {
                 r.until = s.until->kind;
                 r.until_sock = expand(s.until->sock, b);

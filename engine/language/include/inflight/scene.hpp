@@ -160,6 +160,7 @@ struct Statement {
         RacePointKind kind = RacePointKind::select;
         NameTemplate sock;
         SourceLoc loc;
+        std::uint32_t nth = 1; // when ... nth=N: the N-th time the point is reached
     };
     std::optional<RacePoint> when, until;
 };

@@ -155,6 +155,8 @@ private:
         std::optional<RacePointKind> until;
         std::string until_sock;
         std::uint32_t line = 0;
+        std::uint32_t nth = 1;  // fires the nth time the point is reached
+        std::uint32_t seen = 0; // times it was reached so far
         bool fired = false;
         bool until_fired = false;
         std::uint32_t preempted = npos;   // the task it broke in on
@@ -166,6 +168,7 @@ private:
         std::uint32_t runner = 0;
         std::uint32_t preempted = 0;
         bool statement_only = false;
+        std::uint64_t preempted_steps = 0; // steps the preempted task had run when it was preempted
     };
     // The race point e is, with its socket: nullopt for every other micro-step.
     static std::optional<std::pair<RacePointKind, std::uint32_t>> race_point_of(const Event &e);
@@ -217,6 +220,7 @@ private:
     std::vector<Turn> turns_;
     std::optional<Event> pending_switch_; // the task_switch the next step() shows
     std::vector<std::uint64_t> stmt_count_; // statements begun, by task
+    std::vector<std::uint64_t> task_steps_; // steps run, by task (a preempted task that ran on is not resumed)
 };
 
 KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &options);
