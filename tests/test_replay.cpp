@@ -143,6 +143,12 @@ private slots:
         QCOMPARE(profile_for_release("6.1.0-50-cloud-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.100-1").era,
                  GcEra::classic);
         QCOMPARE(profile_for_release("6.1.0-50-cloud-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.176-1").patch, 176);
+        // Ubuntu noble's 6.8 carries the graph collector from 6.8.0-98 (the 6.6.93 backport).
+        const ReleaseProfile noble = profile_for_release("6.8.0-151-generic", "#151-Ubuntu SMP PREEMPT_DYNAMIC");
+        QCOMPARE(noble.era, GcEra::graph);
+        QCOMPARE(QString::fromLatin1(noble.kernel->name.data(), 3), QStringLiteral("6.6"));
+        QCOMPARE(profile_for_release("6.8.0-83-generic", "#83-Ubuntu SMP").era, GcEra::classic);
+        QCOMPARE(profile_for_release("5.15.0-204-generic", "#214-Ubuntu SMP").era, GcEra::classic);
     }
 
     void scenes_agree_data()

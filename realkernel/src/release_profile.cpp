@@ -18,17 +18,29 @@ ReleaseProfile profile_for_release(const std::string &release, const std::string
     }
     const KernelVersion v{static_cast<std::uint16_t>(p.major), static_cast<std::uint16_t>(p.minor)};
     const bool before_backport = (v == KernelVersion{6, 6} && p.patch < 93) || (v == KernelVersion{6, 1} && p.patch < 141);
+    // Ubuntu noble's 6.8.0-N took the graph collector with its "upstream stable to v6.6.93"
+    // patch set from 6.8.0-98, then the MSG_PEEK and gc_in_progress fixes (112, 147): the
+    // changes of the 6.6 profile (replayed on 6.8.0-151, docs/kernels.md). uname -r names the
+    // ABI (6.8.0-151-generic), uname -v the distribution (#151-Ubuntu ...).
+    int ubuntu_abi = 0;
+    const bool ubuntu = version.find("-Ubuntu") != std::string::npos &&
+                        std::sscanf(release.c_str(), "6.8.0-%d", &ubuntu_abi) == 1 && v == KernelVersion{6, 8};
     for (const KernelProfile &k : kernel_profiles())
         if (k.version <= v)
             p.kernel = &k;
     if (before_backport)
         p.kernel = kernel_profile_by_name("6.8");
+    if (ubuntu && ubuntu_abi >= 98)
+        p.kernel = kernel_profile_by_name("6.6");
     if (!p.kernel)
         p.kernel = &kernel_profiles().front();
     p.era = p.kernel->era;
     p.unify_scc_index = p.kernel->changes.has(KernelChange::unify_scc_index);
     const std::string branch = std::to_string(p.major) + "." + std::to_string(p.minor);
-    p.reason = before_backport ? branch + ".y before the 2025 backport of the graph collector: classic, as 6.8"
+    p.reason = ubuntu && ubuntu_abi >= 98
+                   ? "Ubuntu 6.8.0-" + std::to_string(ubuntu_abi) +
+                         ": the graph collector backported from 6.6.93 (since 6.8.0-98), as the 6.6 profile"
+               : before_backport ? branch + ".y before the 2025 backport of the graph collector: classic, as 6.8"
                : std::string(p.kernel->name) == branch ? "the " + branch + " profile: " + std::string(p.kernel->title)
                                                        : "no " + branch + " profile: the newest below it, " +
                                                              std::string(p.kernel->name) + " (" +
