@@ -265,6 +265,34 @@ private slots:
         }
     }
 
+    // `fput S` breaks in between the last fput and the release it defers; `scan S` between the
+    // classic collector's scan of a queue and the walk of its skbs.
+    void fputAndScanPoints()
+    {
+        auto sim = run_scene("socketpair x y\nspawn r when fput x {\n  close y\n}\nclose x\n", std::nullopt, true);
+        QVERIFY(sim);
+        const auto &ev = sim->events();
+        const std::size_t deferred =
+            index_of(ev, [&](const Event &e) { return e.kind == EventKind::fput_deferred; });
+        QVERIFY(deferred + 1 < ev.size());
+        QCOMPARE(ev[deferred + 1].kind, EventKind::task_switch);
+        const std::size_t y_closed = index_of(
+            ev, [&](const Event &e) { return e.kind == EventKind::fd_close && sim->kernel().label_of_id(e.a) == "y"; });
+        const std::size_t x_released = index_of(
+            ev, [&](const Event &e) { return e.kind == EventKind::sock_release && sim->kernel().label_of_id(e.a) == "x"; });
+        QVERIFY(y_closed < x_released && x_released < ev.size());
+
+        auto scan = run_scene("set kernel 5.10\nsocketpair a a2\nsend a2 fds=a\nclose a\n"
+                              "spawn r when scan a {\n  close a2\n}\ngc\n",
+                              std::nullopt, true);
+        QVERIFY(scan);
+        const std::size_t sw =
+            index_of(scan->events(), [](const Event &e) { return e.kind == EventKind::task_switch; });
+        QVERIFY(sw > 0 && sw < scan->events().size());
+        QCOMPARE(scan->events()[sw - 1].kind, EventKind::scan);
+        QVERIFY2(scan->kernel().findings.empty(), findings_of(*scan).c_str());
+    }
+
     void unreachedRaceWarnsAndIsNotWaitedFor()
     {
         auto sim = run_scene("socketpair a b\nspawn r when select a {\n  close b\n}\nwait\nclose a\n");

@@ -23,10 +23,15 @@ constexpr std::array kPoints{
                   "connect(SOCK) has made the new embryo SOCK's peer, before queueing it on the listener"},
     RacePointInfo{RacePointKind::peek, "peek",
                   "recv(SOCK, MSG_PEEK) has duplicated the fds (scm_fp_dup), before installing them"},
+    RacePointInfo{RacePointKind::scan, "scan",
+                  "scan_children() has begun on SOCK's queue, before its skbs are walked (classic)"},
+    RacePointInfo{RacePointKind::fput, "fput",
+                  "the last reference to SOCK's file is gone and its __fput deferred, before the release runs"},
 };
 
 constexpr std::array kKinds{RacePointKind::select, RacePointKind::restore, RacePointKind::visit, RacePointKind::dead,
-                            RacePointKind::connect, RacePointKind::peek};
+                            RacePointKind::connect, RacePointKind::peek,    RacePointKind::scan,
+                            RacePointKind::fput};
 static_assert(kKinds.size() == kPoints.size());
 
 } // namespace

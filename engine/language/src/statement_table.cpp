@@ -24,7 +24,8 @@ constexpr std::array<W, 2> kSpawnOpts{"cpu", "nth"};
 constexpr std::array<W, 6> kExpectKinds{"freed", "alive", "inflight", "queue", "error", "finding"};
 constexpr std::array<W, 1> kAs{"as"};
 // spawn NAME when POINT SOCK [until POINT SOCK]: the words and the points (race_point.hpp)
-constexpr std::array<W, 8> kSpawnWords{"when", "until", "select", "restore", "visit", "dead", "connect", "peek"};
+constexpr std::array<W, 10> kSpawnWords{"when",    "until", "select", "restore", "visit",
+                                        "dead",    "connect", "peek", "scan",    "fput"};
 
 constexpr std::array<StatementInfo, 23> kStatements{{
     {"scene", "scene \"Title\"", "The title shown in the player and in reports.", {}, {}, false, false},

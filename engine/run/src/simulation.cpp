@@ -418,6 +418,8 @@ std::optional<std::pair<RacePointKind, std::uint32_t>> Simulation::race_point_of
             return std::pair{RacePointKind::connect, e.b};
         break;
     case EventKind::fds_peek: return std::pair{RacePointKind::peek, e.b};
+    case EventKind::scan: return std::pair{RacePointKind::scan, e.a};
+    case EventKind::fput_deferred: return std::pair{RacePointKind::fput, e.a};
     default: break;
     }
     return std::nullopt;

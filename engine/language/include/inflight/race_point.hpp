@@ -19,6 +19,8 @@ enum class RacePointKind : unsigned char {
     dead,    // graph unix_scc_dead(): unix_vertex_dead(SOCK) has answered
     connect, // unix_stream_connect() on SOCK: its peer is the new embryo, not yet queued on the listener
     peek,    // unix_peek_fds() on SOCK: scm_fp_dup() has taken the references, nothing installed yet
+    scan,    // classic scan_children(): the scan of SOCK's queue (a listener: one embryo's) has begun
+    fput,    // fput(): SOCK's last file reference is gone, its __fput deferred (task_work or delayed_fput)
 };
 std::string_view race_point_name(RacePointKind k); // "select", "restore", ...
 std::optional<RacePointKind> race_point_by_name(std::string_view name);
