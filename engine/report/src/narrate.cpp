@@ -596,7 +596,7 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
             return "Task switch: " + task_name(k, e.a) + " is preempted right after " + race_point_text(e, k, true) +
                    ", and " + task_name(k, e.b) + " runs in that window (on another CPU, or preempting it).";
         if (e.after == 1)
-            return "Task switch: " + task_name(k, e.a) + " reaches " + race_point_text(e, k, true) + " and stops there; " +
+            return "Task switch: " + task_name(k, e.a) + " stops right after " + race_point_text(e, k, true) + "; " +
                    task_name(k, e.b) + " goes on to the end of the statement it was preempted in.";
         return "Task switch: " + task_name(k, e.b) + " resumes where it was preempted.";
     case EventKind::sched_point: return {};
