@@ -531,13 +531,13 @@ private slots:
         VERIFY_OK(r);
         const auto &st = r.scene.statements;
         QCOMPARE(st[1].op, Op::spawn);
-        QVERIFY(st[1].when && st[1].until);
-        QCOMPARE(st[1].when->kind, RacePointKind::connect);
-        QCOMPARE(std::string(st[1].when->sock.text.view()), std::string("a"));
-        QCOMPARE(st[1].until->kind, RacePointKind::restore);
-        QCOMPARE(std::string(st[1].until->sock.text.view()), std::string("b"));
-        QCOMPARE(st[2].when->kind, RacePointKind::peek);
-        QVERIFY(!st[2].until);
+        QVERIFY(st[1].race && st[1].race->until);
+        QCOMPARE(st[1].race->when.kind, RacePointKind::connect);
+        QCOMPARE(std::string(st[1].race->when.sock.text.view()), std::string("a"));
+        QCOMPARE(st[1].race->until->kind, RacePointKind::restore);
+        QCOMPARE(std::string(st[1].race->until->sock.text.view()), std::string("b"));
+        QCOMPARE(st[2].race->when.kind, RacePointKind::peek);
+        QVERIFY(!st[2].race->until);
         QCOMPARE(st[3].op, Op::expect_finding);
         QCOMPARE(st[3].text, std::string("use-after-free"));
         struct Bad {
@@ -562,7 +562,7 @@ private slots:
         for (RacePointKind k : race_point_kinds()) {
             const auto one = parse("socket a\nspawn t when " + std::string(race_point_name(k)) + " a {\n}\n");
             VERIFY_OK(one);
-            QCOMPARE(one.scene.statements[1].when->kind, k);
+            QCOMPARE(one.scene.statements[1].race->when.kind, k);
         }
     }
 

@@ -698,6 +698,7 @@ private:
             return;
 
         bool keep = true;
+        std::optional<Statement::RacePoint> when, until;
         if (in_variant(l)) {
             keep = false;
         } else if (const Block *outer = enclosing(BlockKind::spawn); outer && outer->keep) {
@@ -717,7 +718,7 @@ private:
             error(l.keyword.col, "spawn needs a task name, e.g. 'spawn worker {'");
             keep = false;
         } else {
-            parse_race(operands.words, s, keep);
+            parse_race(operands.words, when, until, keep);
             const Token &name_token = *operands.words[0];
             if (name_token.text == kKworker) {
                 error(name_token.col, "'kworker' is the kernel's worker task; give the spawned task another name");
@@ -731,7 +732,7 @@ private:
         bool cpu_seen = false;
         for (const Option &o : operands.options) {
             if (o.key == "nth") {
-                if (!s.when) {
+                if (!when) {
                     error(o.token->col, "nth= counts the times a race point is reached: it needs 'when POINT SOCK'");
                     keep = false;
                 } else if (auto n = parse_unsigned(o.value, o.value_col, "nth=")) {
@@ -739,7 +740,7 @@ private:
                         error(o.value_col, "nth= must be between 1 and 1000000000, got " + std::string(o.value));
                         keep = false;
                     } else {
-                        s.when->nth = static_cast<std::uint32_t>(*n);
+                        when->nth = static_cast<std::uint32_t>(*n);
                     }
                 } else {
                     keep = false;
@@ -752,6 +753,8 @@ private:
             if (auto cpu = cpu_value(o, true))
                 s.cpu = std::move(*cpu);
         }
+        if (when)
+            s.race = std::make_shared<const Statement::Race>(Statement::Race{*when, until});
         if (!keep)
             drop_line(l.all);
 
@@ -763,7 +766,8 @@ private:
     }
 
     // spawn NAME when POINT SOCK [until POINT SOCK]: words[1..] of the spawn line.
-    void parse_race(const std::vector<const Token *> &words, Statement &s, bool &keep)
+    void parse_race(const std::vector<const Token *> &words, std::optional<Statement::RacePoint> &when,
+                    std::optional<Statement::RacePoint> &until, bool &keep)
     {
         std::size_t i = 1;
         auto point = [&](std::string_view keyword, std::optional<Statement::RacePoint> &into) {
@@ -799,9 +803,9 @@ private:
             }
             into = Statement::RacePoint{*kind, std::move(*n), SourceLoc{line_, kw.col}};
         };
-        point("when", s.when);
-        if (s.when)
-            point("until", s.until);
+        point("when", when);
+        if (when)
+            point("until", until);
         else if (i < words.size() && words[i]->text == "until") {
             error(words[i]->col, "until needs a when before it: 'spawn NAME when POINT SOCK until POINT SOCK {'");
             keep = false;

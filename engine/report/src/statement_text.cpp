@@ -128,9 +128,9 @@ std::string intent(const Statement &s, const std::string &n0, const std::string 
     case Op::expect_finding: return "expects the model to have caught a finding naming " + s.text;
     case Op::repeat: return "repeats a block " + std::to_string(s.count) + " times";
     case Op::spawn:
-        if (s.when)
-            return "holds race " + n0 + " until a task reaches " + std::string(race_point_name(s.when->kind)) + " " +
-                   std::string(s.when->sock.text.view());
+        if (s.race)
+            return "holds race " + n0 + " until a task reaches " + std::string(race_point_name(s.race->when.kind)) +
+                   " " + std::string(s.race->when.sock.text.view());
         return "starts task " + n0 + ", which runs its block at the same time";
     case Op::wait:
         return s.names.empty() ? std::string("waits for every task it started")

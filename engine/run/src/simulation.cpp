@@ -869,16 +869,16 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         }
         Task &child = add_task(n0, runs_as, cpu, false);
         child.clock = kernel_.tasks[task].clock;
-        if (s.when) {
+        if (s.race) {
             // A race: held here until another task reaches its point (check_races()).
             Race r;
             r.task = child.id;
-            r.when = s.when->kind;
-            r.when_sock = expand(s.when->sock, b);
-            r.nth = s.when->nth;
-            if (s.until) {
-                r.until = s.until->kind;
-                r.until_sock = expand(s.until->sock, b);
+            r.when = s.race->when.kind;
+            r.when_sock = expand(s.race->when.sock, b);
+            r.nth = s.race->when.nth;
+            if (s.race->until) {
+                r.until = s.race->until->kind;
+                r.until_sock = expand(s.race->until->sock, b);
             }
             r.line = s.loc.line;
             races_.push_back(std::move(r));
