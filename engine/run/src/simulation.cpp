@@ -248,8 +248,10 @@ void Simulation::mark_leaks()
     // queue purged under a live reference — a use-after-free, whatever race or stale value
     // (CVE-2025-40214's scc_index) led there. Reported once per socket.
     for (const UnixSock &u : kernel_.socks) {
-        if (!u.judged_garbage || u.released || kernel_.unsound_reported.count(u.id) ||
-            !reachable_from_fds(kernel_, u.id))
+        // File count 0: nothing can reach it (the purge dropped its references; its release is
+        // merely deferred). Only a socket something still holds is worth a reach (O(state)).
+        if (!u.judged_garbage || u.released || !u.file || u.file->count <= 0 ||
+            kernel_.unsound_reported.count(u.id) || !reachable_from_fds(kernel_, u.id))
             continue;
         kernel_.unsound_reported.insert(u.id);
         const WhyAlive why = why_alive(kernel_, u.id);
