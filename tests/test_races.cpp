@@ -48,6 +48,21 @@ std::size_t index_of(const std::vector<Event> &events, const std::function<bool(
     return events.size();
 }
 
+// A gallery scene run under one of its variants' settings, checked and recorded.
+std::unique_ptr<Simulation> run_variant(const Scene &scene, const std::string &variant)
+{
+    auto copy = std::make_shared<Scene>(scene);
+    for (const SceneVariant &v : copy->variants)
+        if (v.name == variant)
+            copy->settings = v.settings;
+    SimulationOptions o;
+    o.checked = true;
+    o.record = true;
+    auto sim = std::make_unique<Simulation>(std::shared_ptr<const Scene>(copy), o);
+    sim->run();
+    return sim;
+}
+
 std::uint32_t task_id(const Simulation &sim, const std::string &name)
 {
     for (const Task &t : sim.kernel().tasks)
@@ -201,14 +216,8 @@ private slots:
         ParseResult r = load_scene_file(INFLIGHT_SOURCE_DIR "/scenes/bugs/cve-2025-40214-stale-scc-index.scn");
         QVERIFY(r.ok());
         for (const bool fixed : {false, true}) {
-            auto copy = std::make_shared<Scene>(r.scene);
-            for (const SceneVariant &v : copy->variants)
-                if (v.name == (fixed ? "fixed" : "buggy"))
-                    copy->settings = v.settings;
-            SimulationOptions o;
-            o.checked = true;
-            Simulation sim(std::shared_ptr<const Scene>(copy), o);
-            sim.run();
+            auto run = run_variant(r.scene, fixed ? "fixed" : "buggy");
+            const Simulation &sim = *run;
             std::vector<std::int64_t> fresh;
             for (const Event &e : sim.events())
                 if (e.kind == EventKind::vertex_new && e.scene_line > 30)
@@ -237,15 +246,8 @@ private slots:
         ParseResult r = load_scene_file(INFLIGHT_SOURCE_DIR "/scenes/bugs/gc-in-progress-peek-graph.scn");
         QVERIFY(r.ok());
         for (const bool fixed : {false, true}) {
-            auto copy = std::make_shared<Scene>(r.scene);
-            for (const SceneVariant &v : copy->variants)
-                if (v.name == (fixed ? "fixed" : "buggy"))
-                    copy->settings = v.settings;
-            SimulationOptions o;
-            o.checked = true;
-            o.record = true;
-            Simulation sim(std::shared_ptr<const Scene>(copy), o);
-            sim.run();
+            auto run = run_variant(r.scene, fixed ? "fixed" : "buggy");
+            const Simulation &sim = *run;
             const auto &ev = sim.events();
             // The peeker broke in during collection #2, at its first verdict on a.
             const std::size_t second = index_of(
