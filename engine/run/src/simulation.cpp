@@ -434,10 +434,8 @@ bool Simulation::race_hits(const Event &e, const Task &t) const
         return false;
     const std::string label = kernel_.label_of_id(point->second);
     for (const Race &r : races_) {
-        if (!r.fired && r.task != t.id && r.when == point->first && r.when_sock == label)
-            return true; // counted or fired: the driver must see it either way
-        if (r.fired && !r.until_fired && r.until && r.task == t.id && *r.until == point->first &&
-            r.until_sock == label)
+        // Counted toward nth= or fired: the driver must see it either way.
+        if (r.when_matches(point->first, label, t.id) || r.until_matches(point->first, label, t.id))
             return true;
     }
     return false;
@@ -456,8 +454,7 @@ void Simulation::check_races(Task &t)
         return;
     const std::string label = kernel_.label_of_id(point->second);
     for (Race &r : races_) {
-        if (!r.fired && r.task != t.id && r.when == point->first && r.when_sock == label &&
-            ++r.seen >= r.nth) {
+        if (r.when_matches(point->first, label, t.id) && ++r.seen >= r.nth) {
             // The race breaks in: t stays where it is (its CPU held, mid-statement) and the
             // race's block runs from this moment of t's clock.
             r.fired = true;
@@ -472,8 +469,7 @@ void Simulation::check_races(Task &t)
             switch_event(t, racer, point->second, point->first, 0);
             return;
         }
-        if (r.fired && !r.until_fired && r.until && r.task == t.id && *r.until == point->first &&
-            r.until_sock == label) {
+        if (r.until_matches(point->first, label, t.id)) {
             r.until_fired = true;
             Task &p = kernel_.tasks[r.preempted];
             // Only if the preempted task is still inside the statement the race broke into: if

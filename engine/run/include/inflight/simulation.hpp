@@ -161,6 +161,15 @@ private:
         bool until_fired = false;
         std::uint32_t preempted = npos;   // the task it broke in on
         std::uint64_t preempted_stmt = 0; // that task's statement count when it did
+        // Does task `by` reaching point (kind, label) count for its `when` / hand back at `until`?
+        bool when_matches(RacePointKind kind, const std::string &label, std::uint32_t by) const
+        {
+            return !fired && task != by && when == kind && when_sock == label;
+        }
+        bool until_matches(RacePointKind kind, const std::string &label, std::uint32_t by) const
+        {
+            return fired && !until_fired && until && task == by && *until == kind && until_sock == label;
+        }
     };
     // Whose turn it is: the task that must run while it can, and the one it preempted. A
     // race's turn ends with its block; an `until` turn with the preempted task's statement.
