@@ -12,19 +12,19 @@ CheckpointStore::CheckpointStore(std::size_t budget, std::uint64_t interval)
     : budget_(budget), interval_(std::max<std::uint64_t>(1, interval))
 { }
 
-bool CheckpointStore::due(std::uint64_t step, std::uint64_t work, std::size_t bytes) const
+bool CheckpointStore::due(std::uint64_t step, std::uint64_t work) const
 {
-    // A copy costs time in proportion to the state's size and replay in proportion to work:
-    // a state that takes a large share of the budget is copied less often (the million-bind
-    // scene's 150 MB are worth one copy per ~10^7 micro-steps, not per 10^6), so that taking
-    // checkpoints never costs more than a fraction of the replay they save.
-    const std::uint64_t share = budget_ ? bytes * 16 / budget_ : 0;
-    std::uint64_t spacing = interval_ * std::max<std::uint64_t>(1, share);
     std::lock_guard lock(m_);
+    // A copy costs time in proportion to the live state's size and replay in proportion to
+    // work: a state whose copy is a large share of the budget is copied less often (the
+    // million-bind scene's 150 MB are worth one copy per ~10^7 micro-steps, not per 10^6), so
+    // that taking checkpoints never costs more than a fraction of the replay they save.
+    const std::uint64_t share = budget_ ? last_live_bytes_ * 16 / budget_ : 0;
+    std::uint64_t spacing = interval_ * std::max<std::uint64_t>(1, share);
     // Far from the present the thinning keeps gaps in proportion to the distance, with as many
     // checkpoints as fit in the budget: a copy spaced closer than that would only be thinned
     // away again, so it is not taken.
-    const std::uint64_t fit = std::max<std::uint64_t>(2, bytes ? budget_ / bytes : 2);
+    const std::uint64_t fit = std::max<std::uint64_t>(2, last_frozen_bytes_ ? budget_ / last_frozen_bytes_ : 2);
     const std::uint64_t distance = work > present_work_ ? work - present_work_ : present_work_ - work;
     spacing = std::max(spacing, distance / fit);
     auto it = std::lower_bound(entries_.begin(), entries_.end(), step,
@@ -41,10 +41,13 @@ void CheckpointStore::add(const Simulation &sim)
     Entry e;
     e.step = sim.steps();
     e.work = sim.kernel().micro_steps_total;
-    e.bytes = state_bytes(sim);
-    e.sim = std::make_shared<const Simulation>(sim); // the copy is made outside the lock
+    const std::size_t live = state_bytes(sim);
+    // The copy is made and frozen (packed, compressed) outside the lock.
+    e.sim = Simulation::frozen_copy(sim);
+    e.bytes = state_bytes(*e.sim);
     std::lock_guard lock(m_);
-    last_bytes_ = e.bytes;
+    last_live_bytes_ = live;
+    last_frozen_bytes_ = e.bytes;
     auto it = std::lower_bound(entries_.begin(), entries_.end(), e.step,
                                [](const Entry &x, std::uint64_t s) { return x.step < s; });
     if (it != entries_.end() && it->step == e.step)
@@ -56,7 +59,7 @@ void CheckpointStore::add(const Simulation &sim)
 
 bool CheckpointStore::offer(const Simulation &sim, bool move_present)
 {
-    if (!due(sim.steps(), sim.kernel().micro_steps_total, last_bytes()) || !sim.quiescent())
+    if (!due(sim.steps(), sim.kernel().micro_steps_total) || !sim.quiescent())
         return false;
     if (move_present)
         set_present(sim.steps());
@@ -120,12 +123,6 @@ std::size_t state_bytes(const Simulation &sim)
 {
     return sizeof(Simulation) + sim.kernel().state_bytes() + sim.warnings().size() * sizeof(SceneWarning) +
            sim.expectations().size() * sizeof(ExpectationOutcome);
-}
-
-std::size_t CheckpointStore::last_bytes() const
-{
-    std::lock_guard lock(m_);
-    return last_bytes_;
 }
 
 CheckpointStats CheckpointStore::stats() const

@@ -157,8 +157,8 @@ Simulation::Simulation(std::shared_ptr<const Scene> scene, SimulationOptions opt
         kernel_.kworker = &add_task("kworker", nullptr, cpus - 1, true);
 }
 
-Simulation::Simulation(const Simulation &o)
-    : scene_(o.scene_), kernel_(o.kernel_), checked_(o.checked_), record_(o.record_), fast_forward_(o.fast_forward_),
+Simulation::Simulation(const Simulation &o, Kernel::CopyForm form)
+    : scene_(o.scene_), kernel_(o.kernel_, form), checked_(o.checked_), record_(o.record_), fast_forward_(o.fast_forward_),
       cpu_free_at_(o.cpu_free_at_), last_(o.last_), steps_(o.steps_), statements_(o.statements_), line_(o.line_),
       finished_(o.finished_), stopped_by_finding_(o.stopped_by_finding_), findings_seen_(o.findings_seen_),
       warnings_(o.warnings_), warnings_dropped_(o.warnings_dropped_), stmt_loc_(o.stmt_loc_), limit_loc_(o.limit_loc_),
@@ -180,13 +180,19 @@ Simulation::Simulation(const Simulation &o)
         cpu_owner_.push_back(task(t));
     cur_ = task(o.cur_);
     // A script suspended between statements resumes by reading its cursor's next statement,
-    // which is exactly where a new script coroutine starts.
-    if (!finished_)
+    // which is exactly where a new script coroutine starts. A frozen copy never runs.
+    if (!finished_ && form == Kernel::CopyForm::live)
         for (Task &t : kernel_.tasks)
             if (!t.kworker && !t.finished) {
                 t.body = script(t.id);
                 t.body.set_sink(this);
             }
+}
+
+std::shared_ptr<const Simulation> Simulation::frozen_copy(const Simulation &sim)
+{
+    // The private constructor: make_shared cannot reach it.
+    return std::shared_ptr<const Simulation>(new Simulation(sim, Kernel::CopyForm::frozen));
 }
 
 bool Simulation::quiescent() const

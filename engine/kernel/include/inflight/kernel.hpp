@@ -96,6 +96,8 @@ struct GcRun {
     std::uint32_t task = 0;                 // the task that ran it (kworker, or the caller in classic)
 };
 
+class ObjectImage;
+
 class Kernel {
 public:
     explicit Kernel(const KernelConfig &config);
@@ -106,11 +108,21 @@ public:
     // every list is linked again in the source's order (kernel_copy.cpp). Tasks are copied
     // without their bodies: the Simulation that owns the copy gives them new ones.
     // quiescent() says whether a copy may be taken now.
-    Kernel(const Kernel &other);
+    Kernel(const Kernel &other) : Kernel(other, CopyForm::live) { }
     Kernel &operator=(const Kernel &) = delete;
+    // live: a copy that runs (as above). frozen: a checkpoint's form (frozen() below), made
+    // straight from the source without building live objects first.
+    enum class CopyForm : std::uint8_t { live, frozen };
+    Kernel(const Kernel &other, CopyForm form);
     bool quiescent() const;
-    // What a copy of this state takes in memory, estimated from the object counts.
+    // What a copy of this state takes in memory, estimated from the object counts (frozen:
+    // what the compressed image and the plain fields take).
     std::size_t state_bytes() const;
+    // A frozen kernel (CopyForm::frozen) is a checkpoint's form: the object graph (sockets,
+    // files, skbs, vertices, processes, lists, the collection and latency histories) packed with
+    // ids for pointers and compressed, no live objects. Nothing may read or run it; a copy of it
+    // is whole again.
+    bool frozen() const { return image_ != nullptr; }
 
     const KernelConfig &config() const { return config_; }
     GcEra era() const { return config_.era; }
@@ -368,6 +380,7 @@ public:
 private:
     friend class ClassicCollector;
     friend class GraphCollector;
+    friend class ObjectImage; // packs and unpacks the object graph (object_image.cpp)
 
     enum class Work : std::uint8_t { unix_gc, delayed_fput };
     UnixSock &create_sock(SockType type, std::uint32_t owner, const std::string &label);
@@ -406,6 +419,8 @@ private:
     Proc creds_ref(Process &owner, bool get);
     std::mt19937_64 rng_;
     std::string pending_trigger_;
+    // Frozen (CopyForm::frozen): the object graph this kernel holds packed instead of live.
+    std::shared_ptr<const ObjectImage> image_;
 };
 
 // Which vertex list v is on, in O(1) (see UnixVertex::visited_mark).

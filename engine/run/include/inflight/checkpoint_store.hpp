@@ -33,18 +33,21 @@ struct CheckpointStats {
 class CheckpointStore {
 public:
     static constexpr std::size_t kDefaultBudget = std::size_t(256) << 20;
-    static constexpr std::uint64_t kDefaultInterval = std::uint64_t(1) << 20;
+    // 2^21 micro-steps are about 0.2 s of replay: a jump costs a restore (a few tens of ms for
+    // 64,000 sockets) and at most that. Frozen checkpoints of such a state take ~2-4 MB, so the
+    // budget holds ~100 of them before thinning starts.
+    static constexpr std::uint64_t kDefaultInterval = std::uint64_t(1) << 21;
 
     explicit CheckpointStore(std::size_t budget = kDefaultBudget, std::uint64_t interval = kDefaultInterval);
     CheckpointStore(const CheckpointStore &) = delete;
     CheckpointStore &operator=(const CheckpointStore &) = delete;
 
-    // Whether a checkpoint is wanted for a state at `step` after `work` micro-steps, of about
-    // `bytes` (the last checkpoint's size will do): no stored one lies within `interval` of
-    // work on either side — more for a state that takes a large share of the budget.
-    bool due(std::uint64_t step, std::uint64_t work, std::size_t bytes) const;
-    // The size of the newest checkpoint taken (what the next one will roughly cost).
-    std::size_t last_bytes() const;
+    // Whether a checkpoint is wanted for a state at `step` after `work` micro-steps: no stored
+    // one lies within `interval` of work on either side — more for a state whose copy is a
+    // large share of the budget (freezing costs in proportion to the live state), and more far
+    // from the present, where the budget keeps only as many as fit (frozen sizes). The last
+    // checkpoint's two sizes stand for the next one's.
+    bool due(std::uint64_t step, std::uint64_t work) const;
     // Stores a copy of sim, which must be quiescent (Simulation::quiescent()).
     void add(const Simulation &sim);
     // What the recorder and the player ask at each statement end: stores a copy of sim if one
@@ -73,7 +76,8 @@ private:
     mutable std::mutex m_;
     std::vector<Entry> entries_; // by step
     std::uint64_t present_work_ = 0;
-    std::size_t last_bytes_ = 0;
+    std::size_t last_live_bytes_ = 0;   // the newest checkpoint's state, live (its copy's cost)
+    std::size_t last_frozen_bytes_ = 0; // the same, frozen (what it takes in the store)
     CheckpointStats stats_;
 };
 

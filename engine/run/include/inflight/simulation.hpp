@@ -65,13 +65,16 @@ public:
     explicit Simulation(std::shared_ptr<const Scene> scene, SimulationOptions options = {});
     // A copy of the run as it stands, to resume from (a checkpoint): only at a quiescent point.
     // The copy's events() starts empty (history is the recorder's, not the state's).
-    Simulation(const Simulation &other);
+    Simulation(const Simulation &other) : Simulation(other, Kernel::CopyForm::live) { }
     Simulation &operator=(const Simulation &) = delete;
     ~Simulation() override;
     // Every task is between two statements (or finished, or not started), no queued kernel
     // work is under way and no kernel code path is suspended: the whole state is data, no
     // coroutine frame holds any of it, so it can be copied.
     bool quiescent() const;
+    // A checkpoint's form (Kernel::CopyForm::frozen): the model's objects packed and compressed. A
+    // frozen simulation is only ever copied (the copy is whole and runs), never run or read.
+    static std::shared_ptr<const Simulation> frozen_copy(const Simulation &sim);
 
     // One micro-step. Returns the event, or nullptr once the scene (and all pending kernel
     // work) has finished or a finding stopped the run. Valid until the next call.
@@ -186,6 +189,7 @@ private:
     void end_turns(Task &t, bool body_ended);
     void switch_event(const Task &from, const Task &to, std::uint32_t sock, RacePointKind kind, int how);
 
+    Simulation(const Simulation &other, Kernel::CopyForm form);
     bool absorb(const Event &e) override;
     Task *pick();
     void release_cpu(Task &t);

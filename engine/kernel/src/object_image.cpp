@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "object_image.hpp"
+
+#include "inflight/kernel.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <stdexcept>
+#include <utility>
+#include <zstd.h>
+
+namespace inflight {
+
+namespace {
+
+constexpr std::uint32_t kNone = 0xFFFF'FFFFu;
+constexpr std::uint32_t kCursor = 0xFFFF'FFFEu; // the restore walk's dummy node on a GC list
+
+std::uint32_t id_of(const UnixSock *u) { return u ? u->id : kNone; }
+std::uint32_t id_of(const File *f) { return f ? f->id : kNone; }
+std::uint32_t id_of(const SkBuff *s) { return s ? s->slot : kNone; }
+std::uint32_t id_of(const UnixVertex *v) { return v ? v->pool_index : kNone; }
+std::uint32_t id_of(const User *u) { return u ? u->id : kNone; }
+std::uint32_t id_of(const Process *p) { return p ? p->id : kNone; }
+
+// Where each graph edge lives: the skb slot whose SCM_RIGHTS list holds the edge array, and
+// the position in it. Edges have no id of their own (the kernel's sit in the fpl too).
+class EdgeLocator {
+public:
+    void add(const UnixEdge *base, std::uint32_t count, std::uint32_t slot) { ranges_.push_back({base, count, slot}); }
+    void sort()
+    {
+        std::sort(ranges_.begin(), ranges_.end(), [](const Range &a, const Range &b) { return a.base < b.base; });
+    }
+    std::pair<std::uint32_t, std::uint32_t> locate(const UnixEdge *e) const
+    {
+        auto it = std::upper_bound(ranges_.begin(), ranges_.end(), e,
+                                   [](const UnixEdge *x, const Range &r) { return x < r.base; });
+        assert(it != ranges_.begin());
+        --it;
+        assert(e < it->base + it->count);
+        return {it->slot, static_cast<std::uint32_t>(e - it->base)};
+    }
+
+private:
+    struct Range {
+        const UnixEdge *base;
+        std::uint32_t count;
+        std::uint32_t slot;
+    };
+    std::vector<Range> ranges_;
+};
+
+} // namespace
+
+ObjectImage ObjectImage::pack(const Kernel &k)
+{
+    assert(k.vertex_stack_view.empty() && k.edge_stack_view.empty());
+    ObjectImage img;
+    // Roughly what it will take, so the buffer grows once or twice rather than log(n) times.
+    img.data_.reserve(k.socks.size() * 48 + k.skb_slots_.size() * 72 + k.vertex_pool.size() * 64 +
+                      k.latencies.size() * sizeof(LatencySample) + k.gc_runs.size() * sizeof(GcRun) + 4096);
+    ImageWriter w(img.data_);
+
+    // ---- sockets and files ---------------------------------------------------------------------
+    w.put(static_cast<std::uint32_t>(k.socks.size()));
+    for (const UnixSock &u : k.socks) {
+        // The flags travel as one word: bit-fields have no address to copy from.
+        const std::uint32_t flags = static_cast<std::uint32_t>(u.type) | static_cast<std::uint32_t>(u.state) << 2 |
+                                    static_cast<std::uint32_t>(u.freed_by) << 5 | std::uint32_t(u.released) << 7 |
+                                    std::uint32_t(u.shutdown) << 8 | std::uint32_t(u.passcred) << 9 |
+                                    std::uint32_t(u.passrights) << 10 | std::uint32_t(u.gc_flags) << 11 |
+                                    std::uint32_t(u.judged_garbage) << 13;
+        w.put(flags);
+        w.put(u.on);
+        w.put(u.id);
+        w.put(u.label);
+        w.put(u.address);
+        w.put(u.owner);
+        w.put(u.nr_fds);
+        w.put(u.nr_unix_fds);
+        w.put(u.inflight);
+        w.put(id_of(u.peer));
+        w.put(id_of(u.listener));
+        w.put(id_of(u.file));
+        w.put(id_of(u.vertex));
+        w.put(id_of(u.oob_skb));
+        w.put(static_cast<std::uint32_t>(u.receive_queue.size()));
+        for (const SkBuff &s : u.receive_queue)
+            w.put(s.slot);
+    }
+    w.put(static_cast<std::uint32_t>(k.files.size()));
+    for (const File &f : k.files) {
+        w.put(f.id);
+        w.put(f.released);
+        w.put(f.cause);
+        w.put(f.count);
+        w.put(id_of(f.sock));
+        w.put(f.peeked_step);
+        w.put(f.peeked_process);
+    }
+    w.put(static_cast<std::uint32_t>(k.label_owner.size()));
+    for (std::uint32_t owner : k.label_owner)
+        w.put(owner);
+
+    // ---- processes and the tasks' pointers -----------------------------------------------------
+    w.put(static_cast<std::uint32_t>(k.processes.size()));
+    for (const Process &p : k.processes) {
+        w.put(p.id);
+        w.put_string(p.name);
+        w.put(id_of(p.user));
+        w.put(p.nofile);
+        w.put(static_cast<std::uint32_t>(p.fds.size()));
+        for (const File *f : p.fds)
+            w.put(id_of(f));
+        w.put(static_cast<std::uint32_t>(p.task_work.size()));
+        for (const File *f : p.task_work)
+            w.put(id_of(f));
+        w.put(p.open_count);
+        w.put(static_cast<std::uint64_t>(p.next_fd));
+        img.fd_names_.push_back(p.names);
+    }
+    w.put(id_of(k.current));
+    for (const Task &t : k.tasks) {
+        w.put(id_of(t.process));
+        w.put(id_of(t.context));
+        w.put(id_of(t.wait_sock));
+    }
+    w.put(static_cast<std::uint32_t>(k.delayed_fput_list_.size()));
+    for (const File *f : k.delayed_fput_list_)
+        w.put(id_of(f));
+
+    // ---- skbs with their SCM_RIGHTS lists and graph edges ----------------------------------------
+    EdgeLocator edges;
+    std::vector<std::pair<const ScmFpList *, std::uint32_t>> fpl_slot;
+    w.put(static_cast<std::uint32_t>(k.skb_slots_.size()));
+    for (const auto &slot : k.skb_slots_) {
+        const SkBuff &s = *slot;
+        w.put(s.id);
+        w.put(s.len);
+        w.put(s.oob);
+        w.put(s.consumed);
+        w.put(s.users);
+        w.put(id_of(s.sk));
+        w.put(id_of(s.sender));
+        w.put(id_of(s.queue_owner));
+        w.put(id_of(s.receiver));
+        w.put(s.creds_owner);
+        w.put(static_cast<std::uint8_t>(s.fp != nullptr));
+        if (!s.fp)
+            continue;
+        const ScmFpList &fpl = *s.fp;
+        fpl_slot.emplace_back(&fpl, s.slot);
+        w.put(static_cast<std::uint32_t>(fpl.fp.size()));
+        for (const File *f : fpl.fp)
+            w.put(id_of(f));
+        w.put(fpl.count_unix);
+        w.put(id_of(fpl.user));
+        w.put(fpl.inflight);
+        w.put(fpl.dead);
+        w.put(static_cast<std::uint8_t>(fpl.edges != nullptr));
+        if (fpl.edges) {
+            const auto n = static_cast<std::uint32_t>(fpl.count_unix);
+            edges.add(fpl.edges.get(), n, s.slot);
+            for (std::uint32_t j = 0; j < n; ++j) {
+                w.put(id_of(fpl.edges[j].predecessor));
+                w.put(id_of(fpl.edges[j].successor));
+            }
+        }
+    }
+    edges.sort();
+    w.put(static_cast<std::uint32_t>(k.free_skbs_.size()));
+    for (const SkBuff *s : k.free_skbs_)
+        w.put(s->slot);
+    // The SCM_RIGHTS registry, in its order: every list belongs to an skb at a quiescent point.
+    std::sort(fpl_slot.begin(), fpl_slot.end());
+    std::uint32_t registered = 0;
+    for (auto it = k.live_fp_lists.begin(); it != k.live_fp_lists.end(); ++it)
+        ++registered;
+    w.put(registered);
+    for (const ScmFpList &fpl : k.live_fp_lists) {
+        auto it = std::lower_bound(fpl_slot.begin(), fpl_slot.end(), std::make_pair(&fpl, std::uint32_t(0)));
+        assert(it != fpl_slot.end() && it->first == &fpl);
+        w.put(it->second);
+    }
+
+    // ---- the GC lists and the hitlist ----------------------------------------------------------
+    for (const GcList *list : {&k.gc_inflight_list, &k.gc_candidates, &k.not_cycle_list}) {
+        w.put(static_cast<std::uint32_t>(list->size()));
+        for (const GcLink &l : *list)
+            w.put(l.is_cursor ? kCursor : static_cast<const UnixSock &>(l).id);
+    }
+    w.put(k.cursor.on);
+    w.put(static_cast<std::uint32_t>(k.hitlist.size()));
+    for (const SkBuff &s : k.hitlist)
+        w.put(s.slot);
+
+    // ---- the graph: vertices with their edge lists, the vertex lists ----------------------------
+    w.put(static_cast<std::uint32_t>(k.vertex_pool.size()));
+    for (const UnixVertex &v : k.vertex_pool) {
+        w.put(id_of(v.scc_prev));
+        w.put(id_of(v.scc_next));
+        w.put(v.visited_mark);
+        w.put(v.verdict_value);
+        w.put(v.verdict_run);
+        w.put(v.out_degree);
+        w.put(v.index);
+        w.put(v.scc_index);
+        w.put(id_of(v.sock));
+        std::uint32_t n = 0;
+        for (auto it = v.edges.begin(); it != v.edges.end(); ++it)
+            ++n;
+        w.put(n);
+        for (const UnixEdge &e : v.edges) {
+            const auto [slot, j] = edges.locate(&e);
+            w.put(slot);
+            w.put(j);
+        }
+    }
+    for (const VertexList *list : {&k.unvisited_vertices, &k.visited_vertices}) {
+        w.put(static_cast<std::uint32_t>(list->size()));
+        for (const UnixVertex &v : *list)
+            w.put(v.pool_index);
+    }
+    w.put(static_cast<std::uint32_t>(k.free_vertices.size()));
+    for (const UnixVertex *v : k.free_vertices)
+        w.put(v->pool_index);
+
+    // ---- histories: collections and latency samples ----------------------------------------------
+    w.put(static_cast<std::uint64_t>(k.gc_runs.size()));
+    for (const GcRun &r : k.gc_runs) {
+        w.put_string(r.trigger);
+        w.put(r.number);
+        w.put(r.skipped);
+        w.put(r.inflight_sockets);
+        w.put(r.candidates);
+        w.put(r.sccs);
+        w.put(r.garbage);
+        w.put(r.hitlist);
+        w.put(r.fast_path);
+        w.put(r.micro_steps);
+        w.put(r.first_step);
+        w.put(r.last_step);
+        w.put(r.start_ns);
+        w.put(r.end_ns);
+        w.put(r.task);
+    }
+    w.put(static_cast<std::uint64_t>(k.latencies.size()));
+    for (const LatencySample &s : k.latencies)
+        w.put(s);
+    w.finish();
+    return img;
+}
+
+void ObjectImage::compress()
+{
+    if (raw_size_)
+        return;
+    std::vector<std::byte> packed(ZSTD_compressBound(data_.size()));
+    // Level 1: a checkpoint is taken every few million micro-steps while the recorder runs, so
+    // speed matters more than the last few percent (the state's ids compress well anyway).
+    const std::size_t n = ZSTD_compress(packed.data(), packed.size(), data_.data(), data_.size(), 1);
+    if (ZSTD_isError(n))
+        throw std::runtime_error(std::string("checkpoint compression failed: ") + ZSTD_getErrorName(n));
+    packed.resize(n);
+    packed.shrink_to_fit();
+    raw_size_ = data_.size();
+    data_ = std::move(packed);
+}
+
+std::size_t ObjectImage::bytes() const
+{
+    std::size_t n = sizeof(*this) + data_.capacity();
+    for (const FdNames &names : fd_names_)
+        n += sizeof names + names.bytes();
+    return n;
+}
+
+void ObjectImage::unpack(Kernel &k) const
+{
+    std::vector<std::byte> scratch;
+    const std::byte *data = data_.data();
+    std::size_t size = data_.size();
+    if (raw_size_) {
+        scratch.resize(raw_size_);
+        const std::size_t n = ZSTD_decompress(scratch.data(), scratch.size(), data_.data(), data_.size());
+        if (ZSTD_isError(n) || n != raw_size_)
+            throw std::runtime_error("a checkpoint's image does not decompress");
+        data = scratch.data();
+        size = n;
+    }
+    ImageReader r(data, size);
+    auto sock = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.socks[id]; };
+    auto file = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.files[id]; };
+    auto user = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.users[id]; };
+    auto process = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.processes[id]; };
+    auto vertex = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.vertex_pool[id]; };
+    auto skb = [&k](std::uint32_t slot) { return slot == kNone ? nullptr : k.skb_slots_[slot].get(); };
+
+    // Sockets and files first (everything points at them), with pointers to skbs and vertices
+    // set once those exist: their ids are kept meanwhile.
+    struct SockLinks {
+        std::uint32_t file, vertex, oob_skb;
+        std::vector<std::uint32_t> queue;
+    };
+    const auto nsocks = r.get<std::uint32_t>();
+    std::vector<SockLinks> sock_links(nsocks);
+    for (std::uint32_t i = 0; i < nsocks; ++i)
+        k.socks.emplace_back();
+    for (std::uint32_t i = 0; i < nsocks; ++i) {
+        UnixSock &u = k.socks[i];
+        const auto flags = r.get<std::uint32_t>();
+        u.type = static_cast<SockType>(flags & 3);
+        u.state = static_cast<SockState>(flags >> 2 & 7);
+        u.freed_by = static_cast<FreedBy>(flags >> 5 & 3);
+        u.released = flags >> 7 & 1;
+        u.shutdown = flags >> 8 & 1;
+        u.passcred = flags >> 9 & 1;
+        u.passrights = flags >> 10 & 1;
+        u.gc_flags = flags >> 11 & 3;
+        u.judged_garbage = flags >> 13 & 1;
+        u.on = r.get<ListId>();
+        u.id = r.get<std::uint32_t>();
+        u.label = r.get<std::uint32_t>();
+        u.address = r.get<std::uint32_t>();
+        u.owner = r.get<std::uint32_t>();
+        u.nr_fds = r.get<std::uint32_t>();
+        u.nr_unix_fds = r.get<std::uint32_t>();
+        u.inflight = r.get<std::int32_t>();
+        u.peer = sock(r.get<std::uint32_t>());
+        u.listener = sock(r.get<std::uint32_t>());
+        SockLinks &l = sock_links[i];
+        l.file = r.get<std::uint32_t>();
+        l.vertex = r.get<std::uint32_t>();
+        l.oob_skb = r.get<std::uint32_t>();
+        l.queue.resize(r.get<std::uint32_t>());
+        for (std::uint32_t &slot : l.queue)
+            slot = r.get<std::uint32_t>();
+    }
+    const auto nfiles = r.get<std::uint32_t>();
+    for (std::uint32_t i = 0; i < nfiles; ++i) {
+        File &f = k.files.emplace_back();
+        f.id = r.get<std::uint32_t>();
+        f.released = r.get<bool>();
+        f.cause = r.get<FreedBy>();
+        f.count = r.get<long>();
+        f.sock = sock(r.get<std::uint32_t>());
+        f.peeked_step = r.get<std::uint64_t>();
+        f.peeked_process = r.get<std::uint32_t>();
+    }
+    for (std::uint32_t i = 0; i < nsocks; ++i) // now that the files exist
+        k.socks[i].file = file(sock_links[i].file);
+    k.label_owner.resize(r.get<std::uint32_t>());
+    for (std::uint32_t &owner : k.label_owner)
+        owner = r.get<std::uint32_t>();
+
+    // Processes and the tasks' pointers.
+    const auto nprocs = r.get<std::uint32_t>();
+    for (std::uint32_t i = 0; i < nprocs; ++i) {
+        Process &p = k.processes.emplace_back();
+        p.id = r.get<std::uint32_t>();
+        p.name = r.get_string();
+        p.user = user(r.get<std::uint32_t>());
+        p.nofile = r.get<std::uint64_t>();
+        p.fds.resize(r.get<std::uint32_t>());
+        for (File *&f : p.fds)
+            f = file(r.get<std::uint32_t>());
+        p.task_work.resize(r.get<std::uint32_t>());
+        for (File *&f : p.task_work)
+            f = file(r.get<std::uint32_t>());
+        p.open_count = r.get<std::uint32_t>();
+        p.next_fd = static_cast<std::size_t>(r.get<std::uint64_t>());
+        p.pool = &k.name_pool;
+        p.names = fd_names_[i];
+    }
+    k.current = process(r.get<std::uint32_t>());
+    for (Task &t : k.tasks) {
+        t.process = process(r.get<std::uint32_t>());
+        t.context = process(r.get<std::uint32_t>());
+        t.wait_sock = sock(r.get<std::uint32_t>());
+    }
+    k.delayed_fput_list_.resize(r.get<std::uint32_t>());
+    for (File *&f : k.delayed_fput_list_)
+        f = file(r.get<std::uint32_t>());
+
+    // skbs with their SCM_RIGHTS lists and edges.
+    const auto nslots = r.get<std::uint32_t>();
+    k.skb_slots_.resize(nslots);
+    for (std::uint32_t i = 0; i < nslots; ++i) {
+        auto s = std::make_unique<SkBuff>();
+        s->slot = i;
+        s->id = r.get<std::uint32_t>();
+        s->len = r.get<std::uint64_t>();
+        s->oob = r.get<bool>();
+        s->consumed = r.get<bool>();
+        s->users = r.get<std::uint8_t>();
+        s->sk = sock(r.get<std::uint32_t>());
+        s->sender = sock(r.get<std::uint32_t>());
+        s->queue_owner = sock(r.get<std::uint32_t>());
+        s->receiver = sock(r.get<std::uint32_t>());
+        s->creds_owner = r.get<std::uint32_t>();
+        if (r.get<std::uint8_t>()) {
+            auto fpl = std::make_unique<ScmFpList>();
+            fpl->fp.resize(r.get<std::uint32_t>());
+            for (File *&f : fpl->fp)
+                f = file(r.get<std::uint32_t>());
+            fpl->count_unix = r.get<short>();
+            fpl->user = user(r.get<std::uint32_t>());
+            fpl->inflight = r.get<bool>();
+            fpl->dead = r.get<bool>();
+            if (r.get<std::uint8_t>()) {
+                const auto n = static_cast<std::size_t>(fpl->count_unix);
+                fpl->edges = std::make_unique<UnixEdge[]>(n);
+                for (std::size_t j = 0; j < n; ++j) {
+                    fpl->edges[j].predecessor = sock(r.get<std::uint32_t>());
+                    fpl->edges[j].successor = sock(r.get<std::uint32_t>());
+                }
+            }
+            s->fp = std::move(fpl);
+        }
+        k.skb_slots_[i] = std::move(s);
+    }
+    k.free_skbs_.resize(r.get<std::uint32_t>());
+    for (SkBuff *&s : k.free_skbs_)
+        s = skb(r.get<std::uint32_t>());
+    const auto registered = r.get<std::uint32_t>();
+    for (std::uint32_t i = 0; i < registered; ++i)
+        k.live_fp_lists.push_back(*k.skb_slots_[r.get<std::uint32_t>()]->fp);
+
+    // The GC lists and the hitlist.
+    for (GcList *list : {&k.gc_inflight_list, &k.gc_candidates, &k.not_cycle_list}) {
+        const auto n = r.get<std::uint32_t>();
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const auto id = r.get<std::uint32_t>();
+            if (id == kCursor)
+                list->push_back(k.cursor);
+            else
+                list->push_back(k.socks[id]);
+        }
+    }
+    k.cursor.on = r.get<ListId>();
+    const auto nhit = r.get<std::uint32_t>();
+    for (std::uint32_t i = 0; i < nhit; ++i)
+        k.hitlist.push_back(*k.skb_slots_[r.get<std::uint32_t>()]);
+
+    // The graph.
+    const auto nvertices = r.get<std::uint32_t>();
+    for (std::uint32_t i = 0; i < nvertices; ++i) {
+        UnixVertex &v = k.vertex_pool.emplace_back();
+        v.pool_index = i;
+    }
+    for (UnixVertex &v : k.vertex_pool) {
+        v.scc_prev = vertex(r.get<std::uint32_t>());
+        v.scc_next = vertex(r.get<std::uint32_t>());
+        v.visited_mark = r.get<std::uint64_t>();
+        v.verdict_value = r.get<std::int8_t>();
+        v.verdict_run = r.get<std::uint64_t>();
+        v.out_degree = r.get<unsigned long>();
+        v.index = r.get<unsigned long>();
+        v.scc_index = r.get<unsigned long>();
+        v.sock = sock(r.get<std::uint32_t>());
+        const auto n = r.get<std::uint32_t>();
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const auto slot = r.get<std::uint32_t>();
+            const auto j = r.get<std::uint32_t>();
+            v.edges.push_back(k.skb_slots_[slot]->fp->edges[j]);
+        }
+    }
+    for (VertexList *list : {&k.unvisited_vertices, &k.visited_vertices}) {
+        const auto n = r.get<std::uint32_t>();
+        for (std::uint32_t i = 0; i < n; ++i)
+            list->push_back(k.vertex_pool[r.get<std::uint32_t>()]);
+    }
+    k.free_vertices.resize(r.get<std::uint32_t>());
+    for (UnixVertex *&v : k.free_vertices)
+        v = vertex(r.get<std::uint32_t>());
+
+    // Now every skb and vertex exists: the sockets' links to them and their receive queues.
+    for (std::uint32_t i = 0; i < nsocks; ++i) {
+        UnixSock &u = k.socks[i];
+        const SockLinks &l = sock_links[i];
+        u.vertex = vertex(l.vertex);
+        u.oob_skb = skb(l.oob_skb);
+        for (std::uint32_t slot : l.queue)
+            u.receive_queue.push_back(*k.skb_slots_[slot]);
+    }
+
+    // Histories.
+    const auto nruns = r.get<std::uint64_t>();
+    k.gc_runs.reserve(static_cast<std::size_t>(nruns));
+    for (std::uint64_t i = 0; i < nruns; ++i) {
+        GcRun &run = k.gc_runs.emplace_back();
+        run.trigger = r.get_string();
+        run.number = r.get<std::uint32_t>();
+        run.skipped = r.get<bool>();
+        run.inflight_sockets = r.get<std::uint32_t>();
+        run.candidates = r.get<std::uint32_t>();
+        run.sccs = r.get<std::uint32_t>();
+        run.garbage = r.get<std::uint32_t>();
+        run.hitlist = r.get<std::uint32_t>();
+        run.fast_path = r.get<bool>();
+        run.micro_steps = r.get<std::uint64_t>();
+        run.first_step = r.get<std::uint64_t>();
+        run.last_step = r.get<std::uint64_t>();
+        run.start_ns = r.get<std::uint64_t>();
+        run.end_ns = r.get<std::uint64_t>();
+        run.task = r.get<std::uint32_t>();
+    }
+    const auto nsamples = r.get<std::uint64_t>();
+    for (std::uint64_t i = 0; i < nsamples; ++i)
+        k.latencies.push_back(r.get<LatencySample>());
+    assert(r.at_end());
+}
+
+} // namespace inflight

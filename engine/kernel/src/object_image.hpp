@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The model's object graph as a value with no pointers in it: every socket, file, skb with its
+// SCM_RIGHTS list and graph edges, vertex, process and list, written field by field with ids in
+// place of pointers (a socket by its id, an skb by its storage slot, a vertex by its pool index,
+// an edge by its skb slot and position). Kernel's copy constructor is pack + unpack, so a copy
+// and a checkpoint are made the same way; a checkpoint keeps the image compressed (zstd), which
+// is what lets the store hold a checkpoint every few million micro-steps of a 64,000-socket
+// state instead of ten full copies.
+//
+// Internal to the kernel library: Kernel's copy constructor (both forms) is its one user.
+#pragma once
+
+#include "inflight/name_pool.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace inflight {
+
+class Kernel;
+
+class ObjectImage {
+public:
+    // The object graph of k (quiescent: no walk stack, no lock held, every fpl owned by an skb).
+    static ObjectImage pack(const Kernel &k);
+    // Rebuilds the object graph of `into`, whose plain fields and tasks are already a copy of
+    // the imaged kernel's (Kernel's copy constructor).
+    void unpack(Kernel &into) const;
+    // zstd, in place: what a checkpoint keeps. unpack() decompresses into a scratch buffer.
+    void compress();
+    // Memory held: the (compressed) bytes and the fd tables' name maps.
+    std::size_t bytes() const;
+
+private:
+    std::vector<std::byte> data_;
+    std::size_t raw_size_ = 0; // data_'s size before compress() (0: not compressed)
+    // Each process's scene-name -> fd map: a plain value, kept as one rather than re-hashed.
+    std::vector<FdNames> fd_names_;
+};
+
+// Appends plain values and strings to a byte buffer; Reader takes them back in the same order.
+// Millions of small values go through put(): it copies into room made ahead, doubling, rather
+// than growing the vector for each one. finish() trims the buffer to what was written.
+class ImageWriter {
+public:
+    explicit ImageWriter(std::vector<std::byte> &out) : out_(out) { out_.resize(std::max<std::size_t>(out_.capacity(), 4096)); }
+    template <class T>
+    void put(const T &v)
+    {
+        static_assert(std::is_trivially_copyable_v<T>);
+        std::memcpy(room(sizeof(T)), &v, sizeof(T));
+    }
+    void put_string(const std::string &s)
+    {
+        put(static_cast<std::uint32_t>(s.size()));
+        if (!s.empty())
+            std::memcpy(room(s.size()), s.data(), s.size());
+    }
+    void finish() { out_.resize(used_); }
+
+private:
+    std::byte *room(std::size_t n)
+    {
+        if (used_ + n > out_.size())
+            out_.resize(std::max(out_.size() * 2, used_ + n));
+        std::byte *p = out_.data() + used_;
+        used_ += n;
+        return p;
+    }
+    std::vector<std::byte> &out_;
+    std::size_t used_ = 0;
+};
+
+class ImageReader {
+public:
+    ImageReader(const std::byte *data, std::size_t size) : p_(data), end_(data + size) { }
+    template <class T>
+    T get()
+    {
+        static_assert(std::is_trivially_copyable_v<T>);
+        T v;
+        std::memcpy(&v, p_, sizeof(T));
+        p_ += sizeof(T);
+        return v;
+    }
+    std::string get_string()
+    {
+        const auto n = get<std::uint32_t>();
+        std::string s(reinterpret_cast<const char *>(p_), n);
+        p_ += n;
+        return s;
+    }
+    bool at_end() const { return p_ == end_; }
+
+private:
+    const std::byte *p_;
+    const std::byte *end_;
+};
+
+} // namespace inflight
