@@ -129,7 +129,8 @@ private slots:
         c.seek(3); // no socket exists yet at step 3
         const QByteArray early = QByteArray::fromStdString(c.traceJson());
         // What the export wrote before: labels from the kernel at the current position.
-        QVERIFY(QByteArray::fromStdString(trace_json(c.timeline(), c.kernel(), c.scene().title)).contains("\"?\""));
+        QVERIFY(
+            QByteArray::fromStdString(trace_json(c.timeline(), c.sim().kernel(), c.scene().title)).contains("\"?\""));
         c.seek(c.totalSteps());
         const QByteArray late = QByteArray::fromStdString(c.traceJson());
         QVERIFY(!early.isEmpty());
@@ -153,7 +154,7 @@ private slots:
                 at = e.step;
         QVERIFY(at > 0);
         c.seek(at);
-        const Kernel &k = c.kernel();
+        const Kernel &k = c.sim().kernel();
         QVERIFY(k.unix_tot_inflight > 0);
         // The label may hold no-break spaces; compare with plain ones.
         auto text = [globals] { return QString(globals->text()).replace(QChar::Nbsp, QLatin1Char(' ')); };
@@ -175,8 +176,8 @@ private slots:
         QVERIFY(globals);
         c.seek(c.totalSteps());
         int users = 0; // the ones with fds in flight, and the first (root) always
-        for (const User &u : c.kernel().users)
-            users += u.unix_inflight || &u == &c.kernel().users.front() ? 1 : 0;
+        for (const User &u : c.sim().kernel().users)
+            users += u.unix_inflight || &u == &c.sim().kernel().users.front() ? 1 : 0;
         QVERIFY(users > 5);
         QVERIFY2(globals->text().contains(QStringLiteral("%1 more users").arg(users - 4)),
                  qPrintable(globals->text()));
