@@ -617,7 +617,7 @@ void MainWindow::updateStatus()
     }
     const QString total = controller_.indexReady() ? QString::number(controller_.totalSteps()) : tr("…");
     position_label_->setText(
-        tr(" step %1 of %2 · line %3 ").arg(controller_.position()).arg(total).arg(controller_.sim().current_line()));
+        tr(" step %1 of %2 · line %3 ").arg(controller_.position()).arg(total).arg(controller_.snapshot().current_line));
 }
 
 void MainWindow::updateTitle()

@@ -4,7 +4,9 @@
 #include "inflight/report.hpp"
 
 #include "inflight/event_breakpoints.hpp"
+#include "inflight/graph_snapshot.hpp"
 #include "inflight/kernel.hpp"
+#include "inflight/narrate.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
 
@@ -35,8 +37,12 @@ constexpr qint64 kSliceBudgetMs = 40; // continue-to-breakpoint works in slices 
 
 } // namespace
 
-PlayerController::PlayerController(QObject *parent) : QObject(parent)
+PlayerController::PlayerController(QObject *parent) : QObject(parent), snapshot_(std::make_shared<const StepSnapshot>())
 {
+    // Connected before any view can connect: the values are current when a view's slot runs.
+    connect(this, &PlayerController::sceneLoaded, this, [this] { takeSnapshot(true); });
+    connect(this, &PlayerController::positionChanged, this, [this] { takeSnapshot(false); });
+    connect(this, &PlayerController::selectionChanged, this, [this] { detail_generation_ = 0; });
     timer_.setInterval(kTickMs);
     connect(&timer_, &QTimer::timeout, this, &PlayerController::onTick);
 }
@@ -53,6 +59,67 @@ PlayerController::~PlayerController()
 }
 
 const Kernel &PlayerController::kernel() const { return player_->sim().kernel(); }
+
+void PlayerController::takeSnapshot(bool new_run)
+{
+    ++generation_;
+    if (!player_) {
+        snapshot_ = std::make_shared<const StepSnapshot>();
+        return;
+    }
+    // The labels and leaked marks of the snapshot before are shared when unchanged, but only
+    // within one run: a socket id of another run may carry another label.
+    snapshot_ =
+        std::make_shared<const StepSnapshot>(snapshot_step(player_->sim(), new_run ? nullptr : snapshot_.get()));
+}
+
+std::shared_ptr<const GraphSnapshot> PlayerController::graphSnapshot() const
+{
+    if (!player_)
+        return std::make_shared<const GraphSnapshot>();
+    if (!graph_snapshot_ || graph_generation_ != generation_) {
+        graph_snapshot_ = std::make_shared<const GraphSnapshot>(snapshot_graph(kernel()));
+        graph_generation_ = generation_;
+    }
+    return graph_snapshot_;
+}
+
+const SocketDetail *PlayerController::selectedDetail() const
+{
+    if (!player_ || !selected_)
+        return nullptr;
+    if (detail_generation_ != generation_) {
+        detail_ = socket_detail(kernel(), *selected_);
+        detail_generation_ = generation_;
+    }
+    return detail_ ? &*detail_ : nullptr;
+}
+
+std::optional<std::uint32_t> PlayerController::findSocket(const QString &label) const
+{
+    const QString t = label.trimmed();
+    if (!player_ || t.isEmpty())
+        return std::nullopt;
+    const UnixSock *u = kernel().find_label(t.toStdString());
+    return u ? std::optional<std::uint32_t>(u->id) : std::nullopt;
+}
+
+QString PlayerController::narration() const
+{
+    const Event *e = currentEvent();
+    if (!e)
+        return {};
+    if (narration_generation_ != generation_) {
+        narration_ = QString::fromStdString(narrate(*e, kernel(), &player_->sim().scene()));
+        narration_generation_ = generation_;
+    }
+    return narration_;
+}
+
+const AbstractNamespace *PlayerController::abstractNamespace() const
+{
+    return player_ ? &kernel().abstract_ns : nullptr;
+}
 
 const Event *PlayerController::currentEvent() const { return player_ ? player_->sim().last_event() : nullptr; }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The one object every view talks to: it owns the scene and the engine's Player, knows the
 // whole run (an index of every event, computed once off the GUI thread), the selection shared by
-// all views, breakpoints, and play/pause. Views read the model through sim()/kernel() when
-// positionChanged() fires; they never step the engine themselves.
+// all views, breakpoints, and play/pause. Views read the state at the current position as values
+// (snapshot(), graphSnapshot(), selectedDetail()), taken once per position change before any view
+// hears of it; they never walk the live model, which moves on (or is replaced by a checkpoint
+// restore) while they paint, and they never step the engine themselves.
 #pragma once
 
 #include "inflight/checkpoint_store.hpp"
@@ -13,6 +15,8 @@
 #include "inflight/player.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/scene_cursor.hpp"
+#include "inflight/socket_detail.hpp"
+#include "inflight/step_snapshot.hpp"
 #include "inflight/stop_conditions.hpp"
 #include "inflight/watch.hpp"
 
@@ -31,8 +35,10 @@
 #include <vector>
 
 namespace inflight {
+class AbstractNamespace;
 class Kernel;
 class Simulation;
+struct GraphSnapshot;
 } // namespace inflight
 
 // Event breakpoints: stop when one of these happens (besides scene-line breakpoints).
@@ -103,9 +109,27 @@ public:
     const inflight::Scene &scene() const { return *scene_; }
     QString filePath() const { return path_; }
 
-    // ---- the state at the current position -----------------------------------------------------
+    // ---- the state at the current position, as values -------------------------------------------
+    // What the docks show (lists, stacks, globals, labels), taken when the position changed
+    // (or a scene was loaded), before any view was told. Empty without a scene.
+    const inflight::StepSnapshot &snapshot() const { return *snapshot_; }
+    // The graph panel's picture of every socket: O(sockets), so taken when first asked for
+    // at a position, not at every step a view skips while playing.
+    std::shared_ptr<const inflight::GraphSnapshot> graphSnapshot() const;
+    // The inspector's detail of the selected socket at this position (null: none selected, or
+    // the run has not made it yet).
+    const inflight::SocketDetail *selectedDetail() const;
+    // A socket by any of its labels at this position ("a", "s2", an accepted fd's name).
+    std::optional<std::uint32_t> findSocket(const QString &label) const;
+    // The current step told in plain words (narrate()), "" at step 0.
+    QString narration() const;
+    // The live abstract namespace, for the autobind map only: it reads the 2^20-name table
+    // incrementally (AbstractNamespace::read_dirty), which a copy per step would defeat. Re-read
+    // it at every positionChanged(): a backward step replaces the kernel. Null without a scene.
+    const inflight::AbstractNamespace *abstractNamespace() const;
+    // The live run, for tests that check the views against the model. Views read the values
+    // above instead.
     const inflight::Simulation &sim() const { return player_->sim(); }
-    const inflight::Kernel &kernel() const;
     const inflight::Event *currentEvent() const; // the step just taken (nullptr at step 0)
     std::uint64_t position() const { return player_ ? player_->position() : 0; }
     std::uint64_t totalSteps() const { return index_ready_ ? total_steps_ : 0; }
@@ -220,6 +244,12 @@ private:
     void onTick();
     void moved();
     void primeWatches();
+    // Takes snapshot_ from the state now (connected first to sceneLoaded and positionChanged,
+    // so that it runs before any view's slot) and lets the lazily taken values lapse.
+    // new_run: a scene loaded or re-run under other options (sceneLoaded()): nothing of the
+    // snapshot before is shared.
+    void takeSnapshot(bool new_run);
+    const inflight::Kernel &kernel() const; // the live state: breakpoints, watches, snapshots
 
     std::shared_ptr<const inflight::Scene> scene_;
     std::shared_ptr<const inflight::Scene> base_scene_; // as opened, before any variant
@@ -255,6 +285,15 @@ private:
     mutable QString candidate_label_, garbage_label_;
     // Each keeps the value it last saw: breaksAt() moves them on (see primeWatches()).
     mutable std::vector<inflight::Watchpoint> watches_;
+    // The values views read, and the position's generation they were taken at.
+    std::shared_ptr<const inflight::StepSnapshot> snapshot_;
+    std::uint64_t generation_ = 0;
+    mutable std::shared_ptr<const inflight::GraphSnapshot> graph_snapshot_;
+    mutable std::uint64_t graph_generation_ = 0;
+    mutable std::optional<inflight::SocketDetail> detail_;
+    mutable std::uint64_t detail_generation_ = 0;
+    mutable QString narration_;
+    mutable std::uint64_t narration_generation_ = 0;
     bool rerun_ = false;        // the sceneLoaded() being emitted is rerunKeepingPlace()'s
     bool resume_slice_ = false; // the next continueToBreakpoint() goes on with a slice
     QTimer timer_;

@@ -31,7 +31,7 @@ const char *kTriangle = "scene \"t\"\nset gc classic\nsocketpair a a2\nsocketpai
 // What every view is built from at one step.
 QString shown(const PlayerController &c)
 {
-    const GraphSnapshot g = snapshot_graph(c.kernel());
+    const GraphSnapshot g = snapshot_graph(c.sim().kernel());
     QString s = QStringLiteral("%1/%2:").arg(c.position()).arg(c.sim().current_line());
     for (const auto &n : g.nodes)
         s += QStringLiteral("%1=%2,%3,%4,%5;")
@@ -179,15 +179,15 @@ private slots:
         c.eventBreakpoints().found_garbage = QStringLiteral("b");
         c.continueToBreakpoint();
         QVERIFY(c.currentEvent());
-        QCOMPARE(QString::fromStdString(c.kernel().label_of_id(c.currentEvent()->a)), QStringLiteral("b"));
-        QCOMPARE(c.kernel().gc_phase, GcPhase::hitlist);
+        QCOMPARE(QString::fromStdString(c.sim().kernel().label_of_id(c.currentEvent()->a)), QStringLiteral("b"));
+        QCOMPARE(c.sim().kernel().gc_phase, GcPhase::hitlist);
 
         c.first();
         c.eventBreakpoints().found_garbage.clear();
         c.eventBreakpoints().hitlist_non_empty = true;
         c.continueToBreakpoint();
         QCOMPARE(c.currentEvent()->kind, EventKind::skb_hitlist);
-        QCOMPARE(c.kernel().hitlist.size(), std::size_t(1));
+        QCOMPARE(c.sim().kernel().hitlist.size(), std::size_t(1));
     }
 
     void failingStatementBreakpoint()

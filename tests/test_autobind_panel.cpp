@@ -470,7 +470,7 @@ private slots:
             QVERIFY(ready.wait(10000));
         c.last();
         ad->refresh();
-        const Kernel &k = c.kernel();
+        const Kernel &k = c.sim().kernel();
         QCOMPARE(ad->panel()->ns(), &k.abstract_ns);
         QCOMPARE(ad->panel()->figure("taken.dgram"), QString("2 (0.0 %)"));
         QCOMPARE(ad->panel()->figure("taken.stream"), QString("1 (0.0 %)"));
@@ -486,7 +486,7 @@ private slots:
         // Back to the start: a replay builds a new kernel; the map repaints from it, empty.
         c.first();
         ad->refresh();
-        QCOMPARE(ad->panel()->ns(), &c.kernel().abstract_ns);
+        QCOMPARE(ad->panel()->ns(), &c.sim().kernel().abstract_ns);
         QVERIFY(map->lastSyncFull());
         QCOMPARE(pixel(*map, 0x0abcd), rgb(AutobindMap::freeColor()));
         QCOMPARE(ad->panel()->figure("taken.dgram"), QString("0 (0.0 %)"));

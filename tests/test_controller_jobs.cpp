@@ -129,7 +129,8 @@ private slots:
         c.seek(3); // no socket exists yet at step 3
         const QByteArray early = QByteArray::fromStdString(c.traceJson());
         // What the export wrote before: labels from the kernel at the current position.
-        QVERIFY(QByteArray::fromStdString(trace_json(c.timeline(), c.kernel(), c.scene().title)).contains("\"?\""));
+        QVERIFY(
+            QByteArray::fromStdString(trace_json(c.timeline(), c.sim().kernel(), c.scene().title)).contains("\"?\""));
         c.seek(c.totalSteps());
         const QByteArray late = QByteArray::fromStdString(c.traceJson());
         QVERIFY(!early.isEmpty());
@@ -153,7 +154,7 @@ private slots:
                 at = e.step;
         QVERIFY(at > 0);
         c.seek(at);
-        const Kernel &k = c.kernel();
+        const Kernel &k = c.sim().kernel();
         QVERIFY(k.unix_tot_inflight > 0);
         // The label may hold no-break spaces; compare with plain ones.
         auto text = [globals] { return QString(globals->text()).replace(QChar::Nbsp, QLatin1Char(' ')); };
@@ -175,13 +176,63 @@ private slots:
         QVERIFY(globals);
         c.seek(c.totalSteps());
         int users = 0; // the ones with fds in flight, and the first (root) always
-        for (const User &u : c.kernel().users)
-            users += u.unix_inflight || &u == &c.kernel().users.front() ? 1 : 0;
+        for (const User &u : c.sim().kernel().users)
+            users += u.unix_inflight || &u == &c.sim().kernel().users.front() ? 1 : 0;
         QVERIFY(users > 5);
         QVERIFY2(globals->text().contains(QStringLiteral("%1 more users").arg(users - 4)),
                  qPrintable(globals->text()));
         QCOMPARE(globals->text().count(QStringLiteral("unix_inflight")), 4); // not unix_tot_inflight
         QCOMPARE(globals->toolTip().count(QStringLiteral("->unix_inflight")), users);
+    }
+
+    // The views' values are taken before any view hears of a move: a slot connected after the
+    // controller was made sees the snapshot of the step it is told about, also after a jump back
+    // (a checkpoint restore or replay), a collector switch and a reload; unchanged labels are
+    // the same object from step to step.
+    void snapshotIsCurrentWhenAViewIsTold()
+    {
+        PlayerController c;
+        std::size_t told = 0, stale = 0;
+        QObject view;
+        auto check = [&] {
+            ++told;
+            const StepSnapshot &s = c.snapshot();
+            const Kernel &k = c.sim().kernel();
+            if (s.position != c.position() || s.sockets != k.socks.size() ||
+                s.globals.unix_tot_inflight != k.unix_tot_inflight ||
+                s.gc_inflight_list.size() != k.gc_inflight_list.size() ||
+                s.vertex_stack.size() != k.vertex_stack_view.size() || s.era != c.era())
+                ++stale;
+        };
+        connect(&c, &PlayerController::positionChanged, &view, check);
+        connect(&c, &PlayerController::sceneLoaded, &view, check);
+        QVERIFY(c.openFile(sceneFile("selftest-mixed-lowpoint-stream.scn")));
+        QVERIFY(test::waitIndex(c));
+        std::shared_ptr<const SocketLabels> labels;
+        std::size_t shared = 0;
+        while (!c.atEnd()) {
+            const std::uint64_t at = c.position();
+            c.stepInto();
+            QCOMPARE(c.snapshot().position, c.position());
+            if (c.position() == at)
+                break; // the end: at_end() is known once a step finds nothing left
+            if (labels && c.snapshot().sockets == labels->size()) {
+                QCOMPARE(c.snapshot().labels.get(), labels.get());
+                ++shared;
+            }
+            labels = c.snapshot().labels;
+        }
+        QVERIFY(shared > 100);
+        c.seek(150);
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.snapshot().position, std::uint64_t(150));
+        c.setEra(GcEra::classic);
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.snapshot().era, GcEra::classic);
+        QVERIFY(c.openFile(sceneFile("cycle-kept-alive-by-open-fd.scn")));
+        QCOMPARE(c.snapshot().position, std::uint64_t(0));
+        QVERIFY(told > 200);
+        QCOMPARE(stale, std::size_t(0));
     }
 
     void destroyedDuringASeek()

@@ -85,7 +85,7 @@ bool open(PlayerController &c, const QString &scene, GcEra era)
 
 std::uint32_t sockId(const PlayerController &c, const char *label)
 {
-    const auto id = findLabel(c.kernel(), QString::fromLatin1(label));
+    const auto id = findLabel(c.sim().kernel(), QString::fromLatin1(label));
     return id ? *id : npos;
 }
 
@@ -234,7 +234,7 @@ private slots:
         bool saw_cursor = false, saw_hitlist = false, saw_candidates = false;
         while (!c.atEnd()) {
             c.stepInto();
-            const Kernel &k = c.kernel();
+            const Kernel &k = c.sim().kernel();
             const std::pair<ListId, const GcList *> lists_of[] = {{ListId::gc_inflight_list, &k.gc_inflight_list},
                                                                   {ListId::gc_candidates, &k.gc_candidates},
                                                                   {ListId::not_cycle_list, &k.not_cycle_list}};
@@ -279,7 +279,14 @@ private slots:
                 saw_hitlist = true;
                 QCOMPARE(h.row(r).id, skb.id);
                 QString want = QStringLiteral("skb#%1").arg(skb.id);
-                const QString files = carriedLabels(k, skb);
+                // The files' labels read from the kernel itself (the dock reads a snapshot).
+                QStringList carried;
+                if (skb.fp)
+                    for (const File *f : skb.fp->fp)
+                        if (f)
+                            carried << (f->sock ? QString::fromStdString(k.label_of(*f->sock))
+                                                : QStringLiteral("(non-socket file)"));
+                const QString files = carried.join(QStringLiteral(", "));
                 if (!files.isEmpty())
                     QVERIFY2(h.index(r).data().toString().endsWith(QStringLiteral(" → ") + files),
                              qPrintable(h.index(r).data().toString()));
@@ -377,7 +384,7 @@ private slots:
         std::vector<int> expected; // verdicts of the collection in progress, from the events
         while (!c.atEnd()) {
             c.stepInto();
-            const Kernel &k = c.kernel();
+            const Kernel &k = c.sim().kernel();
             const Event &e = *c.currentEvent();
             std::vector<std::uint32_t> vs;
             for (const UnixVertex *v : k.vertex_stack_view)
@@ -438,7 +445,7 @@ private slots:
         ListsDock lists(c);
         QVERIFY(open(c, QString::fromLatin1(kTriangle), GcEra::graph));
         while (c.stepInto(),
-               c.currentEvent()->kind != EventKind::vertex_visit || c.kernel().vertex_stack_view.size() < 3) { }
+               c.currentEvent()->kind != EventKind::vertex_visit || c.sim().kernel().vertex_stack_view.size() < 3) { }
         QCOMPARE(lists.vertexStack()->index(0).data().toString(), QStringLiteral("b    index 2 · scc_index 2"));
         QCOMPARE(lists.edgeStack()->index(0).data().toString(), QStringLiteral("b → a"));
         QCOMPARE(lists.edgeStack()->index(1).data().toString(), QStringLiteral("a → c"));
@@ -510,7 +517,7 @@ private slots:
         while (!c.atEnd()) {
             c.stepInto();
             const Event &e = *c.currentEvent();
-            QString story = QString::fromStdString(narrate(e, c.kernel(), &c.sim().scene()));
+            QString story = QString::fromStdString(narrate(e, c.sim().kernel(), &c.sim().scene()));
             if (c.indexReady() && c.position() == c.totalSteps() && c.endOfRun())
                 story += QStringLiteral("\n\n") + QString::fromStdString(narrate_run_end(*c.endOfRun()));
             QCOMPARE(dock.narrationText(), story);
@@ -730,7 +737,7 @@ private slots:
         InspectorDock dock(c);
         QVERIFY(open(c, QStringLiteral("file:embryo-carrying-fds.scn"), GcEra::graph));
         while (c.stepInto(), !(c.currentEvent()->kind == EventKind::stmt_end && c.sim().current_line() == 17)) { }
-        const auto embryo = findLabel(c.kernel(), QStringLiteral("embryo(c)"));
+        const auto embryo = findLabel(c.sim().kernel(), QStringLiteral("embryo(c)"));
         QVERIFY(embryo);
         c.selectSocket(*embryo);
         QCOMPARE(dock.value(QStringLiteral("socket/listener")), QStringLiteral("l"));

@@ -43,7 +43,7 @@ namespace {
 
 QString sceneFile(const char *name) { return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/") + QLatin1String(name); }
 
-GraphSnapshot snapshotOf(const PlayerController &c) { return inflight::snapshot_graph(c.kernel()); }
+GraphSnapshot snapshotOf(const PlayerController &c) { return inflight::snapshot_graph(c.sim().kernel()); }
 
 // Steps until `stop` holds for the current snapshot (or the run ends); false if it never did.
 bool stepUntil(PlayerController &c, const std::function<bool(const GraphSnapshot &)> &stop, int max_steps = 100000)

@@ -183,7 +183,7 @@ private slots:
         emit box->activated(newest);
         QVERIFY(waitIndex(c));
         QCOMPARE(c.kernelProfile().name, std::string_view("7.3"));
-        QCOMPARE(c.kernel().config().profile, std::string_view("7.3"));
+        QCOMPARE(c.sim().kernel().config().profile, std::string_view("7.3"));
         QCOMPARE(box->currentText(), QStringLiteral("7.3 · graph"));
     }
 

@@ -43,7 +43,7 @@ private slots:
         QVERIFY(inflight::test::waitIndex(c));
         c.last();
         QTRY_COMPARE(c.position(), c.totalSteps());
-        const auto &k = c.kernel();
+        const auto &k = c.sim().kernel();
         std::optional<std::uint32_t> u0;
         for (std::uint32_t i = 0; i < k.socks.size(); ++i)
             if (k.label_of(k.socks[i]) == "u0")

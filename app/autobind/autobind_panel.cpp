@@ -7,9 +7,9 @@
 
 #include "latency/histogram_widget.h"
 
-#include "inflight/kernel.hpp"
+#include "inflight/abstract_namespace.hpp"
 #include "inflight/latency.hpp"
-#include "inflight/simulation.hpp"
+#include "inflight/step_snapshot.hpp"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -52,17 +52,6 @@ QPixmap swatch(const QColor &c, int side, bool ring = false)
         p.drawRect(QRect(0, 0, side - 1, side - 1));
     }
     return pm;
-}
-
-// The kernel's namespace, once Kernel has `abstract_ns` (the integration adds it); until then
-// none, and the dock shows an empty map.
-template <typename K>
-const AbstractNamespace *namespaceOf(const K &k)
-{
-    if constexpr (requires { k.abstract_ns; })
-        return &k.abstract_ns;
-    else
-        return nullptr;
 }
 
 // The run's timed calls, where the controller has them (the latency panel's index).
@@ -365,13 +354,13 @@ AutobindDock::AutobindDock(PlayerController &controller, QWidget *parent)
     scroll->setWidget(panel_);
     setWidget(scroll);
     provider_ = [this]() -> const AbstractNamespace * {
-        return controller_.hasScene() ? namespaceOf(controller_.kernel()) : nullptr;
+        return controller_.hasScene() ? controller_.abstractNamespace() : nullptr;
     };
     panel_->setLabeler([this](std::uint32_t sock) -> QString {
         if (!controller_.hasScene())
             return QString();
-        const Kernel &k = controller_.kernel();
-        return sock < k.socks.size() ? docks::label(k, sock) : QString();
+        const StepSnapshot &s = controller_.snapshot();
+        return sock < s.sockets ? docks::label(s, sock) : QString();
     });
     throttle_.setSingleShot(true);
     throttle_.setInterval(kRefreshMs);

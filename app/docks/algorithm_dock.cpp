@@ -8,11 +8,11 @@
 #include "../theme.h"
 
 #include "inflight/algorithm_listing.hpp"
-#include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
 #include "inflight/report.hpp"
 #include "inflight/run_summary.hpp"
 #include "inflight/simulation.hpp"
+#include "inflight/step_snapshot.hpp"
 
 #include <QFrame>
 #include <QHBoxLayout>
@@ -237,7 +237,7 @@ std::uint32_t AlgorithmDock::lastNoteLineBefore(std::uint64_t step) const
     // Until the run is indexed: the last note above the statement being executed.
     if (!step)
         return 0;
-    const std::uint32_t line = controller_.sim().current_line();
+    const std::uint32_t line = controller_.snapshot().current_line;
     auto it = notes_.upper_bound(line);
     return it == notes_.begin() ? 0 : std::prev(it)->first;
 }
@@ -253,10 +253,10 @@ void AlgorithmDock::refresh()
     }
     indexIfNeeded();
     const GcEra era = controller_.era();
-    const Kernel &k = controller_.kernel();
+    const StepSnapshot &k = controller_.snapshot();
     const Event *e = controller_.currentEvent();
     const std::uint64_t pos = controller_.position();
-    const bool running = controller_.sim().gc_in_progress();
+    const bool running = k.collection_running;
 
     // Followed step by step as well, for when the index cannot say (still being made, or past its
     // cap); a jump loses it (then the index answers where it can).
@@ -278,20 +278,20 @@ void AlgorithmDock::refresh()
     }
     // The listing of the code that ran last, like a debugger's source pane: unix_autobind() of
     // the scene's generation while a bind probes, else the collector of the era.
-    const AutobindMode mode = k.config().autobind;
+    const AutobindMode mode = k.autobind;
     const auto &listing = listing_of_line(line, era, mode);
     view_->setListing(&listing);
     if (is_autobind_line(line))
         title_->setText(tr("unix_autobind() — %1").arg(autobindTitle(mode)));
     else
         title_->setText(era == GcEra::graph
-                            ? tr("__unix_gc() — graph collector, kernel %1").arg(qs(k.config().profile))
-                            : tr("unix_gc() — %1 collector, kernel %2").arg(qs(era_name(era)), qs(k.config().profile)));
+                            ? tr("__unix_gc() — graph collector, kernel %1").arg(qs(k.profile))
+                            : tr("unix_gc() — %1 collector, kernel %2").arg(qs(era_name(era)), qs(k.profile)));
     view_->setCurrent(row_of(listing, line), dim);
 
     // Narration.
     if (e) {
-        QString story = QString::fromStdString(narrate(*e, k, &controller_.sim().scene()));
+        QString story = controller_.narration();
         // The last step also tells how the run ended: what was freed, what leaked, the expectations.
         if (controller_.indexReady() && pos == controller_.totalSteps() && controller_.endOfRun())
             story += QStringLiteral("\n\n") + QString::fromStdString(narrate_run_end(*controller_.endOfRun()));
@@ -305,7 +305,7 @@ void AlgorithmDock::refresh()
             cap += QStringLiteral(" · ") + qs(kfn_name(e->fn));
         // Several tasks: say whose step this is and when, on the modelled clock.
         if (k.concurrent && e->task < k.tasks.size()) {
-            const Task &t = k.tasks[e->task];
+            const TaskEntry &t = k.tasks[e->task];
             cap += tr(" · %1 on cpu %2").arg(QString::fromStdString(t.name)).arg(t.cpu);
         }
         if (e->time)
@@ -317,7 +317,7 @@ void AlgorithmDock::refresh()
     }
 
     // The note: the current statement's, else the last one run.
-    const std::uint32_t cur = pos ? controller_.sim().current_line() : 0;
+    const std::uint32_t cur = pos ? k.current_line : 0;
     std::uint32_t note_line = 0;
     note_current_ = false;
     if (cur && notes_.count(cur)) {

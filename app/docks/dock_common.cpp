@@ -5,6 +5,7 @@
 
 #include "inflight/kernel.hpp"
 #include "inflight/scene.hpp"
+#include "inflight/step_snapshot.hpp"
 
 #include <QFrame>
 #include <QObject>
@@ -82,11 +83,11 @@ std::uint32_t eventSkb(const Event &e)
     }
 }
 
-QString label(const Kernel &k, std::uint32_t sock)
+QString label(const StepSnapshot &s, std::uint32_t sock)
 {
     if (sock == npos)
         return QStringLiteral("-");
-    return QString::fromStdString(k.label_of_id(sock));
+    return qs(s.label(sock));
 }
 
 std::optional<std::uint32_t> findLabel(const Kernel &k, const QString &text)
@@ -100,26 +101,20 @@ std::optional<std::uint32_t> findLabel(const Kernel &k, const QString &text)
     return k.label_owner[*id];
 }
 
-QString carriedLabels(const Kernel &k, const SkBuff &skb)
+QString carriedLabels(const StepSnapshot &s, const SkbEntry &skb)
 {
     QStringList out;
-    if (skb.fp) {
-        for (const File *f : skb.fp->fp) {
-            if (f && f->sock)
-                out << QString::fromStdString(k.label_of(*f->sock));
-            else if (f)
-                out << QObject::tr("(non-socket file)");
-        }
-    }
+    for (std::uint32_t sock : skb.carried)
+        out << (sock != npos ? qs(s.label(sock)) : QObject::tr("(non-socket file)"));
     return out.join(QStringLiteral(", "));
 }
 
-QString skbText(const Kernel &k, const SkBuff &skb)
+QString skbText(const StepSnapshot &s, const SkbEntry &skb)
 {
-    const QString files = carriedLabels(k, skb);
+    const QString files = carriedLabels(s, skb);
     QString t = QStringLiteral("skb#%1").arg(skb.id);
-    if (skb.sk && skb.sk->state == SockState::embryo && skb.sk != skb.receiver)
-        t += QObject::tr(" connect → %1").arg(QString::fromStdString(k.label_of(*skb.sk)));
+    if (skb.connecting != npos)
+        t += QObject::tr(" connect → %1").arg(qs(s.label(skb.connecting)));
     else if (files.isEmpty())
         t += QObject::tr(" (no fds)");
     if (!files.isEmpty())

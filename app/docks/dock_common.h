@@ -20,9 +20,10 @@ class QWidget;
 
 namespace inflight {
 class Kernel;
-struct SkBuff;
 struct Scene;
+struct SkbEntry;
 struct Statement;
+struct StepSnapshot;
 } // namespace inflight
 
 namespace docks {
@@ -56,13 +57,15 @@ std::uint32_t eventSkb(const inflight::Event &e);
 // The engine's names (string_view, not necessarily NUL-terminated) as QString.
 inline QString qs(std::string_view v) { return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())); }
 
-QString label(const inflight::Kernel &k, std::uint32_t sock);
-// A socket by any of its labels ("a", "s2", "embryo(c)"), or nullopt.
+// "-" for npos.
+QString label(const inflight::StepSnapshot &s, std::uint32_t sock);
+// A socket by any of its labels ("a", "s2", "embryo(c)") in a finished run's kernel (the
+// event log names sockets by the run's end), or nullopt.
 std::optional<std::uint32_t> findLabel(const inflight::Kernel &k, const QString &label);
 // "b, c": the labels of the sockets whose files an skb carries ("" when none).
-QString carriedLabels(const inflight::Kernel &k, const inflight::SkBuff &skb);
+QString carriedLabels(const inflight::StepSnapshot &s, const inflight::SkbEntry &skb);
 // "skb#12 → b, c" (or "skb#12 (no fds)").
-QString skbText(const inflight::Kernel &k, const inflight::SkBuff &skb);
+QString skbText(const inflight::StepSnapshot &s, const inflight::SkbEntry &skb);
 // The statement that starts on `line` (searching repeat bodies too), or nullptr.
 const inflight::Statement *statementOnLine(const inflight::Scene &scene, std::uint32_t line);
 

@@ -13,7 +13,7 @@ namespace docks {
 DockListModel::DockListModel(PlayerController &controller, QObject *parent)
     : QAbstractListModel(parent), controller_(controller)
 {
-    // Queued behind nothing: the kernel is read synchronously, right after it moved.
+    // Queued behind nothing: the snapshot the controller took as the position changed.
     connect(&controller_, &PlayerController::positionChanged, this, &DockListModel::refresh);
     connect(&controller_, &PlayerController::selectionChanged, this, &DockListModel::refresh);
     connect(&controller_, &PlayerController::sceneLoaded, this, &DockListModel::refresh);

@@ -5,7 +5,7 @@
 
 #include "../player_controller.h"
 
-#include "inflight/kernel.hpp"
+#include "inflight/step_snapshot.hpp"
 
 using namespace inflight;
 
@@ -19,19 +19,17 @@ EdgeStackModel::EdgeStackModel(PlayerController &controller, QObject *parent) : 
 std::vector<DockListModel::Row> EdgeStackModel::collect() const
 {
     std::vector<Row> rows;
-    const Kernel &k = controller_.kernel();
+    const StepSnapshot &s = controller_.snapshot();
     const Event *e = controller_.currentEvent();
     const auto sel = controller_.selectedSocket();
-    rows.reserve(k.edge_stack_view.size());
-    for (const UnixEdge *edge : k.edge_stack_view) {
+    rows.reserve(s.edge_stack.size());
+    for (const EdgeEntry &edge : s.edge_stack) {
         Row r;
         r.kind = RowKind::edge;
-        r.id = edge->predecessor ? edge->predecessor->id : npos;
-        r.id2 = edge->successor ? edge->successor->id : npos;
+        r.id = edge.from;
+        r.id2 = edge.to;
         // unix_edge_successor(): an unaccepted embryo's queue counts as its listener's.
-        const UnixSock *eff =
-            edge->successor && edge->successor->listener ? edge->successor->listener : edge->successor;
-        r.v1 = eff ? static_cast<std::int64_t>(eff->id) : -1;
+        r.v1 = edge.effective_to != npos ? static_cast<std::int64_t>(edge.effective_to) : -1;
         r.selected = sel && (*sel == r.id || *sel == r.id2 || static_cast<std::int64_t>(*sel) == r.v1);
         rows.push_back(std::move(r));
     }
@@ -43,7 +41,7 @@ std::vector<DockListModel::Row> EdgeStackModel::collect() const
 
 QString EdgeStackModel::text(const Row &r) const
 {
-    const Kernel &k = controller_.kernel();
+    const StepSnapshot &k = controller_.snapshot();
     const QString from = label(k, r.id), to = label(k, r.id2);
     if (r.v1 >= 0 && static_cast<std::uint32_t>(r.v1) != r.id2)
         return tr("%1 → %2 (via %3)").arg(from, label(k, static_cast<std::uint32_t>(r.v1)), to);
@@ -52,7 +50,7 @@ QString EdgeStackModel::text(const Row &r) const
 
 QString EdgeStackModel::toolTip(const Row &r) const
 {
-    const Kernel &k = controller_.kernel();
+    const StepSnapshot &k = controller_.snapshot();
     QString t = tr("A copy of %1's file sits in %2's receive queue; the walk went from %1 to %2 along this "
                    "edge and comes back over it when %2's subtree is done.")
                     .arg(label(k, r.id), label(k, r.id2));

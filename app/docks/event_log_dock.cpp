@@ -149,7 +149,8 @@ void EventLogDock::updateSocketFilter()
         if (!sock)
             sock = npos; // nothing selected: nothing to show
     } else if (!socket_->text().trimmed().isEmpty() && controller_.hasScene()) {
-        sock = findLabel(model_->labels(), socket_->text());
+        sock = model_->labelsReady() ? findLabel(model_->labels(), socket_->text())
+                                     : controller_.findSocket(socket_->text());
         if (!sock) {
             sock = npos;
             unknown = true;

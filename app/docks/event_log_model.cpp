@@ -49,7 +49,11 @@ void EventLogModel::reindex()
         emit labelsChanged();
 }
 
-const Kernel &EventLogModel::labels() const { return end_ ? end_->kernel() : controller_.kernel(); }
+const Kernel &EventLogModel::labels() const
+{
+    Q_ASSERT(end_); // rows exist only once the run is indexed, and with them its end
+    return end_->kernel();
+}
 
 int EventLogModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : count_; }
 
@@ -124,12 +128,12 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         case LineColumn: return e.scene_line ? QVariant(e.scene_line) : QVariant(QString());
         case FunctionColumn: return qs(kfn_name(e.fn));
         case EventColumn: return qs(event_kind_name(e.kind));
-        case DescriptionColumn: return QString::fromStdString(describe(e, labels(), &controller_.sim().scene()));
+        case DescriptionColumn: return QString::fromStdString(describe(e, labels(), &controller_.scene()));
         default: return {};
         }
     case Qt::ToolTipRole:
         if (index.column() == DescriptionColumn) {
-            QString tip = QString::fromStdString(narrate(e, labels(), &controller_.sim().scene()));
+            QString tip = QString::fromStdString(narrate(e, labels(), &controller_.scene()));
             // The run's last step also tells how the run ended.
             if (end_ && row + 1 == count_)
                 tip += QStringLiteral("\n\n") + QString::fromStdString(narrate_run_end(*end_));

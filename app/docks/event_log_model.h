@@ -44,7 +44,8 @@ public:
     int currentRow() const;
     // The last row whose step is <= `step` (-1 if none).
     int rowAtOrBefore(std::uint64_t step) const;
-    // The kernel that names sockets: the run's end state once computed, else the current one.
+    // The kernel that names sockets: the finished run's end state (the index's own run, never
+    // the live model). Only once labelsReady().
     const inflight::Kernel &labels() const;
     bool labelsReady() const { return static_cast<bool>(end_); }
 

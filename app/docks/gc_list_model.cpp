@@ -6,24 +6,13 @@
 #include "../player_controller.h"
 #include "../theme.h"
 
-#include "inflight/graph_snapshot.hpp"
-#include "inflight/kernel.hpp"
+#include "inflight/step_snapshot.hpp"
 
 using namespace inflight;
 
 namespace docks {
 
 namespace {
-
-const GcList *list_of(const Kernel &k, ListId id)
-{
-    switch (id) {
-    case ListId::gc_inflight_list: return &k.gc_inflight_list;
-    case ListId::gc_candidates: return &k.gc_candidates;
-    case ListId::not_cycle_list: return &k.not_cycle_list;
-    default: return nullptr;
-    }
-}
 
 QString flags_text(std::int64_t f)
 {
@@ -46,28 +35,28 @@ GcListModel::GcListModel(PlayerController &controller, ListId list, QObject *par
 std::vector<DockListModel::Row> GcListModel::collect() const
 {
     std::vector<Row> rows;
-    const Kernel &k = controller_.kernel();
-    const GcList *l = list_of(k, list_);
+    const StepSnapshot &s = controller_.snapshot();
+    const std::vector<ListEntry> *l = s.list(list_);
     if (!l)
         return rows;
     const Event *e = controller_.currentEvent();
     const std::uint32_t touched = e ? eventSockA(*e) : npos;
     const auto sel = controller_.selectedSocket();
     rows.reserve(l->size());
-    for (const GcLink &link : *l) {
+    for (const ListEntry &entry : *l) {
         Row r;
-        if (link.is_cursor) {
+        if (entry.is_cursor()) {
             r.kind = RowKind::cursor;
             r.touched = e && e->kind == EventKind::cursor_move;
         } else {
-            const auto &u = static_cast<const UnixSock &>(link);
             r.kind = RowKind::sock;
-            r.id = u.id;
-            r.v1 = u.inflight;
-            r.v2 = u.file ? u.file->count : 0;
-            r.v3 = u.gc_flags;
-            r.touched = u.id == touched;
-            r.selected = sel && *sel == u.id;
+            r.id = entry.sock;
+            r.v1 = entry.inflight;
+            r.v2 = entry.file_refs;
+            r.v3 = entry.gc_flags;
+            r.touched = entry.sock == touched;
+            r.selected = sel && *sel == entry.sock;
+            r.role = entry.role;
         }
         rows.push_back(std::move(r));
     }
@@ -78,7 +67,7 @@ QString GcListModel::text(const Row &r) const
 {
     if (r.kind == RowKind::cursor)
         return tr("▶ cursor");
-    return tr("%1    inflight %2 · refs %3").arg(label(controller_.kernel(), r.id)).arg(r.v1).arg(r.v2);
+    return tr("%1    inflight %2 · refs %3").arg(qs(controller_.snapshot().label(r.id))).arg(r.v1).arg(r.v2);
 }
 
 QString GcListModel::toolTip(const Row &r) const
@@ -87,7 +76,7 @@ QString GcListModel::toolTip(const Row &r) const
         return tr("The restore walk's cursor: a dummy list node, like the kernel's. The walk looks at the "
                   "socket right after it, then moves past it. Sockets above the cursor were looked at; a "
                   "socket moved to the tail will be reached again.");
-    const QString name = label(controller_.kernel(), r.id);
+    const QString name = qs(controller_.snapshot().label(r.id));
     return tr("%1: u->inflight %2 (copies of its file in flight, minus those the collector discounted), "
               "file refs %3 (every reference: fds and in-flight copies). Flags: %4.")
         .arg(name)
@@ -98,10 +87,9 @@ QString GcListModel::toolTip(const Row &r) const
 
 QColor GcListModel::swatch(const Row &r) const
 {
-    const Kernel &k = controller_.kernel();
-    if (r.kind == RowKind::cursor || r.id >= k.socks.size())
+    if (r.kind == RowKind::cursor)
         return {};
-    return Theme::instance().roleColor(role_of(k, k.socks[r.id]));
+    return Theme::instance().roleColor(r.role);
 }
 
 } // namespace docks

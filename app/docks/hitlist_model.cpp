@@ -6,7 +6,9 @@
 #include "../player_controller.h"
 #include "../theme.h"
 
-#include "inflight/kernel.hpp"
+#include "inflight/step_snapshot.hpp"
+
+#include <algorithm>
 
 using namespace inflight;
 
@@ -20,7 +22,7 @@ HitlistModel::HitlistModel(PlayerController &controller, QObject *parent) : Dock
 std::vector<DockListModel::Row> HitlistModel::collect() const
 {
     std::vector<Row> rows;
-    const Kernel &k = controller_.kernel();
+    const StepSnapshot &s = controller_.snapshot();
     const Event *e = controller_.currentEvent();
     const auto sel = controller_.selectedSocket();
     // queue_splice moves a whole queue: every skb that came from it was touched.
@@ -28,27 +30,24 @@ std::vector<DockListModel::Row> HitlistModel::collect() const
     if (e && e->kind == EventKind::queue_splice)
         spliced = e->b != npos ? e->b : e->a;
     const std::uint32_t moved = e && e->to == ListId::hitlist ? eventSkb(*e) : npos;
-    for (const SkBuff &skb : k.hitlist) {
+    for (const SkbEntry &skb : s.hitlist) {
         Row r;
         r.kind = RowKind::skb;
         r.id = skb.id;
-        r.id2 = skb.receiver ? skb.receiver->id : npos;
+        r.id2 = skb.receiver;
         // The first socket it carries: what a click selects.
-        if (skb.fp)
-            for (const File *f : skb.fp->fp)
-                if (f && f->sock) {
-                    r.v1 = static_cast<std::int64_t>(f->sock->id) + 1;
-                    break;
-                }
+        for (std::uint32_t carried : skb.carried)
+            if (carried != npos) {
+                r.v1 = static_cast<std::int64_t>(carried) + 1;
+                break;
+            }
         r.touched = skb.id == moved || (spliced != npos && r.id2 == spliced);
-        bool carries_selected = false;
-        if (sel && skb.fp)
-            for (const File *f : skb.fp->fp)
-                carries_selected |= f && f->sock && f->sock->id == *sel;
+        const bool carries_selected =
+            sel && std::find(skb.carried.begin(), skb.carried.end(), *sel) != skb.carried.end();
         r.selected = sel && (carries_selected || r.id2 == *sel);
-        r.text = skbText(k, skb);
-        const QString from = skb.receiver ? label(k, skb.receiver->id) : tr("?");
-        const QString files = carriedLabels(k, skb);
+        r.text = skbText(s, skb);
+        const QString from = skb.receiver != npos ? qs(s.label(skb.receiver)) : tr("?");
+        const QString files = carriedLabels(s, skb);
         r.tip =
             r.text + QStringLiteral("\n\n") +
             (files.isEmpty() ? tr("skb#%1 came from %2's receive queue and carries no file.").arg(skb.id).arg(from)

@@ -7,7 +7,8 @@
 #include "../theme.h"
 
 #include "inflight/graph_snapshot.hpp"
-#include "inflight/kernel.hpp"
+#include "inflight/socket_detail.hpp"
+#include "inflight/step_snapshot.hpp"
 #include "inflight/why_alive.hpp"
 
 #include <QHeaderView>
@@ -33,17 +34,6 @@ QString flags_text(unsigned f)
     if (f & UNIX_GC_MAYBE_CYCLE)
         out << QStringLiteral("MAYBE_CYCLE");
     return out.isEmpty() ? QStringLiteral("none") : out.join(QLatin1Char('|'));
-}
-
-// The name a process gives fd `fd`, if any.
-QString fd_name(const Kernel &k, const Process &p, std::size_t fd)
-{
-    QString name;
-    p.names.for_each([&](std::uint32_t id, int f) {
-        if (static_cast<std::size_t>(f) == fd)
-            name = s(k.name_pool.str(id));
-    });
-    return name;
 }
 
 } // namespace
@@ -87,7 +77,7 @@ InspectorDock::InspectorDock(PlayerController &controller, QWidget *parent)
     connect(search_, &QLineEdit::returnPressed, this, [this] {
         if (!controller_.hasScene())
             return;
-        if (const auto id = findLabel(controller_.kernel(), search_->text()))
+        if (const auto id = controller_.findSocket(search_->text()))
             controller_.selectSocket(*id);
         else
             header_->setText(tr("No socket is labelled “%1” at this step.").arg(search_->text().trimmed()));
@@ -110,8 +100,9 @@ InspectorDock::InspectorDock(PlayerController &controller, QWidget *parent)
 // "Why is it alive?": the chain of references from a process fd, or the collector's reason
 // (engine/why_alive), in plain words. From the state alone: the player keeps no per-socket
 // history, so "since it became unreachable" is the CLI's (`inflight-cli why`).
-InspectorDock::Field InspectorDock::whyField(const Kernel &k, std::uint32_t id) const
+InspectorDock::Field InspectorDock::whyField(const SocketDetail &d) const
 {
+    const StepSnapshot &k = controller_.snapshot();
     Field why{QStringLiteral("why"),
               tr("Why is it alive?"),
               QString(),
@@ -121,14 +112,13 @@ InspectorDock::Field InspectorDock::whyField(const Kernel &k, std::uint32_t id) 
               {},
               {}};
     // A BFS over every queue per step: past this size the section would cost more than a step.
-    constexpr std::size_t kMaxSockets = 50'000;
-    if (k.socks.size() > kMaxSockets) {
+    if (!d.why) {
         why_text_.clear();
-        why.value =
-            tr("not worked out for scenes of more than %L1 sockets (inflight-cli why does it)").arg(kMaxSockets);
+        why.value = tr("not worked out for scenes of more than %L1 sockets (inflight-cli why does it)")
+                        .arg(SocketDetail::kWhySockets);
         return why;
     }
-    const WhyAlive w = why_alive(k, id);
+    const WhyAlive &w = *d.why;
     QString reason = s(w.reason);
     if (!reason.isEmpty())
         reason[0] = reason[0].toUpper();
@@ -183,19 +173,18 @@ InspectorDock::Field InspectorDock::whyField(const Kernel &k, std::uint32_t id) 
     return why;
 }
 
-std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
+std::vector<InspectorDock::Field> InspectorDock::build(const SocketDetail &u) const
 {
-    const Kernel &k = controller_.kernel();
-    const UnixSock &u = k.socks[id];
-    const bool graph = k.era() == GcEra::graph;
+    const StepSnapshot &k = controller_.snapshot();
+    const std::uint32_t id = u.sock;
+    const bool graph = k.era == GcEra::graph;
     std::vector<Field> out;
 
     // ---- identity
     Field ident{QStringLiteral("socket"), tr("Socket"), QString(), tr("Who this socket is."), {}, {}};
     QStringList others;
-    for (std::size_t n = 0; n < k.label_owner.size(); ++n)
-        if (k.label_owner[n] == id && n != u.label)
-            others << s(k.name_pool.str(static_cast<std::uint32_t>(n)));
+    for (const std::string &n : u.other_labels)
+        others << s(n);
     ident.children.push_back(
         {QStringLiteral("label"),
          tr("label"),
@@ -225,12 +214,12 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
                               {}});
     ident.children.push_back({QStringLiteral("peer"),
                               tr("peer"),
-                              u.peer ? label(k, u.peer->id) : tr("none"),
+                              u.peer != npos ? label(k, u.peer) : tr("none"),
                               tr("The socket at the other end (unix_peer()). For an embryo: the client that "
                                  "connected."),
                               {},
                               {}});
-    const std::string &addr = k.address_of(u);
+    const std::string &addr = u.address;
     ident.children.push_back({QStringLiteral("address"),
                               tr("address"),
                               addr.empty() ? tr("none") : QStringLiteral("@") + QString::fromStdString(addr),
@@ -239,18 +228,13 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
                               {}});
     ident.children.push_back({QStringLiteral("owner"),
                               tr("owner"),
-                              u.owner < k.users.size() ? QString::fromStdString(k.users[u.owner].name) : tr("?"),
+                              QString::fromStdString(u.owner),
                               tr("The user that created it. The fds a user has in flight are counted against "
                                  "that user's limit."),
                               {},
                               {}});
     if (u.state == SockState::embryo) {
-        QString listener = tr("none");
-        for (const UnixSock &l : k.socks)
-            if (l.state == SockState::listening)
-                for (const SkBuff &skb : l.receive_queue)
-                    if (skb.sk == &u)
-                        listener = label(k, l.id);
+        const QString listener = u.listener != npos ? label(k, u.listener) : tr("none");
         ident.children.push_back({QStringLiteral("listener"),
                                   tr("listener"),
                                   listener,
@@ -260,15 +244,13 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
                                   {}});
     }
     QStringList fds;
-    for (const Process &p : k.processes)
-        for (std::size_t fd = 0; fd < p.fds.size(); ++fd)
-            if (p.fds[fd] && p.fds[fd]->sock == &u) {
-                const QString n = fd_name(k, p, fd);
-                fds << tr("%1: fd %2%3")
-                           .arg(QString::fromStdString(p.name))
-                           .arg(fd)
-                           .arg(n.isEmpty() ? QString() : QStringLiteral(" (") + n + QStringLiteral(")"));
-            }
+    for (const OpenFd &o : u.fds) {
+        const QString n = QString::fromStdString(o.name);
+        fds << tr("%1: fd %2%3")
+                   .arg(QString::fromStdString(o.process))
+                   .arg(o.fd)
+                   .arg(n.isEmpty() ? QString() : QStringLiteral(" (") + n + QStringLiteral(")"));
+    }
     ident.children.push_back({QStringLiteral("fds"),
                               tr("open fds"),
                               fds.isEmpty() ? tr("none") : fds.join(QStringLiteral(", ")),
@@ -279,7 +261,7 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
     out.push_back(std::move(ident));
 
     // ---- Run > On this kernel: what the real kernel did with this socket
-    if (auto it = kernel_verdicts_.find(s(k.label_of(u))); it != kernel_verdicts_.end())
+    if (auto it = kernel_verdicts_.find(s(u.label)); it != kernel_verdicts_.end())
         out.push_back({QStringLiteral("kernel"),
                        tr("On this kernel"),
                        it.value(),
@@ -290,7 +272,7 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
                        {}});
 
     // ---- why is it alive?
-    out.push_back(whyField(k, id));
+    out.push_back(whyField(u));
 
     // ---- references
     Field refs{QStringLiteral("refs"),
@@ -299,23 +281,23 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
                tr("Who holds the socket's file: the collector compares these counts."),
                {},
                {}};
-    if (u.file) {
+    if (u.has_file) {
         refs.children.push_back({QStringLiteral("file_refs"),
                                  tr("file refs"),
-                                 QString::number(u.file->count),
+                                 QString::number(u.file_refs),
                                  tr("file_count(): every reference to its file — open fds, copies in flight in "
                                     "receive queues, and short-lived ones (a send in progress, a peeked copy)."),
                                  {},
                                  {}});
         refs.children.push_back({QStringLiteral("fd_refs"),
                                  tr("· from fds"),
-                                 QString::number(k.fd_refs(*u.file)),
+                                 QString::number(u.fd_refs),
                                  tr("How many of those references are fds in some process."),
                                  {},
                                  {}});
         refs.children.push_back({QStringLiteral("inflight_refs"),
                                  tr("· in flight"),
-                                 QString::number(k.fp_refs(*u.file)),
+                                 QString::number(u.fp_refs),
                                  tr("How many are copies carried by messages (SCM_RIGHTS) not yet received."),
                                  {},
                                  {}});
@@ -332,7 +314,7 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
     // ---- the collector's view
     Field gc{
         QStringLiteral("gc"), tr("Collector"), QString(), tr("What the garbage collector knows about it."), {}, {}};
-    const GcRole role = role_of(k, u);
+    const GcRole role = u.role;
     gc.children.push_back({QStringLiteral("role"),
                            tr("role now"),
                            s(gc_role_name(role)),
@@ -362,10 +344,10 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
                                {},
                                {}});
     } else {
-        const UnixVertex *v = u.vertex;
+        const bool v = u.has_vertex;
         gc.children.push_back({QStringLiteral("out_degree"),
                                tr("out_degree"),
-                               v ? QString::number(v->out_degree) : tr("0 (no vertex)"),
+                               v ? QString::number(u.out_degree) : tr("0 (no vertex)"),
                                tr("The vertex's edges: one per copy of its file in flight. A socket has a vertex "
                                   "only while in flight."),
                                {},
@@ -373,25 +355,25 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
         if (v) {
             gc.children.push_back({QStringLiteral("index"),
                                    tr("index"),
-                                   QString::number(v->index),
+                                   QString::number(u.index),
                                    tr("Tarjan's visit order in the current walk (or the unvisited/grouped mark "
                                       "between walks)."),
                                    {},
                                    {}});
             gc.children.push_back({QStringLiteral("scc_index"),
                                    tr("scc_index"),
-                                   QString::number(v->scc_index),
+                                   QString::number(u.scc_index),
                                    tr("The low-link: the smallest index reachable from it through the stack. Members "
                                       "of one SCC end with the same scc_index."),
                                    {},
                                    {}});
             gc.children.push_back({QStringLiteral("vertex_list"),
                                    tr("vertex list"),
-                                   on_visited_list(k, *v) ? tr("visited") : tr("unvisited"),
+                                   u.on_visited_list ? tr("visited") : tr("unvisited"),
                                    tr("Which list the walk keeps the vertex on."),
                                    {},
                                    {}});
-            if (const int verdict = verdict_of(k, *v); verdict >= 0)
+            if (const int verdict = u.verdict; verdict >= 0)
                 gc.children.push_back({QStringLiteral("verdict"),
                                        tr("SCC verdict"),
                                        verdict ? tr("dead") : tr("alive"),
@@ -411,17 +393,18 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
     // ---- receive queue
     Field queue{QStringLiteral("queue"),
                 tr("Receive queue"),
-                u.receive_queue.empty()       ? tr("empty")
-                : u.receive_queue.size() == 1 ? tr("1 skb")
-                                              : tr("%1 skbs").arg(u.receive_queue.size()),
+                u.queue.empty()       ? tr("empty")
+                : u.queue.size() == 1 ? tr("1 skb")
+                                      : tr("%1 skbs").arg(u.queue.size()),
                 tr("The messages waiting in its receive queue, first to be read at the top, with the files each "
                    "carries. A socket whose file sits in this queue is held by this socket."),
                 {},
                 {}};
     int i = 0;
-    for (const SkBuff &skb : u.receive_queue) {
+    for (const QueuedSkb &queued : u.queue) {
+        const SkbEntry &skb = queued.skb;
         QStringList marks;
-        if (u.oob_skb == &skb)
+        if (skb.oob_mark)
             marks << tr("OOB mark (u->oob_skb)");
         else if (skb.oob)
             marks << tr("OOB byte");
@@ -430,8 +413,8 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
         if (skb.users > 1)
             marks << tr("%1 references").arg(skb.users);
         QString v = skbText(k, skb);
-        if (skb.sender && !(skb.sk && skb.sk->state == SockState::embryo && skb.sk != skb.receiver))
-            v += tr("  (from %1)").arg(label(k, skb.sender->id));
+        if (skb.sender != npos && skb.connecting == npos)
+            v += tr("  (from %1)").arg(label(k, skb.sender));
         if (!marks.isEmpty())
             v += QStringLiteral("  [") + marks.join(QStringLiteral(", ")) + QStringLiteral("]");
         Field f{
@@ -443,11 +426,11 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
             {}};
         // A connection request: the embryo's own queue is where fds sent to it wait, and what
         // the collector scans for a listener.
-        if (skb.sk && skb.sk->state == SockState::embryo && skb.sk != skb.receiver) {
+        if (skb.connecting != npos) {
             int j = 0;
-            for (const SkBuff &inner : skb.sk->receive_queue) {
+            for (const SkbEntry &inner : queued.embryo_queue) {
                 f.children.push_back({QString::number(j),
-                                      tr("%1's #%2").arg(label(k, skb.sk->id)).arg(j + 1),
+                                      tr("%1's #%2").arg(label(k, skb.connecting)).arg(j + 1),
                                       skbText(k, inner),
                                       tr("A message waiting in the unaccepted embryo's queue. The collector counts "
                                          "the files it carries as held by the listener."),
@@ -470,27 +453,17 @@ std::vector<InspectorDock::Field> InspectorDock::build(std::uint32_t id) const
                 {},
                 {}};
     int copies = 0;
-    auto scan = [&](const SkBuff &skb, const QString &place) {
-        if (!skb.fp || !u.file)
-            return;
-        int n = 0;
-        for (const File *f : skb.fp->fp)
-            n += f == u.file;
-        if (!n)
-            return;
+    for (const FileInFlight &c : u.in_flight) {
+        const int n = c.copies;
         copies += n;
-        where.children.push_back({QStringLiteral("skb%1").arg(skb.id),
-                                  place,
-                                  tr("skb#%1%2").arg(skb.id).arg(n > 1 ? tr(" (×%1)").arg(n) : QString()),
-                                  tr("A message carrying this socket's file."),
-                                  {},
-                                  {}});
-    };
-    for (const UnixSock &o : k.socks)
-        for (const SkBuff &skb : o.receive_queue)
-            scan(skb, tr("in %1's queue").arg(label(k, o.id)));
-    for (const SkBuff &skb : k.hitlist)
-        scan(skb, tr("on the hitlist"));
+        where.children.push_back(
+            {QStringLiteral("skb%1").arg(c.skb),
+             c.queue_of != npos ? tr("in %1's queue").arg(label(k, c.queue_of)) : tr("on the hitlist"),
+             tr("skb#%1%2").arg(c.skb).arg(n > 1 ? tr(" (×%1)").arg(n) : QString()),
+             tr("A message carrying this socket's file."),
+             {},
+             {}});
+    }
     where.value = copies == 0 ? tr("not in flight") : copies == 1 ? tr("1 copy") : tr("%1 copies").arg(copies);
     out.push_back(std::move(where));
     return out;
@@ -566,7 +539,8 @@ void InspectorDock::setKernelVerdicts(const QHash<QString, QString> &by_label, c
 void InspectorDock::refresh()
 {
     const auto sel = controller_.hasScene() ? controller_.selectedSocket() : std::nullopt;
-    const bool valid = sel && *sel < controller_.kernel().socks.size();
+    const SocketDetail *detail = controller_.hasScene() ? controller_.selectedDetail() : nullptr;
+    const bool valid = sel && detail;
     if (!valid) {
         tree_->clear();
         items_.clear();
@@ -588,7 +562,7 @@ void InspectorDock::refresh()
     } else if (pos != shown_pos_) {
         baseline_ = current_;
     }
-    const std::vector<Field> fields = build(*sel);
+    const std::vector<Field> fields = build(*detail);
     QStringList keys;
     keys_of(fields, QString(), keys);
     if (keys == keys_) {
@@ -604,7 +578,7 @@ void InspectorDock::refresh()
         tree_->verticalScrollBar()->setValue(scroll);
         tree_->setUpdatesEnabled(true);
     }
-    header_->setText(tr("%1 at step %2").arg(label(controller_.kernel(), *sel)).arg(pos));
+    header_->setText(tr("%1 at step %2").arg(label(controller_.snapshot(), *sel)).arg(pos));
     why_->setText(why_text_);
     why_->setVisible(!why_text_.isEmpty());
     current_.clear();

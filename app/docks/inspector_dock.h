@@ -20,7 +20,7 @@ class QTreeWidget;
 class QTreeWidgetItem;
 class PlayerController;
 namespace inflight {
-class Kernel;
+struct SocketDetail;
 }
 
 namespace docks {
@@ -47,8 +47,8 @@ public:
 private:
     void refresh();
     void applyTheme();
-    std::vector<Field> build(std::uint32_t sock) const;
-    Field whyField(const inflight::Kernel &k, std::uint32_t sock) const;
+    std::vector<Field> build(const inflight::SocketDetail &d) const;
+    Field whyField(const inflight::SocketDetail &d) const;
     void addItems(QTreeWidgetItem *parent, const std::vector<Field> &fields, const QString &prefix);
     void updateItems(const std::vector<Field> &fields, const QString &prefix, bool top);
     void fill(QTreeWidgetItem *item, const Field &f, const QString &key, bool top);

@@ -11,8 +11,7 @@
 #include "../player_controller.h"
 #include "../theme.h"
 
-#include "inflight/kernel.hpp"
-#include "inflight/simulation.hpp"
+#include "inflight/step_snapshot.hpp"
 
 #include <QLabel>
 #include <QListView>
@@ -284,8 +283,8 @@ void ListsDock::updatePhase()
         phase_->clear();
         return;
     }
-    const Kernel &k = controller_.kernel();
-    const bool running = controller_.sim().gc_in_progress();
+    const StepSnapshot &k = controller_.snapshot();
+    const bool running = k.collection_running;
     QString what;
     switch (k.gc_phase) {
     case GcPhase::none: what = running ? tr("starting") : QString(); break;
@@ -301,7 +300,7 @@ void ListsDock::updatePhase()
         phase_->setText(tr("No collection running"));
         return;
     }
-    const std::uint32_t n = k.gc_runs.empty() ? 0 : k.gc_runs.back().number;
+    const std::uint32_t n = k.collection;
     phase_->setText(what.isEmpty() ? tr("Collection #%1").arg(n) : tr("Collection #%1 — %2").arg(n).arg(what));
 }
 
@@ -311,7 +310,7 @@ void ListsDock::updateGlobals()
         globals_->clear();
         return;
     }
-    const Kernel &k = controller_.kernel();
+    const CollectorGlobals &k = controller_.snapshot().globals;
     const QLocale l;
     QStringList parts;
     parts << tr("unix_tot_inflight %1").arg(l.toString(qulonglong(k.unix_tot_inflight)))
@@ -321,16 +320,15 @@ void ListsDock::updateGlobals()
               << tr("grouped %1").arg(k.graph_grouped ? tr("true") : tr("false"))
               << tr("index marks %1/%2").arg(k.unvisited_index).arg(k.grouped_index)
               << tr("max_scc_index %1").arg(k.max_scc_index);
-    parts << tr("hitlist %1").arg(k.hitlist.size());
+    parts << tr("hitlist %1").arg(k.hitlist_size);
     // Per user: the first few in the label, every one in its tooltip (the seed scene has 15
     // users with fds in flight, which would push the lists out of a 1080p dock).
     constexpr int kUsersShown = 4;
     QStringList users;
-    for (const User &u : k.users)
-        if (u.unix_inflight || &u == &k.users.front())
-            users << tr("%1->unix_inflight %2")
-                         .arg(QString::fromStdString(u.name))
-                         .arg(l.toString(qulonglong(u.unix_inflight)));
+    for (const UserInflight &u : k.users)
+        users << tr("%1->unix_inflight %2")
+                     .arg(QString::fromStdString(u.name))
+                     .arg(l.toString(qulonglong(u.unix_inflight)));
     for (int i = 0; i < users.size() && i < kUsersShown; ++i)
         parts << users[i];
     if (users.size() > kUsersShown)

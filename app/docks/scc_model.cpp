@@ -6,7 +6,7 @@
 #include "../player_controller.h"
 #include "../theme.h"
 
-#include "inflight/kernel.hpp"
+#include "inflight/step_snapshot.hpp"
 
 #include <algorithm>
 
@@ -67,7 +67,7 @@ void SccModel::track() const
     }
     if (!begin_step_)
         return;
-    const Kernel &k = controller_.kernel();
+    const StepSnapshot &k = controller_.snapshot();
     for (; next_row_ < tl.size() && tl[next_row_].step <= pos && !finished_; ++next_row_) {
         const Event &e = tl[next_row_];
         switch (e.kind) {
@@ -85,14 +85,13 @@ void SccModel::track() const
                 auto root = std::find(stack_.begin(), stack_.end(), e.a);
                 scc.members.assign(root, stack_.end());
                 stack_.erase(root, stack_.end());
-            } else if (e.a < k.socks.size() && k.socks[e.a].vertex) {
+            } else if (k.scc_prev.count(e.a)) {
                 // The fast path walks the ring the last full walk left; it is intact until purged.
-                const UnixVertex *first = k.socks[e.a].vertex;
                 scc.members.push_back(e.a);
-                for (const UnixVertex *w = first->scc_prev;
-                     w != first && w && w->sock && scc.members.size() < static_cast<std::size_t>(e.before);
-                     w = w->scc_prev)
-                    scc.members.push_back(w->sock->id);
+                for (auto w = k.scc_prev.find(e.a); w != k.scc_prev.end() && w->second != e.a &&
+                                                    scc.members.size() < static_cast<std::size_t>(e.before);
+                     w = k.scc_prev.find(w->second))
+                    scc.members.push_back(w->second);
             }
             scc.member_dead.assign(scc.members.size(), -1);
             scc.reason.assign(scc.members.size(), -1);
@@ -131,7 +130,7 @@ void SccModel::track() const
 
 DockListModel::Row SccModel::makeRow(std::size_t i) const
 {
-    const Kernel &k = controller_.kernel();
+    const StepSnapshot &k = controller_.snapshot();
     const Scc &scc = sccs_[i];
     Row r;
     r.kind = RowKind::scc;
@@ -210,7 +209,7 @@ std::vector<DockListModel::Row> SccModel::collect() const
         out[i].text += tr("  · leaked");
         out[i].tip += QStringLiteral("\n\n") +
                       tr("Leaked: no open fd reaches any member, yet the collector left them. %1")
-                          .arg(QString::fromStdString(controller_.kernel().leaked.at(sccs_[i].members.front())));
+                          .arg(QString::fromStdString(controller_.snapshot().leaked->at(sccs_[i].members.front())));
     }
     return out;
 }
@@ -219,9 +218,9 @@ bool SccModel::leaked(std::size_t i) const
 {
     if (!finished_ || i >= sccs_.size() || sccs_[i].verdict != 0 || sccs_[i].members.empty())
         return false;
-    const Kernel &k = controller_.kernel();
+    const StepSnapshot &k = controller_.snapshot();
     const auto &m = sccs_[i].members;
-    return std::all_of(m.begin(), m.end(), [&](std::uint32_t id) { return k.leaked.count(id) > 0; });
+    return std::all_of(m.begin(), m.end(), [&](std::uint32_t id) { return k.is_leaked(id); });
 }
 
 QColor SccModel::swatch(const Row &r) const

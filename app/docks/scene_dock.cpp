@@ -146,7 +146,7 @@ void SceneDock::refresh()
 {
     if (!controller_.hasScene())
         return;
-    view_->setCurrentLine(controller_.position() ? static_cast<int>(controller_.sim().current_line()) : 0);
+    view_->setCurrentLine(controller_.position() ? static_cast<int>(controller_.snapshot().current_line) : 0);
     view_->setNextLine(controller_.nextStatementLine());
 }
 

@@ -6,8 +6,7 @@
 #include "../player_controller.h"
 #include "../theme.h"
 
-#include "inflight/graph_snapshot.hpp"
-#include "inflight/kernel.hpp"
+#include "inflight/step_snapshot.hpp"
 
 using namespace inflight;
 
@@ -21,18 +20,19 @@ VertexStackModel::VertexStackModel(PlayerController &controller, QObject *parent
 std::vector<DockListModel::Row> VertexStackModel::collect() const
 {
     std::vector<Row> rows;
-    const Kernel &k = controller_.kernel();
+    const StepSnapshot &s = controller_.snapshot();
     const Event *e = controller_.currentEvent();
     const std::uint32_t touched = e ? eventSockA(*e) : npos;
     const auto sel = controller_.selectedSocket();
-    rows.reserve(k.vertex_stack_view.size());
-    for (const UnixVertex *v : k.vertex_stack_view) {
+    rows.reserve(s.vertex_stack.size());
+    for (const VertexEntry &v : s.vertex_stack) {
         Row r;
         r.kind = RowKind::vertex;
-        r.id = v->sock ? v->sock->id : npos;
-        r.v1 = static_cast<std::int64_t>(v->index);
-        r.v2 = static_cast<std::int64_t>(v->scc_index);
-        r.v3 = static_cast<std::int64_t>(v->out_degree);
+        r.id = v.sock;
+        r.v1 = v.index;
+        r.v2 = v.scc_index;
+        r.v3 = v.out_degree;
+        r.role = v.role;
         r.touched = r.id != npos && r.id == touched;
         r.selected = sel && *sel == r.id;
         rows.push_back(std::move(r));
@@ -42,7 +42,7 @@ std::vector<DockListModel::Row> VertexStackModel::collect() const
 
 QString VertexStackModel::text(const Row &r) const
 {
-    return tr("%1    index %2 · scc_index %3").arg(label(controller_.kernel(), r.id)).arg(r.v1).arg(r.v2);
+    return tr("%1    index %2 · scc_index %3").arg(label(controller_.snapshot(), r.id)).arg(r.v1).arg(r.v2);
 }
 
 QString VertexStackModel::toolTip(const Row &r) const
@@ -51,16 +51,15 @@ QString VertexStackModel::toolTip(const Row &r) const
               "visited; scc_index = the lowest index reachable from it through vertices still on the stack "
               "(Tarjan's low-link). When a vertex's index equals its scc_index it is the root of an SCC: "
               "the stack is cut there. out_degree %2.")
-        .arg(label(controller_.kernel(), r.id))
+        .arg(label(controller_.snapshot(), r.id))
         .arg(r.v3);
 }
 
 QColor VertexStackModel::swatch(const Row &r) const
 {
-    const Kernel &k = controller_.kernel();
-    if (r.id >= k.socks.size())
+    if (r.id == npos)
         return {};
-    return Theme::instance().roleColor(role_of(k, k.socks[r.id]));
+    return Theme::instance().roleColor(r.role);
 }
 
 } // namespace docks

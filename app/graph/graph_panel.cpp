@@ -130,14 +130,14 @@ void GraphPanel::refresh()
         return;
     QElapsedTimer took;
     took.start();
-    const inflight::Kernel &k = controller_.kernel();
-    scene_->setSnapshot(inflight::snapshot_graph(k), k.era() == inflight::GcEra::graph);
+    const auto snapshot = controller_.graphSnapshot();
+    scene_->setSnapshot(*snapshot, controller_.snapshot().era == inflight::GcEra::graph);
     scene_->setSelectedSocket(controller_.selectedSocket());
     if (presenting_ || view_->followsGraph()) {
         // The view may be closer than the whole graph (the label floor): keep the socket the
         // step is about in it.
         const inflight::Event *e = controller_.currentEvent();
-        if (e && e->a < k.socks.size())
+        if (e && e->a < snapshot->nodes.size())
             if (NodeItem *item = scene_->itemShowing(e->a))
                 view_->keepInView(item);
     }

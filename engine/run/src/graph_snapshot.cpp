@@ -83,20 +83,25 @@ GcRole role_with(const Kernel &k, const UnixSock &u, GcRole era_role)
 
 } // namespace
 
-GcRole role_of(const Kernel &k, const UnixSock &u)
+GcRoles::GcRoles(const Kernel &k) : k_(k)
+{
+    if (k.era() == GcEra::graph)
+        on_stack_.insert(k.vertex_stack_view.begin(), k.vertex_stack_view.end());
+}
+
+GcRole GcRoles::operator()(const UnixSock &u) const
 {
     if (u.released)
         return GcRole::released;
-    if (k.era() != GcEra::graph)
-        return role_with(k, u, classic_role(k, u));
-    std::unordered_set<const UnixVertex *> on_stack(k.vertex_stack_view.begin(), k.vertex_stack_view.end());
-    return role_with(k, u, graph_role(k, u, on_stack));
+    return role_with(k_, u, k_.era() == GcEra::graph ? graph_role(k_, u, on_stack_) : classic_role(k_, u));
 }
+
+GcRole role_of(const Kernel &k, const UnixSock &u) { return GcRoles(k)(u); }
 
 GraphSnapshot snapshot_graph(const Kernel &k)
 {
     GraphSnapshot g;
-    const std::unordered_set<const UnixVertex *> on_stack(k.vertex_stack_view.begin(), k.vertex_stack_view.end());
+    const GcRoles role(k);
     // An unaccepted embryo belongs to the listener whose queue holds its connect skb.
     std::unordered_map<std::uint32_t, std::uint32_t> embryo_listener;
     for (const UnixSock &u : k.socks)
@@ -113,9 +118,7 @@ GraphSnapshot snapshot_graph(const Kernel &k)
         n.label = k.label_of(u);
         n.type = u.type;
         n.state = u.state;
-        n.role = u.released
-                     ? GcRole::released
-                     : role_with(k, u, k.era() == GcEra::graph ? graph_role(k, u, on_stack) : classic_role(k, u));
+        n.role = role(u);
         if (n.role == GcRole::leaked)
             n.why = k.leaked.at(u.id);
         n.listener = u.state == SockState::listening;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace inflight {
@@ -81,5 +82,17 @@ struct GraphSnapshot {
 
 GraphSnapshot snapshot_graph(const Kernel &k);
 GcRole role_of(const Kernel &k, const UnixSock &u);
+
+// role_of() for many sockets of one state: the walk's vertex stack is indexed once, not once
+// per socket. Valid while the state does not move.
+class GcRoles {
+public:
+    explicit GcRoles(const Kernel &k);
+    GcRole operator()(const UnixSock &u) const;
+
+private:
+    const Kernel &k_;
+    std::unordered_set<const UnixVertex *> on_stack_;
+};
 
 } // namespace inflight
