@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/statement_table.hpp"
 
+#include "inflight/errno_code.hpp"
+#include "inflight/gc_era.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -10,7 +13,6 @@ namespace {
 using W = std::string_view;
 
 constexpr std::array<W, 3> kSockTypes{"stream", "dgram", "seqpacket"};
-constexpr std::array<W, 3> kEras{"classic", "async", "graph"};
 constexpr std::array<W, 1> kUserOpt{"user"};
 constexpr std::array<W, 2> kProcessOpts{"user", "cpu"};
 constexpr std::array<W, 3> kSendOpts{"fds", "bytes", "to"};
@@ -48,7 +50,7 @@ constexpr std::array<StatementInfo, 23> kStatements{{
      "note [ERA ...] \"text\"",
      "Narration shown at this point (only under the collectors it names).",
      {},
-     kEras,
+     kEraNames,
      true,
      false},
     {"socketpair",
@@ -143,7 +145,7 @@ constexpr std::array<W, 2> kTableLock{"global", "per-bucket"};
 
 constexpr std::array<SettingInfo, 13> kSettings{{
     {"gc", "set gc classic|async|graph", "The collector: classic (6.8), async (6.9) or graph (6.18), as kernel profiles.",
-     kEras},
+     kEraNames},
     {"kernel", "set kernel VERSION",
      "A kernel profile: its collector and the changes it has ('inflight-cli kernels' lists them).", kKernels},
     {"fix", "set fix NAME [on|off]", "Turns one named kernel change on or off, on top of the kernel profile.", kFixes},
@@ -151,7 +153,7 @@ constexpr std::array<SettingInfo, 13> kSettings{{
     {"seed", "set seed N", "Seed for the start numbers of autobind addresses.", {}},
     {"limit", "set limit [NAME] N", "The most sockets the scene may create, or one of the run's budgets.", {}},
     {"check", "set check on|off", "Verify the model's invariants after every micro-step.", kOnOff},
-    {"collectors", "set collectors ERA [ERA ...]", "The eras this scene's expectations hold for.", kEras},
+    {"collectors", "set collectors ERA [ERA ...]", "The eras this scene's expectations hold for.", kEraNames},
     {"cpus", "set cpus N", "The number of CPUs, 1 to 1024.", {}},
     {"cost", "set cost NAME NS", "Overrides one modelled cost, in nanoseconds.", {}},
     {"autobind", "set autobind sequential|random-v1|random", "Which unix_autobind() runs.", kAutobind},
@@ -160,11 +162,6 @@ constexpr std::array<SettingInfo, 13> kSettings{{
     {"table-lock", "set table-lock global|per-bucket", "One lock for the AF_UNIX hash table, or one per bucket.",
      kTableLock},
 }};
-
-constexpr std::array<W, 17> kErrnoNames{"EPERM",        "EBADF",       "EAGAIN",     "EINVAL",     "EMFILE",
-                                        "ENOSPC",       "EPIPE",       "ENOTSOCK",   "EPROTOTYPE", "ENOPROTOOPT",
-                                        "EOPNOTSUPP",   "EADDRINUSE",  "ECONNRESET", "EISCONN",    "ENOTCONN",
-                                        "ETOOMANYREFS", "ECONNREFUSED"};
 
 template <std::size_t N, class T, class F>
 constexpr std::array<W, N> names_of(const std::array<T, N> &table, F field)
@@ -208,6 +205,6 @@ std::span<const std::string_view> kernel_names() { return kKernels; }
 std::span<const std::string_view> expect_kinds() { return kExpectKinds; }
 std::span<const std::string_view> socket_types() { return kSockTypes; }
 std::span<const std::string_view> errno_names() { return kErrnoNames; }
-std::span<const std::string_view> era_names() { return kEras; }
+std::span<const std::string_view> era_names() { return kEraNames; }
 
 } // namespace inflight
