@@ -44,7 +44,7 @@ Proc ClassicCollector::unix_inflight(User &user, File &f)
         }
         ++k_.unix_tot_inflight;
         ++user.unix_inflight;
-        Event e = k_.ev(EventKind::inflight_change, KFn::unix_inflight, u->id, npos, npos, before, u->inflight);
+        Event e = Event::inflight_change(KFn::unix_inflight, u->id, before, u->inflight);
         if (before == 0)
             e.to = ListId::gc_inflight_list;
         co_yield e;
@@ -71,7 +71,7 @@ Proc ClassicCollector::unix_notinflight(User &user, File &f)
             k_.gc_list_del(*u);
         --k_.unix_tot_inflight;
         --user.unix_inflight;
-        Event e = k_.ev(EventKind::inflight_change, KFn::unix_notinflight, u->id, npos, npos, before, u->inflight);
+        Event e = Event::inflight_change(KFn::unix_notinflight, u->id, before, u->inflight);
         if (u->inflight == 0)
             e.from = from;
         co_yield e;
@@ -98,14 +98,13 @@ Proc ClassicCollector::apply(Func func, UnixSock &child)
         line = AlgoLine::classic_restore_inc;
         break;
     }
-    Event e = k_.ev(EventKind::inflight_change, fn, child.id, npos, npos, before, child.inflight);
+    Event e = Event::inflight_change(fn, child.id, before, child.inflight);
     e.algo_line = static_cast<std::uint16_t>(line);
     co_yield e;
     // Still possibly part of a cycle: move it to the tail so the cursor reaches it again.
     if (func == Func::inc_inflight_move_tail && (child.gc_flags & UNIX_GC_MAYBE_CYCLE)) {
         k_.gc_list_move(child, k_.gc_candidates, ListId::gc_candidates);
-        Event m = k_.ev(EventKind::list_move, KFn::inc_inflight_move_tail, child.id);
-        m.from = m.to = ListId::gc_candidates;
+        Event m = Event::list_move(KFn::inc_inflight_move_tail, child.id, ListId::gc_candidates, ListId::gc_candidates);
         m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_restore_move_tail);
         co_yield m;
     }
@@ -113,7 +112,7 @@ Proc ClassicCollector::apply(Func func, UnixSock &child)
 
 Proc ClassicCollector::scan_inflight(UnixSock &x, UnixSock &queue, Func func, bool to_hitlist)
 {
-    Event s = k_.ev(EventKind::scan, KFn::scan_inflight, x.id, &queue == &x ? npos : queue.id);
+    Event s = Event::scan(KFn::scan_inflight, x.id, &queue == &x ? npos : queue.id);
     s.algo_line = static_cast<std::uint16_t>(func == Func::dec_inflight   ? AlgoLine::classic_dec_scan
                                              : func == Func::inc_inflight ? AlgoLine::classic_hitlist_scan
                                                                           : AlgoLine::classic_restore_scan);
@@ -139,9 +138,7 @@ Proc ClassicCollector::scan_inflight(UnixSock &x, UnixSock &queue, Func func, bo
             if (skb.fp)
                 queue.nr_fds -= static_cast<std::uint32_t>(skb.fp->count());
             k_.hitlist.push_back(skb);
-            Event h = k_.ev(EventKind::skb_hitlist, KFn::scan_inflight, skb.id, queue.id);
-            h.from = ListId::receive_queue;
-            h.to = ListId::hitlist;
+            Event h = Event::skb_hitlist(KFn::scan_inflight, skb.id, queue.id);
             h.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_hitlist_move);
             co_yield h;
         }
@@ -216,17 +213,15 @@ Proc ClassicCollector::collect()
                           k.label_of(u) + ": file_count " + std::to_string(total) + " < inflight " +
                               std::to_string(inflight));
             const bool candidate = total == inflight;
-            Event c = k.ev(EventKind::candidate_check, KFn::select_candidates, u.id, npos, candidate ? 1 : 0, total,
-                           inflight);
+            Event c = Event::candidate_check(KFn::select_candidates, u.id, candidate, total, inflight);
             c.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_select_check);
             co_yield c;
             if (candidate) {
                 k.gc_list_move(u, k.gc_candidates, ListId::gc_candidates);
                 const std::uint8_t before = u.gc_flags;
                 u.gc_flags |= UNIX_GC_CANDIDATE | UNIX_GC_MAYBE_CYCLE;
-                Event m = k.ev(EventKind::list_move, KFn::select_candidates, u.id, npos, npos, before, u.gc_flags);
-                m.from = ListId::gc_inflight_list;
-                m.to = ListId::gc_candidates;
+                Event m = Event::list_move(KFn::select_candidates, u.id, ListId::gc_inflight_list,
+                                           ListId::gc_candidates, before, u.gc_flags);
                 m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_select_move);
                 co_yield m;
                 ++run.candidates;
@@ -263,16 +258,15 @@ Proc ClassicCollector::collect()
         UnixSock &u = sock_of(*after);
         k.gc_candidates.erase(k.gc_candidates.iterator_to(k.cursor));
         k.gc_candidates.insert(std::next(k.gc_candidates.iterator_to(u)), k.cursor);
-        Event c = k.ev(EventKind::cursor_move, KFn::restore_candidates, u.id, npos, npos, u.inflight, u.inflight);
+        Event c = Event::cursor_move(KFn::restore_candidates, u.id, u.inflight);
         c.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_restore_check);
         co_yield c;
         if (u.inflight > 0) {
             k.gc_list_move(u, k.not_cycle_list, ListId::not_cycle_list);
             const std::uint8_t before = u.gc_flags;
             u.gc_flags &= static_cast<std::uint8_t>(~UNIX_GC_MAYBE_CYCLE);
-            Event m = k.ev(EventKind::list_move, KFn::restore_candidates, u.id, npos, npos, before, u.gc_flags);
-            m.from = ListId::gc_candidates;
-            m.to = ListId::not_cycle_list;
+            Event m = Event::list_move(KFn::restore_candidates, u.id, ListId::gc_candidates, ListId::not_cycle_list,
+                                       before, u.gc_flags);
             m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_restore_move);
             co_yield m;
             co_yield scan_children(u, Func::inc_inflight_move_tail, false);
@@ -307,9 +301,8 @@ Proc ClassicCollector::collect()
         const std::uint8_t before = u.gc_flags;
         u.gc_flags &= static_cast<std::uint8_t>(~UNIX_GC_CANDIDATE);
         k.gc_list_move(u, k.gc_inflight_list, ListId::gc_inflight_list);
-        Event m = k.ev(EventKind::list_move, KFn::restore_not_cycle, u.id, npos, npos, before, u.gc_flags);
-        m.from = ListId::not_cycle_list;
-        m.to = ListId::gc_inflight_list;
+        Event m = Event::list_move(KFn::restore_not_cycle, u.id, ListId::not_cycle_list, ListId::gc_inflight_list,
+                                   before, u.gc_flags);
         m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_not_cycle_restore);
         co_yield m;
     }
@@ -335,9 +328,8 @@ Proc ClassicCollector::collect()
         while (!k.gc_candidates.empty()) {
             UnixSock &u = sock_of(k.gc_candidates.front());
             k.gc_list_move(u, k.gc_inflight_list, ListId::gc_inflight_list);
-            Event m = k.ev(EventKind::list_move, KFn::unix_gc, u.id, npos, npos, u.gc_flags, u.gc_flags);
-            m.from = ListId::gc_candidates;
-            m.to = ListId::gc_inflight_list;
+            Event m = Event::list_move(KFn::unix_gc, u.id, ListId::gc_candidates, ListId::gc_inflight_list, u.gc_flags,
+                                       u.gc_flags);
             co_yield m;
         }
     }

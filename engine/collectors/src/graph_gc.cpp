@@ -76,7 +76,7 @@ Proc GraphCollector::update_graph(UnixVertex *v, KFn fn)
     k_.graph_maybe_cyclic = true;
     k_.graph_grouped = false;
     if (before != graph_bits(k_))
-        co_yield k_.ev(EventKind::graph_state, fn, v->sock ? v->sock->id : npos, npos, npos, before, graph_bits(k_));
+        co_yield Event::graph_state(fn, v->sock ? v->sock->id : npos, before, graph_bits(k_));
 }
 
 Proc GraphCollector::unix_add_edges(ScmFpList &fpl, UnixSock &receiver)
@@ -101,14 +101,13 @@ Proc GraphCollector::unix_add_edges(ScmFpList &fpl, UnixSock &receiver)
             v->edges.push_back(edge);
             if (created) {
                 // The vertex and its first edge appear together: a vertex never has no edge.
-                Event e = k_.ev(EventKind::vertex_new, KFn::unix_add_edges, pred->id, npos, npos, 0,
-                                static_cast<std::int64_t>(v->scc_index));
+                Event e = Event::vertex_new(KFn::unix_add_edges, pred->id, static_cast<std::int64_t>(v->scc_index));
                 e.to = ListId::unvisited_vertices;
                 co_yield e;
             }
             UnixVertex *w = successor(edge);
-            co_yield k_.ev(EventKind::edge_add, KFn::unix_add_edges, pred->id, receiver.id, w ? w->sock->id : npos,
-                           before, static_cast<std::int64_t>(v->out_degree));
+            co_yield Event::edge_add(KFn::unix_add_edges, pred->id, receiver.id, w ? w->sock->id : npos, before,
+                                     static_cast<std::int64_t>(v->out_degree));
             co_yield update_graph(w, KFn::unix_update_graph);
         }
         receiver.nr_unix_fds += static_cast<std::uint32_t>(fpl.count_unix);
@@ -143,10 +142,9 @@ Proc GraphCollector::unix_del_edges(ScmFpList &fpl)
             const bool freed = v->out_degree == 0;
             if (freed)
                 free_vertex(v); // its last edge went: the socket is no longer in flight
-            co_yield k_.ev(EventKind::edge_del, KFn::unix_del_edges, u.id, edge.successor->id, npos, before,
-                           before - 1);
+            co_yield Event::edge_del(KFn::unix_del_edges, u.id, edge.successor->id, before, before - 1);
             if (freed) {
-                Event e = k_.ev(EventKind::vertex_free, KFn::unix_del_edges, u.id);
+                Event e = Event::vertex_free(KFn::unix_del_edges, u.id);
                 e.from = was_on;
                 co_yield e;
             }
@@ -187,7 +185,7 @@ Proc GraphCollector::accepted(UnixSock &embryo)
     if (embryo.nr_unix_fds)
         co_yield update_graph(listener->vertex, KFn::unix_update_edges);
     embryo.listener = nullptr;
-    co_yield k_.ev(EventKind::note, KFn::unix_update_edges, embryo.id, listener->id);
+    co_yield Event::sock_note(KFn::unix_update_edges, embryo.id, listener->id);
 }
 
 bool GraphCollector::scc_cyclic(const std::vector<UnixVertex *> &scc) const
@@ -225,9 +223,9 @@ Proc GraphCollector::vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> 
     if (reason == 0 && total != static_cast<long>(v->out_degree))
         reason = 3;
     dead = reason == 0;
-    co_yield line(k_.ev(EventKind::vertex_dead, KFn::unix_vertex_dead, v->sock->id, where,
-                        static_cast<std::uint32_t>(total), dead ? 1 : 0, reason),
-                  AlgoLine::graph_vertex_dead);
+    co_yield line(
+        Event::vertex_dead(KFn::unix_vertex_dead, v->sock->id, where, static_cast<std::uint32_t>(total), dead, reason),
+        AlgoLine::graph_vertex_dead);
 }
 
 Proc GraphCollector::scc_dead(const std::vector<UnixVertex *> &scc, bool &dead, std::uint32_t &alive_by)
@@ -249,9 +247,9 @@ Proc GraphCollector::scc_dead(const std::vector<UnixVertex *> &scc, bool &dead, 
         UnixVertex *v = scc.front();
         alive_by = v->sock->id;
         const long total = v->sock->file ? v->sock->file->count : 0;
-        co_yield line(k_.ev(EventKind::vertex_dead, KFn::unix_vertex_dead, v->sock->id, npos,
-                            static_cast<std::uint32_t>(total), 0, 5),
-                      AlgoLine::graph_vertex_dead);
+        co_yield line(
+            Event::vertex_dead(KFn::unix_vertex_dead, v->sock->id, npos, static_cast<std::uint32_t>(total), false, 5),
+            AlgoLine::graph_vertex_dead);
         co_return;
     }
     // Dead: a file count above out_degree now is a reference taken behind the verdict.
@@ -273,7 +271,7 @@ Proc GraphCollector::collect_skb(const std::vector<UnixVertex *> &scc)
             }
         }
         k_.hitlist.splice(k_.hitlist.begin(), from.receive_queue);
-        Event e = k_.ev(EventKind::queue_splice, KFn::unix_collect_skb, owner.id, embryo ? from.id : npos, npos, n);
+        Event e = Event::queue_splice(KFn::unix_collect_skb, owner.id, embryo ? from.id : npos, n);
         e.from = ListId::receive_queue;
         e.to = ListId::hitlist;
         co_yield line(e, AlgoLine::graph_collect);
@@ -298,8 +296,7 @@ Proc GraphCollector::collect_skb(const std::vector<UnixVertex *> &scc)
 Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
 {
     GcRun &run = k_.gc_runs.back();
-    co_yield line(k_.ev(EventKind::scc_found, KFn::__unix_walk_scc, root->sock->id, npos, npos,
-                        static_cast<std::int64_t>(scc.size())),
+    co_yield line(Event::scc_found(KFn::__unix_walk_scc, root->sock->id, static_cast<std::int64_t>(scc.size())),
                   AlgoLine::graph_scc_cut);
     for (UnixVertex *v : scc) {
         k_.unvisited_vertices.erase(k_.unvisited_vertices.iterator_to(*v));
@@ -314,8 +311,8 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
             if (v->scc_index != root->scc_index) {
                 const auto before = static_cast<std::int64_t>(v->scc_index);
                 v->scc_index = root->scc_index;
-                co_yield line(k_.ev(EventKind::scc_index_update, KFn::__unix_walk_scc, v->sock->id, root->sock->id,
-                                    npos, before, static_cast<std::int64_t>(v->scc_index)),
+                co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, v->sock->id, root->sock->id, before,
+                                                      static_cast<std::int64_t>(v->scc_index)),
                               AlgoLine::graph_unify);
             }
     }
@@ -344,14 +341,12 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
         k_.graph_cyclic_sccs += cyclic ? 1 : 0;
         if (!k_.graph_maybe_cyclic && cyclic) {
             k_.graph_maybe_cyclic = true;
-            co_yield line(k_.ev(EventKind::graph_state, KFn::unix_scc_cyclic, root->sock->id, npos, npos,
-                                graph_bits(k_) & ~1, graph_bits(k_)),
+            co_yield line(Event::graph_state(KFn::unix_scc_cyclic, root->sock->id, graph_bits(k_) & ~1, graph_bits(k_)),
                           AlgoLine::graph_cyclic);
         }
     }
-    co_yield line(
-        k_.ev(EventKind::scc_verdict, KFn::__unix_walk_scc, root->sock->id, alive_by, npos, dead ? 1 : 0, cyclic ? 1 : 0),
-        dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic);
+    co_yield line(Event::scc_verdict(KFn::__unix_walk_scc, root->sock->id, alive_by, dead, cyclic),
+                  dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic);
 }
 
 Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
@@ -370,8 +365,8 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
             vertex->index = last_index;
             vertex->scc_index = last_index;
             ++last_index;
-            Event e = k_.ev(EventKind::vertex_visit, KFn::__unix_walk_scc, vertex->sock->id, npos, npos, 0,
-                            static_cast<std::int64_t>(vertex->index));
+            Event e =
+                Event::vertex_visit(KFn::__unix_walk_scc, vertex->sock->id, static_cast<std::int64_t>(vertex->index));
             e.to = ListId::vertex_stack;
             co_yield line(e, AlgoLine::graph_enter);
             it = vertex->edges.begin();
@@ -384,8 +379,8 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
                 continue; // the receiver is not in flight
             if (next->index == k_.unvisited_index) {
                 edge_stack.push_back(&edge);
-                Event e = k_.ev(EventKind::edge_push, KFn::__unix_walk_scc, edge.predecessor->id, next->sock->id,
-                                edge.successor->id);
+                Event e =
+                    Event::edge_push(KFn::__unix_walk_scc, edge.predecessor->id, next->sock->id, edge.successor->id);
                 e.to = ListId::edge_stack;
                 co_yield line(e, AlgoLine::graph_tree_edge);
                 vertex = next;
@@ -396,8 +391,8 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
                 // A back or cross edge to a vertex still on the stack: same SCC.
                 const auto before = static_cast<std::int64_t>(vertex->scc_index);
                 vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
-                co_yield line(k_.ev(EventKind::scc_index_update, KFn::__unix_walk_scc, vertex->sock->id, next->sock->id,
-                                    npos, before, static_cast<std::int64_t>(vertex->scc_index)),
+                co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, vertex->sock->id, next->sock->id, before,
+                                                      static_cast<std::int64_t>(vertex->scc_index)),
                               AlgoLine::graph_back_edge);
             }
         }
@@ -432,8 +427,8 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
         } else {
             vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
         }
-        Event e = k_.ev(EventKind::edge_pop, KFn::__unix_walk_scc, vertex->sock->id, next->sock->id, npos, before,
-                        static_cast<std::int64_t>(vertex->scc_index));
+        Event e = Event::edge_pop(KFn::__unix_walk_scc, vertex->sock->id, next->sock->id, before,
+                                  static_cast<std::int64_t>(vertex->scc_index));
         e.from = ListId::edge_stack;
         co_yield line(e, AlgoLine::graph_backtrack);
         it = std::next(vertex->edges.iterator_to(*edge));
@@ -448,8 +443,7 @@ Proc GraphCollector::walk_scc()
     const std::int64_t before = graph_bits(k_);
     k_.graph_maybe_cyclic = false;
     k_.graph_cyclic_sccs = 0;
-    co_yield line(k_.ev(EventKind::graph_state, KFn::unix_walk_scc, npos, npos, npos, before, graph_bits(k_)),
-                  AlgoLine::graph_walk_loop);
+    co_yield line(Event::graph_state(KFn::unix_walk_scc, npos, before, graph_bits(k_)), AlgoLine::graph_walk_loop);
     while (!k_.unvisited_vertices.empty())
         co_yield walk_from(&k_.unvisited_vertices.front(), last_index);
     // The visited list becomes the unvisited one and the marks swap: no O(n) reset next time.
@@ -458,8 +452,7 @@ Proc GraphCollector::walk_scc()
     std::swap(k_.unvisited_index, k_.grouped_index);
     const std::int64_t b2 = graph_bits(k_);
     k_.graph_grouped = true;
-    co_yield line(k_.ev(EventKind::graph_state, KFn::unix_walk_scc, npos, npos, npos, b2, graph_bits(k_)),
-                  AlgoLine::graph_swap_marks);
+    co_yield line(Event::graph_state(KFn::unix_walk_scc, npos, b2, graph_bits(k_)), AlgoLine::graph_swap_marks);
 }
 
 Proc GraphCollector::walk_scc_fast()
@@ -470,8 +463,7 @@ Proc GraphCollector::walk_scc_fast()
     // 6.19 decrements the count for each dead cyclic SCC; counting the live ones again is the
     // same number when the rings are those of the last walk.
     k_.graph_cyclic_sccs = 0;
-    co_yield line(k_.ev(EventKind::graph_state, KFn::unix_walk_scc_fast, npos, npos, npos, before, graph_bits(k_)),
-                  AlgoLine::graph_fast_loop);
+    co_yield line(Event::graph_state(KFn::unix_walk_scc_fast, npos, before, graph_bits(k_)), AlgoLine::graph_fast_loop);
     const std::size_t limit = k_.vertex_pool.size();
     while (!k_.unvisited_vertices.empty()) {
         UnixVertex *first = &k_.unvisited_vertices.front();
@@ -484,8 +476,7 @@ Proc GraphCollector::walk_scc_fast()
             }
             scc.push_back(w);
         }
-        co_yield line(k_.ev(EventKind::scc_found, KFn::unix_walk_scc_fast, first->sock->id, npos, npos,
-                            static_cast<std::int64_t>(scc.size())),
+        co_yield line(Event::scc_found(KFn::unix_walk_scc_fast, first->sock->id, static_cast<std::int64_t>(scc.size())),
                       AlgoLine::graph_fast_loop);
         k_.charge(Cost::gc_fast_vertex, scc.size()); // each vertex of the ring is moved to visited
         for (UnixVertex *v : scc) {
@@ -515,8 +506,7 @@ Proc GraphCollector::walk_scc_fast()
             if (!k_.graph_maybe_cyclic && cyclic)
                 k_.graph_maybe_cyclic = true;
         }
-        co_yield line(k_.ev(EventKind::scc_verdict, KFn::unix_walk_scc_fast, first->sock->id, alive_by, npos,
-                            dead ? 1 : 0, cyclic ? 1 : 0),
+        co_yield line(Event::scc_verdict(KFn::unix_walk_scc_fast, first->sock->id, alive_by, dead, cyclic),
                       dead ? AlgoLine::graph_fast_dead : AlgoLine::graph_cyclic);
     }
     k_.unvisited_vertices.splice(k_.unvisited_vertices.end(), k_.visited_vertices);
@@ -533,7 +523,7 @@ Proc GraphCollector::collect()
     if (!k.graph_maybe_cyclic) {
         run.skipped = true;
         k.spin_unlock(k.unix_gc_lock);
-        co_yield line(k.ev(EventKind::gc_skip, KFn::unix_gc_work, run.number, npos, npos, 1), AlgoLine::graph_skip);
+        co_yield line(Event::gc_skip(KFn::unix_gc_work, run.number, true), AlgoLine::graph_skip);
         k.gc_in_progress = false;
         co_return;
     }

@@ -332,20 +332,20 @@ Proc Kernel::fput(File &f, std::uint32_t closing_process, std::uint32_t closing_
     if (f.count < 0)
         finding("file_count(file) >= 0", "fput() on a file with no references left: " + label_of_id(f.id));
     if (closing_process != npos)
-        co_yield ev(EventKind::fd_close, KFn::close_fd, f.id, closing_process, closing_fd, before, f.count);
+        co_yield Event::fd_close(KFn::close_fd, f.id, closing_process, closing_fd, before, f.count);
     else
-        co_yield ev(EventKind::file_put, KFn::fput, f.id, npos, npos, before, f.count);
+        co_yield Event::file_put(KFn::fput, f.id, before, f.count);
     if (f.count == 0) {
         f.cause = release_cause;
         // __fput() does not run here: from a task it is queued as task_work (run on the way
         // back to user space), from a kworker it goes on delayed_fput_list.
         if (current) {
             current->task_work.push_back(&f);
-            co_yield ev(EventKind::fput_deferred, KFn::fput, f.id, current->id, 0);
+            co_yield Event::fput_deferred(KFn::fput, f.id, current->id, false);
         } else {
             delayed_fput_list_.push_back(&f);
             queue_work(Work::delayed_fput);
-            co_yield ev(EventKind::fput_deferred, KFn::delayed_fput, f.id, npos, 1);
+            co_yield Event::fput_deferred(KFn::delayed_fput, f.id, npos, true);
         }
     }
 }
@@ -397,7 +397,7 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
         finding("unix_release_sock() runs once", label_of(u) + " released twice");
         co_return;
     }
-    co_yield ev(EventKind::sock_release, KFn::unix_release_sock, u.id, npos, embryo ? 1 : 0);
+    co_yield Event::sock_release(KFn::unix_release_sock, u.id, embryo);
     // The cause is decided by who dropped the last reference (see FreedBy).
     if (u.address != npos)
         abstract_ns.unbind(address_of(u), u.type, u.id); // unix_remove_socket(): only its own name
@@ -415,7 +415,7 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
         skpair->shutdown = true;
         wake(WaitFor::data, now(), skpair); // a reader sleeping on the peer sees EOF
         const bool reset = !u.receive_queue.empty() || embryo;
-        co_yield ev(EventKind::peer_shutdown, KFn::unix_release_sock, u.id, skpair->id, npos, 0, reset ? 1 : 0);
+        co_yield Event::peer_shutdown(KFn::unix_release_sock, u.id, skpair->id, reset);
     }
     u.state = old; // purge_queue needs to know it was a listener
     const FreedBy saved = release_cause;
@@ -434,11 +434,10 @@ Proc Kernel::kfree_skb(SkBuff &skb, KFn why)
     if (skb.users > 1) {
         // Someone else still holds it (u->oob_skb up to 6.11): the destructor does not run.
         --skb.users;
-        co_yield ev(EventKind::skb_unref, why, skb.id, npos, npos, skb.users + 1, skb.users);
+        co_yield Event::skb_unref(why, skb.id, skb.users);
         co_return;
     }
-    Event freed =
-        ev(EventKind::skb_free, why, skb.id, skb.sender ? skb.sender->id : npos, npos, skb.fp ? skb.fp->count() : 0);
+    Event freed = Event::skb_free(why, skb.id, skb.sender ? skb.sender->id : npos, skb.fp ? skb.fp->count() : 0);
     if (why == KFn::skb_queue_purge) // the collector's own purge of its hitlist
         freed.algo_line =
             static_cast<std::uint16_t>(config_.era == GcEra::graph ? AlgoLine::graph_purge : AlgoLine::classic_purge);
@@ -481,11 +480,11 @@ Proc Kernel::unix_gc(std::string trigger)
 {
     if (collections_suppressed)
         co_return;
-    co_yield ev(EventKind::gc_call, KFn::unix_gc, npos, npos, npos, static_cast<std::int64_t>(unix_tot_inflight));
+    co_yield Event::gc_call(KFn::unix_gc, static_cast<std::int64_t>(unix_tot_inflight));
     if (config_.era == GcEra::classic) {
         // Up to 6.8 the caller runs the whole collection itself, unless one is running.
         if (gc_in_progress) {
-            co_yield ev(EventKind::gc_skip, KFn::unix_gc, npos, npos, npos, 0);
+            co_yield Event::gc_skip(KFn::unix_gc, npos, false);
             co_return;
         }
         gc_in_progress = true;
@@ -503,7 +502,7 @@ Proc Kernel::unix_gc(std::string trigger)
     if (!was_pending)
         pending_trigger_ = trigger;
     queue_work(Work::unix_gc);
-    co_yield ev(EventKind::gc_queued, KFn::queue_work, npos, npos, npos, 0, was_pending ? 1 : 0);
+    co_yield Event::gc_queued(KFn::queue_work, was_pending);
 }
 
 Proc Kernel::purge_hitlist()
@@ -539,7 +538,7 @@ Proc Kernel::gc_run(std::string trigger)
     // end, and a MSG_PEEK during it does not tell unix_scc_dead() (spec 5.11).
     if (config_.era != GcEra::classic && config_.has(KernelChange::gc_in_progress_set))
         gc_in_progress = true;
-    Event begin = ev(EventKind::gc_begin, config_.era == GcEra::classic ? KFn::unix_gc : KFn::unix_gc_work, run.number);
+    Event begin = Event::gc_begin(config_.era == GcEra::classic ? KFn::unix_gc : KFn::unix_gc_work, run.number);
     begin.algo_line = static_cast<std::uint16_t>(graph ? AlgoLine::graph_begin : AlgoLine::classic_begin);
     co_yield begin;
     co_yield collector_->collect();
@@ -550,7 +549,7 @@ Proc Kernel::gc_run(std::string trigger)
     done.micro_steps = micro_steps_total - steps_at_start + 1;
     done.end_ns = now();
     gc_busy_until = std::max(gc_busy_until, done.end_ns);
-    Event end = ev(EventKind::gc_end, KFn::unix_gc, done.number, npos, npos, done.garbage, done.hitlist);
+    Event end = Event::gc_end(KFn::unix_gc, done.number, done.garbage, done.hitlist);
     end.algo_line = static_cast<std::uint16_t>(graph ? AlgoLine::graph_end : AlgoLine::classic_end);
     co_yield end;
     // Senders sleeping in flush_work() / on unix_gc_wait go again.
@@ -615,8 +614,7 @@ Proc Kernel::wait_for_unix_gc(ScmFpList *fpl)
 
 Proc Kernel::unix_schedule_gc(const ScmFpList *fpl, std::string trigger)
 {
-    co_yield ev(EventKind::gc_call, KFn::unix_schedule_gc, npos, npos, npos, graph_maybe_cyclic ? 1 : 0,
-                graph_cyclic_sccs);
+    co_yield Event::gc_schedule(KFn::unix_schedule_gc, graph_maybe_cyclic, graph_cyclic_sccs);
     // UNIX_GRAPH_NOT_CYCLIC: nothing to collect, and no work queued (6.10-6.18 queue a run
     // that skips).
     if (!graph_maybe_cyclic)

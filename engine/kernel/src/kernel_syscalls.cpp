@@ -15,7 +15,7 @@ bool connection_oriented(SockType t) { return t != SockType::dgram; }
 Proc Kernel::sys_socket(Process &p, SockType type, std::string name, SysResult &r)
 {
     UnixSock &u = create_sock(type, p.user->id, name);
-    co_yield ev(EventKind::sock_create, KFn::unix_create1, u.id);
+    co_yield Event::sock_create(KFn::unix_create1, u.id);
     File &f = create_file(u);
     int fd = -1;
     if ((r.err = install_fd(p, f, name, fd)) != Errno::none) {
@@ -24,7 +24,7 @@ Proc Kernel::sys_socket(Process &p, SockType type, std::string name, SysResult &
         co_yield fput(f);
         co_return;
     }
-    co_yield ev(EventKind::fd_install, KFn::fd_install, u.id, p.id, static_cast<std::uint32_t>(fd), 0, 1);
+    co_yield Event::fd_install(KFn::fd_install, u.id, p.id, static_cast<std::uint32_t>(fd), 0, 1);
     r.value = fd;
 }
 
@@ -39,17 +39,17 @@ Proc Kernel::sys_socketpair(Process &p, SockType type, std::string n0, std::stri
         co_return;
     }
     UnixSock &a = create_sock(type, p.user->id, n0);
-    co_yield ev(EventKind::sock_create, KFn::unix_create1, a.id);
+    co_yield Event::sock_create(KFn::unix_create1, a.id);
     UnixSock &b = create_sock(type, p.user->id, n1);
-    co_yield ev(EventKind::sock_create, KFn::unix_create1, b.id);
+    co_yield Event::sock_create(KFn::unix_create1, b.id);
     a.peer = &b;
     b.peer = &a;
     a.state = b.state = SockState::connected;
     int fd0 = -1, fd1 = -1;
     install_fd(p, create_file(a), n0, fd0);
-    co_yield ev(EventKind::fd_install, KFn::fd_install, a.id, p.id, static_cast<std::uint32_t>(fd0), 0, 1);
+    co_yield Event::fd_install(KFn::fd_install, a.id, p.id, static_cast<std::uint32_t>(fd0), 0, 1);
     install_fd(p, create_file(b), n1, fd1);
-    co_yield ev(EventKind::fd_install, KFn::fd_install, b.id, p.id, static_cast<std::uint32_t>(fd1), 0, 1);
+    co_yield Event::fd_install(KFn::fd_install, b.id, p.id, static_cast<std::uint32_t>(fd1), 0, 1);
     r.value = fd0;
 }
 
@@ -142,8 +142,8 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
         it.locked_advance();
         const ProbeResult res = it.lookup();
         // The chain walk happens under the bucket lock, so its cost is charged before unlocking.
-        Event probe = ev(EventKind::autobind_probe, KFn::unix_autobind, u.id, value, bucket,
-                         static_cast<std::int64_t>(res.compared), res.taken ? 1 : 0);
+        Event probe = Event::autobind_probe(KFn::unix_autobind, u.id, value, bucket,
+                                            static_cast<std::int64_t>(res.compared), res.taken);
         probe.algo_line = line(res.taken ? AlgoLine::autobind_taken : AlgoLine::autobind_lookup);
         co_yield probe;
         if (!res.taken) {
@@ -159,8 +159,8 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
     }
     if (it.stop() == AutobindStop::enospc) {
         err = Errno::nospc;
-        Event fail = ev(EventKind::autobind_fail, KFn::unix_autobind, u.id, it.start(), npos,
-                        static_cast<std::int64_t>(Errno::nospc), it.probes());
+        Event fail = Event::autobind_fail(KFn::unix_autobind, u.id, it.start(), static_cast<std::int64_t>(Errno::nospc),
+                                          it.probes());
         fail.algo_line = line(AlgoLine::autobind_give_up);
         co_yield fail;
     } else if (it.stop() == AutobindStop::endless) {
@@ -173,7 +173,7 @@ Proc Kernel::unix_autobind(UnixSock &u, Errno &err)
         finding("autobind would loop forever", "unix_autobind() of " + label_of(u) + ": start " + start + ", " +
                                                    std::to_string(loop.probes) + " probes made, every name taken; " +
                                                    loop.reason);
-        Event fail = ev(EventKind::autobind_fail, KFn::unix_autobind, u.id, loop.initnum, npos, -1, loop.probes);
+        Event fail = Event::autobind_fail(KFn::unix_autobind, u.id, loop.initnum, -1, loop.probes);
         fail.algo_line = line(AlgoLine::autobind_give_up);
         co_yield fail;
     }
@@ -209,7 +209,7 @@ Proc Kernel::sys_bind(Process &p, std::string name, std::optional<std::string> a
     else
         co_yield unix_autobind(*u, r.err);
     if (r.err == Errno::none) {
-        Event bound = ev(EventKind::note, address ? KFn::sys_bind : KFn::unix_autobind, u->id, npos, u->address);
+        Event bound = Event::sock_note(address ? KFn::sys_bind : KFn::unix_autobind, u->id, npos, u->address);
         if (!address)
             bound.algo_line = line(AlgoLine::autobind_bound);
         co_yield bound;
@@ -230,7 +230,7 @@ Proc Kernel::sys_listen(Process &p, std::string name, SysResult &r)
         co_return;
     }
     u->state = SockState::listening;
-    co_yield ev(EventKind::note, KFn::sys_listen, u->id);
+    co_yield Event::sock_note(KFn::sys_listen, u->id);
 }
 
 Proc Kernel::dgram_disconnected(UnixSock &u)
@@ -285,7 +285,7 @@ Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string
             co_yield dgram_disconnected(*u);
         u->peer = other;
         u->state = SockState::connected;
-        co_yield ev(EventKind::note, KFn::sys_connect, u->id, other->id);
+        co_yield Event::sock_note(KFn::sys_connect, u->id, other->id);
         co_return;
     }
 
@@ -322,14 +322,14 @@ Proc Kernel::sys_connect(Process &p, std::string name, std::optional<std::string
     embryo.passcred = other->passcred;
     u->peer = &embryo;
     u->state = SockState::connected;
-    co_yield ev(EventKind::sock_create, KFn::unix_create1, embryo.id, u->id);
+    co_yield Event::sock_create(KFn::unix_create1, embryo.id, u->id);
     SkBuff &skb = alloc_skb(1);
     skb.sk = &embryo;
     skb.sender = u;
     skb.queue_owner = other;
     skb.receiver = other;
     other->receive_queue.push_back(skb);
-    co_yield ev(EventKind::skb_queue, KFn::sys_connect, skb.id, other->id, u->id, 0);
+    co_yield Event::skb_queue(KFn::sys_connect, skb.id, other->id, u->id, 0);
 }
 
 Proc Kernel::sys_accept(Process &p, std::string listener, std::string new_name, SysResult &r)
@@ -353,13 +353,13 @@ Proc Kernel::sys_accept(Process &p, std::string listener, std::string new_name, 
     l->receive_queue.pop_front();
     skb.queue_owner = nullptr;
     UnixSock &embryo = *skb.sk;
-    co_yield ev(EventKind::skb_dequeue, KFn::sys_accept, skb.id, l->id);
+    co_yield Event::skb_dequeue(KFn::sys_accept, skb.id, l->id);
     co_yield kfree_skb(skb, KFn::sys_accept);
     embryo.state = SockState::connected;
     add_label(new_name, embryo.id);
     int fd = -1;
     install_fd(p, create_file(embryo), new_name, fd);
-    co_yield ev(EventKind::fd_install, KFn::fd_install, embryo.id, p.id, static_cast<std::uint32_t>(fd), 0, 1);
+    co_yield Event::fd_install(KFn::fd_install, embryo.id, p.id, static_cast<std::uint32_t>(fd), 0, 1);
     co_yield collector_->accepted(embryo);
     r.value = fd;
 }
@@ -386,8 +386,8 @@ Proc Kernel::send_skb(UnixSock &receiver, SkBuff &skb)
         }
         receiver.oob_skb = &skb;
     }
-    co_yield ev(EventKind::skb_queue, KFn::skb_queue_tail, skb.id, receiver.id, skb.sender ? skb.sender->id : npos,
-                skb.fp ? skb.fp->count() : 0);
+    co_yield Event::skb_queue(KFn::skb_queue_tail, skb.id, receiver.id, skb.sender ? skb.sender->id : npos,
+                              skb.fp ? skb.fp->count() : 0);
     // sk_data_ready(): a reader sleeping on this queue goes again.
     wake(WaitFor::data, now(), &receiver);
 }
@@ -434,7 +434,7 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
             }
             const long before = f->count++;
             ++gc_inputs_version;
-            co_yield ev(EventKind::file_get, KFn::scm_fp_copy, f->id, npos, npos, before, f->count);
+            co_yield Event::file_get(KFn::scm_fp_copy, f->id, before, f->count);
         }
     }
     if (config_.has(KernelChange::schedule_gc)) {
@@ -531,7 +531,7 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
             if (config_.era == GcEra::graph) {
                 // 6.10+: the skb takes over the cookie's list and its references.
                 skb.fp = std::move(cookie);
-                co_yield ev(EventKind::fds_attach, KFn::unix_attach_fds, skb.id, npos, npos, skb.fp->count(), 0);
+                co_yield Event::fds_attach(KFn::unix_attach_fds, skb.id, skb.fp->count(), false);
             } else {
                 // Up to 6.9: scm_fp_dup() gives the skb its own list and references; the
                 // socket counts as in flight before it is queued, and the cookie's references
@@ -540,12 +540,12 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
                 skb.fp->user = cookie->user;
                 skb.fp->count_unix = cookie->count_unix;
                 live_fp_lists.push_back(*skb.fp);
-                co_yield ev(EventKind::fds_attach, KFn::scm_fp_dup, skb.id, npos, npos, cookie->count(), 1);
+                co_yield Event::fds_attach(KFn::scm_fp_dup, skb.id, cookie->count(), true);
                 for (File *f : cookie->fp) {
                     skb.fp->fp.push_back(f);
                     const long before = f->count++;
                     ++gc_inputs_version;
-                    co_yield ev(EventKind::file_get, KFn::scm_fp_dup, f->id, npos, npos, before, f->count);
+                    co_yield Event::file_get(KFn::scm_fp_dup, f->id, before, f->count);
                 }
                 co_yield collector_->attach(*skb.fp);
             }
@@ -581,7 +581,7 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
                 co_yield kfree_skb(*o, KFn::sys_recvmsg); // the pointer's reference
         }
         r.value = 1;
-        co_yield ev(EventKind::note, KFn::sys_recvmsg, u->id);
+        co_yield Event::sock_note(KFn::sys_recvmsg, u->id);
         co_return;
     }
     if (u->type != SockType::dgram && u->state != SockState::connected && u->state != SockState::embryo) {
@@ -610,7 +610,7 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
             }
             if (s.fp)
                 u->nr_fds -= static_cast<std::uint32_t>(s.fp->count());
-            co_yield ev(EventKind::skb_dequeue, KFn::sys_recvmsg, s.id, u->id);
+            co_yield Event::skb_dequeue(KFn::sys_recvmsg, s.id, u->id);
             if (s.fp)
                 co_yield collector_->dequeued(s);
             co_yield kfree_skb(s, KFn::sys_recvmsg);
@@ -641,7 +641,7 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
         const long before = f.count;
         int fd = -1;
         install_fd(p, f, n, fd);
-        co_yield ev(EventKind::fd_install, fn, f.id, p.id, static_cast<std::uint32_t>(fd), before, f.count);
+        co_yield Event::fd_install(fn, f.id, p.id, static_cast<std::uint32_t>(fd), before, f.count);
     };
 
     if (peek) {
@@ -652,7 +652,7 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
 
     u->receive_queue.erase(u->receive_queue.iterator_to(*skb));
     skb->queue_owner = nullptr;
-    co_yield ev(EventKind::skb_dequeue, KFn::skb_dequeue, skb->id, u->id);
+    co_yield Event::skb_dequeue(KFn::skb_dequeue, skb->id, u->id);
     if (skb->creds_owner != npos && skb->creds_owner < processes.size())
         co_yield creds_ref(processes[skb->creds_owner], false); // put_pid()/put_cred() by the reader
     if (skb->fp) {
@@ -660,7 +660,7 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
         co_yield collector_->dequeued(*skb);
         // unix_detach_fds(): the list moves to the scm cookie...
         std::unique_ptr<ScmFpList> scm = std::move(skb->fp);
-        co_yield ev(EventKind::fds_detach, KFn::unix_detach_fds, skb->id, npos, npos, scm->count());
+        co_yield Event::fds_detach(KFn::unix_detach_fds, skb->id, scm->count());
         co_yield collector_->detach(*scm);
         // ...scm_detach_fds() installs what fits...
         for (std::size_t i = 0; i < scm->fp.size(); ++i)
@@ -696,7 +696,7 @@ Proc Kernel::unix_peek_fds(Process &p, UnixSock &u, SkBuff &skb, const std::vect
         ++unix_peek_seq;
         bumped = true;
     }
-    co_yield ev(EventKind::fds_peek, KFn::scm_fp_dup, skb.id, u.id, npos, cookie->count(), bumped ? 1 : 0);
+    co_yield Event::fds_peek(KFn::scm_fp_dup, skb.id, u.id, cookie->count(), bumped);
     // 5.14 to 6.9 (peek-gc-lock, cbcf01128d0a): take and drop unix_gc_lock, so that the peek
     // lies wholly before or after a running collection. 6.10 removed this lock dance
     // (118f457da9ed): the graph collector needed another answer (peek-seqcount).
@@ -716,8 +716,7 @@ Proc Kernel::unix_peek_fds(Process &p, UnixSock &u, SkBuff &skb, const std::vect
         const long before = f.count;
         int fd = -1;
         install_fd(p, f, n, fd);
-        co_yield ev(EventKind::fd_install, KFn::unix_peek_fds, f.id, p.id, static_cast<std::uint32_t>(fd), before,
-                    f.count);
+        co_yield Event::fd_install(KFn::unix_peek_fds, f.id, p.id, static_cast<std::uint32_t>(fd), before, f.count);
     }
     // ...and scm_destroy() drops the cookie's.
     co_yield scm_destroy(*cookie);
@@ -734,7 +733,7 @@ Proc Kernel::sys_dup(Process &p, std::string old_name, std::string new_name, Sys
     int fd = -1;
     if ((r.err = install_fd(p, *f, new_name, fd)) != Errno::none)
         co_return;
-    co_yield ev(EventKind::fd_install, KFn::sys_dup, f->id, p.id, static_cast<std::uint32_t>(fd), before, f->count);
+    co_yield Event::fd_install(KFn::sys_dup, f->id, p.id, static_cast<std::uint32_t>(fd), before, f->count);
     r.value = fd;
 }
 
@@ -769,7 +768,7 @@ Proc Kernel::sys_setsockopt(Process &p, std::string name, SockOpt opt, bool valu
     } else {
         u->passcred = value;
     }
-    co_yield ev(EventKind::note, KFn::sys_setsockopt, u->id, npos, npos, 0, value ? 1 : 0);
+    co_yield Event::sock_note(KFn::sys_setsockopt, u->id, npos, npos, value);
 }
 
 Proc Kernel::sys_splice(Process &p, std::string name, std::uint64_t bytes, SysResult &r)
@@ -805,8 +804,7 @@ Proc Kernel::sys_splice(Process &p, std::string name, std::uint64_t bytes, SysRe
         const bool csum = !config_.has(KernelChange::splice_no_checksum);
         if (csum)
             charge(Cost::csum_kib, n / 1024);
-        co_yield ev(EventKind::splice_chunk, KFn::skb_splice_from_iter, u->id, other->id, npos,
-                    static_cast<std::int64_t>(n), csum ? 1 : 0);
+        co_yield Event::splice_chunk(KFn::skb_splice_from_iter, u->id, other->id, static_cast<std::int64_t>(n), csum);
         co_yield send_skb(*other, skb);
         left -= n;
         co_yield sched_point(); // a reader on another CPU may take what is queued

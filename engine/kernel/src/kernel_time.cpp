@@ -31,7 +31,7 @@ std::uint64_t Kernel::cost_of(const Event &e) const
     case EventKind::cursor_move: return c[Cost::gc_list_move];
     case EventKind::skb_hitlist: return c[Cost::gc_collect_skb];
     case EventKind::queue_splice:
-        return c[Cost::gc_collect_skb] * static_cast<std::uint64_t>(std::max<std::int64_t>(e.before, 1));
+        return c[Cost::gc_collect_skb] * static_cast<std::uint64_t>(std::max<std::int64_t>(e.skbs(), 1));
     case EventKind::vertex_visit: return c[Cost::gc_vertex];
     case EventKind::edge_push:
     case EventKind::edge_pop: return c[Cost::gc_edge];
@@ -40,7 +40,7 @@ std::uint64_t Kernel::cost_of(const Event &e) const
     case EventKind::edge_del: return c[Cost::gc_graph_update];
     case EventKind::autobind_probe:
         return c[Cost::autobind_probe] +
-               c[Cost::hash_chain_entry] * static_cast<std::uint64_t>(std::max<std::int64_t>(e.before, 0));
+               c[Cost::hash_chain_entry] * static_cast<std::uint64_t>(std::max<std::int64_t>(e.compared(), 0));
     default: return 0;
     }
 }
@@ -49,7 +49,7 @@ Proc Kernel::sched_point()
 {
     if (!concurrent)
         co_return;
-    co_yield ev(EventKind::sched_point, KFn::none);
+    co_yield Event::sched_point();
 }
 
 Proc Kernel::spin_lock(KLock &l, std::uint32_t which, std::uint16_t algo_line)
@@ -77,8 +77,7 @@ Proc Kernel::spin_lock(KLock &l, std::uint32_t which, std::uint16_t algo_line)
         l.spun_ns += spun;
         running->spun_ns += spun;
         const KFn fn = which == 0 ? KFn::unix_gc : which >= kStateLockBase ? KFn::unix_state_lock : KFn::unix_table_lock;
-        Event e = ev(EventKind::lock_spin, fn, which, npos, npos,
-                     static_cast<std::int64_t>(spun));
+        Event e = Event::lock_spin(fn, which, static_cast<std::int64_t>(spun));
         e.algo_line = algo_line;
         co_yield e;
     }
@@ -107,13 +106,12 @@ Proc Kernel::sleep(WaitFor what, const UnixSock *sock)
     t.wait_start = t.clock;
     t.wake_failed = false;
     t.at_point = true;
-    co_yield ev(EventKind::sched_point, KFn::none);
+    co_yield Event::sched_point();
     // Woken: wake() moved the clock to the waker's time.
     const std::uint64_t waited = t.clock - t.wait_start;
     if (what == WaitFor::gc)
         t.waited_ns += waited;
-    co_yield ev(EventKind::wait_end, KFn::none, npos, npos, npos, static_cast<std::int64_t>(waited),
-                static_cast<std::int64_t>(what));
+    co_yield Event::wait_end(KFn::none, static_cast<std::int64_t>(waited), what);
 }
 
 void Kernel::wake(WaitFor what, std::uint64_t at, const UnixSock *sock)
@@ -132,7 +130,7 @@ Proc Kernel::wait_gc(KFn fn, std::int64_t detail)
     const std::uint64_t t0 = now();
     if (!gc_running_at(t0))
         co_return;
-    co_yield ev(EventKind::gc_wait, fn, npos, npos, npos, detail);
+    co_yield Event::gc_wait(fn, detail);
     if (gc_in_progress) {
         if (!concurrent) {
             // One task: the queued work runs now, while the caller waits (flush_work()).
@@ -148,8 +146,7 @@ Proc Kernel::wait_gc(KFn fn, std::int64_t detail)
     const std::uint64_t waited = gc_busy_until - t0 + config_.costs[Cost::wakeup];
     advance_clock(*running, waited);
     running->waited_ns += waited;
-    co_yield ev(EventKind::wait_end, fn, npos, npos, npos, static_cast<std::int64_t>(waited),
-                static_cast<std::int64_t>(WaitFor::gc));
+    co_yield Event::wait_end(fn, static_cast<std::int64_t>(waited), WaitFor::gc);
 }
 
 Proc Kernel::creds_ref(Process &owner, bool get)
@@ -175,8 +172,7 @@ Proc Kernel::creds_ref(Process &owner, bool get)
         if (running)
             running->clock = line->free_at;
     }
-    co_yield ev(EventKind::creds_ref, KFn::scm_creds, owner.id, npos, npos, get ? 1 : 0,
-                static_cast<std::int64_t>(spent));
+    co_yield Event::creds_ref(KFn::scm_creds, owner.id, get, static_cast<std::int64_t>(spent));
 }
 
 } // namespace inflight

@@ -407,11 +407,13 @@ private:
             open_brace(l);
             return;
         }
-        if (kw == "repeat" || kw == "spawn" || kw == "variant") {
+        // The one table of statements (statement_table.cpp) says how each line reads.
+        const StatementInfo *info = kw.empty() ? nullptr : find_statement(kw);
+        if (info && info->opens_block) {
             no_prefix(l);
-            if (kw == "repeat")
+            if (info->parse.grammar == Grammar::repeat)
                 parse_repeat(l);
-            else if (kw == "spawn")
+            else if (info->parse.grammar == Grammar::spawn)
                 parse_spawn(l);
             else
                 parse_variant(l);
@@ -426,7 +428,7 @@ private:
             return;
         }
         if (!blocks_.empty() && blocks_.back().kind == BlockKind::variant) {
-            if (kw == "set") {
+            if (info && info->parse.grammar == Grammar::setting) {
                 no_prefix(l);
                 parse_set(l, &variants_[blocks_.back().variant]);
             } else {
@@ -435,7 +437,7 @@ private:
             }
             return;
         }
-        if (kw == "set" || kw == "scene" || kw == "user" || kw == "process") {
+        if (info && !info->takes_prefix) { // the scene's own lines: set, scene, user, process
             no_prefix(l);
             if (!blocks_.empty()) {
                 error(keyword->col,
@@ -443,12 +445,12 @@ private:
                 drop_line(tokens);
                 return;
             }
-            if (kw == "set")
+            if (info->parse.grammar == Grammar::setting)
                 parse_set(l, nullptr);
-            else if (kw == "scene")
+            else if (info->parse.grammar == Grammar::title)
                 parse_title(l);
             else
-                parse_declaration(l, kw == "user" ? Op::user_decl : Op::process_decl);
+                parse_declaration(l, info->parse.op);
             return;
         }
         if (!prefix.empty()) {
@@ -467,38 +469,8 @@ private:
         if (!prefix.empty())
             s.process_loc = SourceLoc{line_, prefix_col};
         bool ok = false;
-        if (kw == "note")
-            ok = parse_note(l, s);
-        else if (kw == "socketpair")
-            ok = parse_socket(l, s, Op::socketpair, 2);
-        else if (kw == "socket")
-            ok = parse_socket(l, s, Op::socket, 1);
-        else if (kw == "bind")
-            ok = parse_bind(l, s);
-        else if (kw == "listen")
-            ok = parse_simple(l, s, Op::listen, 1, 1);
-        else if (kw == "connect")
-            ok = parse_connect(l, s);
-        else if (kw == "accept")
-            ok = parse_simple(l, s, Op::accept, 2, 2);
-        else if (kw == "send")
-            ok = parse_send(l, s);
-        else if (kw == "recv")
-            ok = parse_recv(l, s);
-        else if (kw == "dup")
-            ok = parse_simple(l, s, Op::dup, 2, 2);
-        else if (kw == "close")
-            ok = parse_simple(l, s, Op::close, 1, std::numeric_limits<std::size_t>::max());
-        else if (kw == "setsockopt")
-            ok = parse_setsockopt(l, s);
-        else if (kw == "gc")
-            ok = parse_simple(l, s, Op::gc, 0, 0);
-        else if (kw == "expect")
-            ok = parse_expect(l, s);
-        else if (kw == "wait")
-            ok = parse_simple(l, s, Op::wait, 0, std::numeric_limits<std::size_t>::max());
-        else if (kw == "splice")
-            ok = parse_splice(l, s);
+        if (info)
+            ok = parse_statement(*info, l, s);
         else
             error(keyword->col, "unknown statement " + show(keyword->text) + did_you_mean(kw, statement_names()));
 
@@ -515,6 +487,33 @@ private:
         const std::string &prefix;
         std::uint32_t prefix_col;
     };
+
+    // A statement line's operands, read the way its row of the statement table says.
+    bool parse_statement(const StatementInfo &info, const Line &l, Statement &s)
+    {
+        const StatementParse &p = info.parse;
+        const std::size_t max =
+            p.max_names == kAnyNumber ? std::numeric_limits<std::size_t>::max() : std::size_t{p.max_names};
+        switch (p.grammar) {
+        case Grammar::note: return parse_note(l, s);
+        case Grammar::socket: return parse_socket(l, s, p.op, p.min_names);
+        case Grammar::simple: return parse_simple(l, s, p.op, p.min_names, max);
+        case Grammar::bind: return parse_bind(l, s);
+        case Grammar::connect: return parse_connect(l, s);
+        case Grammar::send: return parse_send(l, s);
+        case Grammar::recv: return parse_recv(l, s);
+        case Grammar::setsockopt: return parse_setsockopt(l, s);
+        case Grammar::expect: return parse_expect(l, s);
+        case Grammar::splice: return parse_splice(l, s);
+        case Grammar::title:
+        case Grammar::setting:
+        case Grammar::declaration:
+        case Grammar::repeat:
+        case Grammar::spawn:
+        case Grammar::variant: break; // lines of their own, read before a statement is made
+        }
+        return false;
+    }
 
     void no_prefix(const Line &l)
     {

@@ -6,44 +6,43 @@
 namespace inflight {
 namespace {
 
-struct ErrnoInfo {
-    Errno code;
-    std::string_view name;
-    std::string_view text;
+// Indexed by the enum's value (none first); the names are kErrnoNames.
+constexpr std::array<std::string_view, kErrnoNames.size() + 1> kErrnoTexts{
+    "Success",
+    "Operation not permitted",
+    "Bad file descriptor",
+    "Resource temporarily unavailable",
+    "Invalid argument",
+    "Too many open files",
+    "No space left on device",
+    "Broken pipe",
+    "Socket operation on non-socket",
+    "Protocol wrong type for socket",
+    "Protocol not available",
+    "Operation not supported",
+    "Address already in use",
+    "Connection reset by peer",
+    "Transport endpoint is already connected",
+    "Transport endpoint is not connected",
+    "Too many references: cannot splice",
+    "Connection refused",
 };
-
-constexpr std::array<ErrnoInfo, 18> kErrnos{{
-    {Errno::none, "0", "Success"},
-    {Errno::perm, "EPERM", "Operation not permitted"},
-    {Errno::badf, "EBADF", "Bad file descriptor"},
-    {Errno::again, "EAGAIN", "Resource temporarily unavailable"},
-    {Errno::inval, "EINVAL", "Invalid argument"},
-    {Errno::mfile, "EMFILE", "Too many open files"},
-    {Errno::nospc, "ENOSPC", "No space left on device"},
-    {Errno::pipe, "EPIPE", "Broken pipe"},
-    {Errno::notsock, "ENOTSOCK", "Socket operation on non-socket"},
-    {Errno::prototype, "EPROTOTYPE", "Protocol wrong type for socket"},
-    {Errno::noprotoopt, "ENOPROTOOPT", "Protocol not available"},
-    {Errno::opnotsupp, "EOPNOTSUPP", "Operation not supported"},
-    {Errno::addrinuse, "EADDRINUSE", "Address already in use"},
-    {Errno::connreset, "ECONNRESET", "Connection reset by peer"},
-    {Errno::isconn, "EISCONN", "Transport endpoint is already connected"},
-    {Errno::notconn, "ENOTCONN", "Transport endpoint is not connected"},
-    {Errno::toomanyrefs, "ETOOMANYREFS", "Too many references: cannot splice"},
-    {Errno::connrefused, "ECONNREFUSED", "Connection refused"},
-}};
+static_assert(static_cast<std::size_t>(Errno::connrefused) == kErrnoNames.size(), "one name per errno");
 
 } // namespace
 
-std::string_view errno_name(Errno e) { return kErrnos[static_cast<std::size_t>(e)].name; }
+std::string_view errno_name(Errno e)
+{
+    return e == Errno::none ? std::string_view("0") : kErrnoNames[static_cast<std::size_t>(e) - 1];
+}
 
-std::string_view errno_text(Errno e) { return kErrnos[static_cast<std::size_t>(e)].text; }
+std::string_view errno_text(Errno e) { return kErrnoTexts[static_cast<std::size_t>(e)]; }
 
 std::optional<Errno> parse_errno(std::string_view name)
 {
-    for (const auto &info : kErrnos)
-        if (info.code != Errno::none && info.name == name)
-            return info.code;
+    for (std::size_t i = 0; i < kErrnoNames.size(); ++i)
+        if (kErrnoNames[i] == name)
+            return static_cast<Errno>(i + 1);
     return std::nullopt;
 }
 

@@ -6,30 +6,25 @@
 namespace inflight {
 namespace {
 
-struct EraInfo {
-    GcEra era;
-    std::string_view name;
-    std::string_view kernel_label;
+// Indexed by the enum's value, as kEraNames is, so the lookups below are a single array access.
+constexpr std::array<std::string_view, kEraNames.size()> kKernelLabels{
+    "2.6.23-6.8 (modelled: 6.8)",
+    "6.9",
+    "6.10-6.18 (modelled: 6.18)",
 };
-
-// Indexed by the enum's value, so the lookups below are a single array access.
-constexpr std::array<EraInfo, 3> kEras{{
-    {GcEra::classic, "classic", "2.6.23-6.8 (modelled: 6.8)"},
-    {GcEra::async, "async", "6.9"},
-    {GcEra::graph, "graph", "6.10-6.18 (modelled: 6.18)"},
-}};
+static_assert(static_cast<std::size_t>(GcEra::graph) + 1 == kEraNames.size(), "one name per era");
 
 } // namespace
 
-std::string_view era_name(GcEra era) { return kEras[static_cast<std::size_t>(era)].name; }
+std::string_view era_name(GcEra era) { return kEraNames[static_cast<std::size_t>(era)]; }
 
-std::string_view era_kernel_label(GcEra era) { return kEras[static_cast<std::size_t>(era)].kernel_label; }
+std::string_view era_kernel_label(GcEra era) { return kKernelLabels[static_cast<std::size_t>(era)]; }
 
 std::optional<GcEra> parse_era(std::string_view name)
 {
-    for (const auto &info : kEras)
-        if (info.name == name)
-            return info.era;
+    for (std::size_t i = 0; i < kEraNames.size(); ++i)
+        if (kEraNames[i] == name)
+            return static_cast<GcEra>(i);
     return std::nullopt;
 }
 

@@ -235,14 +235,14 @@ std::string narrate_statement_begin(const Event &e, const Scene *scene, const Na
     if (s->op == Op::note)
         return capitalised(line_text(e.scene_line)) + " is a note for the class.";
     return capitalised(line_text(e.scene_line)) + ": " + source_text(*scene, e.scene_line) + " — " +
-           intent(*s, name_as_run(*s, 0, e.b, pool), name_as_run(*s, 1, e.c, pool)) + ".";
+           intent(*s, name_as_run(*s, 0, e.first_name(), pool), name_as_run(*s, 1, e.second_name(), pool)) + ".";
 }
 
 std::string narrate_statement_end(const Event &e, const Scene *scene, const NamePool *pool)
 {
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;
-    const auto err = static_cast<Errno>(e.before);
-    if (e.before) {
+    const auto err = static_cast<Errno>(e.error());
+    if (e.error()) {
         const std::string what = s ? call_name(s->op) + " on " + line_text(e.scene_line) : line_text(e.scene_line);
         return (s ? what : capitalised(what)) + " failed with " + std::string(errno_name(err)) + " (" +
                std::string(errno_text(err)) + ").";
@@ -260,7 +260,10 @@ std::string narrate_statement_end(const Event &e, const Scene *scene, const Name
     case Op::expect_error:
     case Op::expect_finding:
     case Op::repeat: return capitalised(line_text(e.scene_line)) + " is done.";
-    default: return outcome(*s, e.after, name_as_run(*s, 0, e.b, pool), name_as_run(*s, 1, e.c, pool)) + ".";
+    default:
+        return outcome(*s, e.return_value(), name_as_run(*s, 0, e.first_name(), pool),
+                       name_as_run(*s, 1, e.second_name(), pool)) +
+               ".";
     }
 }
 
@@ -284,8 +287,8 @@ std::string narrate_expectation(const Event &e, const Scene *scene)
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;
     const std::string where = "The expectation on " + line_text(e.scene_line);
     if (!s)
-        return where + (e.before ? " holds." : " FAILED.");
-    if (e.before)
+        return where + (e.held() ? " holds." : " FAILED.");
+    if (e.held())
         return where + " holds: " + expected_fact(*s) + ".";
     return where + " FAILED: the scene " + intent(*s, name0(*s), name_as_run(*s, 1, npos, nullptr)) +
            ", and the model disagrees.";
@@ -307,29 +310,30 @@ std::string describe_statement_begin(const Event &e, const Scene *scene, const N
     std::string out = line_text(e.scene_line) + ": " + text;
     // A repeat block's templates, as this iteration expands them.
     const Statement *s = statement_at(*scene, e.scene_line);
-    if (s && (e.b != npos || e.c != npos))
-        out += " (" + name_as_run(*s, 0, e.b, pool) +
-               (s->names.size() > 1 ? ", " + name_as_run(*s, 1, e.c, pool) : "") + ")";
+    if (s && (e.first_name() != npos || e.second_name() != npos))
+        out += " (" + name_as_run(*s, 0, e.first_name(), pool) +
+               (s->names.size() > 1 ? ", " + name_as_run(*s, 1, e.second_name(), pool) : "") + ")";
     return out;
 }
 
 std::string describe_statement_end(const Event &e, const Scene *scene, const NamePool *pool)
 {
-    if (e.before)
-        return line_text(e.scene_line) + " failed: " + std::string(errno_name(static_cast<Errno>(e.before)));
+    if (e.error())
+        return line_text(e.scene_line) + " failed: " + std::string(errno_name(static_cast<Errno>(e.error())));
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;
     if (!s)
         return line_text(e.scene_line) + " done";
     // What a statement that acts (a syscall, a collection, a spawn or a join) did.
     if (is_syscall(s->op) || s->op == Op::gc || s->op == Op::spawn || s->op == Op::wait)
-        return outcome(*s, e.after, name_as_run(*s, 0, e.b, pool), name_as_run(*s, 1, e.c, pool));
+        return outcome(*s, e.return_value(), name_as_run(*s, 0, e.first_name(), pool),
+                       name_as_run(*s, 1, e.second_name(), pool));
     return line_text(e.scene_line) + " done";
 }
 
 std::string describe_expectation(const Event &e, const Scene *scene)
 {
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;
-    const std::string verdict = e.before ? "expectation holds" : "expectation FAILED";
+    const std::string verdict = e.held() ? "expectation holds" : "expectation FAILED";
     return s ? verdict + ": " + expected_fact(*s) : verdict;
 }
 

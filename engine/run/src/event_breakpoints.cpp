@@ -48,11 +48,11 @@ bool becomes_candidate(const Event &e, const Kernel &k, const UnixSock &u)
 {
     switch (e.kind) {
     case EventKind::list_move: // select_candidates()
-        return e.a == u.id && e.from == ListId::gc_inflight_list && e.to == ListId::gc_candidates;
+        return e.sock() == u.id && e.from == ListId::gc_inflight_list && e.to == ListId::gc_candidates;
     case EventKind::vertex_visit: // __unix_walk_scc(): the vertex is entered
-        return e.a == u.id;
+        return e.sock() == u.id;
     case EventKind::scc_found: // unix_walk_scc_fast(): the whole ring is judged as one SCC
-        return e.fn == KFn::unix_walk_scc_fast && u.vertex && on_ring(k, vertex_of(k, e.a), u.vertex);
+        return e.fn == KFn::unix_walk_scc_fast && u.vertex && on_ring(k, vertex_of(k, e.root()), u.vertex);
     default: return false;
     }
 }
@@ -60,12 +60,12 @@ bool becomes_candidate(const Event &e, const Kernel &k, const UnixSock &u)
 bool found_garbage(const Event &e, const Kernel &k, const UnixSock &u)
 {
     if (e.kind == EventKind::scc_verdict)
-        return e.before == 1 && u.vertex && on_ring(k, vertex_of(k, e.a), u.vertex);
+        return e.dead() && u.vertex && on_ring(k, vertex_of(k, e.root()), u.vertex);
     // Classic: the hitlist loop scans what is left on gc_candidates after the restore walk, and
     // only garbage is left. A listener is scanned once per embryo: stop at the first.
-    if (e.kind == EventKind::scan && e.fn == KFn::scan_inflight && e.a == u.id &&
+    if (e.kind == EventKind::scan && e.fn == KFn::scan_inflight && e.sock() == u.id &&
         e.algo_line == static_cast<std::uint16_t>(AlgoLine::classic_hitlist_scan))
-        return e.b == npos || e.b == first_embryo(u);
+        return e.embryo() == npos || e.embryo() == first_embryo(u);
     return false;
 }
 
@@ -73,11 +73,11 @@ EventBreak EventBreakpointSet::check(const Event &e, const Kernel &k) const
 {
     if (collection_starts && e.kind == EventKind::gc_begin)
         return EventBreak::collection_starts;
-    if (hitlist_non_empty && (e.kind == EventKind::skb_hitlist || (e.kind == EventKind::queue_splice && e.before > 0)))
+    if (hitlist_non_empty && (e.kind == EventKind::skb_hitlist || (e.kind == EventKind::queue_splice && e.skbs() > 0)))
         return EventBreak::hitlist_non_empty;
     if (invariant_violated && e.kind == EventKind::finding)
         return EventBreak::invariant_violated;
-    if (statement_fails && e.kind == EventKind::stmt_end && e.before != 0)
+    if (statement_fails && e.kind == EventKind::stmt_end && e.error() != 0)
         return EventBreak::statement_fails;
     // The labels are looked up only on the events that can mean them (this runs on every step).
     const bool candidate_event =

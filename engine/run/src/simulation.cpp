@@ -414,20 +414,20 @@ Task *Simulation::pick()
 std::optional<std::pair<RacePointKind, std::uint32_t>> Simulation::race_point_of(const Event &e)
 {
     switch (e.kind) {
-    case EventKind::candidate_check: return std::pair{RacePointKind::select, e.a};
+    case EventKind::candidate_check: return std::pair{RacePointKind::select, e.sock()};
     case EventKind::list_move:
         if (e.fn == KFn::restore_candidates)
-            return std::pair{RacePointKind::restore, e.a};
+            return std::pair{RacePointKind::restore, e.sock()};
         break;
-    case EventKind::vertex_visit: return std::pair{RacePointKind::visit, e.a};
-    case EventKind::vertex_dead: return std::pair{RacePointKind::dead, e.a};
+    case EventKind::vertex_visit: return std::pair{RacePointKind::visit, e.sock()};
+    case EventKind::vertex_dead: return std::pair{RacePointKind::dead, e.sock()};
     case EventKind::sock_create:
-        if (e.b != npos) // an embryo, made by connect() on socket b
-            return std::pair{RacePointKind::connect, e.b};
+        if (e.connecting() != npos) // an embryo, made by connect() on that socket
+            return std::pair{RacePointKind::connect, e.connecting()};
         break;
-    case EventKind::fds_peek: return std::pair{RacePointKind::peek, e.b};
-    case EventKind::scan: return std::pair{RacePointKind::scan, e.a};
-    case EventKind::fput_deferred: return std::pair{RacePointKind::fput, e.a};
+    case EventKind::fds_peek: return std::pair{RacePointKind::peek, e.sock()};
+    case EventKind::scan: return std::pair{RacePointKind::scan, e.sock()};
+    case EventKind::fput_deferred: return std::pair{RacePointKind::fput, e.sock()};
     default: break;
     }
     return std::nullopt;
@@ -447,10 +447,9 @@ bool Simulation::race_hits(const Event &e, const Task &t) const
     return false;
 }
 
-void Simulation::switch_event(const Task &from, const Task &to, std::uint32_t sock, RacePointKind kind, int how)
+void Simulation::switch_event(const Task &from, const Task &to, std::uint32_t sock, RacePointKind kind, TaskSwitch how)
 {
-    pending_switch_ = kernel_.ev(EventKind::task_switch, KFn::scene, from.id, to.id, sock,
-                                 static_cast<std::int64_t>(kind), how);
+    pending_switch_ = Event::task_switch(from.id, to.id, sock, static_cast<std::int64_t>(kind), how);
 }
 
 void Simulation::check_races(Task &t)
@@ -472,7 +471,7 @@ void Simulation::check_races(Task &t)
             racer.clock = std::max(racer.clock, t.clock);
             turns_.push_back(Turn{racer.id, t.id, false, task_steps_[t.id]});
             t.at_point = true;
-            switch_event(t, racer, point->second, point->first, 0);
+            switch_event(t, racer, point->second, point->first, TaskSwitch::race);
             return;
         }
         if (r.until_matches(point->first, label, t.id)) {
@@ -488,7 +487,7 @@ void Simulation::check_races(Task &t)
             p.at_point = true;
             turns_.push_back(Turn{p.id, t.id, true, task_steps_[t.id]});
             t.at_point = true;
-            switch_event(t, p, point->second, point->first, 1);
+            switch_event(t, p, point->second, point->first, TaskSwitch::until);
             return;
         }
     }
@@ -510,7 +509,7 @@ void Simulation::end_turns(Task &t, bool body_ended)
         back.clock = std::max(back.clock, t.clock); // it waited for its CPU meanwhile
     back.at_point = true;
     t.at_point = true;
-    switch_event(t, back, npos, RacePointKind::select, 2);
+    switch_event(t, back, npos, RacePointKind::select, TaskSwitch::resume);
 }
 
 void Simulation::finish_run()
@@ -545,7 +544,7 @@ const Event *Simulation::step()
             // The task switch a race point (or the end of a turn) made: a micro-step of its own,
             // on the task that runs next, so the player stops on it with both tasks named.
             last_ = *std::exchange(pending_switch_, std::nullopt);
-            const Task &to = kernel_.tasks[last_.b];
+            const Task &to = kernel_.tasks[last_.to_task()];
             last_.step = ++steps_;
             last_.scene_line = to.kworker ? line_ : scripts_[to.id].line;
             last_.time = to.clock;
@@ -593,7 +592,7 @@ const Event *Simulation::step()
                 return nullptr;
             }
             end_turns(*t, true);
-            last_ = kernel_.ev(EventKind::task_exit, KFn::scene, t->id);
+            last_ = Event::task_exit(t->id);
         } else if (e->kind == EventKind::sched_point) {
             t->at_point = true;
             if (t->blocked)
@@ -891,7 +890,7 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         scripts_[child.id].cursor = std::make_unique<SceneCursor>(s.body, b);
         child.body = script(child.id);
         child.body.set_sink(this);
-        const Event e = kernel_.ev(EventKind::task_spawn, KFn::scene, child.id, cpu);
+        const Event e = Event::task_spawn(child.id, cpu);
         co_yield e;
         break;
     }
@@ -929,7 +928,7 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         const auto &only = s.only_variants;
         if (!only.empty() && std::find(only.begin(), only.end(), scene_->settings.variant) == only.end())
             break;
-        const Event e = kernel_.ev(EventKind::note, KFn::scene);
+        const Event e = Event::scene_note();
         co_yield e;
         break;
     }
@@ -942,8 +941,7 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         if (s.op != Op::expect_error)
             co_yield settle();
         expect(s, b, ts);
-        const Event e = kernel_.ev(EventKind::expect_result, KFn::scene, npos, npos, npos,
-                                   expectations_.empty() ? 0 : expectations_.back().passed);
+        const Event e = Event::expect_result(!expectations_.empty() && expectations_.back().passed);
         co_yield e;
         break;
     }
@@ -969,7 +967,7 @@ Proc Simulation::script(std::uint32_t id)
             named0 = kernel_.name_pool.intern(expand(s.names[0], ts.cursor->bindings()));
         if (s.names.size() > 1 && s.names[1].has_vars())
             named1 = kernel_.name_pool.intern(expand(s.names[1], ts.cursor->bindings()));
-        co_yield kernel_.ev(EventKind::stmt_begin, KFn::scene, static_cast<std::uint32_t>(statements_), named0, named1);
+        co_yield Event::stmt_begin(static_cast<std::uint32_t>(statements_), named0, named1);
         Process *own = task.process;
         Process *p = own;
         if (!s.process.empty()) {
@@ -1020,8 +1018,8 @@ Proc Simulation::script(std::uint32_t id)
         if (checked_ && !kernel_.concurrent)
             check_quiescent_invariants(kernel_);
         ts.between_statements = true;
-        co_yield kernel_.ev(EventKind::stmt_end, KFn::scene, static_cast<std::uint32_t>(statements_), named0, named1,
-                            static_cast<std::int64_t>(r.err), r.value);
+        co_yield Event::stmt_end(static_cast<std::uint32_t>(statements_), named0, named1,
+                                 static_cast<std::int64_t>(r.err), r.value);
     }
     flush_failure(ts);
     if (!kernel_.concurrent) {

@@ -1000,9 +1000,9 @@ void WhyTracker::observe(const Event &e, const Kernel &k)
 {
     if (sock_ >= k.socks.size())
         return;
-    if (e.kind == EventKind::sock_release && e.a == sock_)
+    if (e.kind == EventKind::sock_release && e.sock() == sock_)
         history_.released_step = e.step;
-    if (e.kind == EventKind::gc_end && e.a == run_began_unreachable_ && history_.unreachable_since &&
+    if (e.kind == EventKind::gc_end && e.run() == run_began_unreachable_ && history_.unreachable_since &&
         !k.socks[sock_].released)
         history_.runs_while_unreachable.push_back(run_began_unreachable_);
     if (!history_.tracked)
@@ -1044,7 +1044,7 @@ void WhyTracker::observe(const Event &e, const Kernel &k)
     // A collection counts once it has ended with the socket still there: one that is running
     // has not decided yet (why_alive() says so from the state).
     if (e.kind == EventKind::gc_begin)
-        run_began_unreachable_ = now ? npos : static_cast<std::uint32_t>(e.a);
+        run_began_unreachable_ = now ? npos : e.run();
 }
 
 } // namespace inflight

@@ -232,19 +232,6 @@ public:
     Proc scm_destroy(ScmFpList &fpl);
     Proc unix_gc(std::string trigger); // era-specific entry: run now (classic) or queue
     Proc gc_run(std::string trigger);  // one collection, with its GcRun record
-    Event ev(EventKind kind, KFn fn, std::uint32_t a = npos, std::uint32_t b = npos, std::uint32_t c = npos,
-             std::int64_t before = 0, std::int64_t after = 0) const
-    {
-        Event e;
-        e.kind = kind;
-        e.fn = fn;
-        e.a = a;
-        e.b = b;
-        e.c = c;
-        e.before = before;
-        e.after = after;
-        return e;
-    }
     void finding(std::string invariant, std::string message);
     void warn_finding(std::string invariant, std::string message); // a WARN_ON: the run goes on
     SkBuff &alloc_skb(std::uint64_t len);

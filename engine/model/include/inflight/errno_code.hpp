@@ -3,6 +3,7 @@
 // Kept separate from <cerrno> so the engine's results are the same on every host.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string_view>
 
@@ -29,6 +30,14 @@ enum class Errno : unsigned char {
     toomanyrefs, // ETOOMANYREFS
     connrefused, // ECONNREFUSED
 };
+
+// The kernel's names of every errno but none, in the enum's order (kErrnoNames[e - 1]): the one
+// list `expect error`, its completions and the reports read (constexpr so the language's static
+// tables can point at it).
+inline constexpr std::array<std::string_view, 17> kErrnoNames{
+    "EPERM",      "EBADF",    "EAGAIN",     "EINVAL",       "EMFILE",      "ENOSPC",
+    "EPIPE",      "ENOTSOCK", "EPROTOTYPE", "ENOPROTOOPT",  "EOPNOTSUPP",  "EADDRINUSE",
+    "ECONNRESET", "EISCONN",  "ENOTCONN",   "ETOOMANYREFS", "ECONNREFUSED"};
 
 // "EPERM", "EBADF", ...; "0" for none.
 std::string_view errno_name(Errno e);

@@ -2,6 +2,7 @@
 // The three collector eras Inflight models, and the kernel versions each stands for.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string_view>
 
@@ -12,6 +13,10 @@ enum class GcEra : unsigned char {
     async,   // 6.9: the same algorithm run as queued work (Kuniyuki Iwashima's series)
     graph,   // 6.10 - 6.18: vertices, edges and Tarjan's SCC walk
 };
+
+// The eras' names in the enum's order: the one list the parser, its completions and the
+// reports all read (constexpr so the language's static tables can point at it).
+inline constexpr std::array<std::string_view, 3> kEraNames{"classic", "async", "graph"};
 
 std::string_view era_name(GcEra era);         // "classic", "async", "graph"
 std::string_view era_kernel_label(GcEra era); // e.g. "6.10-6.18 (modelled: 6.18)"

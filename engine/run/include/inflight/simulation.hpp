@@ -187,7 +187,7 @@ private:
     bool race_hits(const Event &e, const Task &t) const; // would e fire a race or an until?
     void check_races(Task &t);
     void end_turns(Task &t, bool body_ended);
-    void switch_event(const Task &from, const Task &to, std::uint32_t sock, RacePointKind kind, int how);
+    void switch_event(const Task &from, const Task &to, std::uint32_t sock, RacePointKind kind, TaskSwitch how);
 
     Simulation(const Simulation &other, Kernel::CopyForm form);
     bool absorb(const Event &e) override;
