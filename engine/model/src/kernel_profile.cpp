@@ -42,7 +42,7 @@ const std::array<ProfileSpec, 15> kSpecs{{
       K::oob_no_skb_get, K::splice_no_checksum, K::init_scc_index, K::peek_seqcount, K::gc_in_progress_set},
      false, "Ubuntu 6.8.0-151 (its collector is 6.6.y's)"},
     {"6.8", {6, 8}, GcEra::classic, "6.8: the last synchronous classic collector",
-     {K::connect_gc_race, K::oob_stale_clear}, true},
+     {K::connect_gc_race, K::oob_stale_clear}, true, "Ubuntu 6.8.0-31 (noble's release kernel)"},
     {"6.9", {6, 9}, GcEra::async, "6.9: the classic collector run as a work item", {}, true},
     {"6.10", {6, 10}, GcEra::graph, "6.10: the graph collector, oob_skb still holding a reference", {}},
     {"6.12", {6, 12}, GcEra::graph, "6.12.y LTS (Debian trixie)",
