@@ -22,7 +22,7 @@ using namespace inflight::test;
 namespace {
 
 // Runs `text` under the profile `kernel` (with the invariants checked after every micro-step).
-std::unique_ptr<Simulation> run_on(const std::string &kernel, const std::string &text)
+std::unique_ptr<Simulation> run_on(const std::string &kernel, const std::string &text, bool checked = true)
 {
     auto scene = scene_of(text);
     if (!scene)
@@ -31,7 +31,7 @@ std::unique_ptr<Simulation> run_on(const std::string &kernel, const std::string 
     o.kernel = kernel_profile_by_name(kernel);
     if (!o.kernel)
         return nullptr;
-    o.checked = true;
+    o.checked = checked;
     auto sim = std::make_unique<Simulation>(scene, o);
     sim->run();
     return sim;
@@ -61,6 +61,30 @@ const char *kOobSelfReference = "socketpair a b stream\nsend b fds=a oob\nclose 
 // Spec 5.5: an unaccepted embryo holding an OOB skb with its listener's fd.
 const char *kEmbryoOob = "socket l stream\nbind l @unix-oob\nlisten l\nsocket c stream\nconnect c l\n"
                          "send c fds=l oob\nclose l\nclose c\ngc\n";
+
+// Spec 5.3, CVE-2024-26750: one OOB skb in a's queue carrying a and b. fds=a,b puts b in flight
+// first, so b leads gc_candidates; fds=b,a puts a first. Closing b2 collects both.
+std::string oob_pair(const char *fds)
+{
+    return std::string("socketpair a a2 stream\nsocketpair b b2\nsend a2 fds=") + fds +
+           " oob\nclose a b\nclose b2\nclose a2\n";
+}
+
+bool hung_with(const Simulation &s, const char *cve)
+{
+    const auto &f = s.kernel().findings;
+    return f.size() == 1 && f[0].warning && f[0].invariant.rfind(cve, 0) == 0 && s.kernel().collector().hung();
+}
+
+// Spec 5.4: c2's own fd as an unread OOB byte that a normal read skips.
+const char *kStaleOob = "socketpair c1 c2 stream\nsend c1 fds=c2 oob\nrecv c2\nexpect error EAGAIN\n"
+                        "close c2\nclose c1\n";
+
+// The order of unix_gc()'s last two steps: c is reachable (a copy in x's queue, x open) and
+// also queued in g, which forms a garbage cycle with h.
+const char *kNotCycleInGarbage = "socketpair x x2\nsocketpair c c2\nsocketpair g g2\nsocketpair h h2\n"
+                                 "send x2 fds=c\nsend g2 fds=c\nsend g2 fds=h\nsend h2 fds=g\n"
+                                 "close c c2 g g2 h h2\n";
 
 } // namespace
 
@@ -158,6 +182,100 @@ private slots:
         QCOMPARE(r.diagnostics.size(), std::size_t{1});
         QVERIFY(r.diagnostics[0].message.find("only applies to 'set gc classic' or 'set gc async'") !=
                 std::string::npos);
+    }
+
+    // The three forms of 6.8-rc's OOB purge: oob-gc-before-purge (aa82ac51d633) drops the
+    // references before the purge and always gets through; before it, the loop after the purge
+    // hangs on a leftover without oob_skb at the head (CVE-2024-26750), and before
+    // oob-gc-first-socket (25236c91b5ab) list_for_each_entry_safe() hangs when one kfree_skb()
+    // unlinks the next socket too (CVE-2024-26780). Each hangs on the order the other survives.
+    void oobPurgeLoopsHangByCandidateOrder()
+    {
+        const std::string b_first = oob_pair("a,b"), a_first = oob_pair("b,a");
+        const std::string while_loop = "set fix oob-gc-before-purge off\n";
+        const std::string safe_loop = while_loop + "set fix oob-gc-first-socket off\n";
+        for (const std::string &order : {b_first, a_first}) {
+            auto fixed = run_on("6.8", order);
+            QVERIFY2(fixed->kernel().findings.empty(), findings_of(*fixed).c_str());
+            QVERIFY(!alive(*fixed, "a") && !alive(*fixed, "b"));
+        }
+        auto hang = run_on("6.8", while_loop + b_first);
+        QVERIFY2(hung_with(*hang, "CVE-2024-26750"), findings_of(*hang).c_str());
+        QVERIFY(alive(*hang, "a") && alive(*hang, "b"));
+        // The hung task never clears gc_in_progress: close a2's collection does not start.
+        QVERIFY(hang->kernel().gc_in_progress);
+        QCOMPARE(hang->kernel().gc_runs.size(), std::size_t{1});
+        auto through = run_on("6.8", while_loop + a_first);
+        QVERIFY(through->kernel().findings.empty());
+        QVERIFY(!alive(*through, "a") && !alive(*through, "b"));
+
+        auto safe_through = run_on("6.8", safe_loop + b_first);
+        QVERIFY(safe_through->kernel().findings.empty());
+        QVERIFY(!alive(*safe_through, "a") && !alive(*safe_through, "b"));
+        auto safe_hang = run_on("6.8", safe_loop + a_first);
+        QVERIFY2(hung_with(*safe_hang, "CVE-2024-26780"), findings_of(*safe_hang).c_str());
+
+        // The 6.9 work item hangs the same way, and no later run is queued.
+        auto async = run_on("6.9", while_loop + b_first + "socketpair d e\nsend d fds=e\nclose e d\n");
+        QVERIFY2(hung_with(*async, "CVE-2024-26750"), findings_of(*async).c_str());
+        QVERIFY(alive(*async, "e"));
+    }
+
+    // oob-stale-clear (b46f4eaa4f0e, 6.9; 6.8.y and older stable trees): a normal read that
+    // skips an unread OOB byte clears oob_skb. Before it the skb stays held off the queue and
+    // the socket it carries can never be collected by the classic collector.
+    void staleOobSkbLeaksWithoutTheClear()
+    {
+        auto fixed = run_on("6.8", kStaleOob);
+        QVERIFY2(fixed->expectations_failed() == 0 && fixed->warnings().empty(), warnings_of(*fixed).c_str());
+        QVERIFY(!alive(*fixed, "c2"));
+        auto buggy = run_on("6.8", std::string("set fix oob-stale-clear off\n") + kStaleOob);
+        QVERIFY(buggy->kernel().findings.empty());
+        const UnixSock &c2 = sock(*buggy, "c2");
+        QVERIFY(!c2.released);
+        QCOMPARE(c2.inflight, 1L);
+        QVERIFY(c2.receive_queue.empty());
+        QVERIFY(c2.oob_skb != nullptr && !c2.oob_skb->hook.is_linked());
+        // Every classic profile with MSG_OOB has the fix (5.15.y and 6.8.y by backport); the
+        // model acts on it for the classic collector only, and says so.
+        for (const char *k : {"5.15", "6.8", "6.9"})
+            QVERIFY2(kernel_profile_by_name(k)->changes.has(KernelChange::oob_stale_clear), k);
+        ParseResult r = parse_scene("set gc graph\nset fix oob-stale-clear\nsocketpair a b\n", "t");
+        QVERIFY(r.ok());
+        QCOMPARE(r.diagnostics.size(), std::size_t{1});
+    }
+
+    // hitlist-before-restore: 4.4 as released restored not_cycle_list (clearing the candidate
+    // flag) before building the hitlist, so a reachable candidate queued in a garbage socket
+    // never got back the count the decrement pass took; the garbage socket's release then took
+    // one more. It leaves flight while a copy of it is still queued in x (receiving that copy
+    // would hit the BUG_ON in unix_notinflight()). The later order keeps the count right.
+    void notCycleRestoreOrder()
+    {
+        QVERIFY(!kernel_profile_by_name("4.4")->changes.has(KernelChange::classic_hitlist_first));
+        QVERIFY(kernel_profile_by_name("5.10")->changes.has(KernelChange::classic_hitlist_first));
+        auto later = run_on("5.10", std::string(kNotCycleInGarbage) + "recv x fds=c3\n");
+        QVERIFY2(later->kernel().findings.empty(), findings_of(*later).c_str());
+        QVERIFY(!alive(*later, "g") && !alive(*later, "h"));
+        QCOMPARE(sock(*later, "c").inflight, 0L); // its one copy was received
+        QVERIFY(alive(*later, "c"));
+
+        // The model counts the copies in flight after each collection: the one that leaves c
+        // short is a finding at once (the run stops there, as at a BUG_ON).
+        auto old = run_on("4.4", kNotCycleInGarbage, false);
+        QVERIFY(old->stopped_by_finding());
+        QCOMPARE(old->kernel().findings.size(), std::size_t{1});
+        QCOMPARE(old->kernel().findings[0].invariant, std::string("u->inflight == copies in flight"));
+        QVERIFY(old->kernel().findings[0].message.rfind("c:", 0) == 0);
+        QVERIFY(!alive(*old, "g") && !alive(*old, "h"));
+        const UnixSock &c = sock(*old, "c");
+        QCOMPARE(c.inflight, 0L);     // one short: a copy is still in x's queue...
+        QCOMPARE(c.file->count, 1L);  // ...holding the file's only reference
+        QVERIFY(!c.link.is_linked()); // and c is on no GC list
+        // The same scene with the later order on 4.4 is clean.
+        QVERIFY(run_on("4.4", std::string("set fix hitlist-before-restore\n") + kNotCycleInGarbage)
+                    ->kernel()
+                    .findings.empty());
     }
 
     // remove-iouring-gc (6.9): a leftover candidate WARNs and stays on gc_candidates; up to 6.8

@@ -1033,8 +1033,8 @@ private slots:
         row("fix not on/off", "set fix splice-no-checksum maybe", 1, 28,
             "bad value 'maybe' for set fix splice-no-checksum: expected on or off");
         row("unknown fix names the list", "set fix splice", 1, 9,
-            "unknown fix 'splice' ('inflight-cli kernels' lists the 23 known ones)");
-        row("unknown kernel", "set kernel 6.7", 1, 12, "unknown kernel '6.7' (profiles: 5.10, 5.15, 6.1");
+            "unknown fix 'splice' ('inflight-cli kernels' lists the 27 known ones)");
+        row("unknown kernel", "set kernel 6.7", 1, 12, "unknown kernel '6.7' (profiles: 4.4, 5.10, 5.15, 6.1");
         row("a collector is not a fix", "set fix graph-gc off", 1, 9,
             "'graph-gc' is a collector, not a fix: write 'set gc classic|async|graph' or 'set kernel VERSION'");
         row("a change not modelled yet", "set fix fpl-dead off", 1, 9,

@@ -180,6 +180,81 @@ Proc ClassicCollector::scan_children(UnixSock &x, Func func, bool to_hitlist)
         co_yield scan_inflight(x, *e, func, to_hitlist);
 }
 
+Proc ClassicCollector::restore_not_cycle()
+{
+    Kernel &k = k_;
+    while (!k.not_cycle_list.empty()) {
+        UnixSock &u = sock_of(k.not_cycle_list.front());
+        const std::uint8_t before = u.gc_flags;
+        u.gc_flags &= static_cast<std::uint8_t>(~UNIX_GC_CANDIDATE);
+        k.gc_list_move(u, k.gc_inflight_list, ListId::gc_inflight_list);
+        Event m = Event::list_move(KFn::restore_not_cycle, u.id, ListId::not_cycle_list, ListId::gc_inflight_list,
+                                   before, u.gc_flags);
+        m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_not_cycle_restore);
+        co_yield m;
+    }
+}
+
+void ClassicCollector::hang(const UnixSock &stuck, std::string_view cve, std::string why)
+{
+    hung_ = true;
+    k_.warn_finding(std::string(cve) + ": task hung in __unix_gc()",
+                    why + "; " + k_.label_of(stuck) +
+                        " never leaves gc_candidates, so the loop never ends. The kernel's task spins there for "
+                        "ever with gc_in_progress set: no collection runs again (the model stops the loop and "
+                        "goes on)");
+}
+
+Proc ClassicCollector::drop_leftover_oob_skbs()
+{
+    Kernel &k = k_;
+    // What these frees release, the collection released.
+    const FreedBy saved = k.release_cause;
+    k.release_cause = FreedBy::gc;
+    struct Restore {
+        Kernel &k;
+        FreedBy cause;
+        ~Restore() { k.release_cause = cause; }
+    } restore{k, saved};
+    auto drop = [&k](UnixSock &u) -> Proc {
+        if (SkBuff *oob = std::exchange(u.oob_skb, nullptr); oob && k.oob_skb_holds_ref())
+            co_yield k.kfree_skb(*oob, KFn::unix_gc);
+    };
+    if (k.config().has(KernelChange::oob_gc_first_socket)) {
+        // 25236c91b5ab: always the first leftover, until none is left. Each kfree_skb() must
+        // take the first one off the list (its OOB skb carried it); if the first has no oob_skb
+        // nothing changes, and the loop takes it again (CVE-2024-26750).
+        while (!k.gc_candidates.empty()) {
+            UnixSock &u = sock_of(k.gc_candidates.front());
+            if (!u.oob_skb) {
+                hang(u, "CVE-2024-26750",
+                     "the first candidate left after the purge has no oob_skb (the OOB skb that carries it is held "
+                     "by another candidate's oob_skb)");
+                co_return;
+            }
+            co_yield drop(u);
+        }
+        co_return;
+    }
+    // 1279f9d9dec2 alone: list_for_each_entry_safe(), which reads the next socket before the
+    // body. A kfree_skb() that takes the next one off the list too (one OOB skb carrying both)
+    // leaves it linked to itself, and the walk goes round it for ever (CVE-2024-26780).
+    auto it = k.gc_candidates.begin();
+    while (it != k.gc_candidates.end()) {
+        UnixSock &u = sock_of(*it);
+        auto next = std::next(it);
+        UnixSock *after = next == k.gc_candidates.end() ? nullptr : &sock_of(*next);
+        co_yield drop(u);
+        if (after && after->on != ListId::gc_candidates) {
+            hang(*after, "CVE-2024-26780",
+                 "freeing the oob_skb of " + k.label_of(u) + " also took " + k.label_of(*after) +
+                     ", the socket list_for_each_entry_safe() had read as the next one, off the list");
+            co_return;
+        }
+        it = after ? k.gc_candidates.iterator_to(*after) : k.gc_candidates.end();
+    }
+}
+
 Proc ClassicCollector::collect()
 {
     Kernel &k = k_;
@@ -275,6 +350,12 @@ Proc ClassicCollector::collect()
     k.gc_candidates.erase(k.gc_candidates.iterator_to(k.cursor));
     k.cursor.on = ListId::none;
 
+    // Up to 4.4 the reachable candidates go back to gc_inflight_list, their candidate flag
+    // cleared, before the hitlist is built (the later order is below, after it).
+    const bool hitlist_first = k.config().has(KernelChange::classic_hitlist_first);
+    if (!hitlist_first)
+        co_yield restore_not_cycle();
+
     // 4. What is left is garbage: give back the counts and take the skbs that carry it.
     k.gc_phase = GcPhase::hitlist;
     run.garbage = static_cast<std::uint32_t>(k.gc_candidates.size());
@@ -285,7 +366,8 @@ Proc ClassicCollector::collect()
         // The 2024 OOB fixes (oob-gc-kfree): a garbage socket's oob_skb reference is dropped
         // before the purge (an embryo's is not: that is the leak of spec 5.5). Without them the
         // extra reference keeps the OOB skb, and what it carries, alive: the self-reference leak.
-        if (k.config().has(KernelChange::oob_gc_kfree))
+        // Before aa82ac51d633 (oob-gc-before-purge) the drop came after the purge instead.
+        if (k.config().has(KernelChange::oob_gc_kfree) && k.config().has(KernelChange::oob_gc_before_purge))
             if (SkBuff *oob = std::exchange(u.oob_skb, nullptr); oob && k.oob_skb_holds_ref())
                 co_yield k.kfree_skb(*oob, KFn::collect_hitlist);
     }
@@ -295,22 +377,28 @@ Proc ClassicCollector::collect()
     for (GcLink &l : k.gc_candidates)
         k.check_purge_live(sock_of(l), sock_of(l).inflight, KFn::unix_gc);
 
-    // 5. Restore the reachable ones to gc_inflight_list.
-    while (!k.not_cycle_list.empty()) {
-        UnixSock &u = sock_of(k.not_cycle_list.front());
-        const std::uint8_t before = u.gc_flags;
-        u.gc_flags &= static_cast<std::uint8_t>(~UNIX_GC_CANDIDATE);
-        k.gc_list_move(u, k.gc_inflight_list, ListId::gc_inflight_list);
-        Event m = Event::list_move(KFn::restore_not_cycle, u.id, ListId::not_cycle_list, ListId::gc_inflight_list,
-                                   before, u.gc_flags);
-        m.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_not_cycle_restore);
-        co_yield m;
-    }
+    // 5. Restore the reachable ones to gc_inflight_list: after the hitlist, so that a reachable
+    //    candidate queued in a garbage socket still had its candidate flag when the hitlist
+    //    pass gave its count back (hitlist-before-restore).
+    if (hitlist_first)
+        co_yield restore_not_cycle();
 
     // 6. unix_gc_lock is dropped; purging the hitlist drops the garbage's last references.
     k.spin_unlock(k.unix_gc_lock);
     k.gc_phase = GcPhase::purge;
     co_yield k.purge_hitlist();
+
+    // 6.8-rc, between 1279f9d9dec2 and aa82ac51d633: the oob_skb references of the candidates
+    // the purge left are dropped after it, by a loop that can spin for ever.
+    if (k.config().has(KernelChange::oob_gc_kfree) && !k.config().has(KernelChange::oob_gc_before_purge)) {
+        co_yield drop_leftover_oob_skbs();
+        if (hung_) {
+            // The kernel's task never gets further: gc_in_progress stays set and the leftovers
+            // stay on gc_candidates. The model's run of it ends here.
+            k.gc_phase = GcPhase::none;
+            co_return;
+        }
+    }
 
     // 7. Every garbage socket left gc_candidates when its inflight reached 0.
     if (!k.gc_candidates.empty() && k.config().has(KernelChange::remove_iouring_gc)) {

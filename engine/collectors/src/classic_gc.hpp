@@ -4,6 +4,8 @@
 #pragma once
 
 #include <map>
+#include <string>
+#include <string_view>
 
 #include "inflight/collector.hpp"
 #include "inflight/kernel.hpp"
@@ -21,6 +23,7 @@ public:
         c->memo_version_ = memo_version_;
         c->memo_size_ = memo_size_;
         c->warned_leftovers_ = warned_leftovers_;
+        c->hung_ = hung_;
         return c;
     }
     Proc attach(ScmFpList &fpl) override;
@@ -30,6 +33,7 @@ public:
     Proc accepted(UnixSock &) override { co_return; }
     Proc collect() override;
     long inflight_of(const UnixSock &u) const override { return u.inflight; }
+    bool hung() const override { return hung_; }
 
 private:
     enum class Func : unsigned char { dec_inflight, inc_inflight, inc_inflight_move_tail };
@@ -38,6 +42,9 @@ private:
     Proc scan_children(UnixSock &x, Func func, bool to_hitlist);
     Proc scan_inflight(UnixSock &x, UnixSock &queue, Func func, bool to_hitlist);
     Proc apply(Func func, UnixSock &child);
+    Proc restore_not_cycle();
+    Proc drop_leftover_oob_skbs();
+    void hang(const UnixSock &stuck, std::string_view cve, std::string why);
 
     // The last selection found no candidate and these were its inputs: while nothing changes,
     // the next selection walks the same list to the same answer.
@@ -45,6 +52,9 @@ private:
     std::uint64_t memo_version_ = 0;
     std::size_t memo_size_ = 0;
     bool warned_leftovers_ = false; // 6.9's WARN_ON_ONCE about candidates left after the purge
+    // A loop of the 6.8-rc OOB fixes never ended (CVE-2024-26780, CVE-2024-26750): the kernel's
+    // collecting task spins for ever with gc_in_progress set, so no collection runs again.
+    bool hung_ = false;
     // This collection's decrement pass: how many embryos scan_children() found on each
     // listening candidate (by socket id), to catch a restore pass that finds others.
     std::map<std::uint32_t, std::size_t> embryos_decremented_;

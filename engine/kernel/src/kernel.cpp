@@ -478,7 +478,8 @@ void Kernel::queue_work(Work w)
 
 Proc Kernel::unix_gc(std::string trigger)
 {
-    if (collections_suppressed)
+    // A collector whose last run never ended (a hung task, reported) starts no other.
+    if (collections_suppressed || collector_->hung())
         co_return;
     co_yield Event::gc_call(KFn::unix_gc, static_cast<std::int64_t>(unix_tot_inflight));
     if (config_.era == GcEra::classic) {

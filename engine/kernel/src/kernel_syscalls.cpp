@@ -603,15 +603,22 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
             // head is dropped (not SO_OOBINLINE).
             u->receive_queue.erase(u->receive_queue.iterator_to(s));
             s.queue_owner = nullptr;
+            // Before b46f4eaa4f0e (oob-stale-clear) manage_oob() dropped only the queue's
+            // reference: u->oob_skb kept the skb, off every queue, with the fds it carries
+            // still in flight where no collector scan looks (spec 5.4).
+            bool stale = false;
             if (u->oob_skb == &s) {
-                u->oob_skb = nullptr;
-                if (oob_skb_holds_ref())
-                    --s.users; // the pointer's reference goes with it (consume_skb)
+                stale = oob_skb_holds_ref() && !config_.has(KernelChange::oob_stale_clear);
+                if (!stale) {
+                    u->oob_skb = nullptr;
+                    if (oob_skb_holds_ref())
+                        --s.users; // the pointer's reference goes with it (consume_skb)
+                }
             }
             if (s.fp)
                 u->nr_fds -= static_cast<std::uint32_t>(s.fp->count());
             co_yield Event::skb_dequeue(KFn::sys_recvmsg, s.id, u->id);
-            if (s.fp)
+            if (s.fp && !stale)
                 co_yield collector_->dequeued(s);
             co_yield kfree_skb(s, KFn::sys_recvmsg);
         }

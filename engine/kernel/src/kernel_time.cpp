@@ -128,7 +128,9 @@ void Kernel::wake(WaitFor what, std::uint64_t at, const UnixSock *sock)
 Proc Kernel::wait_gc(KFn fn, std::int64_t detail)
 {
     const std::uint64_t t0 = now();
-    if (!gc_running_at(t0))
+    // A hung collection never ends: the kernel's caller would sleep for ever, which the
+    // collector's finding has said; the model does not wait for it.
+    if (!gc_running_at(t0) || collector_->hung())
         co_return;
     co_yield Event::gc_wait(fn, detail);
     if (gc_in_progress) {

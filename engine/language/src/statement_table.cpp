@@ -219,13 +219,14 @@ constexpr std::array<StatementInfo, 23> kStatements{{
 constexpr std::array<W, 2> kOnOff{"on", "off"};
 // The names of kernel_change_table() and kernel_profiles(), spelled out so the table stays
 // constexpr; test_parser checks they are the same lists.
-constexpr std::array<W, 23> kFixes{
+constexpr std::array<W, 27> kFixes{
     "limit-inflight", "no-default-creds", "msg-oob",        "peek-gc-lock",       "per-hash-locks",
-    "random-autobind", "iouring-no-send", "oob-gc-kfree",   "connect-gc-race",    "gc-async",
-    "remove-iouring-gc", "graph-gc",      "embryo-oob-gc",  "fpl-dead",           "walk-uninit",
-    "oob-no-skb-get",  "splice-no-checksum", "so-passrights", "init-scc-index",   "schedule-gc",
-    "peek-seqcount",   "gc-in-progress-set", "unify-scc-index"};
-constexpr std::array<W, 14> kKernels{"5.10", "5.15", "6.1",  "6.6", "6.8", "6.9", "6.10",
+    "random-autobind", "iouring-no-send", "hitlist-before-restore", "oob-gc-kfree", "oob-gc-first-socket",
+    "oob-gc-before-purge", "connect-gc-race", "gc-async",   "remove-iouring-gc",  "oob-stale-clear",
+    "graph-gc",        "embryo-oob-gc",   "fpl-dead",       "walk-uninit",        "oob-no-skb-get",
+    "splice-no-checksum", "so-passrights", "init-scc-index", "schedule-gc",       "peek-seqcount",
+    "gc-in-progress-set", "unify-scc-index"};
+constexpr std::array<W, 15> kKernels{"4.4",  "5.10", "5.15", "6.1",  "6.6", "6.8", "6.9", "6.10",
                                      "6.12", "6.17", "6.18", "6.19", "7.0", "7.2", "7.3"};
 constexpr std::array<W, 3> kAutobind{"sequential", "random-v1", "random"};
 constexpr std::array<W, 2> kTableLock{"global", "per-bucket"};

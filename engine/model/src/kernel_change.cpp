@@ -27,14 +27,35 @@ constexpr std::array<KernelChangeInfo, kKernelChangeCount> kChanges{{
      "autobind starts at a random name and gives up after 2^20 tries, not at one shared counter", ""},
     {K::iouring_no_send, "iouring-no-send", "705318a99a13", "io_uring/af_unix: disable sending io_uring over sockets",
      {6, 7}, "an io_uring fd can no longer be passed (CVE-2023-6531)", "the model has no io_uring files"},
+    {K::classic_hitlist_first, "hitlist-before-restore", "", "(not found: see docs/kernels.md)", {4, 5},
+     "the classic collector builds the hitlist before it restores not_cycle_list, so a reachable candidate "
+     "queued in a garbage socket gets its count back; before it (2.6.23 to 4.4 as released) the count stays "
+     "one short and the socket leaves gc_inflight_list while still in flight",
+     ""},
     {K::oob_gc_kfree, "oob-gc-kfree", "1279f9d9dec2", "af_unix: Call kfree_skb() for dead unix_(sk)->oob_skb in GC.",
      {6, 8}, "the classic collector drops a garbage socket's oob_skb reference (the OOB self-reference leak)", ""},
+    {K::oob_gc_first_socket, "oob-gc-first-socket", "25236c91b5ab",
+     "af_unix: Fix task hung while purging oob_skb in GC.", {6, 8},
+     "the loop after the purge that drops leftover candidates' oob_skb always takes the first candidate; before "
+     "it, list_for_each_entry_safe() spins on a next socket the same kfree_skb() unlinked (CVE-2024-26780)",
+     ""},
+    {K::oob_gc_before_purge, "oob-gc-before-purge", "aa82ac51d633",
+     "af_unix: Drop oob_skb ref before purging queue in GC.", {6, 8},
+     "oob_skb references are dropped in the hitlist loop, before the purge; before it, the loop after the purge "
+     "spins for ever when the first leftover candidate has no oob_skb (CVE-2024-26750)",
+     ""},
     {K::connect_gc_race, "connect-gc-race", "47d8ac011fe1", "af_unix: Fix garbage collector racing against connect()",
      {6, 9}, "the classic collector takes and drops each listening candidate's state lock (CVE-2024-26923)", ""},
     {K::gc_async, "gc-async", "d9f21b361333", "af_unix: Try to run GC async.", {6, 9},
      "the classic collector runs as a work item; only heavy senders of AF_UNIX fds wait for it", "", true},
     {K::remove_iouring_gc, "remove-iouring-gc", "11498715f266", "af_unix: Remove io_uring code for GC.", {6, 9},
      "candidates left after the purge stay on gc_candidates with a WARN, not moved back to gc_inflight_list", ""},
+    {K::oob_stale_clear, "oob-stale-clear", "b46f4eaa4f0e", "af_unix: Clear stale u->oob_skb.", {6, 9},
+     "a recv() without MSG_OOB that skips an unread OOB byte clears u->oob_skb and drops its reference; before "
+     "it, the skb stays held off the queue, where the classic collector never sees what it carries "
+     "(CVE-2024-35970; the classic collector's side: on the graph collector of 6.10-rc it was a unix_gc_lock "
+     "deadlock)",
+     ""},
     {K::graph_gc, "graph-gc", "4090fa373f0e", "af_unix: Replace garbage collection algorithm.", {6, 10},
      "vertices, edges, Tarjan's SCC walk and the dead-SCC rule", "", true},
     {K::embryo_oob_gc, "embryo-oob-gc", "041933a1ec7b",

@@ -23,11 +23,16 @@ struct ProfileSpec {
 
 // Each profile stands for the newest stable release of its branch, as Debian ships it where
 // Debian does (docs/kernels.md: the package each was checked against).
-const std::array<ProfileSpec, 14> kSpecs{{
+const std::array<ProfileSpec, 15> kSpecs{{
+    // The one profile that is a mainline release as shipped, not its stable branch's newest: the
+    // 4.4.y trees took the later order of unix_gc()'s last two steps (docs/kernels.md).
+    {"4.4", {4, 4}, GcEra::classic,
+     "4.4 as released (2016): the 2007 collector restoring not_cycle_list before the hitlist, no MSG_OOB", {}},
     {"5.10", {5, 10}, GcEra::classic, "5.10.y LTS (Debian bullseye): classic collector, no MSG_OOB",
      {K::peek_gc_lock, K::connect_gc_race}, false, "Debian 5.10.251"},
     {"5.15", {5, 15}, GcEra::classic, "5.15.y LTS: classic collector with MSG_OOB",
-     {K::connect_gc_race, K::oob_gc_kfree}, false, "Ubuntu 5.15.0-204 (5.15.224)"},
+     {K::connect_gc_race, K::oob_gc_kfree, K::oob_gc_first_socket, K::oob_gc_before_purge, K::oob_stale_clear}, false,
+     "Ubuntu 5.15.0-204 (5.15.224)"},
     {"6.1", {6, 1}, GcEra::graph, "6.1.y LTS (Debian bookworm): the graph collector backported in 6.1.141",
      {K::connect_gc_race, K::graph_gc, K::embryo_oob_gc, K::fpl_dead, K::walk_uninit, K::oob_no_skb_get,
       K::init_scc_index, K::gc_in_progress_set},
@@ -36,7 +41,8 @@ const std::array<ProfileSpec, 14> kSpecs{{
      {K::iouring_no_send, K::connect_gc_race, K::graph_gc, K::embryo_oob_gc, K::fpl_dead, K::walk_uninit,
       K::oob_no_skb_get, K::splice_no_checksum, K::init_scc_index, K::peek_seqcount, K::gc_in_progress_set},
      false, "Ubuntu 6.8.0-151 (its collector is 6.6.y's)"},
-    {"6.8", {6, 8}, GcEra::classic, "6.8: the last synchronous classic collector", {K::connect_gc_race}, true},
+    {"6.8", {6, 8}, GcEra::classic, "6.8: the last synchronous classic collector",
+     {K::connect_gc_race, K::oob_stale_clear}, true, "Ubuntu 6.8.0-31 (noble's release kernel)"},
     {"6.9", {6, 9}, GcEra::async, "6.9: the classic collector run as a work item", {}, true},
     {"6.10", {6, 10}, GcEra::graph, "6.10: the graph collector, oob_skb still holding a reference", {}},
     {"6.12", {6, 12}, GcEra::graph, "6.12.y LTS (Debian trixie)",
@@ -84,7 +90,14 @@ bool kernel_change_applies(GcEra era, KernelChange c)
 {
     switch (c) {
     case K::gc_async: return era != GcEra::classic;
+    case K::classic_hitlist_first:
     case K::oob_gc_kfree:
+    case K::oob_gc_first_socket:
+    case K::oob_gc_before_purge:
+    // Acted on for the classic collector only: on the graph collector the stale skb's edges
+    // stay, and 6.10-rc's collector deadlocked freeing it (not modelled; every graph profile
+    // is later than the fix).
+    case K::oob_stale_clear:
     case K::remove_iouring_gc:
     case K::connect_gc_race:
     case K::peek_gc_lock: return era != GcEra::graph;

@@ -43,6 +43,9 @@ public:
 
     // What `expect inflight` compares: u->inflight (classic, async) or out_degree (graph).
     virtual long inflight_of(const UnixSock &u) const = 0;
+    // A collection that can never end (the kernel's collecting task spins for ever): no other
+    // collection starts, and the model does not wait for this one.
+    virtual bool hung() const { return false; }
 
 protected:
     Kernel &k_;

@@ -14,17 +14,25 @@
 namespace inflight {
 
 enum class KernelChange : std::uint8_t {
-    limit_inflight,     // 2.6.37: a sendmsg collection once more than 16,000 are in flight
-    no_default_creds,   // 3.2: pid and creds only for SO_PASSCRED
-    msg_oob,            // 5.15: MSG_OOB on stream sockets (before: EOPNOTSUPP)
-    peek_gc_lock,       // 5.14: MSG_PEEK waits out a running collection (CVE-2021-0920)
-    per_hash_locks,     // 5.17: per-bucket table locks instead of unix_table_lock
-    random_autobind,    // 5.17: autobind starts at a random name
-    iouring_no_send,    // 6.7: io_uring fds cannot be sent (CVE-2023-6531)
-    oob_gc_kfree,       // 6.8: the classic collector drops a garbage socket's oob_skb
-    connect_gc_race,    // 6.9: the collector locks listening candidates (CVE-2024-26923)
-    gc_async,           // 6.9: the classic collector runs as a work item
-    remove_iouring_gc,  // 6.9: no io_uring loop; leftovers WARN and stay on gc_candidates
+    limit_inflight,   // 2.6.37: a sendmsg collection once more than 16,000 are in flight
+    no_default_creds, // 3.2: pid and creds only for SO_PASSCRED
+    msg_oob,          // 5.15: MSG_OOB on stream sockets (before: EOPNOTSUPP)
+    peek_gc_lock,     // 5.14: MSG_PEEK waits out a running collection (CVE-2021-0920)
+    per_hash_locks,   // 5.17: per-bucket table locks instead of unix_table_lock
+    random_autobind,  // 5.17: autobind starts at a random name
+    iouring_no_send,  // 6.7: io_uring fds cannot be sent (CVE-2023-6531)
+    // after 4.4: the classic collector builds the hitlist before restoring not_cycle_list
+    classic_hitlist_first,
+    oob_gc_kfree, // 6.8: the classic collector drops a garbage socket's oob_skb
+    // 6.8: the post-purge OOB loop always takes the first candidate (CVE-2024-26780)
+    oob_gc_first_socket,
+    // 6.8: oob_skb dropped in the hitlist loop, before the purge (CVE-2024-26750)
+    oob_gc_before_purge,
+    connect_gc_race,   // 6.9: the collector locks listening candidates (CVE-2024-26923)
+    gc_async,          // 6.9: the classic collector runs as a work item
+    remove_iouring_gc, // 6.9: no io_uring loop; leftovers WARN and stay on gc_candidates
+    // 6.9: a recv that skips an unread OOB byte clears u->oob_skb (CVE-2024-35970)
+    oob_stale_clear,
     graph_gc,           // 6.10: vertices, edges and Tarjan's SCC walk
     embryo_oob_gc,      // 6.10: the graph collector drops an embryo's oob_skb too
     fpl_dead,           // 6.10: unix_del_edges() leaves a dead list's successor alone
