@@ -136,6 +136,9 @@ private slots:
         QVERIFY(!profile_for_release("7.1.13").unify_scc_index); // mixed_lowpoint leaks on 7.1.13 (issue 13)
         QCOMPARE(QString::fromLatin1(profile_for_release("6.1.100").kernel->name.data(), 3), QStringLiteral("6.8"));
         QCOMPARE(QString::fromLatin1(profile_for_release("5.10.262").kernel->name.data(), 4), QStringLiteral("5.10"));
+        // 4.4 as released has the old order of unix_gc()'s last two steps; 4.19 has the new one.
+        QCOMPARE(QString::fromLatin1(profile_for_release("4.4.0").kernel->name.data(), 3), QStringLiteral("4.4"));
+        QCOMPARE(QString::fromLatin1(profile_for_release("4.19.316").kernel->name.data(), 4), QStringLiteral("5.10"));
         // Debian names the ABI in uname -r; uname -v has the upstream version.
         QCOMPARE(
             profile_for_release("6.1.0-50-cloud-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.176-1 (2025-10-15)").era,

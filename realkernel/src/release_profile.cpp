@@ -32,6 +32,13 @@ ReleaseProfile profile_for_release(const std::string &release, const std::string
         p.kernel = kernel_profile_by_name("6.8");
     if (ubuntu && ubuntu_abi >= 98)
         p.kernel = kernel_profile_by_name("6.6");
+    // The 4.4 profile keeps 4.4's order of restoring not_cycle_list before building the
+    // hitlist; every later release builds the hitlist first (hitlist-before-restore), so a
+    // release between 4.4 and 5.10 is modelled by 5.10, the oldest profile with that order.
+    const KernelProfile *first_after_4_4 = kernel_profile_by_name("5.10");
+    const bool between = v > KernelVersion{4, 4} && first_after_4_4 && v < first_after_4_4->version;
+    if (between)
+        p.kernel = first_after_4_4;
     if (!p.kernel)
         p.kernel = &kernel_profiles().front();
     p.era = p.kernel->era;
@@ -41,6 +48,7 @@ ReleaseProfile profile_for_release(const std::string &release, const std::string
                    ? "Ubuntu 6.8.0-" + std::to_string(ubuntu_abi) +
                          ": the graph collector backported from 6.6.93 (since 6.8.0-98), as the 6.6 profile"
                : before_backport ? branch + ".y before the 2025 backport of the graph collector: classic, as 6.8"
+               : between ? "no " + branch + " profile: 5.10, the oldest with the hitlist built before not_cycle_list is restored"
                : std::string(p.kernel->name) == branch ? "the " + branch + " profile: " + std::string(p.kernel->title)
                                                        : "no " + branch + " profile: the newest below it, " +
                                                              std::string(p.kernel->name) + " (" +
