@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QMessageBox>
+#include <QMetaObject>
 #include <QSaveFile>
 
 namespace editor {
@@ -37,6 +38,7 @@ EditorSession::EditorSession(PlayerController &controller, docks::SceneDock &doc
       watcher_(new QFileSystemWatcher(this)), name_(tr("untitled.scn"))
 {
     dock_.setFollowsController(false);
+    recovery_writer_.setMaxThreadCount(1);
     recovery_timer_.setInterval(kRecoveryIntervalMs);
     connect(&recovery_timer_, &QTimer::timeout, this, &EditorSession::writeRecovery);
     recovery_timer_.start();
@@ -92,6 +94,7 @@ EditorSession::~EditorSession()
     // Closing normally with nothing unsaved: nothing to recover.
     if (editor_ && !editor_->isModified())
         clearRecovery();
+    recovery_writer_.waitForDone();
 }
 
 QString EditorSession::displayName() const { return path_.isEmpty() ? name_ : QFileInfo(path_).fileName(); }
@@ -347,14 +350,28 @@ void EditorSession::writeRecovery()
     const QByteArray bytes = editor_->bytes();
     if (bytes == last_recovered_)
         return;
-    QString error;
-    if (!recovered_path_.isNull() && recovered_path_ != path_)
+    if (!recovered_path_.isNull() && recovered_path_ != path_) {
+        recovery_writer_.waitForDone();
         recovery_.clear(recovered_path_); // saved under another name since: that slot is done
-    if (recovery_.write(path_, bytes, &error)) {
-        recovered_path_ = path_;
-        last_recovered_ = bytes;
-        emit recoveryWritten();
     }
+    recovered_path_ = path_;
+    last_recovered_ = bytes;
+    // Written on a thread of its own, one copy after the other: the write syncs to disk, and
+    // on a busy disk that takes longer than a frame, which typing must never wait for.
+    QPointer<EditorSession> self(this);
+    const RecoveryStore store = recovery_;
+    const QString path = path_;
+    recovery_writer_.start([self, store, path, bytes]() {
+        if (!store.write(path, bytes))
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self] {
+                if (self)
+                    emit self->recoveryWritten();
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 bool EditorSession::offerRecovery()
@@ -390,6 +407,7 @@ void EditorSession::restore(const RecoveryStore::Copy &copy)
 
 void EditorSession::clearRecovery()
 {
+    recovery_writer_.waitForDone(); // a copy being written must not land after the clear
     recovery_.clear(path_);
     if (!recovered_path_.isNull() && recovered_path_ != path_)
         recovery_.clear(recovered_path_);

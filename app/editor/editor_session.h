@@ -15,6 +15,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <functional>
@@ -48,7 +49,11 @@ public:
     void setRecoverPrompt(RecoverPrompt p) { recover_prompt_ = std::move(p); }
     void setSavePathPrompt(SavePathPrompt p) { save_path_prompt_ = std::move(p); }
     void setMessageSink(MessageSink s) { message_sink_ = std::move(s); }
-    void setRecoveryStore(RecoveryStore store) { recovery_ = std::move(store); }
+    void setRecoveryStore(RecoveryStore store)
+    {
+        recovery_writer_.waitForDone();
+        recovery_ = std::move(store);
+    }
     RecoveryStore &recoveryStore() { return recovery_; }
     static constexpr int kRecoveryIntervalMs = 3000;
     void setRecoveryInterval(int ms) { recovery_timer_.setInterval(ms); }
@@ -108,6 +113,7 @@ private:
     BufferChecker checker_;
     RecoveryStore recovery_;
     QTimer recovery_timer_;
+    QThreadPool recovery_writer_; // one thread: copies are written in order
     QFileSystemWatcher *watcher_;
     QString path_;
     QString name_; // shown when there is no path ("welcome.scn", "untitled")

@@ -33,7 +33,7 @@ QString RecoveryStore::slotOf(const QString &original_path) const
     return QFileInfo(absolute).completeBaseName() + QLatin1Char('-') + QString::fromLatin1(hash);
 }
 
-bool RecoveryStore::write(const QString &original_path, const QByteArray &text, QString *error)
+bool RecoveryStore::write(const QString &original_path, const QByteArray &text, QString *error) const
 {
     if (!QDir().mkpath(dir_)) {
         if (error)

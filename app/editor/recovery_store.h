@@ -29,7 +29,7 @@ public:
     };
     // Writes the copy of `original_path`'s buffer over its slot's previous one (temporary
     // file, then rename: a kill mid-write leaves the previous one).
-    bool write(const QString &original_path, const QByteArray &text, QString *error = nullptr);
+    bool write(const QString &original_path, const QByteArray &text, QString *error = nullptr) const;
     // The copy of `original_path` (empty: the untitled buffer's), if one was left.
     std::optional<Copy> read(const QString &original_path) const;
     // Every copy left, newest first.
