@@ -30,6 +30,24 @@ QStringList messages_of(const std::vector<Diagnostic> &diagnostics)
     return out;
 }
 
+// The run being replaced owns a Simulation per checkpoint, its finished run and the player's
+// own: hundreds of MB for a large scene, whose freeing took tens of ms between two frames. It
+// is freed on a pool thread; a job still holding the checkpoint store keeps that until it ends.
+void release_off_thread(std::unique_ptr<Player> &player, std::shared_ptr<CheckpointStore> &checkpoints,
+                        std::shared_ptr<const Simulation> &end_of_run, std::vector<Event> &index)
+{
+    struct OldRun {
+        std::unique_ptr<Player> player;
+        std::shared_ptr<CheckpointStore> checkpoints;
+        std::shared_ptr<const Simulation> end_of_run;
+        std::vector<Event> index;
+    };
+    auto old = std::make_shared<OldRun>(
+        OldRun{std::move(player), std::move(checkpoints), std::move(end_of_run), std::move(index)});
+    index = {};
+    QThreadPool::globalInstance()->start([old]() mutable { old.reset(); });
+}
+
 constexpr int kTickMs = 16;           // playback timer: one tick a frame
 constexpr qint64 kSliceBudgetMs = 40; // continue-to-breakpoint works in slices this long
 
@@ -317,6 +335,7 @@ void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &
     }
     scene_ = std::move(scene);
     path_ = path;
+    release_off_thread(player_, checkpoints_, end_of_run_, index_);
     // A scene of tens of thousands of statements (the seed scenes: 32,000 sockets in flight, a
     // million autobinds) is fast-forwarded through its collections by default.
     if (new_scene)

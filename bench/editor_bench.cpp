@@ -57,9 +57,9 @@ void type_backspace(QWidget *w)
     QApplication::sendEvent(w, &press);
 }
 
-// Waits (in the event loop) until `signal` of `sender` fires; false after 20 s.
+// Waits (in the event loop) until `signal` of `sender` fires; false after `timeout_ms`.
 template <class Sender, class Signal>
-bool wait_for(Sender *sender, Signal signal)
+bool wait_for(Sender *sender, Signal signal, int timeout_ms = 20000)
 {
     QEventLoop loop;
     bool fired = false;
@@ -67,7 +67,7 @@ bool wait_for(Sender *sender, Signal signal)
         fired = true;
         loop.quit();
     });
-    QTimer::singleShot(20000, &loop, &QEventLoop::quit);
+    QTimer::singleShot(timeout_ms, Qt::PreciseTimer, &loop, &QEventLoop::quit);
     loop.exec();
     return fired;
 }
@@ -241,7 +241,7 @@ int main(int argc, char **argv)
     beat.restart();
     cpu_at_beat = thread_cpu_ms();
     type_char(ed, '#');
-    const bool large_ran = wait_for(&session, &editor::EditorSession::ran);
+    const bool large_ran = wait_for(&session, &editor::EditorSession::ran, 600'000);
     heartbeat.stop();
     std::printf("editor: edit -> re-run of large-32000-in-flight at step %llu: shown after %.0f ms (%s); longest "
                 "GUI-thread stall meanwhile %.1f ms wall, the most GUI-thread CPU in one turn %.1f ms (goal: the "
