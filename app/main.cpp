@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// inflight [scene.scn] [--gc classic|async|graph] [--step N] [--screenshot FILE] [--size WxH]
+// inflight [scene.scn] [--gc classic|async|graph] [--step N] [--edit LINE:TEXT] [--screenshot FILE] [--size WxH]
 #include "editor/editor_session.h"
+#include "editor/scene_editor.h"
 #include "main_window.h"
 #include "player_controller.h"
 
@@ -8,6 +9,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QEventLoop>
 #include <QIcon>
 #include <QTimer>
 
@@ -36,9 +38,10 @@ int main(int argc, char **argv)
                               QStringLiteral("A scene file (.scn); default: the welcome scene."));
     QCommandLineOption gc_opt(QStringLiteral("gc"), QStringLiteral("Collector: classic, async or graph."),
                               QStringLiteral("era"));
-    QCommandLineOption kernel_opt(QStringLiteral("kernel"),
-                                  QStringLiteral("Run on a kernel profile, e.g. 6.1 (inflight-cli kernels lists them)."),
-                                  QStringLiteral("VERSION"));
+    QCommandLineOption kernel_opt(
+        QStringLiteral("kernel"),
+        QStringLiteral("Run on a kernel profile, e.g. 6.1 (inflight-cli kernels lists them)."),
+        QStringLiteral("VERSION"));
     QCommandLineOption step_opt(QStringLiteral("step"), QStringLiteral("Open at micro-step N."), QStringLiteral("N"));
     QCommandLineOption shot_opt(QStringLiteral("screenshot"),
                                 QStringLiteral("Save a PNG of the window to FILE and exit."), QStringLiteral("FILE"));
@@ -46,7 +49,13 @@ int main(int argc, char **argv)
                                 QStringLiteral("Window size for --screenshot (default 1920x1080)."),
                                 QStringLiteral("WxH"), QStringLiteral("1920x1080"));
     QCommandLineOption present_opt(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode."));
-    cli.addOptions({gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt});
+    // For screenshots of live editing: the run as opened (and stepped), then an edit over it.
+    QCommandLineOption edit_opt(
+        QStringLiteral("edit"),
+        QStringLiteral("Replace line LINE of the scene with TEXT in the editor, as typed, after "
+                       "the run is shown (e.g. 6:'sned c2 fds=a')."),
+        QStringLiteral("LINE:TEXT"));
+    cli.addOptions({gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt, edit_opt});
     cli.process(app);
 
     PlayerController controller;
@@ -99,6 +108,25 @@ int main(int argc, char **argv)
     }
     if (cli.isSet(present_opt))
         window.setPresentationMode(true);
+    if (cli.isSet(edit_opt)) {
+        const QString spec = cli.value(edit_opt);
+        const int colon = static_cast<int>(spec.indexOf(QLatin1Char(':')));
+        const int line = colon > 0 ? spec.left(colon).toInt() : 0;
+        editor::SceneEditor &ed = window.sceneEditor();
+        if (line < 1 || line > ed.lines()) {
+            std::fprintf(stderr, "inflight: error: bad --edit '%s' (LINE:TEXT, LINE in the scene)\n", qPrintable(spec));
+            return 2;
+        }
+        const QByteArray text = spec.mid(colon + 1).toUtf8();
+        ed.SendScintilla(QsciScintilla::SCI_SETTARGETRANGE, ed.positionOf(line, 1),
+                         ed.SendScintilla(QsciScintilla::SCI_GETLINEENDPOSITION, line - 1));
+        ed.SendScintilla(QsciScintilla::SCI_REPLACETARGET, text.size(), text.constData());
+        // The edit's check (after the typing pause) decides what is shown: wait for it.
+        QEventLoop loop;
+        QObject::connect(&window.session(), &editor::EditorSession::checked, &loop, &QEventLoop::quit);
+        QTimer::singleShot(10000, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
     if (cli.isSet(shot_opt)) {
         const QStringList wh = cli.value(size_opt).split(QLatin1Char('x'));
         const int w = wh.value(0).toInt(), h = wh.value(1).toInt();

@@ -21,6 +21,8 @@
 #include "docks/lists_dock.h"
 #include "docks/scene_dock.h"
 #include "editor/editor_session.h"
+#include "editor/graph_viewport_keeper.h"
+#include "editor/rerun_progress.h"
 #include "editor/scene_editor.h"
 
 #include "docks/watches_dock.h"
@@ -35,7 +37,6 @@
 #include "inflight/simulation.hpp"
 #include "inflight/version.hpp"
 
-#include <Qsci/qsciglobal.h>
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -66,6 +67,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <Qsci/qsciglobal.h>
 
 #include <cmath>
 
@@ -440,6 +442,11 @@ void MainWindow::buildDocks()
     });
     connect(session_, &editor::EditorSession::titleChanged, this, &MainWindow::updateTitle);
     connect(scene_dock, &docks::SceneDock::staleRunChanged, this, &MainWindow::setRunDimmed);
+    // A live re-run keeps the graph's zoom and centre (after the graph panel starts afresh).
+    new editor::GraphViewportKeeper(controller_, *graph_->view(), this);
+    // A long re-run replays off the GUI thread: its progress, while the old run stays usable.
+    rerun_progress_ = new editor::RerunProgress(controller_, this);
+    statusBar()->addPermanentWidget(rerun_progress_);
     d.inspector = new docks::InspectorDock(controller_, this);
     d.log = new docks::EventLogDock(controller_, this);
     d.watches = new docks::WatchesDock(controller_, this);
@@ -890,13 +897,14 @@ void MainWindow::about()
     // Each profile as far as it was checked against a real kernel (docs/kernels.md).
     QString eras;
     for (const KernelProfile &p : kernel_profiles())
-        eras += QStringLiteral("<li><b>%1</b> (%2): %3 — %4</li>")
-                    .arg(QString::fromLatin1(p.name.data(), qsizetype(p.name.size())),
-                         QString::fromLatin1(era_name(p.era).data()),
-                         QString::fromUtf8(p.title.data(), qsizetype(p.title.size())).toHtmlEscaped(),
-                         p.checked.empty() ? tr("not yet checked against a real kernel")
-                                           : tr("checked against %1").arg(QString::fromLatin1(
-                                                 p.checked.data(), qsizetype(p.checked.size()))));
+        eras +=
+            QStringLiteral("<li><b>%1</b> (%2): %3 — %4</li>")
+                .arg(QString::fromLatin1(p.name.data(), qsizetype(p.name.size())),
+                     QString::fromLatin1(era_name(p.era).data()),
+                     QString::fromUtf8(p.title.data(), qsizetype(p.title.size())).toHtmlEscaped(),
+                     p.checked.empty() ? tr("not yet checked against a real kernel")
+                                       : tr("checked against %1")
+                                             .arg(QString::fromLatin1(p.checked.data(), qsizetype(p.checked.size()))));
     // The versions it runs on, not the ones it was built against: a bug report needs those.
     const QString versions = tr("Qt %1, Graphviz %2, QScintilla %3")
                                  .arg(QString::fromLatin1(qVersion()), QString::fromStdString(graph::graphvizVersion()),

@@ -16,6 +16,7 @@ class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QProgressBar;
 class QSlider;
 class GraphPanel;
 class PlayerController;
@@ -47,6 +48,7 @@ public:
     const WindowDocks &windowDocks() const { return docks_set_; }
     // The scene file being edited in the Scene dock (New, Open, Save, the unsaved prompt).
     editor::EditorSession &session() { return *session_; }
+    QProgressBar *rerunProgress() const { return rerun_progress_; }
     editor::SceneEditor &sceneEditor() const;
     // At start: the recovery copy a crash or a kill left, offered back (true: restored).
     bool offerRecovery();
@@ -105,6 +107,7 @@ private:
     QHBoxLayout *position_row_ = nullptr; // timeline, step counter, go-to box
     QMenu *recent_menu_ = nullptr;
     editor::EditorSession *session_ = nullptr;
+    QProgressBar *rerun_progress_ = nullptr; // a live re-run replaying off the GUI thread
     QString find_text_;
     QList<QDockWidget *> docks_;
     QDockWidget *log_dock_ = nullptr, *latency_dock_ = nullptr, *autobind_dock_ = nullptr;

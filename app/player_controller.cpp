@@ -32,6 +32,24 @@ QStringList messages_of(const std::vector<Diagnostic> &diagnostics)
     return out;
 }
 
+// The run being replaced owns a Simulation per checkpoint, its finished run and the player's
+// own: hundreds of MB for a large scene, whose freeing took tens of ms between two frames. It
+// is freed on a pool thread; a job still holding the checkpoint store keeps that until it ends.
+void release_off_thread(std::unique_ptr<Player> &player, std::shared_ptr<CheckpointStore> &checkpoints,
+                        std::shared_ptr<const Simulation> &end_of_run, std::vector<Event> &index)
+{
+    struct OldRun {
+        std::unique_ptr<Player> player;
+        std::shared_ptr<CheckpointStore> checkpoints;
+        std::shared_ptr<const Simulation> end_of_run;
+        std::vector<Event> index;
+    };
+    auto old = std::make_shared<OldRun>(
+        OldRun{std::move(player), std::move(checkpoints), std::move(end_of_run), std::move(index)});
+    index = {};
+    QThreadPool::globalInstance()->start([old]() mutable { old.reset(); });
+}
+
 constexpr int kTickMs = 16;           // playback timer: one tick a frame
 constexpr qint64 kSliceBudgetMs = 40; // continue-to-breakpoint works in slices this long
 
@@ -55,6 +73,8 @@ PlayerController::~PlayerController()
         index_cancel_->store(true);
     if (seek_cancel_)
         seek_cancel_->store(true);
+    if (rerun_cancel_)
+        rerun_cancel_->store(true);
     QThreadPool::globalInstance()->waitForDone();
 }
 
@@ -178,33 +198,106 @@ void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
     const std::uint64_t position = player_->position();
     const std::uint64_t statement = player_->sim().statements_executed();
     std::uint64_t offset = 0;
-    for (auto it = index_.rbegin(); it != index_.rend(); ++it) {
-        if (it->step <= position && it->kind == EventKind::stmt_begin) {
+    const auto after =
+        std::partition_point(index_.begin(), index_.end(), [position](const Event &e) { return e.step <= position; });
+    for (auto it = std::make_reverse_iterator(after); it != index_.rend(); ++it) {
+        if (it->kind == EventKind::stmt_begin) {
             offset = position - it->step;
             break;
         }
     }
+    GcEra era = era_;
+    const KernelProfile *kernel = kernel_;
     if (scene->settings.gc != base_scene_->settings.gc || scene->settings.kernel != base_scene_->settings.kernel) {
-        era_ = scene->settings.gc; // the text now says another collector: it wins over the box
-        kernel_ = nullptr;
+        era = scene->settings.gc; // the text now says another collector: it wins over the box
+        kernel = nullptr;
     }
-    base_scene_ = scene;
-    variant_ = -1;
-    rerun_ = true;
-    reset(std::move(scene), path_, false);
-    rerun_ = false;
-    if (position == 0)
+    cancelRerun(); // a newer edit supersedes the re-run of an older one
+    if (position <= kInlineRerunSteps) {
+        emit aboutToRerun();
+        era_ = era;
+        kernel_ = kernel;
+        base_scene_ = scene;
+        variant_ = -1;
+        rerun_ = true;
+        reset(std::move(scene), path_, false);
+        rerun_ = false;
+        // Bounded: an edit that made the way there much longer must not freeze the window.
+        std::uint64_t budget = kInlineSteps;
+        while (player_->sim().statements_executed() < statement && budget-- && player_->step_into()) { }
+        // At that statement's start (its stmt_begin): then as many micro-steps into it as before.
+        if (player_->sim().statements_executed() >= statement)
+            while (offset > 0 && budget > 0 && player_->step_into()) {
+                --offset;
+                --budget;
+            }
+        if (position > 0)
+            emit positionChanged();
         return;
-    // Replayed inline, bounded: a re-run must never freeze the window.
-    std::uint64_t budget = kInlineSteps;
-    while (player_->sim().statements_executed() < statement && budget-- && player_->step_into()) { }
-    // At that statement's start (its stmt_begin): then as many micro-steps into it as before.
-    if (player_->sim().statements_executed() >= statement)
-        while (offset > 0 && budget > 0 && player_->step_into()) {
-            --offset;
-            --budget;
+    }
+    // A long way to the place: replayed on a pool thread, the old run staying on screen (and
+    // usable) until the new one is there.
+    SimulationOptions o = simulationOptions();
+    o.era = era;
+    o.kernel = kernel;
+    auto store = std::make_shared<CheckpointStore>();
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    rerun_cancel_ = cancel;
+    emit rerunPendingChanged(true);
+    emit rerunProgress(0, statement);
+    QPointer<PlayerController> self(this);
+    QThreadPool::globalInstance()->start([self, cancel, scene, o, store, statement, offset, era, kernel]() mutable {
+        auto p = std::make_unique<Player>(scene, o, store);
+        QElapsedTimer since_report;
+        since_report.start();
+        while (p->sim().statements_executed() < statement && p->step_into()) {
+            if (p->sim().last_event()->kind != EventKind::stmt_end)
+                continue;
+            if (cancel->load(std::memory_order_relaxed))
+                return;
+            if (since_report.elapsed() >= 100) {
+                since_report.restart();
+                const quint64 done = p->sim().statements_executed();
+                QMetaObject::invokeMethod(
+                    self.data(),
+                    [self, cancel, done, statement] {
+                        if (self && self->rerun_cancel_ == cancel)
+                            emit self->rerunProgress(done, statement);
+                    },
+                    Qt::QueuedConnection);
+            }
         }
-    emit positionChanged();
+        if (p->sim().statements_executed() >= statement)
+            while (offset > 0 && p->step_into())
+                --offset;
+        std::shared_ptr<Player> ready(std::move(p));
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, cancel, scene, era, kernel, store, ready]() {
+                if (!self || cancel->load() || self->rerun_cancel_ != cancel)
+                    return;
+                self->rerun_cancel_.reset();
+                emit self->aboutToRerun();
+                self->era_ = era;
+                self->kernel_ = kernel;
+                self->base_scene_ = scene;
+                self->variant_ = -1;
+                self->rerun_ = true;
+                self->reset(scene, self->path_, false, std::make_unique<Player>(std::move(*ready)), store);
+                self->rerun_ = false;
+                emit self->rerunPendingChanged(false);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void PlayerController::cancelRerun()
+{
+    if (!rerun_cancel_)
+        return;
+    rerun_cancel_->store(true);
+    rerun_cancel_.reset();
+    emit rerunPendingChanged(false);
 }
 
 bool PlayerController::runToLine(int line)
@@ -297,22 +390,30 @@ void PlayerController::setVariant(int index)
     reset(std::move(scene), path_, false);
 }
 
-void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &path, bool new_scene)
+void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &path, bool new_scene,
+                             std::unique_ptr<Player> ready, std::shared_ptr<CheckpointStore> store)
 {
     pause();
     cancelSeek();
+    cancelRerun(); // another scene, or other options: the pending re-run is of the old ones
     if (new_scene) {
         base_scene_ = scene;
         variant_ = -1;
     }
     scene_ = std::move(scene);
     path_ = path;
+    release_off_thread(player_, checkpoints_, end_of_run_, index_);
     // A scene of tens of thousands of statements (the seed scenes: 32,000 sockets in flight, a
     // million autobinds) is fast-forwarded through its collections by default.
     if (new_scene)
         fast_forward_ = fastForwardsByDefault(*scene_);
-    checkpoints_ = std::make_shared<CheckpointStore>();
-    player_ = std::make_unique<Player>(scene_, simulationOptions(), checkpoints_);
+    if (ready) {
+        checkpoints_ = std::move(store);
+        player_ = std::move(ready);
+    } else {
+        checkpoints_ = std::make_shared<CheckpointStore>();
+        player_ = std::make_unique<Player>(scene_, simulationOptions(), checkpoints_);
+    }
     selected_.reset();
     startIndex();
     emit sceneLoaded();
@@ -350,6 +451,7 @@ void PlayerController::rerunUnderCollector()
     const std::uint64_t old_position = player_->position();
     pause();
     cancelSeek();
+    cancelRerun();
     checkpoints_ = std::make_shared<CheckpointStore>();
     player_ = std::make_unique<Player>(scene_, simulationOptions(), checkpoints_);
     startIndex();

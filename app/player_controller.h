@@ -65,9 +65,14 @@ public:
     void openParsed(std::shared_ptr<const inflight::Scene> scene, const QString &path);
     // The edited scene re-run where the view was: the same statement (by its ordinal in the
     // run) and micro-step offset within it. The collector stays unless the edit changed `set gc`.
-    // Emits sceneLoaded() with isRerun() true, so views keep what the user chose.
+    // Emits sceneLoaded() with isRerun() true, so views keep what the user chose. A place up
+    // to kInlineRerunSteps into the run is replayed at once; a later one on a pool thread, with
+    // rerunProgress() meanwhile and the old run on screen and usable until the new one is
+    // there (aboutToRerun() just before it replaces it). A newer call supersedes a pending one.
     void rerunKeepingPlace(std::shared_ptr<const inflight::Scene> scene);
     bool isRerun() const { return rerun_; }
+    bool isRerunPending() const { return static_cast<bool>(rerun_cancel_); }
+    static constexpr std::uint64_t kInlineRerunSteps = 20'000; // ~2 ms of replay
     // To the next start of the statement on `line` after the current position (from the start
     // when there is none after it): run to cursor. False when the line never runs.
     bool runToLine(int line);
@@ -228,11 +233,20 @@ signals:
     void breakpointHit(const QString &why);
     void lineBreakpointsChanged();
     void watchesChanged();
+    // A re-run replaying to the place off the GUI thread: statements done of those to replay.
+    void rerunProgress(quint64 statements, quint64 of);
+    // A re-run started replaying off the GUI thread (true), or ended: installed or dropped.
+    void rerunPendingChanged(bool pending);
+    // The re-run's new run is about to replace the one on screen (views note what they show).
+    void aboutToRerun();
 
 private:
     // new_scene: a scene just opened (decides stepping into collections by its size); false
     // when the same scene is re-run with other options.
-    void reset(std::shared_ptr<const inflight::Scene> scene, const QString &path, bool new_scene = true);
+    // `ready`: a player made off the GUI thread (with `store`, its checkpoints), installed as is.
+    void reset(std::shared_ptr<const inflight::Scene> scene, const QString &path, bool new_scene = true,
+               std::unique_ptr<inflight::Player> ready = {}, std::shared_ptr<inflight::CheckpointStore> store = {});
+    void cancelRerun();
     void startIndex();
     void cancelSeek();
     // Runs a job that makes a Player (a long seek, a reverse search, a collector switch's
@@ -257,7 +271,7 @@ private:
     QString path_;
     inflight::GcEra era_ = inflight::GcEra::async;
     const inflight::KernelProfile *kernel_ = nullptr; // chosen in the Collector box; null: as the scene says
-    void rerunUnderCollector(); // after era_ / kernel_ changed: same statement, new run
+    void rerunUnderCollector();                       // after era_ / kernel_ changed: same statement, new run
     bool fast_forward_ = false;
     std::vector<std::pair<inflight::Cost, std::uint64_t>> cost_overrides_;
     std::unique_ptr<inflight::Player> player_;
@@ -276,7 +290,8 @@ private:
     std::uint64_t total_steps_ = 0;
     bool busy_ = false;
     std::shared_ptr<std::atomic<bool>> index_cancel_;
-    std::shared_ptr<std::atomic<bool>> seek_cancel_; // the background seek under way, if any
+    std::shared_ptr<std::atomic<bool>> seek_cancel_;  // the background seek under way, if any
+    std::shared_ptr<std::atomic<bool>> rerun_cancel_; // the background re-run under way, if any
     std::optional<std::uint32_t> selected_;
     QSet<int> line_breakpoints_;
     EventBreakpoints event_breakpoints_;

@@ -2,7 +2,9 @@
 // inflight-editor-bench: the scene editor's figures, offscreen. Prints numbers beside goals.
 //   keystroke -> diagnostics shown on a 2,000-line scene (after the typing pause),
 //   the longest GUI-thread stall while a 200-character burst is typed into it (the checks and
-//   re-runs that follow included), edit -> re-run shown for the triangle (after the pause).
+//   re-runs that follow included), edit -> re-run shown for the triangle (after the pause),
+//   and the longest GUI-thread stall while a large scene (32,000 sockets in flight) is re-run
+//   after an edit at its last statement (the replay runs off the GUI thread).
 #include "docks/scene_dock.h"
 #include "editor/editor_session.h"
 #include "editor/recovery_store.h"
@@ -20,9 +22,19 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 namespace {
+
+// The GUI thread's own CPU time: a wall-clock gap much longer than it was the thread waiting
+// for a core (the machine is shared), not the editor's work.
+double thread_cpu_ms()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
 
 double median(std::vector<double> v)
 {
@@ -45,9 +57,9 @@ void type_backspace(QWidget *w)
     QApplication::sendEvent(w, &press);
 }
 
-// Waits (in the event loop) until `signal` of `sender` fires; false after 20 s.
+// Waits (in the event loop) until `signal` of `sender` fires; false after `timeout_ms`.
 template <class Sender, class Signal>
-bool wait_for(Sender *sender, Signal signal)
+bool wait_for(Sender *sender, Signal signal, int timeout_ms = 20000)
 {
     QEventLoop loop;
     bool fired = false;
@@ -55,7 +67,7 @@ bool wait_for(Sender *sender, Signal signal)
         fired = true;
         loop.quit();
     });
-    QTimer::singleShot(20000, &loop, &QEventLoop::quit);
+    QTimer::singleShot(timeout_ms, Qt::PreciseTimer, &loop, &QEventLoop::quit);
     loop.exec();
     return fired;
 }
@@ -120,18 +132,24 @@ int main(int argc, char **argv)
         return 1;
     ed->SendScintilla(QsciScintilla::SCI_DOCUMENTEND);
     type_char(ed, '#');
-    double longest_ms = 0;
+    double longest_ms = 0, longest_cpu_ms = 0, cpu_of_longest_ms = 0;
     int typed = 0;
     QElapsedTimer beat;
     beat.start();
+    double cpu_at_beat = thread_cpu_ms();
     QTimer heartbeat; // fires every turn of the event loop: a gap is a stall
     heartbeat.setInterval(0);
     QObject::connect(&heartbeat, &QTimer::timeout, [&] {
         const double gap = beat.nsecsElapsed() / 1e6;
+        const double cpu = thread_cpu_ms() - cpu_at_beat;
         if (gap > 16 && qEnvironmentVariableIsSet("INFLIGHT_EDITOR_TRACE"))
-            std::fprintf(stderr, "stall %.1f ms after %d characters\n", gap, typed);
+            std::fprintf(stderr, "stall %.1f ms (GUI-thread CPU %.1f ms) after %d characters\n", gap, cpu, typed);
+        if (gap > longest_ms)
+            cpu_of_longest_ms = cpu;
         longest_ms = std::max(longest_ms, gap);
+        longest_cpu_ms = std::max(longest_cpu_ms, cpu);
         beat.restart();
+        cpu_at_beat = thread_cpu_ms();
     });
     QTimer typist; // 40 characters a second, a fast typist, with a pause after every 50
     typist.setInterval(25);
@@ -155,6 +173,7 @@ int main(int argc, char **argv)
     QTimer::singleShot(60000, &burst, &QEventLoop::quit);
     heartbeat.start();
     beat.restart();
+    cpu_at_beat = thread_cpu_ms();
     typist.start();
     if (qEnvironmentVariableIsSet("INFLIGHT_EDITOR_TRACE")) {
         QObject::connect(&session, &editor::EditorSession::ran, [&] { std::fprintf(stderr, "ran at %d\n", typed); });
@@ -166,8 +185,9 @@ int main(int argc, char **argv)
     burst.exec();
     heartbeat.stop();
     std::printf("editor: longest GUI-thread stall while typing 200 characters into it (checks and re-runs "
-                "included): %.1f ms (goal <= 16 ms)\n",
-                longest_ms);
+                "included): %.1f ms wall, of which %.1f ms GUI-thread CPU; the most GUI-thread CPU in one turn of "
+                "the event loop %.1f ms (goal <= 16 ms)\n",
+                longest_ms, cpu_of_longest_ms, longest_cpu_ms);
 
     // ---- 3. edit -> re-run shown, the triangle -----------------------------------------------
     const QString triangle = dir.filePath(QStringLiteral("triangle.scn"));
@@ -190,5 +210,44 @@ int main(int argc, char **argv)
     }
     std::printf("editor: edit -> re-run shown, the triangle: median %.1f ms after the %d ms pause (goal <= 100 ms)\n",
                 median(rerun_ms), editor::BufferChecker::kDefaultPauseMs);
+
+    // ---- 4. a large scene re-run far into its run: the window stays responsive -------------
+    if (!session.newScene() ||
+        !session.open(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/large/large-32000-in-flight.scn")))
+        return 1;
+    QElapsedTimer indexing;
+    indexing.start();
+    while (!controller.indexReady() && indexing.elapsed() < 600'000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    if (!controller.indexReady())
+        return 1;
+    controller.seek(controller.firstStepOfLine(ed->lines() - 1)); // the last gc
+    while (controller.isBusy())
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    const std::uint64_t at = controller.position();
+    QApplication::processEvents();
+    double large_stall_ms = 0, large_cpu_ms = 0;
+    QObject::disconnect(&heartbeat, nullptr, nullptr, nullptr);
+    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
+        large_stall_ms = std::max(large_stall_ms, beat.nsecsElapsed() / 1e6);
+        large_cpu_ms = std::max(large_cpu_ms, thread_cpu_ms() - cpu_at_beat);
+        beat.restart();
+        cpu_at_beat = thread_cpu_ms();
+    });
+    ed->SendScintilla(QsciScintilla::SCI_DOCUMENTEND);
+    QElapsedTimer shown;
+    shown.start();
+    heartbeat.start();
+    beat.restart();
+    cpu_at_beat = thread_cpu_ms();
+    type_char(ed, '#');
+    const bool large_ran = wait_for(&session, &editor::EditorSession::ran, 600'000);
+    heartbeat.stop();
+    std::printf("editor: edit -> re-run of large-32000-in-flight at step %llu: shown after %.0f ms (%s); longest "
+                "GUI-thread stall meanwhile %.1f ms wall, the most GUI-thread CPU in one turn %.1f ms (goal: the "
+                "window never freezes)\n",
+                static_cast<unsigned long long>(at), shown.nsecsElapsed() / 1e6,
+                large_ran && controller.position() == at ? "same step" : "NOT at the same step", large_stall_ms,
+                large_cpu_ms);
     return 0;
 }

@@ -7,9 +7,13 @@
 #include "editor/editor_session.h"
 #include "editor/recovery_store.h"
 #include "editor/scene_editor.h"
+#include "graph/graph_panel.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
 #include "main_window.h"
 #include "player_controller.h"
 
+#include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
 
 #include <QAction>
@@ -23,6 +27,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using editor::EditorSession;
 using editor::SceneEditor;
@@ -304,7 +309,8 @@ private slots:
         QVERIFY(write_all(file, kTriangle));
         QProcess child;
         child.setProgram(QCoreApplication::applicationFilePath());
-        child.setArguments({QStringLiteral("--child-types-then-waits"), file, recovery});
+        child.setArguments({QStringLiteral("--child-types-then-waits"), file, recovery,
+                            QStringLiteral("send a2 fds=c # typed before the kill")});
         child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         child.start();
         QVERIFY(child.waitForStarted(10000));
@@ -331,7 +337,55 @@ private slots:
         QCOMPARE(read_all(file), kTriangle); // nothing was saved behind the user's back
         // Saving it ends the recovery copy.
         QVERIFY(e.session.save());
-        QVERIFY(!editor::RecoveryStore(recovery).read());
+        QVERIFY(editor::RecoveryStore(recovery).all().isEmpty());
+    }
+
+    void twoEditedFilesBothComeBackAfterAKill()
+    {
+        // Two windows (two processes) edit two files; both are killed. One recovery slot would
+        // keep only the later writer's text.
+        const QString recovery = path("recovery-two");
+        const QString a = path("two-a.scn"), b = path("two-b.scn");
+        QVERIFY(write_all(a, kTriangle));
+        QVERIFY(write_all(b, "socketpair x y\n"));
+        const QList<QPair<QString, QString>> edits{{a, QStringLiteral("# typed into a")},
+                                                   {b, QStringLiteral("# typed into b")}};
+        for (const auto &[file, typed] : edits) {
+            QProcess child;
+            child.setProgram(QCoreApplication::applicationFilePath());
+            child.setArguments({QStringLiteral("--child-types-then-waits"), file, recovery, typed});
+            child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+            child.start();
+            QVERIFY(child.waitForStarted(10000));
+            QByteArray out;
+            while (!out.contains("written") && child.waitForReadyRead(20000))
+                out += child.readAllStandardOutput();
+            QVERIFY2(out.contains("written"), out.constData());
+            child.kill();
+            QVERIFY(child.waitForFinished(10000));
+        }
+        QCOMPARE(editor::RecoveryStore(recovery).all().size(), 2);
+
+        Editing e(recovery);
+        QStringList offered;
+        e.session.setRecoverPrompt([&](const editor::RecoveryStore::Copy &c) {
+            offered << QFileInfo(c.original_path).fileName();
+            return true;
+        });
+        // At start the newest (b's) comes back; a's waits for a to be opened.
+        QVERIFY(e.session.offerRecovery());
+        QCOMPARE(offered, QStringList{QStringLiteral("two-b.scn")});
+        QCOMPARE(e.session.path(), QFileInfo(b).absoluteFilePath());
+        QCOMPARE(e.editor().bytes(), QByteArray("socketpair x y\n# typed into b"));
+        QVERIFY(e.session.save());
+        QVERIFY(e.session.open(a));
+        QCOMPARE(offered, (QStringList{QStringLiteral("two-b.scn"), QStringLiteral("two-a.scn")}));
+        QCOMPARE(e.editor().bytes(), kTriangle + "# typed into a");
+        QVERIFY(e.session.isModified());
+        QCOMPARE(read_all(a), kTriangle);
+        // Saved: no copy is left of either.
+        QVERIFY(e.session.save());
+        QVERIFY(editor::RecoveryStore(recovery).all().isEmpty());
     }
 
     void unsavedChangesAreAskedAboutOnCloseOpenAndQuit()
@@ -458,6 +512,168 @@ private slots:
         for (const char *name : {"a", "a2", "b", "b2", "c", "c2"})
             QVERIFY2(e.editor().lastCompletions().contains(QString::fromLatin1(name)), name);
     }
+
+    void completionPopsUpWhileTyping()
+    {
+        Editing e(path("recovery-autocomplete"));
+        const QString file = path("autocomplete.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(e.session.open(file));
+        SceneEditor &ed = e.editor();
+        // A statement's first letter at a line's start: the statements that begin with it.
+        e.typeAtEnd(QStringLiteral("so"));
+        QVERIFY(ed.isListActive());
+        QVERIFY(ed.lastCompletions().contains(QStringLiteral("socketpair")));
+        // Enter on a word still being typed takes the list's choice.
+        QTest::keyClick(&ed, Qt::Key_Return);
+        QVERIFY(!ed.isListActive());
+        QVERIFY(ed.bytes().endsWith("\nsocketpair"));
+        // An option's '=': the names defined so far.
+        QTest::keyClicks(&ed, QStringLiteral(" d d2"));
+        QTest::keyClick(&ed, Qt::Key_Return);
+        QTest::keyClicks(&ed, QStringLiteral("send d2 fds="));
+        QVERIFY(ed.isListActive());
+        for (const char *name : {"a", "b2", "d"})
+            QVERIFY2(ed.lastCompletions().contains(QString::fromLatin1(name)), name);
+        ed.cancelList();
+        // A word typed in full ends its line on Enter, list or not ("set" also begins "setsockopt").
+        QTest::keyClicks(&ed, QStringLiteral("a"));
+        QTest::keyClick(&ed, Qt::Key_Return);
+        QTest::keyClicks(&ed, QStringLiteral("set"));
+        QVERIFY(ed.lastCompletions().contains(QStringLiteral("setsockopt")));
+        QTest::keyClick(&ed, Qt::Key_Return);
+        QVERIFY2(ed.bytes().endsWith("fds=a\nset\n"), ed.bytes().right(30).constData());
+        // Nothing pops up in a comment, nor for one letter in the middle of a line.
+        QTest::keyClicks(&ed, QStringLiteral("# so"));
+        QVERIFY(!ed.isListActive());
+        QTest::keyClick(&ed, Qt::Key_Return);
+        QTest::keyClicks(&ed, QStringLiteral("close a"));
+        QVERIFY(!ed.isListActive());
+        // Switched off, only Ctrl+Space shows it.
+        QTest::keyClick(&ed, Qt::Key_Return);
+        ed.setCompleteWhileTyping(false);
+        QTest::keyClicks(&ed, QStringLiteral("so"));
+        QVERIFY(!ed.isListActive());
+    }
+
+    void aLongRerunKeepsTheWindowResponsiveAndTheOldRunUsable()
+    {
+        // 12,000 socket pairs, each sending one over another (under the 16,000 in flight that
+        // make every send collect): a hundred thousand steps and more before the gc, far more
+        // than a re-run replays at once.
+        QByteArray text = "set nofile 200000\nrepeat 12000 as r {\n  socketpair a$r b$r\n  send a$r fds=b$r\n}\ngc\n";
+        Editing e(path("recovery-long"));
+        const QString file = path("long.scn");
+        QVERIFY(write_all(file, text));
+        QVERIFY(e.session.open(file));
+        PlayerController &c = e.controller;
+        QTRY_VERIFY_WITH_TIMEOUT(c.indexReady(), 60000);
+        c.seek(c.firstStepOfLine(6)); // the gc at the end
+        QTRY_VERIFY_WITH_TIMEOUT(!c.isBusy(), 60000);
+        const std::uint64_t at = c.position();
+        QVERIFY(at > PlayerController::kInlineRerunSteps);
+        const std::uint64_t statement = c.sim().statements_executed();
+        // While the re-run replays, the event loop turns (a timer fires) and the old run is
+        // still the one on screen, at its place, and can be stepped.
+        bool turned_while_pending = false;
+        std::uint64_t position_while_pending = 0;
+        std::size_t lines_while_pending = 0;
+        QTimer tick;
+        tick.setInterval(0);
+        connect(&tick, &QTimer::timeout, this, [&] {
+            if (!c.isRerunPending() || turned_while_pending)
+                return;
+            turned_while_pending = true;
+            position_while_pending = c.position();
+            lines_while_pending = c.scene().lines.size();
+        });
+        QSignalSpy pending(&c, &PlayerController::rerunPendingChanged);
+        QSignalSpy progress(&c, &PlayerController::rerunProgress);
+        QSignalSpy ran(&e.session, &EditorSession::ran);
+        tick.start();
+        e.typeAtEnd(QStringLiteral("# edited"));
+        QTRY_COMPARE_WITH_TIMEOUT(ran.count(), 1, 60000);
+        tick.stop();
+        QVERIFY(pending.count() >= 2);
+        QCOMPARE(pending.front().front().toBool(), true);
+        QCOMPARE(pending.back().front().toBool(), false);
+        QVERIFY(!progress.isEmpty());
+        QVERIFY(turned_while_pending);
+        QCOMPARE(position_while_pending, at);
+        QCOMPARE(lines_while_pending, std::size_t(6)); // the old scene's
+        // Installed: the new scene, at the same statement and micro-step.
+        QCOMPARE(c.scene().lines.size(), std::size_t(7));
+        QCOMPARE(c.position(), at);
+        QCOMPARE(c.sim().statements_executed(), statement);
+        QVERIFY(!c.isRerunPending());
+    }
+
+    void aNewerEditSupersedesAPendingRerun()
+    {
+        QByteArray text = "set nofile 200000\nrepeat 12000 as r {\n  socketpair a$r b$r\n  send a$r fds=b$r\n}\ngc\n";
+        Editing e(path("recovery-supersede"));
+        const QString file = path("supersede.scn");
+        QVERIFY(write_all(file, text));
+        QVERIFY(e.session.open(file));
+        PlayerController &c = e.controller;
+        QTRY_VERIFY_WITH_TIMEOUT(c.indexReady(), 60000);
+        c.seek(c.firstStepOfLine(6));
+        QTRY_VERIFY_WITH_TIMEOUT(!c.isBusy(), 60000);
+        const std::uint64_t at = c.position();
+        QSignalSpy loaded(&c, &PlayerController::sceneLoaded);
+        // Two re-runs asked for back to back: only the newer is installed.
+        auto first = std::make_shared<const inflight::Scene>(
+            inflight::parse_scene(std::string_view(text + "# one\n"), "supersede.scn").scene);
+        auto second = std::make_shared<const inflight::Scene>(
+            inflight::parse_scene(std::string_view(text + "# one\n# two\n"), "supersede.scn").scene);
+        c.rerunKeepingPlace(first);
+        QVERIFY(c.isRerunPending());
+        c.rerunKeepingPlace(second);
+        QTRY_VERIFY_WITH_TIMEOUT(!c.isRerunPending(), 60000);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(c.scene().lines.size(), std::size_t(8));
+        QCOMPARE(c.position(), at);
+    }
+
+    void liveRerunKeepsTheGraphViewport()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        w.session().setRecoveryStore(editor::RecoveryStore(path("recovery-viewport")));
+        const QString file = path("viewport.scn");
+        QVERIFY(write_all(file, kTriangle));
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.openScene(file, false));
+        QTRY_VERIFY(c.indexReady());
+        c.seek(c.firstStepOfLine(7)); // the triangle built, not yet closed
+        GraphView *view = w.graph().view();
+        QSignalSpy laid(view->graphScene(), &GraphScene::layoutApplied);
+        QTRY_VERIFY(w.graph().socketItemCount() > 0);
+        QTest::qWait(0);
+        // The user zooms in and looks at one part.
+        view->zoomBy(2.5);
+        const QPointF look = view->mapToScene(view->viewport()->rect().center()) + QPointF(20, 10);
+        view->centerOn(look);
+        const double zoom = view->zoom();
+        const QPointF centre = view->mapToScene(view->viewport()->rect().center());
+        QVERIFY(!view->followsGraph());
+        QSignalSpy ran(&w.session(), &EditorSession::ran);
+        const int layouts = static_cast<int>(laid.count());
+        w.sceneEditor().SendScintilla(QsciScintilla::SCI_DOCUMENTEND);
+        QTest::keyClicks(&w.sceneEditor(), QStringLiteral("# a comment"));
+        QTRY_COMPARE(ran.count(), 1);
+        QTRY_VERIFY(laid.count() > layouts); // the re-run's graph laid out
+        QCOMPARE(view->zoom(), zoom);
+        const QPointF after = view->mapToScene(view->viewport()->rect().center());
+        QVERIFY2(QLineF(after, centre).length() < 2.0,
+                 qPrintable(QStringLiteral("centre moved from (%1, %2) to (%3, %4)")
+                                .arg(centre.x())
+                                .arg(centre.y())
+                                .arg(after.x())
+                                .arg(after.y())));
+        QVERIFY(!view->followsGraph());
+    }
 };
 
 namespace {
@@ -472,11 +688,13 @@ int child_main(int argc, char **argv)
     e.session.setRecoveryInterval(50);
     if (!e.session.open(QString::fromLocal8Bit(argv[2])))
         return 3;
+    const QString typed = QString::fromLocal8Bit(argv[4]);
     QObject::connect(&e.session, &EditorSession::recoveryWritten, [] {
         std::fputs("written\n", stdout);
         std::fflush(stdout);
     });
-    e.typeAtEnd(QStringLiteral("send a2 fds=c # typed before the kill"));
+    e.editor().setCompleteWhileTyping(false); // the text exactly as given
+    e.typeAtEnd(typed);
     return app.exec();
 }
 
@@ -484,7 +702,7 @@ int child_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && std::string_view(argv[1]) == "--child-types-then-waits")
+    if (argc == 5 && std::string_view(argv[1]) == "--child-types-then-waits")
         return child_main(argc, argv);
     QApplication app(argc, argv);
     TestEditor test;

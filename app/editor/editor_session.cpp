@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QMessageBox>
+#include <QMetaObject>
 #include <QSaveFile>
 
 namespace editor {
@@ -37,6 +38,7 @@ EditorSession::EditorSession(PlayerController &controller, docks::SceneDock &doc
       watcher_(new QFileSystemWatcher(this)), name_(tr("untitled.scn"))
 {
     dock_.setFollowsController(false);
+    recovery_writer_.setMaxThreadCount(1);
     recovery_timer_.setInterval(kRecoveryIntervalMs);
     connect(&recovery_timer_, &QTimer::timeout, this, &EditorSession::writeRecovery);
     recovery_timer_.start();
@@ -47,6 +49,18 @@ EditorSession::EditorSession(PlayerController &controller, docks::SceneDock &doc
     });
     connect(editor_, &QsciScintilla::modificationChanged, this, &EditorSession::titleChanged);
     connect(&checker_, &BufferChecker::checked, this, &EditorSession::onChecked);
+    // A re-run replayed off the GUI thread is shown when it is installed, not when it starts.
+    connect(&controller_, &PlayerController::sceneLoaded, this, [this] {
+        if (!controller_.isRerun() || pending_run_.isNull())
+            return;
+        last_run_ = pending_run_;
+        pending_run_.clear();
+        emit ran();
+    });
+    connect(&controller_, &PlayerController::rerunPendingChanged, this, [this](bool pending) {
+        if (!pending)
+            pending_run_ = QByteArray(); // dropped (superseded by another scene or options)
+    });
     connect(watcher_, &QFileSystemWatcher::fileChanged, this, [this](const QString &p) {
         // Editors often replace the file: reload after the write settles, then watch again.
         QTimer::singleShot(200, this, [this, p] { fileChangedOnDisk(p); });
@@ -79,7 +93,8 @@ EditorSession::~EditorSession()
 {
     // Closing normally with nothing unsaved: nothing to recover.
     if (editor_ && !editor_->isModified())
-        recovery_.clear();
+        clearRecovery();
+    recovery_writer_.waitForDone();
 }
 
 QString EditorSession::displayName() const { return path_.isEmpty() ? name_ : QFileInfo(path_).fileName(); }
@@ -187,14 +202,19 @@ void EditorSession::onChecked(const CheckResult &r)
     const bool ok = r.parsed->ok();
     clean_ = ok;
     const bool runs_this_file = controller_.hasScene() && controller_.filePath() == path_ && !last_run_.isNull();
-    if (ok && run_as_you_type_ && r.text != last_run_) {
+    const bool already = pending_run_.isNull() ? r.text == last_run_ : r.text == pending_run_;
+    if (ok && run_as_you_type_ && !already) {
         auto scene = std::make_shared<const inflight::Scene>(std::move(r.parsed->scene));
-        if (runs_this_file)
+        if (runs_this_file) {
+            pending_run_ = r.text;
             controller_.rerunKeepingPlace(std::move(scene));
-        else
+            // Replayed at once (sceneLoaded() installed it) or on a pool thread (ran() then).
+        } else {
+            pending_run_ = QByteArray();
             controller_.openParsed(std::move(scene), path_);
-        last_run_ = r.text;
-        emit ran();
+            last_run_ = r.text;
+            emit ran();
+        }
     }
     dock_.showDiagnostics(r.parsed->diagnostics, !ok && controller_.hasScene());
     emit checked(r);
@@ -213,7 +233,7 @@ bool EditorSession::maybeSave()
         return true;
     switch (unsaved_prompt_ ? unsaved_prompt_(displayName()) : Answer::cancel) {
     case Answer::save: return save();
-    case Answer::discard: recovery_.clear(); return true;
+    case Answer::discard: clearRecovery(); return true;
     case Answer::cancel: return false;
     }
     return false;
@@ -229,8 +249,16 @@ bool EditorSession::open(const QString &path)
     }
     if (!maybeSave())
         return false;
-    recovery_.clear();
+    clearRecovery();
     load(*bytes, path);
+    // This file's own recovery copy, left by a session that did not close normally (another
+    // file's was offered at start): offered as it is opened.
+    if (const auto copy = recovery_.read(path_); copy && copy->text != *bytes) {
+        if (recover_prompt_ && recover_prompt_(*copy))
+            restore(*copy);
+        else
+            recovery_.remove(*copy);
+    }
     return true;
 }
 
@@ -238,7 +266,7 @@ bool EditorSession::newScene(const QByteArray &text)
 {
     if (!maybeSave())
         return false;
-    recovery_.clear();
+    clearRecovery();
     name_ = tr("untitled.scn");
     load(text, {});
     return true;
@@ -273,7 +301,7 @@ bool EditorSession::save()
     }
     saving_ = bytes;
     editor_->setModified(false);
-    recovery_.clear();
+    clearRecovery();
     last_recovered_.clear();
     watch(path_);
     emit titleChanged();
@@ -310,7 +338,7 @@ bool EditorSession::revert()
         report(error);
         return false;
     }
-    recovery_.clear();
+    clearRecovery();
     load(*bytes, path_);
     return true;
 }
@@ -322,33 +350,69 @@ void EditorSession::writeRecovery()
     const QByteArray bytes = editor_->bytes();
     if (bytes == last_recovered_)
         return;
-    QString error;
-    if (recovery_.write(path_, bytes, &error)) {
-        last_recovered_ = bytes;
-        emit recoveryWritten();
+    if (!recovered_path_.isNull() && recovered_path_ != path_) {
+        recovery_writer_.waitForDone();
+        recovery_.clear(recovered_path_); // saved under another name since: that slot is done
     }
+    recovered_path_ = path_;
+    last_recovered_ = bytes;
+    // Written on a thread of its own, one copy after the other: the write syncs to disk, and
+    // on a busy disk that takes longer than a frame, which typing must never wait for.
+    QPointer<EditorSession> self(this);
+    const RecoveryStore store = recovery_;
+    const QString path = path_;
+    recovery_writer_.start([self, store, path, bytes]() {
+        if (!store.write(path, bytes))
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self] {
+                if (self)
+                    emit self->recoveryWritten();
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 bool EditorSession::offerRecovery()
 {
-    const auto copy = recovery_.read();
-    if (!copy)
-        return false;
-    if (!recover_prompt_ || !recover_prompt_(*copy)) {
-        recovery_.clear();
-        return false;
+    // The newest copy is offered into the buffer; a declined one is dropped and the next is
+    // offered. The copies of other files stay: each is offered when its file is opened.
+    for (const RecoveryStore::Copy &copy : recovery_.all()) {
+        if (recover_prompt_ && recover_prompt_(copy)) {
+            restore(copy);
+            return true;
+        }
+        recovery_.remove(copy);
     }
+    return false;
+}
+
+void EditorSession::restore(const RecoveryStore::Copy &copy)
+{
     // The file as saved first, then the recovered text as an edit over it: the buffer shows as
     // modified, and Undo goes back to what is on disk.
     QByteArray disk;
-    if (!copy->original_path.isEmpty())
-        if (auto b = readSceneFile(copy->original_path, nullptr))
+    if (!copy.original_path.isEmpty())
+        if (auto b = readSceneFile(copy.original_path, nullptr))
             disk = *b;
-    load(disk, copy->original_path);
-    editor_->SendScintilla(QsciScintilla::SCI_SETTEXT, copy->text.constData());
+    if (copy.original_path.isEmpty())
+        name_ = tr("untitled.scn");
+    load(disk, copy.original_path);
+    editor_->SendScintilla(QsciScintilla::SCI_SETTEXT, copy.text.constData());
+    recovered_path_ = path_;
     checker_.checkNow(editor_->bytes());
     emit titleChanged();
-    return true;
+}
+
+void EditorSession::clearRecovery()
+{
+    recovery_writer_.waitForDone(); // a copy being written must not land after the clear
+    recovery_.clear(path_);
+    if (!recovered_path_.isNull() && recovered_path_ != path_)
+        recovery_.clear(recovered_path_);
+    recovered_path_ = QString();
+    last_recovered_.clear();
 }
 
 void EditorSession::fileChangedOnDisk(const QString &path)

@@ -15,6 +15,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <functional>
@@ -48,7 +49,11 @@ public:
     void setRecoverPrompt(RecoverPrompt p) { recover_prompt_ = std::move(p); }
     void setSavePathPrompt(SavePathPrompt p) { save_path_prompt_ = std::move(p); }
     void setMessageSink(MessageSink s) { message_sink_ = std::move(s); }
-    void setRecoveryStore(RecoveryStore store) { recovery_ = std::move(store); }
+    void setRecoveryStore(RecoveryStore store)
+    {
+        recovery_writer_.waitForDone();
+        recovery_ = std::move(store);
+    }
     RecoveryStore &recoveryStore() { return recovery_; }
     static constexpr int kRecoveryIntervalMs = 3000;
     void setRecoveryInterval(int ms) { recovery_timer_.setInterval(ms); }
@@ -67,7 +72,8 @@ public:
     bool revert();
     // Asks about unsaved changes; true when it is fine to drop the buffer.
     bool maybeSave();
-    // At start: offers the recovery copy a crash or a kill left; true when it was restored.
+    // At start: offers the recovery copies a crash or a kill left, newest first, until one is
+    // restored (true); the copies of other files are offered when those files are opened.
     bool offerRecovery();
 
     QString path() const { return path_; }
@@ -87,13 +93,16 @@ signals:
     void titleChanged();
     void checked(const editor::CheckResult &result);
     void recoveryWritten();
-    // A run was installed from the buffer (opened or re-run).
+    // A run was installed from the buffer (opened or re-run; a long re-run when it is ready).
     void ran();
 
 private:
     void load(const QByteArray &bytes, const QString &path);
     void onChecked(const CheckResult &r);
     void writeRecovery();
+    void restore(const RecoveryStore::Copy &copy);
+    // Drops the buffer's recovery copy (and that of the name it had when last written).
+    void clearRecovery();
     void fileChangedOnDisk(const QString &path);
     void watch(const QString &path);
     void report(const QString &message);
@@ -104,12 +113,15 @@ private:
     BufferChecker checker_;
     RecoveryStore recovery_;
     QTimer recovery_timer_;
+    QThreadPool recovery_writer_; // one thread: copies are written in order
     QFileSystemWatcher *watcher_;
     QString path_;
     QString name_; // shown when there is no path ("welcome.scn", "untitled")
     QByteArray last_run_;
+    QByteArray pending_run_; // the text of a re-run not yet installed (null: none)
     QByteArray last_recovered_;
-    QByteArray saving_; // the bytes being written: the watcher's echo of our own save
+    QString recovered_path_; // whose slot the last recovery copy went to (null: none written)
+    QByteArray saving_;      // the bytes being written: the watcher's echo of our own save
     bool clean_ = true;
     bool run_as_you_type_ = true;
     bool loading_ = false;

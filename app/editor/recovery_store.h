@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The editor's recovery copy: the unsaved buffer written every few seconds to a file of its
-// own (atomically), so that after a crash or a kill the next start can offer it back. Cleared
-// when the buffer is saved, reverted or closed without changes.
+// The editor's recovery copies: an unsaved buffer written every few seconds to a slot of its
+// own (atomically), one slot per file (and one for the untitled buffer), so that after a crash
+// or a kill the next start can offer each back: two windows editing two files both lose
+// nothing. A slot is cleared when its buffer is saved, reverted or closed without changes.
 #pragma once
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QList>
 #include <QString>
 
 #include <optional>
@@ -23,15 +25,23 @@ public:
         QString original_path; // the file the buffer belongs to (empty: never saved)
         QByteArray text;
         QDateTime written;
+        QString slot; // the slot's file name stem in the directory
     };
-    // Writes the copy (temporary file, then rename: a kill mid-write leaves the previous one).
-    bool write(const QString &original_path, const QByteArray &text, QString *error = nullptr);
-    std::optional<Copy> read() const;
-    void clear();
+    // Writes the copy of `original_path`'s buffer over its slot's previous one (temporary
+    // file, then rename: a kill mid-write leaves the previous one).
+    bool write(const QString &original_path, const QByteArray &text, QString *error = nullptr) const;
+    // The copy of `original_path` (empty: the untitled buffer's), if one was left.
+    std::optional<Copy> read(const QString &original_path) const;
+    // Every copy left, newest first.
+    QList<Copy> all() const;
+    // The newest copy of any file.
+    std::optional<Copy> newest() const;
+    void clear(const QString &original_path);
+    void remove(const Copy &copy);
 
 private:
-    QString textPath() const;
-    QString infoPath() const;
+    QString slotOf(const QString &original_path) const;
+    std::optional<Copy> readSlot(const QString &slot) const;
     QString dir_;
 };
 

@@ -227,6 +227,10 @@ void SceneEditor::setExpectations(const QList<QPair<int, bool>> &outcomes)
 
 void SceneEditor::setDiagnostics(const std::vector<inflight::Diagnostic> &diagnostics)
 {
+    // A clean buffer checked clean again (every pause while typing clean text): nothing on
+    // screen changes, and clearing the whole document's marks would repaint it all.
+    if (diagnostics.empty() && diagnostics_.empty())
+        return;
     diagnostics_ = diagnostics;
     const long length = SendScintilla(SCI_GETLENGTH);
     for (int ind : {ErrorIndicator, WarningIndicator}) {
@@ -307,7 +311,7 @@ void SceneEditor::applyFix(const inflight::FixIt &fix)
     SendScintilla(SCI_GOTOPOS, static_cast<unsigned long>(start + replacement.size()));
 }
 
-int SceneEditor::showCompletions()
+int SceneEditor::showCompletions(bool automatic)
 {
     const long pos = SendScintilla(SCI_GETCURRENTPOS);
     const int line = static_cast<int>(SendScintilla(SCI_LINEFROMPOSITION, pos));
@@ -317,17 +321,42 @@ int SceneEditor::showCompletions()
     const auto items = inflight::complete_at(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
                                              static_cast<std::uint32_t>(line + 1),
                                              static_cast<std::uint32_t>(pos - line_start + 1), &word_start);
-    completion_start_ = static_cast<int>(line_start + word_start - 1);
-    const QByteArray typed = text.mid(completion_start_, static_cast<int>(pos) - completion_start_);
-    last_completions_.clear();
+    const int start = static_cast<int>(line_start + word_start - 1);
+    const QByteArray typed = text.mid(start, static_cast<int>(pos) - start);
+    QStringList found;
     for (const inflight::CompletionItem &c : items) {
         const QString label = QString::fromStdString(c.label);
-        if (label.startsWith(QString::fromUtf8(typed)) && !last_completions_.contains(label))
-            last_completions_ << label;
+        if (label.startsWith(QString::fromUtf8(typed)) && !found.contains(label))
+            found << label;
     }
-    if (!last_completions_.isEmpty())
+    if (automatic) {
+        // While typing, the list comes when it has something to say: a statement's first
+        // letter, two letters of any other word, or the value after an option's '='. A word
+        // already typed in full (its only candidate) shows nothing.
+        const bool statement_position = text.mid(line_start, start - line_start).trimmed().isEmpty();
+        const bool after_equals = typed.isEmpty() && start > line_start && text.at(start - 1) == '=';
+        const bool enough =
+            typed.size() >= kAutoCompleteChars || (statement_position && !typed.isEmpty()) || after_equals;
+        if (!enough || found.isEmpty() || (found.size() == 1 && found.front().toUtf8() == typed))
+            return 0;
+    }
+    completion_start_ = start;
+    last_completions_ = found;
+    if (!last_completions_.isEmpty()) {
         showUserList(1, last_completions_);
+        automatic_list_ = automatic;
+    }
     return static_cast<int>(last_completions_.size());
+}
+
+bool SceneEditor::typedWordIsACompletion() const
+{
+    const long pos = SendScintilla(SCI_GETCURRENTPOS);
+    if (completion_start_ < 0 || completion_start_ > pos)
+        return false;
+    const QByteArray all = bytes();
+    const QString typed = QString::fromUtf8(all.mid(completion_start_, static_cast<int>(pos) - completion_start_));
+    return last_completions_.contains(typed);
 }
 
 void SceneEditor::completionChosen(int, const QString &text)
@@ -431,7 +460,25 @@ void SceneEditor::keyPressEvent(QKeyEvent *e)
         toggleComment();
         return;
     }
+    // Enter after a word typed in full ends the line, as without the list; Tab, or Enter on a
+    // word still being typed, takes the list's choice.
+    const bool enter = e->key() == Qt::Key_Return || e->key() == Qt::Key_Enter;
+    if (enter && isListActive() && automatic_list_ && typedWordIsACompletion())
+        cancelList();
+    if (e->key() == Qt::Key_Tab && isListActive()) {
+        SendScintilla(SCI_AUTOCCOMPLETE);
+        return;
+    }
     QsciScintilla::keyPressEvent(e);
+    // After an option's '=' the list is of values, not of the options it was.
+    if (e->text() == QLatin1String("=") && isListActive() && automatic_list_)
+        cancelList();
+    if (!complete_while_typing_ || isListActive() || e->text().size() != 1 ||
+        (e->modifiers() & (Qt::ControlModifier | Qt::AltModifier)))
+        return;
+    const QChar c = e->text().front();
+    if (c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('=') || c == QLatin1Char(':'))
+        showCompletions(true);
 }
 
 } // namespace editor

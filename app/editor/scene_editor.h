@@ -27,7 +27,15 @@ public:
     explicit SceneEditor(QWidget *parent = nullptr);
 
     enum Margin { LineNumbers = 0, Symbols = 1, Folds = 2 };
-    enum Marker { Breakpoint = 0, Current = 1, Next = 2, ExpectPassed = 3, ExpectFailed = 4, ErrorLine = 5, CurrentLine = 6 };
+    enum Marker {
+        Breakpoint = 0,
+        Current = 1,
+        Next = 2,
+        ExpectPassed = 3,
+        ExpectFailed = 4,
+        ErrorLine = 5,
+        CurrentLine = 6
+    };
     enum Indicator { ErrorIndicator = 8, WarningIndicator = 9 };
 
     // The buffer as bytes (UTF-8, line endings as typed): what is checked and saved.
@@ -55,8 +63,13 @@ public:
     QList<std::tuple<int, int, int>> indicatorRanges(Indicator indicator) const;
     // Replaces the fix-it's range with its text (one undo step).
     void applyFix(const inflight::FixIt &fix);
-    // Shows the engine's completions for the word at the cursor; returns how many.
-    int showCompletions();
+    // Shows the engine's completions for the word at the cursor; returns how many. Automatic
+    // (while typing): only after a statement's first letter, kAutoCompleteChars of another
+    // word or an option's '=', and not for a word already typed in full.
+    int showCompletions(bool automatic = false);
+    static constexpr int kAutoCompleteChars = 2;
+    void setCompleteWhileTyping(bool on) { complete_while_typing_ = on; }
+    bool completesWhileTyping() const { return complete_while_typing_; }
     QStringList lastCompletions() const { return last_completions_; }
     // Toggles '# ' at the start of the selected lines (or the cursor's).
     void toggleComment();
@@ -77,12 +90,15 @@ private:
     void fitLineNumbers();
     void dwellStart(int position, int x, int y);
     void completionChosen(int id, const QString &text);
+    bool typedWordIsACompletion() const;
 
     SceneLexer *lexer_ = nullptr;
     int current_ = 0, next_ = 0;
     std::vector<inflight::Diagnostic> diagnostics_;
     QStringList last_completions_;
-    int completion_start_ = -1; // byte position where the completed word starts
+    int completion_start_ = -1;   // byte position where the completed word starts
+    bool automatic_list_ = false; // the list on screen came while typing (not Ctrl+Space)
+    bool complete_while_typing_ = true;
 };
 
 } // namespace editor
