@@ -26,6 +26,12 @@ class Kernel;
 
 class ObjectImage {
 public:
+    ObjectImage() = default;
+    ObjectImage(const ObjectImage &) = default;
+    ObjectImage(ObjectImage &&) = default;
+    ObjectImage &operator=(const ObjectImage &) = default;
+    ObjectImage &operator=(ObjectImage &&) = default;
+    ~ObjectImage(); // a raw (live copy's) buffer goes back to its thread for the next pack
     // The object graph of k (quiescent: no walk stack, no lock held, every fpl owned by an skb).
     static ObjectImage pack(const Kernel &k);
     // Rebuilds the object graph of `into`, whose plain fields and tasks are already a copy of
