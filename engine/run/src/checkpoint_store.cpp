@@ -15,6 +15,9 @@ CheckpointStore::CheckpointStore(std::size_t budget, std::uint64_t interval)
 bool CheckpointStore::due(std::uint64_t step, std::uint64_t work) const
 {
     std::lock_guard lock(m_);
+    const auto elapsed = std::chrono::steady_clock::now() - created_;
+    if (entries_.size() > 1 && freezing_ > elapsed * kFreezeShare)
+        return false;
     // A copy costs time in proportion to the live state's size and replay in proportion to
     // work: a state whose copy is a large share of the budget is copied less often (the
     // million-bind scene's 150 MB are worth one copy per ~10^7 micro-steps, not per 10^6), so
@@ -43,9 +46,12 @@ void CheckpointStore::add(const Simulation &sim)
     e.work = sim.kernel().micro_steps_total;
     const std::size_t live = state_bytes(sim);
     // The copy is made and frozen (packed, compressed) outside the lock.
+    const auto start = std::chrono::steady_clock::now();
     e.sim = Simulation::frozen_copy(sim);
     e.bytes = state_bytes(*e.sim);
+    const auto took = std::chrono::steady_clock::now() - start;
     std::lock_guard lock(m_);
+    freezing_ += took;
     last_live_bytes_ = live;
     last_frozen_bytes_ = e.bytes;
     auto it = std::lower_bound(entries_.begin(), entries_.end(), e.step,

@@ -13,6 +13,7 @@
 // A checkpoint is immutable once stored; restoring copies it.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -76,6 +77,12 @@ private:
     mutable std::mutex m_;
     std::vector<Entry> entries_; // by step
     std::uint64_t present_work_ = 0;
+    // Freezing is real time, and work is not always replay time (a bulk skip of autobind
+    // probes counts millions of micro-steps that cost a loop): checkpoints may take at most
+    // kFreezeShare of the time since the store was made, whatever the scene's shape.
+    static constexpr double kFreezeShare = 0.15;
+    const std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::duration freezing_{};
     std::size_t last_live_bytes_ = 0;   // the newest checkpoint's state, live (its copy's cost)
     std::size_t last_frozen_bytes_ = 0; // the same, frozen (what it takes in the store)
     CheckpointStats stats_;
