@@ -123,8 +123,10 @@ Kernel::Kernel(const Kernel &o, CopyForm form)
     assert(!unix_gc_lock.holder && !unix_table_lock.holder);
 
     // Everything that points at something: one path for a copy and for a checkpoint's restore.
-    if (form == CopyForm::frozen) {
-        auto image = std::make_shared<ObjectImage>(o.image_ ? *o.image_ : ObjectImage::pack(o));
+    if (form == CopyForm::frozen && o.image_) {
+        image_ = o.image_; // immutable once compressed: two frozen copies share it
+    } else if (form == CopyForm::frozen) {
+        auto image = std::make_shared<ObjectImage>(ObjectImage::pack(o));
         image->compress();
         image_ = std::move(image);
     } else if (o.image_) {
