@@ -47,6 +47,7 @@ UnixVertex *GraphCollector::new_vertex(UnixSock &u)
     }
     v.out_degree = 0;
     v.sock = &u;
+    v.sock_id = u.id;
     k_.unvisited_vertices.push_back(v);
     u.vertex = &v;
     return &v;
@@ -65,6 +66,7 @@ void GraphCollector::free_vertex(UnixVertex *v)
     }
     v->sock->vertex = nullptr;
     v->sock = nullptr;
+    v->sock_id = npos;
 }
 
 Proc GraphCollector::update_graph(UnixVertex *v, KFn fn)
@@ -76,7 +78,7 @@ Proc GraphCollector::update_graph(UnixVertex *v, KFn fn)
     k_.graph_maybe_cyclic = true;
     k_.graph_grouped = false;
     if (before != graph_bits(k_))
-        co_yield Event::graph_state(fn, v->sock ? v->sock->id : npos, before, graph_bits(k_));
+        co_yield Event::graph_state(fn, v->sock_id, before, graph_bits(k_));
 }
 
 Proc GraphCollector::unix_add_edges(ScmFpList &fpl, UnixSock &receiver)
@@ -84,7 +86,7 @@ Proc GraphCollector::unix_add_edges(ScmFpList &fpl, UnixSock &receiver)
     co_yield k_.spin_lock(k_.unix_gc_lock, 0);
     SpinGuard unlock{k_, k_.unix_gc_lock};
     if (fpl.count_unix) {
-        fpl.edges = std::make_unique<UnixEdge[]>(static_cast<std::size_t>(fpl.count_unix));
+        fpl.edges = k_.edge_pool.allocate(static_cast<std::uint32_t>(fpl.count_unix));
         int j = 0;
         for (File *f : fpl.fp) {
             UnixSock *pred = f ? f->sock : nullptr;
@@ -106,7 +108,7 @@ Proc GraphCollector::unix_add_edges(ScmFpList &fpl, UnixSock &receiver)
                 co_yield e;
             }
             UnixVertex *w = successor(edge);
-            co_yield Event::edge_add(KFn::unix_add_edges, pred->id, receiver.id, w ? w->sock->id : npos, before,
+            co_yield Event::edge_add(KFn::unix_add_edges, pred->id, receiver.id, w ? w->sock_id : npos, before,
                                      static_cast<std::int64_t>(v->out_degree));
             co_yield update_graph(w, KFn::unix_update_graph);
         }
@@ -198,8 +200,10 @@ bool GraphCollector::scc_cyclic(const std::vector<UnixVertex *> &scc) const
     return false;
 }
 
-Proc GraphCollector::vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> &scc, bool &dead)
+Event GraphCollector::vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> &scc, bool &dead) const
 {
+    // A plain function, as unix_vertex_dead() is: its one micro-step is the verdict the caller
+    // yields, and a coroutine frame per judged vertex cost more than the judging.
     // Reasons: 0 dead, 1 a copy sits with a receiver not in flight, 2 a copy sits in another
     // SCC, 3 a reference outside flight (an fd, a cookie, a peeked copy), 4 a copy sits with a
     // member of this same SCC whose scc_index differs (the mixed low-point defect).
@@ -215,7 +219,7 @@ Proc GraphCollector::vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> 
         if (w->scc_index != v->scc_index) {
             // At most once per SCC (the first alive vertex ends the verdict): the search is O(n).
             reason = std::find(scc.begin(), scc.end(), w) != scc.end() ? 4 : 2;
-            where = w->sock ? w->sock->id : npos;
+            where = w->sock_id;
             break;
         }
     }
@@ -223,9 +227,10 @@ Proc GraphCollector::vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> 
     if (reason == 0 && total != static_cast<long>(v->out_degree))
         reason = 3;
     dead = reason == 0;
-    co_yield line(
-        Event::vertex_dead(KFn::unix_vertex_dead, v->sock->id, where, static_cast<std::uint32_t>(total), dead, reason),
-        AlgoLine::graph_vertex_dead);
+    Event e =
+        Event::vertex_dead(KFn::unix_vertex_dead, v->sock_id, where, static_cast<std::uint32_t>(total), dead, reason);
+    line(e, AlgoLine::graph_vertex_dead);
+    return e;
 }
 
 Proc GraphCollector::scc_dead(const std::vector<UnixVertex *> &scc, bool &dead, std::uint32_t &alive_by)
@@ -238,17 +243,17 @@ Proc GraphCollector::scc_dead(const std::vector<UnixVertex *> &scc, bool &dead, 
     for (UnixVertex *v : scc) {
         co_yield vertex_dead(v, scc, dead);
         if (!dead) {
-            alive_by = v->sock->id;
+            alive_by = v->sock_id;
             co_return;
         }
     }
     if (k_.config().has(KernelChange::peek_seqcount) && k_.unix_peek_seq != seq) {
         dead = false;
         UnixVertex *v = scc.front();
-        alive_by = v->sock->id;
+        alive_by = v->sock_id;
         const long total = v->sock->file ? v->sock->file->count : 0;
         co_yield line(
-            Event::vertex_dead(KFn::unix_vertex_dead, v->sock->id, npos, static_cast<std::uint32_t>(total), false, 5),
+            Event::vertex_dead(KFn::unix_vertex_dead, v->sock_id, npos, static_cast<std::uint32_t>(total), false, 5),
             AlgoLine::graph_vertex_dead);
         co_return;
     }
@@ -293,10 +298,10 @@ Proc GraphCollector::collect_skb(const std::vector<UnixVertex *> &scc)
     }
 }
 
-Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
+Proc GraphCollector::finish_scc(const std::vector<UnixVertex *> &scc, UnixVertex *root)
 {
     GcRun &run = k_.gc_runs.back();
-    co_yield line(Event::scc_found(KFn::__unix_walk_scc, root->sock->id, static_cast<std::int64_t>(scc.size())),
+    co_yield line(Event::scc_found(KFn::__unix_walk_scc, root->sock_id, static_cast<std::int64_t>(scc.size())),
                   AlgoLine::graph_scc_cut);
     for (UnixVertex *v : scc) {
         k_.unvisited_vertices.erase(k_.unvisited_vertices.iterator_to(*v));
@@ -311,7 +316,7 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
             if (v->scc_index != root->scc_index) {
                 const auto before = static_cast<std::int64_t>(v->scc_index);
                 v->scc_index = root->scc_index;
-                co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, v->sock->id, root->sock->id, before,
+                co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, v->sock_id, root->sock_id, before,
                                                       static_cast<std::int64_t>(v->scc_index)),
                               AlgoLine::graph_unify);
             }
@@ -341,11 +346,11 @@ Proc GraphCollector::finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root)
         k_.graph_cyclic_sccs += cyclic ? 1 : 0;
         if (!k_.graph_maybe_cyclic && cyclic) {
             k_.graph_maybe_cyclic = true;
-            co_yield line(Event::graph_state(KFn::unix_scc_cyclic, root->sock->id, graph_bits(k_) & ~1, graph_bits(k_)),
+            co_yield line(Event::graph_state(KFn::unix_scc_cyclic, root->sock_id, graph_bits(k_) & ~1, graph_bits(k_)),
                           AlgoLine::graph_cyclic);
         }
     }
-    co_yield line(Event::scc_verdict(KFn::__unix_walk_scc, root->sock->id, alive_by, dead, cyclic),
+    co_yield line(Event::scc_verdict(KFn::__unix_walk_scc, root->sock_id, alive_by, dead, cyclic),
                   dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic);
 }
 
@@ -366,7 +371,7 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
             vertex->scc_index = last_index;
             ++last_index;
             Event e =
-                Event::vertex_visit(KFn::__unix_walk_scc, vertex->sock->id, static_cast<std::int64_t>(vertex->index));
+                Event::vertex_visit(KFn::__unix_walk_scc, vertex->sock_id, static_cast<std::int64_t>(vertex->index));
             e.to = ListId::vertex_stack;
             co_yield line(e, AlgoLine::graph_enter);
             it = vertex->edges.begin();
@@ -380,7 +385,7 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
             if (next->index == k_.unvisited_index) {
                 edge_stack.push_back(&edge);
                 Event e =
-                    Event::edge_push(KFn::__unix_walk_scc, edge.predecessor->id, next->sock->id, edge.successor->id);
+                    Event::edge_push(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, edge.successor->id);
                 e.to = ListId::edge_stack;
                 co_yield line(e, AlgoLine::graph_tree_edge);
                 vertex = next;
@@ -391,7 +396,7 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
                 // A back or cross edge to a vertex still on the stack: same SCC.
                 const auto before = static_cast<std::int64_t>(vertex->scc_index);
                 vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
-                co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, vertex->sock->id, next->sock->id, before,
+                co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, before,
                                                       static_cast<std::int64_t>(vertex->scc_index)),
                               AlgoLine::graph_back_edge);
             }
@@ -401,9 +406,11 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
         bool finalised = false;
         if (vertex->index == vertex->scc_index) {
             auto pos = std::find(vertex_stack.begin(), vertex_stack.end(), vertex);
-            std::vector<UnixVertex *> scc(pos, vertex_stack.end());
+            // One walk runs at a time (under unix_gc_lock), so one buffer serves every SCC it
+            // finalises: no allocation per SCC, of which a walk can finalise 30,000.
+            scc_.assign(pos, vertex_stack.end());
             vertex_stack.erase(pos, vertex_stack.end());
-            co_yield finish_scc(std::move(scc), vertex);
+            co_yield finish_scc(scc_, vertex);
             finalised = true;
         }
         if (edge_stack.empty())
@@ -427,7 +434,7 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
         } else {
             vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
         }
-        Event e = Event::edge_pop(KFn::__unix_walk_scc, vertex->sock->id, next->sock->id, before,
+        Event e = Event::edge_pop(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, before,
                                   static_cast<std::int64_t>(vertex->scc_index));
         e.from = ListId::edge_stack;
         co_yield line(e, AlgoLine::graph_backtrack);
@@ -476,7 +483,7 @@ Proc GraphCollector::walk_scc_fast()
             }
             scc.push_back(w);
         }
-        co_yield line(Event::scc_found(KFn::unix_walk_scc_fast, first->sock->id, static_cast<std::int64_t>(scc.size())),
+        co_yield line(Event::scc_found(KFn::unix_walk_scc_fast, first->sock_id, static_cast<std::int64_t>(scc.size())),
                       AlgoLine::graph_fast_loop);
         k_.charge(Cost::gc_fast_vertex, scc.size()); // each vertex of the ring is moved to visited
         for (UnixVertex *v : scc) {
@@ -506,7 +513,7 @@ Proc GraphCollector::walk_scc_fast()
             if (!k_.graph_maybe_cyclic && cyclic)
                 k_.graph_maybe_cyclic = true;
         }
-        co_yield line(Event::scc_verdict(KFn::unix_walk_scc_fast, first->sock->id, alive_by, dead, cyclic),
+        co_yield line(Event::scc_verdict(KFn::unix_walk_scc_fast, first->sock_id, alive_by, dead, cyclic),
                       dead ? AlgoLine::graph_fast_dead : AlgoLine::graph_cyclic);
     }
     k_.unvisited_vertices.splice(k_.unvisited_vertices.end(), k_.visited_vertices);

@@ -33,18 +33,26 @@ private:
     Proc walk_scc();
     Proc walk_scc_fast();
     Proc walk_from(UnixVertex *vertex, unsigned long &last_index);
-    Proc finish_scc(std::vector<UnixVertex *> scc, UnixVertex *root);
+    Proc finish_scc(const std::vector<UnixVertex *> &scc, UnixVertex *root);
     Proc scc_dead(const std::vector<UnixVertex *> &scc, bool &dead, std::uint32_t &alive_by);
-    Proc vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> &scc, bool &dead);
+    Event vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> &scc, bool &dead) const;
     Proc collect_skb(const std::vector<UnixVertex *> &scc);
     bool scc_cyclic(const std::vector<UnixVertex *> &scc) const;
     UnixVertex *new_vertex(UnixSock &u);
     void free_vertex(UnixVertex *v);
-    Event line(Event e, AlgoLine l) const
+    // Tags an event with its listing line in place and hands back the same object: `co_yield
+    // line(Event::x(...), L)` yields the temporary itself (it lives in the frame until the
+    // coroutine resumes). Taking and returning the event by value copied each one through the
+    // frame with wide loads over the narrow stores that had just built it, stalling store
+    // forwarding on every micro-step of a walk.
+    static const Event &line(Event &&e, AlgoLine l) { return line(e, l); }
+    static const Event &line(Event &e, AlgoLine l)
     {
         e.algo_line = static_cast<std::uint16_t>(l);
         return e;
     }
+
+    std::vector<UnixVertex *> scc_; // the SCC the walk is finalising (finish_scc())
 };
 
 } // namespace inflight

@@ -57,12 +57,12 @@ private:
 // raw, compressed and decompressed buffers for the next time, up to kKeptScratch each.
 constexpr std::size_t kKeptScratch = std::size_t(64) << 20;
 enum class Scratch { raw, compressed, decompressed };
-std::vector<std::byte> &scratch(Scratch which)
+ByteBuffer &scratch(Scratch which)
 {
-    thread_local std::vector<std::byte> buffers[3];
+    thread_local ByteBuffer buffers[3];
     return buffers[static_cast<int>(which)];
 }
-void keep_for_next_time(Scratch which, std::vector<std::byte> &buffer)
+void keep_for_next_time(Scratch which, ByteBuffer &buffer)
 {
     if (buffer.capacity() > kKeptScratch || buffer.capacity() <= scratch(which).capacity())
         return;
@@ -283,16 +283,16 @@ void ObjectImage::compress()
 {
     if (raw_size_)
         return;
-    std::vector<std::byte> &out = scratch(Scratch::compressed);
+    ByteBuffer &out = scratch(Scratch::compressed);
     out.resize(ZSTD_compressBound(data_.size()));
     // Level 1: a checkpoint is taken every few million micro-steps while the recorder runs, so
     // speed matters more than the last few percent (the state's ids compress well anyway).
     const std::size_t n = ZSTD_compress(out.data(), out.size(), data_.data(), data_.size(), 1);
     if (ZSTD_isError(n))
         throw std::runtime_error(std::string("checkpoint compression failed: ") + ZSTD_getErrorName(n));
-    std::vector<std::byte> packed(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
+    ByteBuffer packed(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
     if (out.capacity() > kKeptScratch)
-        std::vector<std::byte>().swap(out);
+        ByteBuffer().swap(out);
     raw_size_ = data_.size();
     keep_for_next_time(Scratch::raw, data_);
     data_ = std::move(packed);
@@ -308,7 +308,7 @@ std::size_t ObjectImage::bytes() const
 
 void ObjectImage::unpack(Kernel &k) const
 {
-    std::vector<std::byte> &raw = scratch(Scratch::decompressed);
+    ByteBuffer &raw = scratch(Scratch::decompressed);
     const std::byte *data = data_.data();
     std::size_t size = data_.size();
     if (raw_size_) {
@@ -440,7 +440,7 @@ void ObjectImage::unpack(Kernel &k) const
             fpl->dead = r.get<bool>();
             if (r.get<std::uint8_t>()) {
                 const auto n = static_cast<std::size_t>(fpl->count_unix);
-                fpl->edges = std::make_unique<UnixEdge[]>(n);
+                fpl->edges = k.edge_pool.allocate(static_cast<std::uint32_t>(n));
                 for (std::size_t j = 0; j < n; ++j) {
                     fpl->edges[j].predecessor = sock(r.get<std::uint32_t>());
                     fpl->edges[j].successor = sock(r.get<std::uint32_t>());
@@ -489,6 +489,7 @@ void ObjectImage::unpack(Kernel &k) const
         v.index = r.get<unsigned long>();
         v.scc_index = r.get<unsigned long>();
         v.sock = sock(r.get<std::uint32_t>());
+        v.sock_id = v.sock ? v.sock->id : npos;
         const auto n = r.get<std::uint32_t>();
         for (std::uint32_t i = 0; i < n; ++i) {
             const auto slot = r.get<std::uint32_t>();
@@ -541,7 +542,7 @@ void ObjectImage::unpack(Kernel &k) const
         k.latencies.push_back(r.get<LatencySample>());
     assert(r.at_end());
     if (raw.capacity() > kKeptScratch)
-        std::vector<std::byte>().swap(raw);
+        ByteBuffer().swap(raw);
 }
 
 } // namespace inflight

@@ -18,11 +18,36 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace inflight {
 
 class Kernel;
+
+// Bytes that are about to be overwritten need no zeroing: a vector of these leaves the room that
+// resize() makes uninitialised. Images are tens of MB and made at every checkpoint; zero-filling
+// each one first (and again after each shrink) was a measurable share of a freeze.
+template <class T>
+struct UninitialisedAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = UninitialisedAllocator<U>;
+    };
+    using std::allocator<T>::allocator;
+    template <class U>
+    void construct(U *p) noexcept(std::is_nothrow_default_constructible_v<U>)
+    {
+        ::new (static_cast<void *>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U *p, Args &&...args)
+    {
+        ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+    }
+};
+using ByteBuffer = std::vector<std::byte, UninitialisedAllocator<std::byte>>;
 
 class ObjectImage {
 public:
@@ -43,7 +68,7 @@ public:
     std::size_t bytes() const;
 
 private:
-    std::vector<std::byte> data_;
+    ByteBuffer data_;
     std::size_t raw_size_ = 0; // data_'s size before compress() (0: not compressed)
     // Each process's scene-name -> fd map: a plain value, kept as one rather than re-hashed.
     std::vector<FdNames> fd_names_;
@@ -54,7 +79,7 @@ private:
 // than growing the vector for each one. finish() trims the buffer to what was written.
 class ImageWriter {
 public:
-    explicit ImageWriter(std::vector<std::byte> &out) : out_(out) { out_.resize(std::max<std::size_t>(out_.capacity(), 4096)); }
+    explicit ImageWriter(ByteBuffer &out) : out_(out) { out_.resize(std::max<std::size_t>(out_.capacity(), 4096)); }
     template <class T>
     void put(const T &v)
     {
@@ -78,7 +103,7 @@ private:
         used_ += n;
         return p;
     }
-    std::vector<std::byte> &out_;
+    ByteBuffer &out_;
     std::size_t used_ = 0;
 };
 

@@ -241,6 +241,9 @@ public:
     GcList &gc_list(ListId id);
 
     // ---- state (public so that views and invariant checks can read it) ---------------------
+    // First, so it is destroyed last: skbs, tasks' cookies and every other SCM_RIGHTS list give
+    // their edge arrays back to it when they go.
+    EdgePool edge_pool;
     ChunkedVector<UnixSock> socks;          // by id, never shrinks: released sockets stay for the views
     ChunkedVector<File> files;              // by id (= socket id)
     std::deque<User> users;                 // users[0] is root

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "inflight/edge_pool.hpp"
+
+#include "inflight/unix_graph.hpp"
+
+#include <cassert>
+#include <new>
+
+namespace inflight {
+
+void EdgeRelease::operator()(UnixEdge *edges) const noexcept
+{
+    if (edges && pool)
+        pool->release(edges, count);
+}
+
+EdgePool::~EdgePool() = default; // every array was given back: the Kernel declares its pool first
+
+EdgeArray EdgePool::allocate(std::uint32_t count)
+{
+    assert(count > 0 && count <= kChunkEdges);
+    UnixEdge *edges = nullptr;
+    if (count < free_.size() && !free_[count].empty()) {
+        edges = free_[count].back();
+        free_[count].pop_back();
+    } else {
+        if (used_ + count > kChunkEdges) {
+            chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(kChunkEdges * sizeof(UnixEdge)));
+            used_ = 0;
+        }
+        edges = reinterpret_cast<UnixEdge *>(chunks_.back().get()) + used_;
+        used_ += count;
+    }
+    for (std::uint32_t i = 0; i < count; ++i)
+        new (edges + i) UnixEdge();
+    return EdgeArray(edges, EdgeRelease{this, count});
+}
+
+void EdgePool::release(UnixEdge *edges, std::uint32_t count) noexcept
+{
+    for (std::uint32_t i = 0; i < count; ++i)
+        edges[i].~UnixEdge();
+    if (free_.size() <= count)
+        free_.resize(count + 1);
+    free_[count].push_back(edges); // may throw bad_alloc in theory; a lost array is only memory
+}
+
+} // namespace inflight
