@@ -14,6 +14,7 @@
 #include <QProcess>
 #include <QTest>
 
+#include <algorithm>
 #include <set>
 
 using namespace inflight;
@@ -308,6 +309,42 @@ private slots:
         QVERIFY(alive(*buggy, "l")); // 041933a1ec7b's leak
         auto later = run_on("6.18", std::string("set fix embryo-oob-gc off\n") + kEmbryoOob);
         QVERIFY(!alive(*later, "l")); // no reference of its own: nothing to forget
+    }
+
+    // fpl-dead (1af2dface5d2, 7172dc93d621; 6.10): every graph profile has it, and `set fix` may
+    // turn it off. Off, unix_del_edges() reads each edge's successor during the purge too: a
+    // garbage cycle's purge marks the graph maybe-cyclic again through a successor that is
+    // itself garbage (unix_update_graph()); on, a dead list's successors are left alone. (The
+    // use-after-free that read can be is test_races' delayedFputOnAnotherCpuFreesTheSuccessorMidPurge.)
+    void fplDeadLeavesADeadListsSuccessorAlone()
+    {
+        QVERIFY(kernel_change_info(KernelChange::fpl_dead).not_modelled.empty());
+        for (const KernelProfile &p : kernel_profiles())
+            QCOMPARE(p.changes.has(KernelChange::fpl_dead), p.era == GcEra::graph);
+        const std::string cycle = "socketpair a a2\nsocketpair b b2\nsend a2 fds=b\nsend b2 fds=a\n"
+                                  "close a2 b2 a b\ngc\n";
+        for (const bool fixed : {false, true}) {
+            auto scene = scene_of(std::string(fixed ? "" : "set fix fpl-dead off\n") + cycle);
+            QVERIFY(scene);
+            SimulationOptions o;
+            o.kernel = kernel_profile_by_name("6.10");
+            o.record = true;
+            o.checked = true;
+            Simulation sim(scene, o);
+            sim.run();
+            QVERIFY2(sim.kernel().findings.empty(), findings_of(sim).c_str());
+            QVERIFY(!alive(sim, "a") && !alive(sim, "b"));
+            const auto &ev = sim.events();
+            const auto purge = std::find_if(ev.begin(), ev.end(), [](const Event &e) {
+                return e.kind == EventKind::skb_free && e.fn == KFn::skb_queue_purge;
+            });
+            QVERIFY(purge != ev.end());
+            const auto end = std::find_if(purge, ev.end(), [](const Event &e) { return e.kind == EventKind::gc_end; });
+            const bool marked = std::any_of(purge, end, [](const Event &e) {
+                return e.kind == EventKind::graph_state && e.fn == KFn::unix_update_graph;
+            });
+            QCOMPARE(marked, !fixed);
+        }
     }
 
     // schedule-gc (6.19): close() queues a collection only while the graph may be cyclic; 6.18
