@@ -415,6 +415,20 @@ private slots:
                                                QStringLiteral("6.7")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 2);
+        // --trace prints the hang of CVE-2024-26750's buggy side at the collection's last step,
+        // where the fixed side's collection ends.
+        const QString hang = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/bugs/cve-2024-26750-oob-gc-hang.scn");
+        for (const char *variant : {"buggy", "fixed"}) {
+            p.start(QStringLiteral(INFLIGHT_CLI), {QStringLiteral("run"), hang, QStringLiteral("--variant"),
+                                                   QLatin1String(variant), QStringLiteral("--trace")});
+            QVERIFY(p.waitForFinished(30000));
+            QCOMPARE(p.exitCode(), 0);
+            const QByteArray trace = p.readAllStandardOutput();
+            const bool buggy = std::string_view(variant) == "buggy";
+            QCOMPARE(trace.contains("gc_end            collection #1 hangs: the loop after the purge spins for ever"),
+                     buggy);
+            QCOMPARE(trace.contains("gc_end            collection #1 ends"), !buggy);
+        }
     }
 };
 

@@ -572,6 +572,7 @@ Proc Kernel::gc_run(std::string trigger)
     run.start_ns = now();
     run.task = running ? running->id : 0;
     const std::uint64_t steps_at_start = micro_steps_total;
+    const bool hung_before = collector_->hung();
     const std::size_t index = gc_runs.size() - 1;
     const bool graph = config_.era == GcEra::graph;
     // 7.1 (gc-in-progress-set, d82ba05263c6): the work item sets gc_in_progress itself. Before
@@ -591,8 +592,13 @@ Proc Kernel::gc_run(std::string trigger)
     done.end_ns = now();
     gc_busy_until = std::max(gc_busy_until, done.end_ns);
     freed_in_purge.clear();
-    Event end = Event::gc_end(KFn::unix_gc, done.number, done.garbage, done.hitlist);
-    end.algo_line = static_cast<std::uint16_t>(graph ? AlgoLine::graph_end : AlgoLine::classic_end);
+    // A run whose task hung (a finding) never gets to its end in the kernel: gc_in_progress
+    // stays set. Its last step is the loop that spins, and says so; the model's run ends there.
+    const bool hung = collector_->hung() && !hung_before;
+    Event end = Event::gc_end(KFn::unix_gc, done.number, done.garbage, done.hitlist, hung);
+    end.algo_line = static_cast<std::uint16_t>(hung    ? AlgoLine::classic_oob_loop
+                                               : graph ? AlgoLine::graph_end
+                                                       : AlgoLine::classic_end);
     co_yield end;
     // Senders sleeping in flush_work() / on unix_gc_wait go again.
     wake(WaitFor::gc, done.end_ns);
