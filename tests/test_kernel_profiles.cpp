@@ -14,6 +14,7 @@
 #include <QProcess>
 #include <QTest>
 
+#include <algorithm>
 #include <set>
 
 using namespace inflight;
@@ -310,6 +311,42 @@ private slots:
         QVERIFY(!alive(*later, "l")); // no reference of its own: nothing to forget
     }
 
+    // fpl-dead (1af2dface5d2, 7172dc93d621; 6.10): every graph profile has it, and `set fix` may
+    // turn it off. Off, unix_del_edges() reads each edge's successor during the purge too: a
+    // garbage cycle's purge marks the graph maybe-cyclic again through a successor that is
+    // itself garbage (unix_update_graph()); on, a dead list's successors are left alone. (The
+    // use-after-free that read can be is test_races' delayedFputOnAnotherCpuFreesTheSuccessorMidPurge.)
+    void fplDeadLeavesADeadListsSuccessorAlone()
+    {
+        QVERIFY(kernel_change_info(KernelChange::fpl_dead).not_modelled.empty());
+        for (const KernelProfile &p : kernel_profiles())
+            QCOMPARE(p.changes.has(KernelChange::fpl_dead), p.era == GcEra::graph);
+        const std::string cycle = "socketpair a a2\nsocketpair b b2\nsend a2 fds=b\nsend b2 fds=a\n"
+                                  "close a2 b2 a b\ngc\n";
+        for (const bool fixed : {false, true}) {
+            auto scene = scene_of(std::string(fixed ? "" : "set fix fpl-dead off\n") + cycle);
+            QVERIFY(scene);
+            SimulationOptions o;
+            o.kernel = kernel_profile_by_name("6.10");
+            o.record = true;
+            o.checked = true;
+            Simulation sim(scene, o);
+            sim.run();
+            QVERIFY2(sim.kernel().findings.empty(), findings_of(sim).c_str());
+            QVERIFY(!alive(sim, "a") && !alive(sim, "b"));
+            const auto &ev = sim.events();
+            const auto purge = std::find_if(ev.begin(), ev.end(), [](const Event &e) {
+                return e.kind == EventKind::skb_free && e.fn == KFn::skb_queue_purge;
+            });
+            QVERIFY(purge != ev.end());
+            const auto end = std::find_if(purge, ev.end(), [](const Event &e) { return e.kind == EventKind::gc_end; });
+            const bool marked = std::any_of(purge, end, [](const Event &e) {
+                return e.kind == EventKind::graph_state && e.fn == KFn::unix_update_graph;
+            });
+            QCOMPARE(marked, !fixed);
+        }
+    }
+
     // schedule-gc (6.19): close() queues a collection only while the graph may be cyclic; 6.18
     // queues one on every close while anything is in flight, and it skips.
     void closeSchedulesOnlyWhatMayBeCyclic()
@@ -378,6 +415,20 @@ private slots:
                                                QStringLiteral("6.7")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 2);
+        // --trace prints the hang of CVE-2024-26750's buggy side at the collection's last step,
+        // where the fixed side's collection ends.
+        const QString hang = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/bugs/cve-2024-26750-oob-gc-hang.scn");
+        for (const char *variant : {"buggy", "fixed"}) {
+            p.start(QStringLiteral(INFLIGHT_CLI), {QStringLiteral("run"), hang, QStringLiteral("--variant"),
+                                                   QLatin1String(variant), QStringLiteral("--trace")});
+            QVERIFY(p.waitForFinished(30000));
+            QCOMPARE(p.exitCode(), 0);
+            const QByteArray trace = p.readAllStandardOutput();
+            const bool buggy = std::string_view(variant) == "buggy";
+            QCOMPARE(trace.contains("gc_end            collection #1 hangs: the loop after the purge spins for ever"),
+                     buggy);
+            QCOMPARE(trace.contains("gc_end            collection #1 ends"), !buggy);
+        }
     }
 };
 

@@ -4,6 +4,7 @@
 // ("returned 5"), a statement ordinal ("statement 29") or a flag dump ("grouped=false"); a few
 // known steps say exactly what they should, and the end of a run tells what the collector freed,
 // what leaked and whether the expectations held.
+#include "inflight/algorithm_listing.hpp"
 #include "inflight/narrate.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/run_summary.hpp"
@@ -13,6 +14,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -216,6 +218,54 @@ private slots:
         QVERIFY(scene.ok());
         const Walk w = walk(std::make_shared<const Scene>(std::move(scene.scene)), GcEra::graph);
         QVERIFY(any_contains(w, EventKind::graph_state, "no cyclic SCC is left, so no cycle can exist"));
+    }
+
+    // CVE-2024-26750's buggy side: the collection's last step is the loop after the purge that
+    // spins for ever. It says so (narration and --trace's short form), and the listing shows
+    // that loop, not `gc_in_progress = false`, which the kernel's task never reaches. The fixed
+    // side's collection ends as usual.
+    void aHungCollectionSaysItNeverEnds()
+    {
+        ParseResult r = load_scene_file(INFLIGHT_SOURCE_DIR "/scenes/bugs/cve-2024-26750-oob-gc-hang.scn");
+        QVERIFY(r.ok());
+        for (const bool buggy : {true, false}) {
+            auto scene = std::make_shared<Scene>(r.scene);
+            for (const SceneVariant &v : scene->variants)
+                if (v.name == (buggy ? "buggy" : "fixed"))
+                    scene->settings = v.settings;
+            Simulation sim(scene, SimulationOptions{});
+            bool seen = false;
+            while (const Event *e = sim.step()) {
+                if (e->kind != EventKind::gc_end || e->run() != 1)
+                    continue;
+                seen = true;
+                const std::string said = narrate(*e, sim.kernel(), &sim.scene());
+                const std::string short_form = describe(*e, sim.kernel(), &sim.scene());
+                QCOMPARE(e->run_hung(), buggy);
+                if (buggy) {
+                    QCOMPARE(e->algo_line, static_cast<std::uint16_t>(AlgoLine::classic_oob_loop));
+                    QVERIFY2(said.find("Collection #1 never ends") != std::string::npos &&
+                                 said.find("gc_in_progress still set") != std::string::npos &&
+                                 said.find("task hung in __unix_gc()") != std::string::npos &&
+                                 said.find("Collection #1 ends") == std::string::npos,
+                             said.c_str());
+                    QVERIFY2(short_form.find("collection #1 hangs") != std::string::npos, short_form.c_str());
+                    QVERIFY(sim.kernel().gc_in_progress);
+                } else {
+                    QCOMPARE(e->algo_line, static_cast<std::uint16_t>(AlgoLine::classic_end));
+                    QVERIFY2(said.find("Collection #1 ends") != std::string::npos, said.c_str());
+                }
+            }
+            QVERIFY(seen);
+        }
+        // The loop's line is in the classic listing, between the purge and the end.
+        const auto &listing = algorithm_listing(GcEra::classic);
+        const auto at = [&](AlgoLine l) {
+            return std::find_if(listing.begin(), listing.end(), [l](const ListingLine &x) { return x.id == l; });
+        };
+        QVERIFY(at(AlgoLine::classic_purge) < at(AlgoLine::classic_oob_loop));
+        QVERIFY(at(AlgoLine::classic_oob_loop) < at(AlgoLine::classic_end));
+        QVERIFY(at(AlgoLine::classic_end) != listing.end());
     }
 
     void failuresSayTheErrno()

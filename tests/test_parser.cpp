@@ -1037,8 +1037,8 @@ private slots:
         row("unknown kernel", "set kernel 6.7", 1, 12, "unknown kernel '6.7' (profiles: 4.4, 5.10, 5.15, 6.1");
         row("a collector is not a fix", "set fix graph-gc off", 1, 9,
             "'graph-gc' is a collector, not a fix: write 'set gc classic|async|graph' or 'set kernel VERSION'");
-        row("a change not modelled yet", "set fix fpl-dead off", 1, 9,
-            "fix 'fpl-dead' (7172dc93d621) is known but needs delayed_fput to run between two skb destructors");
+        row("a change not modelled yet", "set fix iouring-no-send off", 1, 9,
+            "fix 'iouring-no-send' (705318a99a13) is known but the model has no io_uring files");
         row("conflicting fix", "set fix splice-no-checksum off\nset fix splice-no-checksum on", 2, 28,
             "'set fix splice-no-checksum' conflicts with line 1, which set it to off");
         row("junk after fix", "set fix splice-no-checksum off now", 1, 32, "unexpected 'now' after the value");

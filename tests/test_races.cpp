@@ -295,6 +295,83 @@ private slots:
         QVERIFY2(scan->kernel().findings.empty(), findings_of(*scan).c_str());
     }
 
+    // 6.10-rc's unix_del_edges() use-after-free (spec 5.7): a race's `delayed_fput` runs the
+    // queued work on another CPU right after the purge's first destructor deferred a's release.
+    // Without fpl-dead the second destructor reads a, its edges' successor, after that release
+    // freed it: a WARN-like finding naming the step, a, and both code paths; the run goes on.
+    // With fpl-dead the dead list's successor is not read: the same interleaving, no finding.
+    void delayedFputOnAnotherCpuFreesTheSuccessorMidPurge()
+    {
+        const std::string body = "set cpus 2\nsocketpair a a2 dgram\nsend a2 fds=a\nsocketpair s t seqpacket\n"
+                                 "send a2 fds=s,t\nclose a s t\nspawn kw0 cpu=0 when fput a {\n  delayed_fput\n}\ngc\n";
+        for (const bool fixed : {false, true}) {
+            auto sim = run_scene("set kernel 6.10\n" + std::string(fixed ? "" : "set fix fpl-dead off\n") + body,
+                                 std::nullopt, true);
+            QVERIFY(sim);
+            const auto &ev = sim->events();
+            const Kernel &k = sim->kernel();
+            const std::uint32_t kw0 = task_id(*sim, "kw0");
+            auto label = [&](const Event &e) { return k.label_of_id(e.a); };
+            // The purge's two destructors, on the collector's kworker; a released by kw0 in between.
+            const std::size_t first = index_of(
+                ev, [](const Event &e) { return e.kind == EventKind::skb_free && e.fn == KFn::skb_queue_purge; });
+            const std::size_t second = index_of(
+                ev, [](const Event &e) { return e.kind == EventKind::skb_free && e.fn == KFn::skb_queue_purge; },
+                first + 1);
+            const std::size_t released =
+                index_of(ev, [&](const Event &e) { return e.kind == EventKind::sock_release && label(e) == "a"; });
+            QVERIFY(first < released && released < second && second < ev.size());
+            QCOMPARE(ev[released].task, static_cast<std::uint16_t>(kw0));
+            QVERIFY(k.tasks[ev[first].task].kworker && ev[second].task == ev[first].task);
+            const std::size_t sw = index_of(ev, [](const Event &e) { return e.kind == EventKind::task_switch; });
+            QVERIFY(sw > first && sw < released);
+            QCOMPARE(ev[sw - 1].kind, EventKind::fput_deferred);
+            QCOMPARE(label(ev[sw - 1]), std::string("a"));
+            QVERIFY(sock(*sim, "a").released && sock(*sim, "s").released && sock(*sim, "t").released);
+            QVERIFY(sim->finished() && !sim->stopped_by_finding());
+            if (fixed) {
+                QVERIFY2(k.findings.empty(), findings_of(*sim).c_str());
+                continue;
+            }
+            QCOMPARE(k.findings.size(), std::size_t{1});
+            const Finding &f = k.findings[0];
+            QVERIFY(f.warning);
+            QVERIFY2(f.invariant.find("use-after-free in unix_del_edges()") != std::string::npos, f.invariant.c_str());
+            QVERIFY(f.step > ev[second].step); // in the second destructor, after its skb_free
+            const std::string freed_at = "freed at step " + std::to_string(ev[released].step) + " by kw0";
+            for (const char *part : {"reads a, the successor of s's edge", "__skb_queue_purge", "unix_del_edges",
+                                     "delayed_fput -> __fput -> unix_release_sock", freed_at.c_str()})
+                QVERIFY2(f.message.find(part) != std::string::npos, (std::string(part) + " in: " + f.message).c_str());
+        }
+        // Without the race the release waits for the collection's end (one kworker runs the
+        // work items one after another): nothing is freed mid-purge, even without the fix.
+        auto plain = run_scene("set kernel 6.10\nset fix fpl-dead off\nsocketpair a a2 dgram\nsend a2 fds=a\n"
+                               "socketpair s t seqpacket\nsend a2 fds=s,t\nclose a s t\ngc\n",
+                               std::nullopt, true);
+        QVERIFY(plain);
+        QVERIFY2(plain->kernel().findings.empty(), findings_of(*plain).c_str());
+        QVERIFY(sock(*plain, "a").released);
+    }
+
+    // `delayed_fput` is another CPU's kworker at a race point: anywhere else it is an error.
+    void delayedFputOnlyInARace()
+    {
+        const ParseResult outside = parse_scene("socketpair a b\ndelayed_fput\n", "t.scn");
+        QVERIFY(!outside.ok());
+        QVERIFY(std::any_of(outside.diagnostics.begin(), outside.diagnostics.end(), [](const Diagnostic &d) {
+            return d.loc.line == 2 && d.message.find("belongs in a race's block") != std::string::npos;
+        }));
+        const ParseResult thread = parse_scene("socketpair a b\nspawn w {\n  delayed_fput\n}\n", "t.scn");
+        QVERIFY(!thread.ok());
+        QVERIFY(parse_scene("socketpair a b\nspawn w when fput a {\n  delayed_fput\n}\nclose a\n", "t.scn").ok());
+        // With nothing queued at the point it runs nothing, and the run says so.
+        auto sim = run_scene("socketpair a b\nspawn w when fput a {\n  delayed_fput\n}\nclose a\n");
+        QVERIFY(sim);
+        QVERIFY(std::any_of(sim->warnings().begin(), sim->warnings().end(), [](const auto &w) {
+            return w.message.find("no delayed_fput work was queued") != std::string::npos;
+        }));
+    }
+
     void unreachedRaceWarnsAndIsNotWaitedFor()
     {
         auto sim = run_scene("socketpair a b\nspawn r when select a {\n  close b\n}\nwait\nclose a\n");

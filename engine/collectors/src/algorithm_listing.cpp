@@ -25,6 +25,7 @@ const std::vector<ListingLine> kClassic{
     {AlgoLine::classic_hitlist_move, 3, "move each skb carrying a candidate to the hitlist"},
     {AlgoLine::classic_not_cycle_restore, 1, "for u in not_cycle_list: clear CANDIDATE, back to gc_inflight_list"},
     {AlgoLine::classic_purge, 1, "__skb_queue_purge(hitlist)   # unix_notinflight + fput each fd"},
+    {AlgoLine::classic_oob_loop, 1, "(6.8-rc) while gc_candidates: kfree_skb(first->oob_skb)   # may spin for ever"},
     {AlgoLine::classic_end, 1, "gc_in_progress = false"},
 };
 

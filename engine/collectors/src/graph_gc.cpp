@@ -125,12 +125,15 @@ Proc GraphCollector::unix_del_edges(ScmFpList &fpl)
     // dead fpl go under it again, one list at a time.
     co_yield k_.spin_lock(k_.unix_gc_lock, 0);
     SpinGuard unlock{k_, k_.unix_gc_lock};
+    // 6.10 (fpl-dead): a list the collector purges (fpl->dead) leaves its successor alone: a
+    // delayed_fput on another CPU may have freed it since the purge began. Before the fix every
+    // edge read it (spec 5.7): the model reports the read when the successor is gone.
+    const bool leave_successor = fpl.dead && k_.config().has(KernelChange::fpl_dead);
     if (fpl.count_unix) {
         for (int i = 0; i < fpl.count_unix; ++i) {
             UnixEdge &edge = fpl.edges[static_cast<std::size_t>(i)];
             UnixVertex *v = edge.predecessor->vertex;
-            // During a collection (fpl->dead) the successor may already be gone: not touched.
-            if (!fpl.dead)
+            if (!leave_successor && !k_.successor_freed(*edge.successor, *edge.predecessor))
                 co_yield update_graph(successor(edge), KFn::unix_update_graph);
             if (!v || !edge.vertex_entry.is_linked()) {
                 k_.finding("edge without its vertex in unix_del_edges()",
@@ -153,6 +156,8 @@ Proc GraphCollector::unix_del_edges(ScmFpList &fpl)
         }
         if (!fpl.dead)
             fpl.edges[0].successor->nr_unix_fds -= static_cast<std::uint32_t>(fpl.count_unix);
+        else if (!leave_successor) // the kernel's scm_stat write; the model moved the counts at the splice
+            k_.successor_freed(*fpl.edges[0].successor, *fpl.edges[0].predecessor);
         k_.unix_tot_inflight -= static_cast<unsigned long>(fpl.count_unix);
     }
     fpl.user->unix_inflight -= static_cast<unsigned long>(fpl.count());

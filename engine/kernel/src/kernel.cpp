@@ -256,6 +256,27 @@ void Kernel::check_purge_live(const UnixSock &u, long in_flight_refs, KFn path)
                      ". The purged skbs can still be read through it");
 }
 
+bool Kernel::successor_freed(const UnixSock &successor, const UnixSock &predecessor)
+{
+    const auto it = std::find_if(freed_in_purge.begin(), freed_in_purge.end(),
+                                 [&](const FreedInPurge &f) { return f.sock == successor.id; });
+    if (it == freed_in_purge.end())
+        return false;
+    if (!unsound_reported.insert(successor.id).second)
+        return true;
+    const std::string reader = running ? running->name : std::string("the kworker");
+    const std::string freer = it->task < tasks.size() ? tasks[it->task].name : std::string("another task");
+    warn_finding(
+        "use-after-free in unix_del_edges(): edge->successor is freed",
+        reader + " purges the collection's hitlist (__skb_queue_purge -> unix_destruct_scm -> " +
+            "unix_destroy_fpl -> unix_del_edges) and reads " + label_of(successor) + ", the successor of " +
+            label_of(predecessor) + "'s edge (unix_update_graph(unix_edge_successor()), the receiver's scm_stat); " +
+            label_of(successor) + "'s unix_sock was freed at step " + std::to_string(it->step) + " by " + freer +
+            " (delayed_fput -> __fput -> unix_release_sock), between two destructors of this "
+            "purge. The fix leaves a dead list's successors alone (fpl-dead: 1af2dface5d2, 7172dc93d621)");
+    return true;
+}
+
 SkBuff &Kernel::alloc_skb(std::uint64_t len)
 {
     SkBuff *skb;
@@ -371,6 +392,20 @@ Proc Kernel::run_delayed_fput()
     }
 }
 
+Proc Kernel::run_delayed_fput_elsewhere()
+{
+    // delayed_fput_work is one work item: the CPU that takes it runs it, and the scene's own
+    // kworker will not find it queued any more.
+    if (!fput_work_pending_)
+        co_return;
+    workqueue_.erase(std::find(workqueue_.begin(), workqueue_.end(), Work::delayed_fput));
+    fput_work_pending_ = false;
+    Process *saved = current;
+    current = nullptr; // a kworker: what its releases put goes on delayed_fput_list again
+    co_yield run_delayed_fput();
+    current = saved;
+}
+
 Proc Kernel::release_file(File &f)
 {
     f.released = true;
@@ -398,6 +433,7 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
         co_return;
     }
     co_yield Event::sock_release(KFn::unix_release_sock, u.id, embryo);
+    const std::uint64_t release_step = step_hint; // this event's step, now that it is yielded
     // The cause is decided by who dropped the last reference (see FreedBy).
     if (u.address != npos)
         abstract_ns.unbind(address_of(u), u.type, u.id); // unix_remove_socket(): only its own name
@@ -423,6 +459,10 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
     co_yield purge_queue(u);
     release_cause = saved;
     u.state = SockState::closed;
+    // Released while a collection purges: by another CPU (the collector's own fputs are
+    // deferred), and the unix_sock is freed now (sock_put) while the purge still runs.
+    if (gc_phase == GcPhase::purge)
+        freed_in_purge.push_back({u.id, release_step, running ? running->id : 0});
     if (config_.has(KernelChange::schedule_gc))
         co_yield unix_schedule_gc(nullptr, "close");
     else if (unix_tot_inflight)
@@ -532,6 +572,7 @@ Proc Kernel::gc_run(std::string trigger)
     run.start_ns = now();
     run.task = running ? running->id : 0;
     const std::uint64_t steps_at_start = micro_steps_total;
+    const bool hung_before = collector_->hung();
     const std::size_t index = gc_runs.size() - 1;
     const bool graph = config_.era == GcEra::graph;
     // 7.1 (gc-in-progress-set, d82ba05263c6): the work item sets gc_in_progress itself. Before
@@ -550,8 +591,14 @@ Proc Kernel::gc_run(std::string trigger)
     done.micro_steps = micro_steps_total - steps_at_start + 1;
     done.end_ns = now();
     gc_busy_until = std::max(gc_busy_until, done.end_ns);
-    Event end = Event::gc_end(KFn::unix_gc, done.number, done.garbage, done.hitlist);
-    end.algo_line = static_cast<std::uint16_t>(graph ? AlgoLine::graph_end : AlgoLine::classic_end);
+    freed_in_purge.clear();
+    // A run whose task hung (a finding) never gets to its end in the kernel: gc_in_progress
+    // stays set. Its last step is the loop that spins, and says so; the model's run ends there.
+    const bool hung = collector_->hung() && !hung_before;
+    Event end = Event::gc_end(KFn::unix_gc, done.number, done.garbage, done.hitlist, hung);
+    end.algo_line = static_cast<std::uint16_t>(hung    ? AlgoLine::classic_oob_loop
+                                               : graph ? AlgoLine::graph_end
+                                                       : AlgoLine::classic_end);
     co_yield end;
     // Senders sleeping in flush_work() / on unix_gc_wait go again.
     wake(WaitFor::gc, done.end_ns);

@@ -334,6 +334,7 @@ private:
             case Op::process_decl:
             case Op::spawn: // neither is a socket operation for `expect error`
             case Op::wait:
+            case Op::delayed_fput:
             case Op::expect_finding: break;
             default:
                 commit_labels();
@@ -361,10 +362,12 @@ private:
         std::string scratch;
         const std::string *task = s.names.empty() ? nullptr : name_of(s.names[0], b, scratch);
         std::string outer_task = std::exchange(task_name_, task ? *task : std::string());
+        const bool outer_race = std::exchange(in_race_, s.race != nullptr);
         walk_list(s.body, b, steps, budget);
         commit_labels();
         task_process_ = std::move(outer_process);
         task_name_ = std::move(outer_task);
+        in_race_ = outer_race;
         pending_ = std::move(outer_pending);
     }
 
@@ -692,6 +695,13 @@ private:
             break;
         case Op::spawn: spawn_statement(s, b); break;
         case Op::wait: wait_statement(s); break;
+        case Op::delayed_fput:
+            // The work of another CPU's kworker, run at the moment a race breaks in: anywhere
+            // else the scene's own kworker runs it, and a task of the scene never does.
+            if (!in_race_ && first_time(&s, kOther))
+                report(s.loc, "delayed_fput belongs in a race's block (spawn NAME when POINT SOCK { ... }): it "
+                              "runs the queued delayed_fput work on another CPU at the moment the race breaks in");
+            break;
         case Op::note:
         case Op::gc:
         case Op::expect_error:
@@ -721,6 +731,7 @@ private:
     bool embryos_unknown_ = false;            // a connect from a socket whose label is not known here
     std::string task_process_;                // the process of the spawn body being walked (empty: none)
     std::string task_name_;                   // the name of the spawn body being walked (empty: main)
+    bool in_race_ = false;                    // that spawn is a race (spawn NAME when POINT SOCK)
     std::unordered_set<std::string> spawned_; // spawn names so far, expanded
     std::unordered_map<std::string, std::uint32_t> declared_processes_; // every process line: name -> line
     std::set<std::pair<const void *, Kind>> reported_;

@@ -29,7 +29,7 @@ constexpr std::array<W, 1> kAs{"as"};
 constexpr std::array<W, 10> kSpawnWords{"when",    "until", "select", "restore", "visit",
                                         "dead",    "connect", "peek", "scan",    "fput"};
 
-constexpr std::array<StatementInfo, 23> kStatements{{
+constexpr std::array<StatementInfo, 24> kStatements{{
     {"scene",
      "scene \"Title\"",
      "The title shown in the player and in reports.",
@@ -198,6 +198,14 @@ constexpr std::array<StatementInfo, 23> kStatements{{
      true,
      false,
      {Grammar::simple, Op::wait, 0, kAnyNumber}},
+    {"delayed_fput",
+     "delayed_fput",
+     "In a race's block: the queued delayed_fput work runs now, as another CPU's kworker runs it.",
+     {},
+     {},
+     true,
+     false,
+     {Grammar::simple, Op::delayed_fput, 0, 0}},
     {"splice",
      "splice S bytes=N",
      "sendfile() of N bytes into stream socket S (MSG_SPLICE_PAGES).",

@@ -62,8 +62,10 @@ constexpr std::array<KernelChangeInfo, kKernelChangeCount> kChanges{{
      "af_unix: Fix garbage collection of embryos carrying OOB with SCM_RIGHTS", {6, 10},
      "the graph collector drops the oob_skb reference of a listener's embryos too", ""},
     {K::fpl_dead, "fpl-dead", "7172dc93d621", "af_unix: Add dead flag to struct scm_fp_list.", {6, 10},
-     "purging a collected list leaves its edges' successors alone (the unix_del_edges() use-after-free)",
-     "needs delayed_fput to run between two skb destructors (not modelled yet)"},
+     "purging a collected list leaves its edges' successors alone; before it (and before 1af2dface5d2's "
+     "gc_in_progress test), a delayed_fput on another CPU between two destructors of one purge frees the "
+     "successor unix_del_edges() still reads (the 6.10-rc use-after-free)",
+     ""},
     {K::walk_uninit, "walk-uninit", "927fa5b3e4f5", "af_unix: Fix uninit-value in __unix_walk_scc()", {6, 10},
      "backtracking after an SCC no longer reads the stack's list head as a vertex (before it: a KMSAN "
      "uninit-value finding)",

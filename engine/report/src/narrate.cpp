@@ -242,6 +242,10 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::gc_wait: return "sender waits for the collector";
     case EventKind::gc_begin: return "collection #" + n(e.run()) + " starts";
     case EventKind::gc_end:
+        if (e.run_hung())
+            return "collection #" + n(e.run()) +
+                   " hangs: the loop after the purge spins for ever, gc_in_progress "
+                   "stays set (task hung in __unix_gc())";
         return "collection #" + n(e.run()) + " ends: " + n(e.garbage()) + " garbage, " + n(e.skbs_purged()) +
                " skbs purged";
     case EventKind::gc_skip:
@@ -540,6 +544,13 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::gc_begin:
         return "Collection #" + n(e.run()) + " starts" + (graph ? " (__unix_gc())." : " (unix_gc()).");
     case EventKind::gc_end:
+        if (e.run_hung())
+            return "Collection #" + n(e.run()) + " never ends: after purging " + n(e.skbs_purged()) +
+                   (e.skbs_purged() == 1 ? " skb" : " skbs") +
+                   ", the loop that drops the leftover candidates' oob_skb never finishes (the finding says why): "
+                   "the kernel's task spins there for ever with gc_in_progress still set, and the hung-task "
+                   "detector reports it (task hung in __unix_gc()). The model ends the loop here; no collection "
+                   "runs again.";
         if (e.garbage() == 0)
             return "Collection #" + n(e.run()) + " ends: it found no garbage.";
         return "Collection #" + n(e.run()) + " ends: it found " + n(e.garbage()) +

@@ -138,6 +138,9 @@ std::string intent(const Statement &s, const std::string &n0, const std::string 
     case Op::splice:
         return "splice() sends " + count_of(static_cast<std::int64_t>(s.bytes), "byte", "bytes") + " of a file into " +
                n0;
+    case Op::delayed_fput:
+        return "runs the queued delayed_fput work here, as this CPU's kworker: each deferred __fput() releases "
+               "its socket";
     }
     return "runs";
 }
@@ -204,6 +207,7 @@ std::string outcome(const Statement &s, std::int64_t value, const std::string &n
     case Op::gc: return "The forced collection is over";
     case Op::spawn: return "Task " + n0 + " is running";
     case Op::wait: return "The tasks it waited for have ended";
+    case Op::delayed_fput: return "delayed_fput() has run: the files it found are released";
     default: return "done";
     }
 }
@@ -324,7 +328,7 @@ std::string describe_statement_end(const Event &e, const Scene *scene, const Nam
     if (!s)
         return line_text(e.scene_line) + " done";
     // What a statement that acts (a syscall, a collection, a spawn or a join) did.
-    if (is_syscall(s->op) || s->op == Op::gc || s->op == Op::spawn || s->op == Op::wait)
+    if (is_syscall(s->op) || s->op == Op::gc || s->op == Op::spawn || s->op == Op::wait || s->op == Op::delayed_fput)
         return outcome(*s, e.return_value(), name_as_run(*s, 0, e.first_name(), pool),
                        name_as_run(*s, 1, e.second_name(), pool));
     return line_text(e.scene_line) + " done";

@@ -840,6 +840,14 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         break;
     case Op::setsockopt: co_yield kernel_.sys_setsockopt(p, n0, s.option, s.option_value, r); break;
     case Op::gc: co_yield kernel_.force_gc("gc statement"); break;
+    case Op::delayed_fput:
+        // Only in a race's block (check_scene()): the task that broke in stands for another
+        // CPU, whose kworker takes the queued delayed_fput work at this moment.
+        is_syscall = false;
+        if (!kernel_.delayed_fput_queued())
+            warn(s.loc.line, "delayed_fput: no delayed_fput work was queued here; nothing ran");
+        co_yield kernel_.run_delayed_fput_elsewhere();
+        break;
     case Op::user_decl:
         is_syscall = false;
         kernel_.add_user(std::string(s.names[0].text));

@@ -36,6 +36,7 @@ enum class AlgoLine : std::uint16_t {
     classic_hitlist_move,
     classic_not_cycle_restore,
     classic_purge,
+    classic_oob_loop, // 6.8-rc: the loop after the purge that drops leftovers' oob_skb
     classic_end,
     // graph
     graph_begin,

@@ -164,6 +164,11 @@ public:
     // Runs the __fput()s a task queued (task_work_run() on the way back to user space).
     Proc run_task_work(Process &p);
     bool work_pending() const { return !workqueue_.empty(); }
+    // delayed_fput() taken by the kworker of another CPU (a race's `delayed_fput` statement):
+    // the queued work item leaves the queue and runs in the calling task, with no process
+    // context, as a kworker runs it. delayed_fput_queued() says whether there is one to take.
+    Proc run_delayed_fput_elsewhere();
+    bool delayed_fput_queued() const { return fput_work_pending_; }
 
     Proc sys_splice(Process &p, std::string name, std::uint64_t bytes, SysResult &r);
     // unix_peek_fds() for recv(..., MSG_PEEK) of an skb that carries fds.
@@ -331,6 +336,20 @@ public:
     bool inflight_corrupted = false;
     // Sockets a use-after-free finding already named (each is reported once).
     std::set<std::uint32_t> unsound_reported;
+    // Sockets whose release ran while a collection purged its hitlist (a delayed_fput on another
+    // CPU between two skb destructors): their unix_sock is freed, and the purge must not read it
+    // any more (spec 5.7). Emptied when the collection ends; a copy is only ever taken between
+    // statements, never mid-purge, so it is never part of one.
+    struct FreedInPurge {
+        std::uint32_t sock = 0;
+        std::uint64_t step = 0; // the release's step
+        std::uint32_t task = 0; // the task that ran it
+    };
+    std::vector<FreedInPurge> freed_in_purge;
+    // unix_del_edges() is about to read edge->successor (unix_edge_successor(), the receiver's
+    // scm_stat): if that socket was freed during this purge, the read is a use-after-free, a
+    // finding naming both code paths (once per socket). Returns whether it was freed.
+    bool successor_freed(const UnixSock &successor, const UnixSock &predecessor);
     // The collector is about to purge u as garbage: in_flight_refs is what flight explains of
     // its file count (classic: inflight, graph: out_degree). More means a live reference — an
     // fd installed behind the collector's back (MSG_PEEK): a use-after-free finding naming

@@ -83,6 +83,9 @@ enum class Op : unsigned char {
     wait,            // wait [NAME ...]: join spawned tasks (no names: all of them)
     splice,          // splice a bytes=N: sendfile() of N bytes into stream socket a (MSG_SPLICE_PAGES)
     expect_finding,  // expect finding WORD: the model has made a finding whose check names WORD
+    // delayed_fput: in a race's block, the queued delayed_fput work runs there, as another
+    // CPU's kworker would run it (the 6.10-rc unix_del_edges() use-after-free, spec 5.7)
+    delayed_fput,
 };
 
 // The statements that are one system call of the scene's process (what the model charges a

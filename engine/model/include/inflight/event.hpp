@@ -128,7 +128,8 @@ enum class EventKind : std::uint8_t {
     gc_queued,        // queue_work(unix_gc_work); after = 1 if it was already pending
     gc_wait,          // a sender waits for the collector (flush_work / unix_gc_wait)
     gc_begin,         // a = run number
-    gc_end,           // a = run number; before = sockets found garbage, after = hitlist size
+    gc_end,           // a = run number; before = sockets found garbage, after = hitlist size;
+                      // b = 1 when the run never ends in the kernel (a hung task: the model stops it)
     gc_skip,          // a = run number; before = reason (0 = in progress, 1 = graph not cyclic)
     candidate_check,  // a = sock; before = file_count, after = inflight; c = 1 if candidate
     cursor_move,      // a = sock the restore cursor now stands after
@@ -350,9 +351,9 @@ struct Event {
         return make(EventKind::gc_wait, fn, npos, npos, npos, files_in_flight);
     }
     static constexpr Event gc_begin(KFn fn, Id run) { return make(EventKind::gc_begin, fn, run); }
-    static constexpr Event gc_end(KFn fn, Id run, Value garbage, Value skbs_purged)
+    static constexpr Event gc_end(KFn fn, Id run, Value garbage, Value skbs_purged, bool hung = false)
     {
-        return make(EventKind::gc_end, fn, run, npos, npos, garbage, skbs_purged);
+        return make(EventKind::gc_end, fn, run, hung ? 1 : npos, npos, garbage, skbs_purged);
     }
     // graph_not_cyclic: skipped because unix_graph_maybe_cyclic is false, else because a
     // collection is already running.
@@ -581,6 +582,8 @@ struct Event {
     }
     constexpr Value garbage() const { return checked(EventKind::gc_end, before); }
     constexpr Value skbs_purged() const { return checked(EventKind::gc_end, after); }
+    // gc_end of a run whose kernel task spins for ever (the model ends it where it would hang)
+    constexpr bool run_hung() const { return checked(EventKind::gc_end, b) == 1; }
     constexpr bool graph_not_cyclic() const { return checked(EventKind::gc_skip, before) == 1; }
     // candidate_check: file_count (before); vertex_dead: file_count (c)
     constexpr Value refs() const
