@@ -307,6 +307,22 @@ private slots:
         // A copy of a copy of a frozen one too (the player restores, the recorder freezes again).
         const auto again = Simulation::frozen_copy(Simulation(*frozen));
         QCOMPARE(state_bytes(*again), frozen_bytes);
+
+        // The store packs in add() and compresses on its own thread: the checkpoint just added
+        // is the one the next restore gets, already compressed, and it is the same state.
+        CheckpointStore store;
+        store.add(live);
+        const auto stored = store.at_or_before(live.steps());
+        QVERIFY2(stored, "a checkpoint still being compressed is waited for, not missed");
+        QCOMPARE(stored->steps(), live.steps());
+        QVERIFY2(state_bytes(*stored) * 4 < state_bytes(live), "stored compressed");
+        QCOMPARE(digest_text(Simulation(*stored)), digest_text(live));
+        QCOMPARE(store.stats().taken, std::size_t(1));
+        // A store dropped with a checkpoint still being compressed does not wait for ever.
+        auto dropped = std::make_unique<CheckpointStore>();
+        dropped->add(restored);
+        dropped->add(live);
+        dropped.reset();
     }
 
     void fastForwardNeverRenumbers()

@@ -123,17 +123,24 @@ Kernel::Kernel(const Kernel &o, CopyForm form)
     assert(!unix_gc_lock.holder && !unix_table_lock.holder);
 
     // Everything that points at something: one path for a copy and for a checkpoint's restore.
-    if (form == CopyForm::frozen && o.image_) {
+    if (form != CopyForm::live && o.image_) {
+        assert(o.image_->compressed());
         image_ = o.image_; // immutable once compressed: two frozen copies share it
-    } else if (form == CopyForm::frozen) {
-        auto image = std::make_shared<ObjectImage>(ObjectImage::pack(o));
-        image->compress();
-        image_ = std::move(image);
+    } else if (form != CopyForm::live) {
+        image_ = std::make_shared<ObjectImage>(ObjectImage::pack(o));
+        if (form == CopyForm::frozen)
+            image_->compress();
     } else if (o.image_) {
         o.image_->unpack(*this);
     } else {
         ObjectImage::pack(o).unpack(*this);
     }
+}
+
+void Kernel::compress_image()
+{
+    if (image_)
+        image_->compress();
 }
 
 } // namespace inflight

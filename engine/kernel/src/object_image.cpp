@@ -4,7 +4,9 @@
 #include "inflight/kernel.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
+#include <mutex>
 #include <stdexcept>
 #include <utility>
 #include <zstd.h>
@@ -54,7 +56,10 @@ private:
 // Buffers of tens of MB are made and dropped at every checkpoint and restore, and glibc hands
 // blocks that large back to the kernel: each new one page-faults its way in again (a cold
 // restore of the 32,000-in-flight state took 126 ms, a warm one 13 ms). Each thread keeps its
-// raw, compressed and decompressed buffers for the next time, up to kKeptScratch each.
+// raw, compressed and decompressed buffers for the next time, up to kKeptScratch each. The raw
+// one is shared by all threads: the recorder packs on its thread and the checkpoint store
+// compresses (and so lets go of the raw image) on its own, so a per-thread buffer never came
+// back to the packer, whose every pack then faulted in fresh memory.
 constexpr std::size_t kKeptScratch = std::size_t(64) << 20;
 enum class Scratch { raw, compressed, decompressed };
 ByteBuffer &scratch(Scratch which)
@@ -62,9 +67,27 @@ ByteBuffer &scratch(Scratch which)
     thread_local ByteBuffer buffers[3];
     return buffers[static_cast<int>(which)];
 }
+std::mutex shared_raw_mutex;
+ByteBuffer shared_raw; // guarded by shared_raw_mutex
+std::atomic<std::size_t> last_raw_size{0}; // the last image's size: the next one's estimate
+ByteBuffer take_raw_buffer()
+{
+    std::lock_guard lock(shared_raw_mutex);
+    return std::exchange(shared_raw, ByteBuffer());
+}
 void keep_for_next_time(Scratch which, ByteBuffer &buffer)
 {
-    if (buffer.capacity() > kKeptScratch || buffer.capacity() <= scratch(which).capacity())
+    if (buffer.capacity() > kKeptScratch)
+        return;
+    if (which == Scratch::raw) {
+        std::lock_guard lock(shared_raw_mutex);
+        if (buffer.capacity() > shared_raw.capacity()) {
+            buffer.clear();
+            shared_raw.swap(buffer);
+        }
+        return;
+    }
+    if (buffer.capacity() <= scratch(which).capacity())
         return;
     buffer.clear();
     scratch(which).swap(buffer);
@@ -82,11 +105,14 @@ ObjectImage ObjectImage::pack(const Kernel &k)
 {
     assert(k.vertex_stack_view.empty() && k.edge_stack_view.empty());
     ObjectImage img;
-    img.data_.swap(scratch(Scratch::raw)); // its memory, already faulted in, if it has some
+    img.data_ = take_raw_buffer(); // its memory, already faulted in, if it has some
     img.data_.clear();
-    // Roughly what it will take, so the buffer grows once or twice rather than log(n) times.
-    img.data_.reserve(k.socks.size() * 48 + k.skb_slots_.size() * 72 + k.vertex_pool.size() * 64 +
-                      k.latencies.size() * sizeof(LatencySample) + k.gc_runs.size() * sizeof(GcRun) + 4096);
+    // Roughly what it will take, so the buffer grows once or twice rather than log(n) times:
+    // the last image's size (states change little between checkpoints) or an estimate.
+    img.data_.reserve(std::max(last_raw_size.load(std::memory_order_relaxed) / 8 * 9,
+                               k.socks.size() * 48 + k.skb_slots_.size() * 72 + k.vertex_pool.size() * 64 +
+                                   k.latencies.size() * sizeof(LatencySample) + k.gc_runs.size() * sizeof(GcRun) +
+                                   4096));
     ImageWriter w(img.data_);
 
     // ---- sockets and files ---------------------------------------------------------------------
@@ -276,6 +302,7 @@ ObjectImage ObjectImage::pack(const Kernel &k)
     for (const LatencySample &s : k.latencies)
         w.put(s);
     w.finish();
+    last_raw_size.store(img.data_.size(), std::memory_order_relaxed);
     return img;
 }
 

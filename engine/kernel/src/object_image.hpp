@@ -64,6 +64,7 @@ public:
     void unpack(Kernel &into) const;
     // zstd, in place: what a checkpoint keeps. unpack() decompresses into a scratch buffer.
     void compress();
+    bool compressed() const { return raw_size_ != 0; }
     // Memory held: the (compressed) bytes and the fd tables' name maps.
     std::size_t bytes() const;
 

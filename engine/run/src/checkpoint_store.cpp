@@ -12,6 +12,28 @@ CheckpointStore::CheckpointStore(std::size_t budget, std::uint64_t interval)
     : budget_(budget), interval_(std::max<std::uint64_t>(1, interval))
 { }
 
+CheckpointStore::~CheckpointStore()
+{
+    {
+        std::lock_guard lock(m_);
+        stopping_ = true;
+        pending_.clear();
+    }
+    work_.notify_all();
+    if (compressor_.joinable())
+        compressor_.join();
+}
+
+bool CheckpointStore::near_one(const std::vector<Entry> &entries, std::uint64_t step, std::uint64_t work,
+                               std::uint64_t spacing) const
+{
+    auto it = std::lower_bound(entries.begin(), entries.end(), step,
+                               [](const Entry &e, std::uint64_t s) { return e.step < s; });
+    if (it != entries.end() && (it->step == step || it->work - work < spacing))
+        return true;
+    return it != entries.begin() && work - std::prev(it)->work < spacing;
+}
+
 bool CheckpointStore::due(std::uint64_t step, std::uint64_t work) const
 {
     std::lock_guard lock(m_);
@@ -30,29 +52,55 @@ bool CheckpointStore::due(std::uint64_t step, std::uint64_t work) const
     const std::uint64_t fit = std::max<std::uint64_t>(2, last_frozen_bytes_ ? budget_ / last_frozen_bytes_ : 2);
     const std::uint64_t distance = work > present_work_ ? work - present_work_ : present_work_ - work;
     spacing = std::max(spacing, distance / fit);
-    auto it = std::lower_bound(entries_.begin(), entries_.end(), step,
-                               [](const Entry &e, std::uint64_t s) { return e.step < s; });
-    if (it != entries_.end() && (it->step == step || it->work - work < spacing))
-        return false;
-    if (it != entries_.begin() && work - std::prev(it)->work < spacing)
-        return false;
-    return true;
+    return pending_.empty() && !near_one(entries_, step, work, spacing) && !near_one(compressing_, step, work, spacing);
 }
 
 void CheckpointStore::add(const Simulation &sim)
 {
-    Entry e;
-    e.step = sim.steps();
-    e.work = sim.kernel().micro_steps_total;
     const std::size_t live = state_bytes(sim);
-    // The copy is made and frozen (packed, compressed) outside the lock.
+    // Packed outside the lock; compressed on the store's thread.
     const auto start = std::chrono::steady_clock::now();
-    e.sim = Simulation::frozen_copy(sim);
-    e.bytes = state_bytes(*e.sim);
+    std::shared_ptr<Simulation> packed = Simulation::packed_copy(sim);
     const auto took = std::chrono::steady_clock::now() - start;
-    std::lock_guard lock(m_);
-    freezing_ += took;
-    last_live_bytes_ = live;
+    {
+        std::lock_guard lock(m_);
+        freezing_ += took;
+        last_live_bytes_ = live;
+        pending_.push_back(std::move(packed));
+        if (!compressor_.joinable())
+            compressor_ = std::thread([this] { compress_loop(); });
+    }
+    work_.notify_one();
+}
+
+void CheckpointStore::compress_loop()
+{
+    std::unique_lock lock(m_);
+    for (;;) {
+        work_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
+        if (stopping_)
+            return;
+        std::shared_ptr<Simulation> packed = std::move(pending_.front());
+        pending_.pop_front();
+        Entry e;
+        e.step = packed->steps();
+        e.work = packed->kernel().micro_steps_total;
+        compressing_.assign(1, e);
+        lock.unlock();
+        // Only this thread holds the packed copy until it is stored: compressing it in place
+        // is safe, and from then on it is immutable.
+        packed->compress();
+        e.bytes = state_bytes(*packed);
+        e.sim = std::move(packed);
+        lock.lock();
+        compressing_.clear();
+        store(std::move(e));
+        done_.notify_all();
+    }
+}
+
+void CheckpointStore::store(Entry e)
+{
     last_frozen_bytes_ = e.bytes;
     auto it = std::lower_bound(entries_.begin(), entries_.end(), e.step,
                                [](const Entry &x, std::uint64_t s) { return x.step < s; });
@@ -61,6 +109,12 @@ void CheckpointStore::add(const Simulation &sim)
     entries_.insert(it, std::move(e));
     ++stats_.taken;
     thin();
+}
+
+void CheckpointStore::flush() const
+{
+    std::unique_lock lock(m_);
+    done_.wait(lock, [this] { return pending_.empty() && compressing_.empty(); });
 }
 
 bool CheckpointStore::offer(const Simulation &sim, bool move_present)
@@ -109,7 +163,10 @@ void CheckpointStore::thin()
 
 std::shared_ptr<const Simulation> CheckpointStore::at_or_before(std::uint64_t step) const
 {
-    std::lock_guard lock(m_);
+    // A checkpoint still being compressed may be the one wanted (the player's own, just taken
+    // where it stands): wait for it, at most one compression.
+    std::unique_lock lock(m_);
+    done_.wait(lock, [this] { return pending_.empty() && compressing_.empty(); });
     auto it = std::upper_bound(entries_.begin(), entries_.end(), step,
                                [](std::uint64_t s, const Entry &e) { return s < e.step; });
     if (it == entries_.begin())
@@ -133,6 +190,7 @@ std::size_t state_bytes(const Simulation &sim)
 
 CheckpointStats CheckpointStore::stats() const
 {
+    flush(); // a figure that counts every checkpoint taken
     std::lock_guard lock(m_);
     return stats_;
 }

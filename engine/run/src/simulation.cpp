@@ -195,6 +195,11 @@ std::shared_ptr<const Simulation> Simulation::frozen_copy(const Simulation &sim)
     return std::shared_ptr<const Simulation>(new Simulation(sim, Kernel::CopyForm::frozen));
 }
 
+std::shared_ptr<Simulation> Simulation::packed_copy(const Simulation &sim)
+{
+    return std::shared_ptr<Simulation>(new Simulation(sim, Kernel::CopyForm::packed));
+}
+
 bool Simulation::quiescent() const
 {
     if (!kernel_.quiescent() || !turns_.empty() || pending_switch_)

@@ -10,14 +10,19 @@
 // of them for a run of L micro-steps, as rr keeps them. The state at step 0 is never dropped.
 //
 // Thread-safe: the recorder adds from a worker thread while the player restores on another.
-// A checkpoint is immutable once stored; restoring copies it.
+// A checkpoint is immutable once stored; restoring copies it. Of a checkpoint's cost, packing
+// the state happens in add() (it needs the running state); compressing it happens on the
+// store's own thread, which stores the checkpoint when done: the recorder goes on meanwhile.
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace inflight {
@@ -42,6 +47,7 @@ public:
     explicit CheckpointStore(std::size_t budget = kDefaultBudget, std::uint64_t interval = kDefaultInterval);
     CheckpointStore(const CheckpointStore &) = delete;
     CheckpointStore &operator=(const CheckpointStore &) = delete;
+    ~CheckpointStore(); // drops checkpoints still being compressed (at most one is waited for)
 
     // Whether a checkpoint is wanted for a state at `step` after `work` micro-steps: no stored
     // one lies within `interval` of work on either side — more for a state whose copy is a
@@ -49,19 +55,23 @@ public:
     // from the present, where the budget keeps only as many as fit (frozen sizes). The last
     // checkpoint's two sizes stand for the next one's.
     bool due(std::uint64_t step, std::uint64_t work) const;
-    // Stores a copy of sim, which must be quiescent (Simulation::quiescent()).
+    // Stores a copy of sim, which must be quiescent (Simulation::quiescent()): packed here,
+    // compressed and stored by the store's thread soon after (flush() waits for that).
     void add(const Simulation &sim);
+    // Waits until every checkpoint added so far is stored.
+    void flush() const;
     // What the recorder and the player ask at each statement end: stores a copy of sim if one
     // is due there and sim is quiescent; the player's (move_present) also becomes the present.
     // Returns whether it did.
     bool offer(const Simulation &sim, bool move_present = false);
-    // The latest checkpoint at or before `step` (null only while the store is empty).
+    // The latest checkpoint at or before `step` (null only while the store is empty); waits
+    // for a checkpoint still being compressed.
     std::shared_ptr<const Simulation> at_or_before(std::uint64_t step) const;
     // Thinning keeps checkpoints dense around this step.
     void set_present(std::uint64_t step);
     std::uint64_t interval() const { return interval_; }
     std::size_t budget() const { return budget_; }
-    CheckpointStats stats() const;
+    CheckpointStats stats() const; // after flush(): every checkpoint added so far counts
 
 private:
     struct Entry {
@@ -71,11 +81,23 @@ private:
         std::shared_ptr<const Simulation> sim;
     };
     void thin(); // with m_ held
+    void store(Entry e); // with m_ held
+    void compress_loop(); // the store's thread
+    bool near_one(const std::vector<Entry> &entries, std::uint64_t step, std::uint64_t work,
+                  std::uint64_t spacing) const; // with m_ held
 
     const std::size_t budget_;
     const std::uint64_t interval_;
     mutable std::mutex m_;
     std::vector<Entry> entries_; // by step
+    // Packed, waiting for the store's thread to compress it: at most one (due() says no
+    // meanwhile), so a store never holds more than two uncompressed states.
+    std::deque<std::shared_ptr<Simulation>> pending_;
+    std::vector<Entry> compressing_; // the one the thread is compressing (for due())
+    std::condition_variable work_;
+    mutable std::condition_variable done_;
+    bool stopping_ = false;
+    std::thread compressor_; // started by the first add()
     std::uint64_t present_work_ = 0;
     // Freezing is real time, and work is not always replay time (a bulk skip of autobind
     // probes counts millions of micro-steps that cost a loop): checkpoints may take at most

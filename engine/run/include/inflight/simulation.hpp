@@ -75,6 +75,10 @@ public:
     // A checkpoint's form (Kernel::CopyForm::frozen): the model's objects packed and compressed. A
     // frozen simulation is only ever copied (the copy is whole and runs), never run or read.
     static std::shared_ptr<const Simulation> frozen_copy(const Simulation &sim);
+    // The same in two halves: packed_copy() packs the objects (it needs sim, so it runs where
+    // sim runs); compress() then finishes the copy anywhere, while sim goes on.
+    static std::shared_ptr<Simulation> packed_copy(const Simulation &sim);
+    void compress() { kernel_.compress_image(); }
 
     // One micro-step. Returns the event, or nullptr once the scene (and all pending kernel
     // work) has finished or a finding stopped the run. Valid until the next call.
