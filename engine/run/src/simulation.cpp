@@ -2,6 +2,7 @@
 #include "inflight/simulation.hpp"
 
 #include "inflight/invariants.hpp"
+#include "inflight/kernel.hpp"
 #include "inflight/name_template.hpp"
 #include "inflight/why_alive.hpp"
 
@@ -139,9 +140,14 @@ KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &opti
     return c;
 }
 
+CostModel run_costs(const Scene &scene, const SimulationOptions &options)
+{
+    return kernel_config_for(scene, options).costs;
+}
+
 Simulation::Simulation(std::shared_ptr<const Scene> scene, SimulationOptions options)
-    : scene_(std::move(scene)), kernel_(kernel_config_for(*scene_, options)),
-      checked_(options.checked.value_or(scene_->settings.checked)), record_(options.record),
+    : scene_(std::move(scene)), kernel_state_(std::make_unique<Kernel>(kernel_config_for(*scene_, options))),
+      kernel_(*kernel_state_), checked_(options.checked.value_or(scene_->settings.checked)), record_(options.record),
       fast_forward_(options.fast_forward)
 {
     const std::uint32_t cpus = kernel_.config().cpus;
@@ -157,8 +163,12 @@ Simulation::Simulation(std::shared_ptr<const Scene> scene, SimulationOptions opt
         kernel_.kworker = &add_task("kworker", nullptr, cpus - 1, true);
 }
 
-Simulation::Simulation(const Simulation &o, Kernel::CopyForm form)
-    : scene_(o.scene_), kernel_(o.kernel_, form), checked_(o.checked_), record_(o.record_), fast_forward_(o.fast_forward_),
+Simulation::Simulation(const Simulation &other) : Simulation(other, CopyForm::live) { }
+
+Simulation::Simulation(const Simulation &o, CopyForm form)
+    : scene_(o.scene_), kernel_state_(std::make_unique<Kernel>(
+                            o.kernel_, form == CopyForm::live ? Kernel::CopyForm::live : Kernel::CopyForm::frozen)),
+      kernel_(*kernel_state_), checked_(o.checked_), record_(o.record_), fast_forward_(o.fast_forward_),
       cpu_free_at_(o.cpu_free_at_), last_(o.last_), steps_(o.steps_), statements_(o.statements_), line_(o.line_),
       finished_(o.finished_), stopped_by_finding_(o.stopped_by_finding_), findings_seen_(o.findings_seen_),
       warnings_(o.warnings_), warnings_dropped_(o.warnings_dropped_), stmt_loc_(o.stmt_loc_), limit_loc_(o.limit_loc_),
@@ -181,7 +191,7 @@ Simulation::Simulation(const Simulation &o, Kernel::CopyForm form)
     cur_ = task(o.cur_);
     // A script suspended between statements resumes by reading its cursor's next statement,
     // which is exactly where a new script coroutine starts. A frozen copy never runs.
-    if (!finished_ && form == Kernel::CopyForm::live)
+    if (!finished_ && form == CopyForm::live)
         for (Task &t : kernel_.tasks)
             if (!t.kworker && !t.finished) {
                 t.body = script(t.id);
@@ -192,8 +202,13 @@ Simulation::Simulation(const Simulation &o, Kernel::CopyForm form)
 std::shared_ptr<const Simulation> Simulation::frozen_copy(const Simulation &sim)
 {
     // The private constructor: make_shared cannot reach it.
-    return std::shared_ptr<const Simulation>(new Simulation(sim, Kernel::CopyForm::frozen));
+    return std::shared_ptr<const Simulation>(new Simulation(sim, CopyForm::frozen));
 }
+
+GcEra Simulation::era() const { return kernel_.era(); }
+const LatencyLog &Simulation::latencies() const { return kernel_.latencies; }
+LatencyLog Simulation::take_latencies() { return std::move(kernel_.latencies); }
+bool Simulation::concurrent() const { return kernel_.concurrent; }
 
 bool Simulation::quiescent() const
 {
