@@ -32,7 +32,6 @@
 #include "latency/latency_dock.h"
 #include "realkernel/kernel_replay_ui.h"
 
-#include "inflight/kernel.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 #include "inflight/version.hpp"
@@ -580,8 +579,7 @@ void MainWindow::buildMenus()
         // The scene's own costs (its `set cost` lines), without this window's overrides.
         inflight::SimulationOptions own = controller_.simulationOptions();
         own.cost_overrides.clear();
-        CostSettingsDialog dialog(controller_.costOverrides(),
-                                  inflight::kernel_config_for(controller_.scene(), own).costs, this);
+        CostSettingsDialog dialog(controller_.costOverrides(), inflight::run_costs(controller_.scene(), own), this);
         if (dialog.exec() == QDialog::Accepted)
             controller_.setCostOverrides(dialog.overrides());
     });

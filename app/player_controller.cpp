@@ -5,7 +5,7 @@
 
 #include "inflight/event_breakpoints.hpp"
 #include "inflight/graph_snapshot.hpp"
-#include "inflight/kernel.hpp"
+#include "inflight/kernel_queries.hpp"
 #include "inflight/narrate.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
@@ -120,8 +120,7 @@ std::optional<std::uint32_t> PlayerController::findSocket(const QString &label) 
     const QString t = label.trimmed();
     if (!player_ || t.isEmpty())
         return std::nullopt;
-    const UnixSock *u = kernel().find_label(t.toStdString());
-    return u ? std::optional<std::uint32_t>(u->id) : std::nullopt;
+    return socket_labelled(kernel(), t.toStdString());
 }
 
 QString PlayerController::narration() const
@@ -138,7 +137,7 @@ QString PlayerController::narration() const
 
 const AbstractNamespace *PlayerController::abstractNamespace() const
 {
-    return player_ ? &kernel().abstract_ns : nullptr;
+    return player_ ? &abstract_namespace(kernel()) : nullptr;
 }
 
 const Event *PlayerController::currentEvent() const { return player_ ? player_->sim().last_event() : nullptr; }
@@ -575,9 +574,7 @@ void PlayerController::startIndex()
             std::vector<TaskInfo> tasks;
             std::vector<std::string> users;
         };
-        auto timed = std::make_shared<Timed>(Timed{sim->take_latencies(), sim->tasks(), {}});
-        for (const User &u : sim->kernel().users)
-            timed->users.push_back(u.name);
+        auto timed = std::make_shared<Timed>(Timed{sim->take_latencies(), sim->tasks(), user_names(sim->kernel())});
         QMetaObject::invokeMethod(
             self.data(),
             [self, cancel, events, complete, total, timed, sim]() {

@@ -7,7 +7,6 @@
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "inflight/graph_snapshot.hpp"
-#include "inflight/kernel.hpp"
 #include "inflight/simulation.hpp"
 #include "player_controller.h"
 

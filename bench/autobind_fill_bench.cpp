@@ -7,6 +7,7 @@
 // its peak RSS (VmHWM) is its own. Prints plain "key value" lines. Not a test.
 //
 //   inflight-fill-bench [--only N]     (N: the number of binds of one run, e.g. 1048576)
+#include "inflight/kernel_queries.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
 #include "proc_status.hpp"
@@ -80,8 +81,8 @@ int run_one(std::uint32_t binds)
     const double run_s = seconds_since(t1);
     const double wall_s = seconds_since(t0);
 
-    const Kernel &k = sim.kernel();
-    const AbstractStats &st = k.abstract_ns.stats();
+    const AbstractNamespace &ns = abstract_namespace(sim.kernel());
+    const AbstractStats &st = ns.stats();
     std::uint64_t enospc_statements = 0;
     for (const ExpectationOutcome &e : sim.expectations())
         enospc_statements += e.passed;
@@ -91,7 +92,7 @@ int run_one(std::uint32_t binds)
     std::printf("%s.enospc_seen %llu\n", prefix, static_cast<unsigned long long>(st.enospc));
     std::printf("%s.expectations_passed %llu of %zu\n", prefix, static_cast<unsigned long long>(enospc_statements),
                 sim.expectations().size());
-    std::printf("%s.dgram_names_taken %u\n", prefix, k.abstract_ns.autobind_names_taken(SockType::dgram));
+    std::printf("%s.dgram_names_taken %u\n", prefix, ns.autobind_names_taken(SockType::dgram));
     std::printf("%s.probes %llu\n", prefix, static_cast<unsigned long long>(st.probes));
     std::printf("%s.chain_compares %llu\n", prefix, static_cast<unsigned long long>(st.compared));
     std::printf("%s.statements %llu\n", prefix, static_cast<unsigned long long>(sim.statements_executed()));

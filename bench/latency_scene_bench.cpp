@@ -3,6 +3,7 @@
 // `inflight-cli run --hist` runs them (fast-forwarded, nothing recorded), one line per variant,
 // with the model's own figures beside the wall-clock time. The 32,000-in-flight scene
 // (seed-gc-penalty) must run each variant in well under 2 s on a 2-core machine.
+#include "inflight/kernel_queries.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
@@ -51,7 +52,7 @@ void bench_scene(const std::string &path, int repeats)
             sim.run();
             secs.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             modelled = sim.now_ns();
-            steps = sim.kernel().micro_steps_total;
+            steps = micro_steps_total(sim.kernel());
             // The group with the most calls: the one the scene measures.
             std::size_t most = 0;
             for (const LatencyGroup &g : latency_groups(sim))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // inflight-cli: runs a scene headless and reports. Exit 0 when every expectation holds, 1 when
 // one fails or an invariant breaks, 2 for an invalid scene, file or command line.
+#include "inflight/kernel_queries.hpp"
 #include "inflight/log2_histogram.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
@@ -436,7 +437,7 @@ int cli_main(int argc, char **argv)
         if (trace && !json) {
             std::cout << "# costs:";
             for (const CostInfo &c : cost_table())
-                std::cout << " " << c.name << "=" << sim->kernel().costs()[c.cost];
+                std::cout << " " << c.name << "=" << kernel_costs(sim->kernel())[c.cost];
             std::cout << "\n";
         }
         if (!watches.empty()) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "step_to.hpp"
 
+#include "inflight/kernel_queries.hpp"
+
 #include <charconv>
 
 using namespace inflight;
@@ -36,23 +38,16 @@ bool step_to(Simulation &sim, std::optional<std::uint64_t> step, std::string &er
 
 std::optional<std::uint32_t> find_socket(const Kernel &k, const std::string &label)
 {
-    const auto id = k.name_pool.find(label);
-    if (!id || *id >= k.label_owner.size() || k.label_owner[*id] == npos)
-        return std::nullopt;
-    return k.label_owner[*id];
+    return socket_labelled(k, label);
 }
 
 std::string label_list(const Kernel &k, std::size_t max)
 {
     std::string out;
-    std::size_t n = 0;
-    for (const UnixSock &u : k.socks) {
-        if (n++ == max) {
-            out += ", ...";
-            break;
-        }
-        out += (out.empty() ? "" : ", ") + k.label_of(u);
-    }
+    for (const std::string &label : socket_labels(k, max))
+        out += (out.empty() ? "" : ", ") + label;
+    if (socket_count(k) > max)
+        out += ", ...";
     return out.empty() ? "none" : out;
 }
 

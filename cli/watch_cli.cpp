@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "watch_cli.hpp"
 
+#include "inflight/kernel_queries.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 
@@ -64,7 +65,7 @@ std::vector<std::string> Watches::never_existed(const Simulation &sim) const
         if (x.subject().empty())
             continue;
         const bool user = x.field() == Watch::Field::user_inflight;
-        if (user ? k.find_user(x.subject()) == nullptr : k.find_label(x.subject()) == nullptr)
+        if (user ? !has_user(k, x.subject()) : !socket_labelled(k, x.subject()))
             out.push_back("--watch '" + x.text() + "': no " + (user ? "user" : "socket labelled") + " '" + x.subject() +
                           "' exists in this run, so it read none throughout");
     }

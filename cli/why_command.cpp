@@ -112,7 +112,7 @@ int why_main(int argc, char **argv)
         std::cout << why_json(k, w, sim.steps());
     } else {
         std::cout << "why " << label << " at step " << sim.steps() << " (line " << sim.current_line() << ")"
-                  << (sim.finished() ? ", the end of the run" : "") << ", collector " << era_name(k.era()) << ":\n"
+                  << (sim.finished() ? ", the end of the run" : "") << ", collector " << era_name(sim.era()) << ":\n"
                   << why_text(k, w);
     }
     return 0;

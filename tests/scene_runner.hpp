@@ -2,6 +2,7 @@
 // Shared by the test suites: parse scene text and run it, failing the test on a bad scene.
 #pragma once
 
+#include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
 

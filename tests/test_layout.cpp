@@ -11,6 +11,7 @@
 #include "editor/scene_editor.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_view.h"
+#include "inflight/kernel.hpp"
 #include "latency/latency_dock.h"
 #include "main_window.h"
 #include "player_controller.h"

@@ -5,6 +5,7 @@
 // known steps say exactly what they should, and the end of a run tells what the collector freed,
 // what leaked and whether the expectations held.
 #include "inflight/algorithm_listing.hpp"
+#include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/run_summary.hpp"

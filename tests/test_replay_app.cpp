@@ -7,6 +7,7 @@
 #include "realkernel/kernel_replay_job.h"
 #include "wait_index.hpp"
 
+#include "inflight/kernel.hpp"
 #include "inflight/kernel_replay.hpp"
 
 #include <QAction>

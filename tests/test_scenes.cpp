@@ -6,6 +6,7 @@
 
 #include "inflight/diagnostic.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/simulation.hpp"

@@ -3,6 +3,7 @@
 // one exists, the collector's rule once none does, the release afterwards; `why`, `run --at`,
 // `--trace --json` and the report's globals, through the real inflight-cli.
 
+#include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
 #include "inflight/why_alive.hpp"

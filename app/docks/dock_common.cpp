@@ -3,7 +3,7 @@
 
 #include "../theme.h"
 
-#include "inflight/kernel.hpp"
+#include "inflight/kernel_queries.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/step_snapshot.hpp"
 
@@ -95,10 +95,7 @@ std::optional<std::uint32_t> findLabel(const Kernel &k, const QString &text)
     const QString t = text.trimmed();
     if (t.isEmpty())
         return std::nullopt;
-    const auto id = k.name_pool.find(t.toStdString());
-    if (!id || *id >= k.label_owner.size() || k.label_owner[*id] == npos)
-        return std::nullopt;
-    return k.label_owner[*id];
+    return socket_labelled(k, t.toStdString());
 }
 
 QString carriedLabels(const StepSnapshot &s, const SkbEntry &skb)

@@ -8,8 +8,6 @@
 #include "../player_controller.h"
 #include "../theme.h"
 
-#include "inflight/kernel.hpp"
-
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>

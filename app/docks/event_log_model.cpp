@@ -6,7 +6,6 @@
 #include "../player_controller.h"
 #include "../theme.h"
 
-#include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
 #include "inflight/report.hpp"
 #include "inflight/run_summary.hpp"
@@ -138,8 +137,8 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
             if (end_ && row + 1 == count_)
                 tip += QStringLiteral("\n\n") + QString::fromStdString(narrate_run_end(*end_));
             // Which task ran it and when (modelled clock): how interleaved tasks are told apart.
-            const auto &tasks = labels().tasks;
-            if (labels().concurrent && e.task < tasks.size())
+            const auto &tasks = end_->tasks();
+            if (end_->concurrent() && e.task < tasks.size())
                 tip += tr("\n(%1 on cpu %2, t = %3)")
                            .arg(QString::fromStdString(tasks[e.task].name))
                            .arg(tasks[e.task].cpu)

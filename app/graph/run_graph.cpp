@@ -2,7 +2,6 @@
 #include "graph/run_graph.h"
 
 #include "graph/display_graph.h"
-#include "inflight/kernel.hpp"
 
 #include <chrono>
 #include <set>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "headless_run.h"
 
-#include "inflight/kernel.hpp"
+#include "inflight/kernel_queries.hpp"
 #include "inflight/simulation.hpp"
 
 using namespace inflight;
@@ -47,8 +47,7 @@ std::shared_ptr<const LatencyRun> runHeadless(std::shared_ptr<const Scene> scene
     auto run = std::make_shared<LatencyRun>();
     run->samples = sim.take_latencies();
     run->tasks = sim.tasks();
-    for (const User &u : sim.kernel().users)
-        run->user_names.push_back(u.name);
+    run->user_names = user_names(sim.kernel());
     return run;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/model_trace.hpp"
 
+#include "inflight/kernel.hpp"
 #include "inflight/simulation.hpp"
 #include "inflight/why_alive.hpp"
 

@@ -395,8 +395,7 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
                 continue; // the receiver is not in flight
             if (next->index == k_.unvisited_index) {
                 edge_stack.push_back(&edge);
-                Event e =
-                    Event::edge_push(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, edge.successor->id);
+                Event e = Event::edge_push(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, edge.successor->id);
                 e.to = ListId::edge_stack;
                 co_yield line(e, AlgoLine::graph_tree_edge);
                 vertex = next;

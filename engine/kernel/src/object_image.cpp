@@ -68,7 +68,7 @@ ByteBuffer &scratch(Scratch which)
     return buffers[static_cast<int>(which)];
 }
 std::mutex shared_raw_mutex;
-ByteBuffer shared_raw; // guarded by shared_raw_mutex
+ByteBuffer shared_raw;                     // guarded by shared_raw_mutex
 std::atomic<std::size_t> last_raw_size{0}; // the last image's size: the next one's estimate
 ByteBuffer take_raw_buffer()
 {

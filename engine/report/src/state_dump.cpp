@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/state_dump.hpp"
 
+#include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"

@@ -2,6 +2,7 @@
 #include "inflight/simulation.hpp"
 
 #include "inflight/invariants.hpp"
+#include "inflight/kernel.hpp"
 #include "inflight/name_template.hpp"
 #include "inflight/why_alive.hpp"
 
@@ -126,7 +127,7 @@ KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &opti
     c.cpus = std::max<std::uint32_t>(1, scene.settings.cpus);
     c.creds_by_default = scene.settings.creds_by_default || !c.has(KernelChange::no_default_creds);
     c.autobind = scene.settings.autobind.value_or(c.has(KernelChange::random_autobind) ? AutobindMode::random
-                                                                                         : AutobindMode::sequential);
+                                                                                       : AutobindMode::sequential);
     c.global_table_lock = scene.settings.global_table_lock.value_or(!c.has(KernelChange::per_hash_locks));
     for (const CostOverride &o : scene.settings.costs)
         if (auto cost = cost_by_name(o.name))
@@ -139,9 +140,14 @@ KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &opti
     return c;
 }
 
+CostModel run_costs(const Scene &scene, const SimulationOptions &options)
+{
+    return kernel_config_for(scene, options).costs;
+}
+
 Simulation::Simulation(std::shared_ptr<const Scene> scene, SimulationOptions options)
-    : scene_(std::move(scene)), kernel_(kernel_config_for(*scene_, options)),
-      checked_(options.checked.value_or(scene_->settings.checked)), record_(options.record),
+    : scene_(std::move(scene)), kernel_state_(std::make_unique<Kernel>(kernel_config_for(*scene_, options))),
+      kernel_(*kernel_state_), checked_(options.checked.value_or(scene_->settings.checked)), record_(options.record),
       fast_forward_(options.fast_forward)
 {
     const std::uint32_t cpus = kernel_.config().cpus;
@@ -157,8 +163,14 @@ Simulation::Simulation(std::shared_ptr<const Scene> scene, SimulationOptions opt
         kernel_.kworker = &add_task("kworker", nullptr, cpus - 1, true);
 }
 
-Simulation::Simulation(const Simulation &o, Kernel::CopyForm form)
-    : scene_(o.scene_), kernel_(o.kernel_, form), checked_(o.checked_), record_(o.record_), fast_forward_(o.fast_forward_),
+Simulation::Simulation(const Simulation &other) : Simulation(other, CopyForm::live) { }
+
+Simulation::Simulation(const Simulation &o, CopyForm form)
+    : scene_(o.scene_),
+      kernel_state_(std::make_unique<Kernel>(o.kernel_, form == CopyForm::live     ? Kernel::CopyForm::live
+                                                        : form == CopyForm::frozen ? Kernel::CopyForm::frozen
+                                                                                   : Kernel::CopyForm::packed)),
+      kernel_(*kernel_state_), checked_(o.checked_), record_(o.record_), fast_forward_(o.fast_forward_),
       cpu_free_at_(o.cpu_free_at_), last_(o.last_), steps_(o.steps_), statements_(o.statements_), line_(o.line_),
       finished_(o.finished_), stopped_by_finding_(o.stopped_by_finding_), findings_seen_(o.findings_seen_),
       warnings_(o.warnings_), warnings_dropped_(o.warnings_dropped_), stmt_loc_(o.stmt_loc_), limit_loc_(o.limit_loc_),
@@ -181,7 +193,7 @@ Simulation::Simulation(const Simulation &o, Kernel::CopyForm form)
     cur_ = task(o.cur_);
     // A script suspended between statements resumes by reading its cursor's next statement,
     // which is exactly where a new script coroutine starts. A frozen copy never runs.
-    if (!finished_ && form == Kernel::CopyForm::live)
+    if (!finished_ && form == CopyForm::live)
         for (Task &t : kernel_.tasks)
             if (!t.kworker && !t.finished) {
                 t.body = script(t.id);
@@ -192,13 +204,20 @@ Simulation::Simulation(const Simulation &o, Kernel::CopyForm form)
 std::shared_ptr<const Simulation> Simulation::frozen_copy(const Simulation &sim)
 {
     // The private constructor: make_shared cannot reach it.
-    return std::shared_ptr<const Simulation>(new Simulation(sim, Kernel::CopyForm::frozen));
+    return std::shared_ptr<const Simulation>(new Simulation(sim, CopyForm::frozen));
 }
 
 std::shared_ptr<Simulation> Simulation::packed_copy(const Simulation &sim)
 {
-    return std::shared_ptr<Simulation>(new Simulation(sim, Kernel::CopyForm::packed));
+    return std::shared_ptr<Simulation>(new Simulation(sim, CopyForm::packed));
 }
+
+void Simulation::compress() { kernel_.compress_image(); }
+
+GcEra Simulation::era() const { return kernel_.era(); }
+const LatencyLog &Simulation::latencies() const { return kernel_.latencies; }
+LatencyLog Simulation::take_latencies() { return std::move(kernel_.latencies); }
+bool Simulation::concurrent() const { return kernel_.concurrent; }
 
 bool Simulation::quiescent() const
 {
@@ -261,8 +280,8 @@ void Simulation::mark_leaks()
     for (const UnixSock &u : kernel_.socks) {
         // File count 0: nothing can reach it (the purge dropped its references; its release is
         // merely deferred). Only a socket something still holds is worth a reach (O(state)).
-        if (!u.judged_garbage || u.released || !u.file || u.file->count <= 0 ||
-            kernel_.unsound_reported.count(u.id) || !reachable_from_fds(kernel_, u.id))
+        if (!u.judged_garbage || u.released || !u.file || u.file->count <= 0 || kernel_.unsound_reported.count(u.id) ||
+            !reachable_from_fds(kernel_, u.id))
             continue;
         kernel_.unsound_reported.insert(u.id);
         const WhyAlive why = why_alive(kernel_, u.id);
@@ -522,11 +541,12 @@ void Simulation::finish_run()
     finished_ = true;
     for (const Race &r : races_)
         if (!r.fired)
-            warn(r.line, "race " + kernel_.tasks[r.task].name + " never ran: " +
-                             (r.seen ? "'" + std::string(race_point_name(r.when)) + " " + r.when_sock + "' was reached " +
-                                           std::to_string(r.seen) + " of the " + std::to_string(r.nth) + " times nth= asks"
-                                     : "no task reached '" + std::string(race_point_name(r.when)) + " " + r.when_sock + "'") +
-                             " (" + std::string(race_point_where(r.when)) + ")");
+            warn(r.line,
+                 "race " + kernel_.tasks[r.task].name + " never ran: " +
+                     (r.seen ? "'" + std::string(race_point_name(r.when)) + " " + r.when_sock + "' was reached " +
+                                   std::to_string(r.seen) + " of the " + std::to_string(r.nth) + " times nth= asks"
+                             : "no task reached '" + std::string(race_point_name(r.when)) + " " + r.when_sock + "'") +
+                     " (" + std::string(race_point_where(r.when)) + ")");
     auto fatal_since_seen = [this] {
         return std::any_of(kernel_.findings.begin() + static_cast<std::ptrdiff_t>(findings_seen_),
                            kernel_.findings.end(), [](const Finding &f) { return !f.warning; });

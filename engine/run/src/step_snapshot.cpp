@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/step_snapshot.hpp"
 
+#include "inflight/kernel.hpp"
 #include "inflight/simulation.hpp"
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 // replaced by U+FFFD.
 #pragma once
 
-#include "inflight/kernel.hpp"
+#include "inflight/scene.hpp"
 #include "inflight/why_alive.hpp"
 
 #include <cstdint>

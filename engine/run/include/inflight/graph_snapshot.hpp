@@ -5,7 +5,7 @@
 #pragma once
 
 #include "inflight/scene.hpp"
-#include "inflight/unix_sock.hpp"
+#include "inflight/sock_state.hpp"
 
 #include <cstdint>
 #include <string>
@@ -15,6 +15,8 @@
 namespace inflight {
 
 class Kernel;
+struct UnixSock;
+struct UnixVertex;
 
 // The colour a socket gets at this step.
 enum class GcRole : std::uint8_t {

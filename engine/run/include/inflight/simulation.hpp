@@ -5,11 +5,17 @@
 // so any earlier step is reached again exactly by replaying (see Player).
 #pragma once
 
+#include "inflight/cost_model.hpp"
+#include "inflight/diagnostic.hpp"
+#include "inflight/errno_code.hpp"
 #include "inflight/event.hpp"
+#include "inflight/event_sink.hpp"
 #include "inflight/gc_era.hpp"
-#include "inflight/kernel.hpp"
+#include "inflight/kernel_profile.hpp"
 #include "inflight/latency.hpp"
-#include "inflight/proc.hpp"
+#include "inflight/name_template.hpp"
+#include "inflight/race_point.hpp"
+#include "inflight/run_budget.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/scene_cursor.hpp"
 
@@ -22,6 +28,15 @@
 #include <vector>
 
 namespace inflight {
+
+// The kernel model is internal (engine/kernel/internal/): a Simulation owns one and hands it out
+// only as an opaque `const Kernel &` to the engine's own readers (snapshots, watches, narrate).
+class Kernel;
+struct KernelConfig;
+struct Process;
+struct SysResult;
+struct Task;
+class Proc;
 
 struct SimulationOptions {
     std::optional<GcEra> era;          // overrides `set gc` (the era's default profile)
@@ -65,7 +80,7 @@ public:
     explicit Simulation(std::shared_ptr<const Scene> scene, SimulationOptions options = {});
     // A copy of the run as it stands, to resume from (a checkpoint): only at a quiescent point.
     // The copy's events() starts empty (history is the recorder's, not the state's).
-    Simulation(const Simulation &other) : Simulation(other, Kernel::CopyForm::live) { }
+    Simulation(const Simulation &other);
     Simulation &operator=(const Simulation &) = delete;
     ~Simulation() override;
     // Every task is between two statements (or finished, or not started), no queued kernel
@@ -78,7 +93,7 @@ public:
     // The same in two halves: packed_copy() packs the objects (it needs sim, so it runs where
     // sim runs); compress() then finishes the copy anywhere, while sim goes on.
     static std::shared_ptr<Simulation> packed_copy(const Simulation &sim);
-    void compress() { kernel_.compress_image(); }
+    void compress();
 
     // One micro-step. Returns the event, or nullptr once the scene (and all pending kernel
     // work) has finished or a finding stopped the run. Valid until the next call.
@@ -112,7 +127,7 @@ public:
 
     const Scene &scene() const { return *scene_; }
     const Kernel &kernel() const { return kernel_; }
-    GcEra era() const { return kernel_.era(); }
+    GcEra era() const;
     const std::vector<Event> &events() const { return events_; }
     const Event *last_event() const { return steps_ ? &last_ : nullptr; }
     // The first warnings-budget warnings; the rest are only counted.
@@ -129,11 +144,11 @@ public:
     // appearance), every timed call made so far, and the modelled clock: the latest time any
     // task has reached.
     const std::vector<TaskInfo> &tasks() const { return tasks_info_; }
-    const LatencyLog &latencies() const { return kernel_.latencies; }
+    const LatencyLog &latencies() const;
     // Hands the samples over (a finished run's, to a view on another thread): a million-bind
     // scene's 56 MB are moved, not copied. The simulation keeps none.
-    LatencyLog take_latencies() { return std::move(kernel_.latencies); }
-    bool concurrent() const { return kernel_.concurrent; }
+    LatencyLog take_latencies();
+    bool concurrent() const;
     std::uint64_t now_ns() const { return now_ns_; }
 
 private:
@@ -193,7 +208,9 @@ private:
     void end_turns(Task &t, bool body_ended);
     void switch_event(const Task &from, const Task &to, std::uint32_t sock, RacePointKind kind, TaskSwitch how);
 
-    Simulation(const Simulation &other, Kernel::CopyForm form);
+    // Kernel::CopyForm, which this header cannot name.
+    enum class CopyForm : std::uint8_t { live, frozen, packed };
+    Simulation(const Simulation &other, CopyForm form);
     bool absorb(const Event &e) override;
     Task *pick();
     void release_cpu(Task &t);
@@ -209,7 +226,10 @@ private:
     void check_budgets();
 
     std::shared_ptr<const Scene> scene_;
-    Kernel kernel_;
+    // The kernel model, behind a pointer so that this header does not show it: owned by
+    // kernel_state_, reached through kernel_ (one load per access, no call).
+    std::unique_ptr<Kernel> kernel_state_;
+    Kernel &kernel_;
     bool checked_ = false;
     bool record_ = true;
     bool fast_forward_ = false;
@@ -241,5 +261,7 @@ private:
 };
 
 KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &options);
+// The costs a run of `scene` with `options` uses: the scene's `set cost` lines, then the overrides.
+CostModel run_costs(const Scene &scene, const SimulationOptions &options);
 
 } // namespace inflight

@@ -10,8 +10,8 @@
 
 #include "inflight/event.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/gc_phase.hpp"
 #include "inflight/graph_snapshot.hpp"
-#include "inflight/kernel.hpp"
 
 #include <cstdint>
 #include <map>
@@ -24,7 +24,9 @@
 
 namespace inflight {
 
+class Kernel;
 class Simulation;
+struct SkBuff;
 
 // Every socket's label by id, shared between the snapshots of one run. A socket keeps the label
 // it was created with and never leaves the kernel's table, so the table of a later step shares

@@ -6,6 +6,7 @@
 #include "inflight/intrusive.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/sk_buff.hpp"
+#include "inflight/sock_state.hpp"
 
 #include <cstdint>
 #include <string>
@@ -15,16 +16,6 @@ namespace inflight {
 struct File;
 struct User;
 struct UnixVertex;
-
-enum class SockState : std::uint8_t { unconnected, listening, connected, embryo, closed };
-std::string_view sock_state_name(SockState s);
-std::string_view sock_type_name(SockType t);
-
-enum class FreedBy : std::uint8_t { none, close, gc, cascade };
-std::string_view freed_by_name(FreedBy f);
-
-inline constexpr unsigned UNIX_GC_CANDIDATE = 1u << 0;
-inline constexpr unsigned UNIX_GC_MAYBE_CYCLE = 1u << 1;
 
 // u->link, shared by gc_inflight_list, gc_candidates and not_cycle_list as in the kernel. The
 // restore walk's cursor is a GcLink that is not a socket, exactly like the kernel's dummy node.

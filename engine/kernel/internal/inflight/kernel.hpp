@@ -13,6 +13,7 @@
 #include "inflight/event.hpp"
 #include "inflight/file.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/gc_phase.hpp"
 #include "inflight/kernel_profile.hpp"
 #include "inflight/latency_counts.hpp"
 #include "inflight/name_pool.hpp"
@@ -59,10 +60,6 @@ struct KernelConfig {
     bool global_table_lock = false; // before 2021: one unix_table_lock
     RunBudget budget;               // the run's limits (run_budget.hpp)
 };
-
-// Where the running collection is, for the views (roles and the lists dock).
-enum class GcPhase : std::uint8_t { none, select, decrement, restore, hitlist, purge, walk, fast_walk };
-std::string_view gc_phase_name(GcPhase p); // "none", "select", ... "fast_walk"
 
 struct SysResult {
     Errno err = Errno::none;
