@@ -5,6 +5,11 @@
 #include "inflight/simulation.hpp"
 
 #include <algorithm>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 #include <limits>
 
 namespace inflight {
@@ -76,6 +81,12 @@ void CheckpointStore::add(const Simulation &sim)
 
 void CheckpointStore::compress_loop()
 {
+#ifdef __linux__
+    // Background work: the recorder, a seek the user waits for and a GUI thread come first. On
+    // two cores a compressor at the same priority took turns with the GUI thread, which then
+    // missed frames while a scene opened. (A nice value is per thread on Linux.)
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+#endif
     std::unique_lock lock(m_);
     for (;;) {
         work_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
@@ -164,10 +175,14 @@ void CheckpointStore::thin()
 
 std::shared_ptr<const Simulation> CheckpointStore::at_or_before(std::uint64_t step) const
 {
-    // A checkpoint still being compressed may be the one wanted (the player's own, just taken
-    // where it stands): wait for it, at most one compression.
+    // One still being compressed may be nearer; the one stored before it serves (the caller
+    // replays a little more) unless none is stored yet: then wait for it, at most two
+    // compressions, so that the answer is null only while the store is truly empty. The GUI
+    // thread asks this before every seek, so it must not wait for each new checkpoint.
     std::unique_lock lock(m_);
-    done_.wait(lock, [this] { return pending_.empty() && compressing_.empty(); });
+    done_.wait(lock, [this, step] {
+        return (!entries_.empty() && entries_.front().step <= step) || (pending_.empty() && compressing_.empty());
+    });
     auto it = std::upper_bound(entries_.begin(), entries_.end(), step,
                                [](std::uint64_t s, const Entry &e) { return s < e.step; });
     if (it == entries_.begin())

@@ -64,8 +64,8 @@ public:
     // is due there and sim is quiescent; the player's (move_present) also becomes the present.
     // Returns whether it did.
     bool offer(const Simulation &sim, bool move_present = false);
-    // The latest checkpoint at or before `step` (null only while the store is empty); waits
-    // for a checkpoint still being compressed.
+    // The latest stored checkpoint at or before `step` (null only while the store is empty);
+    // waits for one still being compressed only if none at or before `step` is stored yet.
     std::shared_ptr<const Simulation> at_or_before(std::uint64_t step) const;
     // Thinning keeps checkpoints dense around this step.
     void set_present(std::uint64_t step);
