@@ -33,9 +33,9 @@ struct alignas(64) UnixVertex {
     unsigned long scc_index = 0;
     UnixSock *sock = nullptr; // back pointer, for the views and the SCC lists
     CopiedEmpty<EdgeList> edges;
-    SafeHook entry;                 // unix_unvisited_vertices or unix_visited_vertices
-    std::uint32_t sock_id = npos;   // sock->id while sock is set: every walk event names it
-    std::uint32_t pool_index = 0;   // position in Kernel::vertex_pool (its id, for a state copy)
+    SafeHook entry;               // unix_unvisited_vertices or unix_visited_vertices
+    std::uint32_t sock_id = npos; // sock->id while sock is set: every walk event names it
+    std::uint32_t pool_index = 0; // position in Kernel::vertex_pool (its id, for a state copy)
     unsigned long out_degree = 0;
     // scc_entry: a head-less ring like the kernel's list_head, holding the SCC the last walk
     // grouped this vertex into; the fast path walks it. A new vertex is a ring of itself.

@@ -45,9 +45,9 @@ struct UnixSock : GcLink {
     // What the graph walk reads of every edge's receiver and every vertex's socket (id,
     // listener, vertex, file) sits together right after the flags: a walk over 32,000 vertices
     // is bound by cache misses, and these four then share one line, or two at worst.
-    UnixSock *listener = nullptr; // graph era: set on an unaccepted embryo
-    UnixVertex *vertex = nullptr; // graph era: non-null while in flight
-    File *file = nullptr;         // sk->sk_socket->file; nullptr for an embryo
+    UnixSock *listener = nullptr;  // graph era: set on an unaccepted embryo
+    UnixVertex *vertex = nullptr;  // graph era: non-null while in flight
+    File *file = nullptr;          // sk->sk_socket->file; nullptr for an embryo
     std::uint32_t label = 0;       // name id in Kernel::name_pool
     std::uint32_t address = npos;  // index into Kernel::addresses (abstract name), npos = none
     std::uint32_t owner = 0;       // index into Kernel::users: the user that created it
@@ -55,8 +55,8 @@ struct UnixSock : GcLink {
     std::uint32_t nr_unix_fds = 0; // scm_stat.nr_unix_fds (graph era)
     std::int32_t inflight = 0;     // classic: u->inflight (an unsigned long in the kernel)
 
-    UnixSock *peer = nullptr;     // unix_peer(sk); for an embryo, its client
-    SkBuff *oob_skb = nullptr;    // u->oob_skb
+    UnixSock *peer = nullptr;  // unix_peer(sk); for an embryo, its client
+    SkBuff *oob_skb = nullptr; // u->oob_skb
 
     CopiedEmpty<SkbQueue> receive_queue; // sk->sk_receive_queue
 };

@@ -80,8 +80,8 @@ private:
         std::size_t bytes = 0;
         std::shared_ptr<const Simulation> sim;
     };
-    void thin(); // with m_ held
-    void store(Entry e); // with m_ held
+    void thin();          // with m_ held
+    void store(Entry e);  // with m_ held
     void compress_loop(); // the store's thread
     bool near_one(const std::vector<Entry> &entries, std::uint64_t step, std::uint64_t work,
                   std::uint64_t spacing) const; // with m_ held
