@@ -154,6 +154,7 @@ private slots:
                 at = e.step;
         QVERIFY(at > 0);
         c.seek(at);
+        QVERIFY(waitIdle(c));
         const Kernel &k = c.sim().kernel();
         QVERIFY(k.unix_tot_inflight > 0);
         // The label may hold no-break spaces; compare with plain ones.
@@ -162,6 +163,7 @@ private slots:
         QVERIFY(text().contains(QStringLiteral("max_scc_index %1").arg(k.max_scc_index)));
         QVERIFY(!text().contains(QStringLiteral("more user")));
         c.seek(0);
+        QVERIFY(waitIdle(c));
         QVERIFY(text().contains(QStringLiteral("unix_tot_inflight 0")));
     }
 
@@ -175,6 +177,7 @@ private slots:
         auto *globals = dock.findChild<QLabel *>(QStringLiteral("globals"));
         QVERIFY(globals);
         c.seek(c.totalSteps());
+        QVERIFY(waitIdle(c)); // a seek past what replays inline runs in the background
         int users = 0; // the ones with fds in flight, and the first (root) always
         for (const User &u : c.sim().kernel().users)
             users += u.unix_inflight || &u == &c.sim().kernel().users.front() ? 1 : 0;

@@ -24,6 +24,14 @@ EdgeArray EdgePool::allocate(std::uint32_t count)
         edges = free_[count].back();
         free_[count].pop_back();
     } else {
+        // release() is noexcept: room on the free list for every array of this length ever
+        // carved is made here, where running out of memory may throw.
+        if (free_.size() <= count) {
+            free_.resize(count + 1);
+            carved_.resize(count + 1);
+        }
+        if (free_[count].capacity() < ++carved_[count])
+            free_[count].reserve(2 * carved_[count]);
         if (used_ + count > kChunkEdges) {
             chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(kChunkEdges * sizeof(UnixEdge)));
             used_ = 0;
@@ -40,9 +48,7 @@ void EdgePool::release(UnixEdge *edges, std::uint32_t count) noexcept
 {
     for (std::uint32_t i = 0; i < count; ++i)
         edges[i].~UnixEdge();
-    if (free_.size() <= count)
-        free_.resize(count + 1);
-    free_[count].push_back(edges); // may throw bad_alloc in theory; a lost array is only memory
+    free_[count].push_back(edges); // never reallocates: allocate() made the room
 }
 
 } // namespace inflight

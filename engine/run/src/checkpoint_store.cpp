@@ -5,6 +5,7 @@
 #include "inflight/simulation.hpp"
 
 #include <algorithm>
+#include <exception>
 
 #ifdef __linux__
 #include <sys/resource.h>
@@ -101,12 +102,18 @@ void CheckpointStore::compress_loop()
         lock.unlock();
         // Only this thread holds the packed copy until it is stored: compressing it in place
         // is safe, and from then on it is immutable.
-        packed->compress();
-        e.bytes = state_bytes(*packed);
-        e.sim = std::move(packed);
+        bool compressed = true;
+        try {
+            packed->compress();
+            e.bytes = state_bytes(*packed);
+            e.sim = std::move(packed);
+        } catch (const std::exception &) {
+            compressed = false; // out of memory, or zstd failed: a lost checkpoint only costs replay
+        }
         lock.lock();
         compressing_.clear();
-        store(std::move(e));
+        if (compressed)
+            store(std::move(e));
         done_.notify_all();
     }
 }

@@ -42,6 +42,7 @@ private:
     std::vector<std::unique_ptr<std::byte[]>> chunks_;
     std::size_t used_ = kChunkEdges;            // edges handed out of the last chunk
     std::vector<std::vector<UnixEdge *>> free_; // by length
+    std::vector<std::size_t> carved_;           // arrays carved from chunks, by length
 };
 
 } // namespace inflight
