@@ -178,12 +178,11 @@ private slots:
         QVERIFY(globals);
         c.seek(c.totalSteps());
         QVERIFY(waitIdle(c)); // a seek past what replays inline runs in the background
-        int users = 0; // the ones with fds in flight, and the first (root) always
+        int users = 0;        // the ones with fds in flight, and the first (root) always
         for (const User &u : c.sim().kernel().users)
             users += u.unix_inflight || &u == &c.sim().kernel().users.front() ? 1 : 0;
         QVERIFY(users > 5);
-        QVERIFY2(globals->text().contains(QStringLiteral("%1 more users").arg(users - 4)),
-                 qPrintable(globals->text()));
+        QVERIFY2(globals->text().contains(QStringLiteral("%1 more users").arg(users - 4)), qPrintable(globals->text()));
         QCOMPARE(globals->text().count(QStringLiteral("unix_inflight")), 4); // not unix_tot_inflight
         QCOMPARE(globals->toolTip().count(QStringLiteral("->unix_inflight")), users);
     }
