@@ -247,6 +247,10 @@ private slots:
                 QCOMPARE(player.position(), before[t]);
                 COMPARE_STATE(ref.at(before[t]), digest_text(player.sim()),
                               "back from " + QByteArray::number(qulonglong(t)));
+                // As a user pausing between keys: the store's thread has compressed what the
+                // player offered (it takes no new one while one waits), so the next seeks
+                // restore from a mix of compressed and packed checkpoints.
+                store->flush();
             }
             QVERIFY2(store->stats().count > 1, label(c) + " took checkpoints");
 
@@ -309,20 +313,79 @@ private slots:
         QCOMPARE(state_bytes(*again), frozen_bytes);
 
         // The store packs in add() and compresses on its own thread: the checkpoint just added
-        // is the one the next restore gets, already compressed, and it is the same state.
+        // is the one the next restore gets, at once (packed, while it is being compressed) and
+        // after compression, and it is the same state in both forms.
         CheckpointStore store;
         store.add(live);
+        const auto early = store.at_or_before(live.steps());
+        QVERIFY2(early, "a checkpoint still being compressed serves, not missed");
+        QCOMPARE(early->steps(), live.steps());
+        QCOMPARE(digest_text(Simulation(*early)), digest_text(live));
+        store.flush();
         const auto stored = store.at_or_before(live.steps());
-        QVERIFY2(stored, "a checkpoint still being compressed is waited for, not missed");
+        QVERIFY2(stored, "stored");
         QCOMPARE(stored->steps(), live.steps());
         QVERIFY2(state_bytes(*stored) * 4 < state_bytes(live), "stored compressed");
         QCOMPARE(digest_text(Simulation(*stored)), digest_text(live));
+        QCOMPARE(digest_text(Simulation(*early)), digest_text(live)); // the packed form outlives its swap
         QCOMPARE(store.stats().taken, std::size_t(1));
         // A store dropped with a checkpoint still being compressed does not wait for ever.
         auto dropped = std::make_unique<CheckpointStore>();
         dropped->add(restored);
         dropped->add(live);
         dropped.reset();
+    }
+
+    void recordedTailIsCheckpointed()
+    {
+        // Rings closed and collected by one long final `gc`, then an `expect`: the end of the
+        // run and the gc statement's end (the last quiescent point) are what stepping back
+        // from "last" restores, so the recorder keeps both, whatever the spacing.
+        const char *text = "scene \"rings\"\nset gc graph\nset nofile 10000\n"
+                           "repeat 100 as r {\n  repeat 8 as j {\n    socketpair u${r}_$j p${r}_$j dgram\n  }\n}\n"
+                           "repeat 100 as r {\n  repeat 7 as j {\n    send p${r}_${j+1} fds=u${r}_$j\n  }\n"
+                           "  send p${r}_0 fds=u${r}_7\n}\n"
+                           "repeat 100 as r {\n  repeat 8 as j {\n    close u${r}_$j\n  }\n}\ngc\nexpect freed u0_0\n";
+        ParseResult parsed = parse_scene(text, "rings.scn");
+        QVERIFY2(parsed.ok(), "the scene parses");
+        auto scene = std::make_shared<const Scene>(std::move(parsed.scene));
+        SimulationOptions o;
+        o.record = false;
+        o.fast_forward = true;
+        // The last quiescent statement end before the end, found by a plain run.
+        std::uint64_t last_quiescent = 0, end = 0;
+        {
+            Simulation full(scene, o);
+            std::vector<std::uint64_t> quiet;
+            while (const Event *e = full.step())
+                if (e->kind == EventKind::stmt_end && full.quiescent())
+                    quiet.push_back(full.steps());
+            end = full.steps();
+            QVERIFY(quiet.size() >= 2 && quiet.back() == end);
+            last_quiescent = quiet[quiet.size() - 2];
+        }
+        QVERIFY2(end - last_quiescent < 10, "the scene ends with a short statement after the gc");
+        // A store that only has step 0, as if the spacing had left the tail bare.
+        CheckpointStore store(CheckpointStore::kDefaultBudget, std::uint64_t(1) << 16);
+        Simulation run(scene, o);
+        store.add(run);
+        run.advance_to(~std::uint64_t(0));
+        QCOMPARE(run.steps(), end);
+        QVERIFY2(end > (std::uint64_t(1) << 12), "long enough for the tail to be worth a checkpoint");
+        std::atomic<bool> cancel{false};
+        checkpoint_tail(run, store, cancel);
+        store.flush();
+        QCOMPARE(store.stats().count, std::size_t(3));
+        QCOMPARE(store.at_or_before(end)->steps(), end);
+        const auto tail = store.at_or_before(end - 1);
+        QCOMPARE(tail->steps(), last_quiescent);
+        Simulation reference(scene, o);
+        reference.advance_to(last_quiescent);
+        QCOMPARE(digest_text(Simulation(*tail)), digest_text(reference));
+        // Once more changes nothing: both are stored already.
+        checkpoint_tail(run, store, cancel);
+        store.flush();
+        QCOMPARE(store.stats().count, std::size_t(3));
     }
 
     void fastForwardNeverRenumbers()

@@ -306,10 +306,10 @@ ObjectImage ObjectImage::pack(const Kernel &k)
     return img;
 }
 
-void ObjectImage::compress()
+ObjectImage ObjectImage::compressed_copy() const
 {
     if (raw_size_)
-        return;
+        return *this;
     ByteBuffer &out = scratch(Scratch::compressed);
     out.resize(ZSTD_compressBound(data_.size()));
     // Level 1: a checkpoint is taken every few million micro-steps while the recorder runs, so
@@ -317,12 +317,13 @@ void ObjectImage::compress()
     const std::size_t n = ZSTD_compress(out.data(), out.size(), data_.data(), data_.size(), 1);
     if (ZSTD_isError(n))
         throw std::runtime_error(std::string("checkpoint compression failed: ") + ZSTD_getErrorName(n));
-    ByteBuffer packed(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
+    ObjectImage img;
+    img.data_.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
     if (out.capacity() > kKeptScratch)
         ByteBuffer().swap(out);
-    raw_size_ = data_.size();
-    keep_for_next_time(Scratch::raw, data_);
-    data_ = std::move(packed);
+    img.raw_size_ = data_.size();
+    img.fd_names_ = fd_names_;
+    return img; // this image's raw buffer goes back to the packer when it is destroyed
 }
 
 std::size_t ObjectImage::bytes() const

@@ -12,13 +12,13 @@
 
 #include "inflight/name_pool.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <type_traits>
-#include <memory>
 #include <utility>
 #include <vector>
 
@@ -62,8 +62,10 @@ public:
     // Rebuilds the object graph of `into`, whose plain fields and tasks are already a copy of
     // the imaged kernel's (Kernel's copy constructor).
     void unpack(Kernel &into) const;
-    // zstd, in place: what a checkpoint keeps. unpack() decompresses into a scratch buffer.
-    void compress();
+    // This image compressed with zstd: what a checkpoint keeps (unpack() decompresses into a
+    // scratch buffer). Leaves this one as it is: a checkpoint still being compressed can be
+    // restored from meanwhile, on another thread.
+    ObjectImage compressed_copy() const;
     bool compressed() const { return raw_size_ != 0; }
     // Memory held: the (compressed) bytes and the fd tables' name maps.
     std::size_t bytes() const;

@@ -21,10 +21,12 @@ CheckpointStore::CheckpointStore(std::size_t budget, std::uint64_t interval)
 
 CheckpointStore::~CheckpointStore()
 {
+    std::vector<std::unique_ptr<Simulation>> retired;
     {
         std::lock_guard lock(m_);
         stopping_ = true;
         pending_.clear();
+        retired.swap(retired_);
     }
     work_.notify_all();
     if (compressor_.joinable())
@@ -62,18 +64,39 @@ bool CheckpointStore::due(std::uint64_t step, std::uint64_t work) const
     return pending_.empty() && !near_one(entries_, step, work, spacing) && !near_one(compressing_, step, work, spacing);
 }
 
-void CheckpointStore::add(const Simulation &sim)
+void CheckpointStore::add(const Simulation &sim) { add_packed(sim, false); }
+
+void CheckpointStore::add_tail(const Simulation &sim)
 {
+    if (sim.quiescent())
+        add_packed(sim, true);
+}
+
+void CheckpointStore::add_packed(const Simulation &sim, bool tail)
+{
+    Entry e;
+    e.step = sim.steps();
+    e.work = sim.kernel().micro_steps_total;
+    e.tail = tail;
+    if (tail) {
+        std::lock_guard lock(m_);
+        auto same = [&e](const Entry &x) { return x.step == e.step; };
+        if (std::any_of(entries_.begin(), entries_.end(), same) ||
+            std::any_of(pending_.begin(), pending_.end(), same) ||
+            std::any_of(compressing_.begin(), compressing_.end(), same))
+            return;
+    }
     const std::size_t live = state_bytes(sim);
     // Packed outside the lock; compressed on the store's thread.
     const auto start = std::chrono::steady_clock::now();
-    std::shared_ptr<Simulation> packed = Simulation::packed_copy(sim);
+    e.sim = Simulation::packed_copy(sim);
+    e.bytes = state_bytes(*e.sim);
     const auto took = std::chrono::steady_clock::now() - start;
     {
         std::lock_guard lock(m_);
         freezing_ += took;
         last_live_bytes_ = live;
-        pending_.push_back(std::move(packed));
+        pending_.push_back(std::move(e));
         if (!compressor_.joinable())
             compressor_ = std::thread([this] { compress_loop(); });
     }
@@ -90,23 +113,26 @@ void CheckpointStore::compress_loop()
 #endif
     std::unique_lock lock(m_);
     for (;;) {
-        work_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
+        work_.wait(lock, [this] { return stopping_ || !pending_.empty() || !retired_.empty(); });
         if (stopping_)
             return;
-        std::shared_ptr<Simulation> packed = std::move(pending_.front());
+        if (!retired_.empty()) {
+            std::vector<std::unique_ptr<Simulation>> retired = std::move(retired_);
+            retired_.clear();
+            lock.unlock();
+            retired.clear();
+            lock.lock();
+            continue;
+        }
+        compressing_.assign(1, std::move(pending_.front()));
         pending_.pop_front();
-        Entry e;
-        e.step = packed->steps();
-        e.work = packed->kernel().micro_steps_total;
-        compressing_.assign(1, e);
+        Entry e = compressing_.front();
         lock.unlock();
-        // Only this thread holds the packed copy until it is stored: compressing it in place
-        // is safe, and from then on it is immutable.
+        // The packed copy is immutable: seeks may restore from it while it is compressed.
         bool compressed = true;
         try {
-            packed->compress();
-            e.bytes = state_bytes(*packed);
-            e.sim = std::move(packed);
+            e.sim = Simulation::frozen_copy(*e.sim);
+            e.bytes = state_bytes(*e.sim);
         } catch (const std::exception &) {
             compressed = false; // out of memory, or zstd failed: a lost checkpoint only costs replay
         }
@@ -157,6 +183,8 @@ void CheckpointStore::thin()
         std::size_t victim = 0;
         double best = std::numeric_limits<double>::max();
         for (std::size_t i = 1; i + 1 < entries_.size(); ++i) {
+            if (entries_[i].tail)
+                continue;
             const double gap = static_cast<double>(entries_[i + 1].work - entries_[i - 1].work);
             const std::uint64_t w = entries_[i].work;
             const double distance = static_cast<double>(w > present_work_ ? w - present_work_ : present_work_ - w) +
@@ -168,8 +196,8 @@ void CheckpointStore::thin()
             }
         }
         if (!victim) {
-            // Three or more entries always offer an inner one; two: keep both (step 0 and the
-            // newest), over budget if a single state is larger than the budget.
+            // Two entries, or only the tail between them: keep them (step 0 and the newest),
+            // over budget if a single state is larger than the budget.
             break;
         }
         bytes -= entries_[victim].bytes;
@@ -182,19 +210,41 @@ void CheckpointStore::thin()
 
 std::shared_ptr<const Simulation> CheckpointStore::at_or_before(std::uint64_t step) const
 {
-    // One still being compressed may be nearer; the one stored before it serves (the caller
-    // replays a little more) unless none is stored yet: then wait for it, at most two
-    // compressions, so that the answer is null only while the store is truly empty. The GUI
-    // thread asks this before every seek, so it must not wait for each new checkpoint.
-    std::unique_lock lock(m_);
-    done_.wait(lock, [this, step] {
-        return (!entries_.empty() && entries_.front().step <= step) || (pending_.empty() && compressing_.empty());
-    });
+    // The GUI thread asks this before every seek, so it never waits: a checkpoint still waiting
+    // for, or under, compression serves in its packed form (the newest one is usually the one
+    // a step back near the frontier wants).
+    std::lock_guard lock(m_);
+    const Entry *best = nullptr;
+    auto consider = [&best, step](const Entry &e) {
+        if (e.step <= step && (!best || e.step > best->step))
+            best = &e;
+    };
     auto it = std::upper_bound(entries_.begin(), entries_.end(), step,
                                [](std::uint64_t s, const Entry &e) { return s < e.step; });
-    if (it == entries_.begin())
-        return nullptr;
-    return std::prev(it)->sim;
+    if (it != entries_.begin())
+        consider(*std::prev(it));
+    for (const Entry &e : pending_)
+        consider(e);
+    for (const Entry &e : compressing_)
+        consider(e);
+    return best ? best->sim : nullptr;
+}
+
+void CheckpointStore::retire(std::unique_ptr<Simulation> old)
+{
+    if (!old)
+        return;
+    {
+        std::lock_guard lock(m_);
+        // One waits at most (the thread may be busy compressing): a burst of seeks on a
+        // million-socket state must not pile up 150 MB states. The rest are destroyed here.
+        if (stopping_ || !retired_.empty())
+            return;
+        retired_.push_back(std::move(old));
+        if (!compressor_.joinable())
+            compressor_ = std::thread([this] { compress_loop(); });
+    }
+    work_.notify_one();
 }
 
 void CheckpointStore::set_present(std::uint64_t step)

@@ -94,7 +94,7 @@ bool Player::seek(std::uint64_t step, const std::atomic<bool> *cancel)
     std::shared_ptr<const Simulation> c = store_->at_or_before(step);
     // Backwards, or forwards past a checkpoint later than where we are: start from it.
     if (c && (step < position() || c->steps() > position()))
-        sim_ = std::make_unique<Simulation>(*c);
+        store_->retire(std::exchange(sim_, std::make_unique<Simulation>(*c)));
     return advance(step, cancel);
 }
 
@@ -156,6 +156,35 @@ std::optional<StopHit> find_previous(const CheckpointStore &store, std::uint64_t
         lookup = c->steps() - 1;
     }
     return std::nullopt;
+}
+
+void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::atomic<bool> &cancel)
+{
+    if (!end.finished())
+        return;
+    store.add_tail(end);
+    if (end.steps() == 0)
+        return;
+    std::shared_ptr<const Simulation> from = store.at_or_before(end.steps() - 1);
+    // Within a sixteenth of an interval a step back costs a restore and little replay anyway.
+    if (!from || end.steps() - from->steps() < store.interval() / 16) // steps are micro-steps of work
+        return;
+    std::uint64_t last_quiescent = 0;
+    {
+        Simulation probe(*from);
+        while (const Event *e = probe.step()) {
+            if (e->kind == EventKind::stmt_end && probe.steps() < end.steps() && probe.quiescent())
+                last_quiescent = probe.steps();
+            if (cancel.load(std::memory_order_relaxed))
+                return;
+        }
+    }
+    if (last_quiescent <= from->steps())
+        return;
+    Simulation probe(*from);
+    probe.advance_to(last_quiescent, [&cancel] { return !cancel.load(std::memory_order_relaxed); });
+    if (probe.steps() == last_quiescent && probe.quiescent())
+        store.add_tail(probe);
 }
 
 std::uint64_t Player::total_steps()

@@ -207,12 +207,10 @@ std::shared_ptr<const Simulation> Simulation::frozen_copy(const Simulation &sim)
     return std::shared_ptr<const Simulation>(new Simulation(sim, CopyForm::frozen));
 }
 
-std::shared_ptr<Simulation> Simulation::packed_copy(const Simulation &sim)
+std::shared_ptr<const Simulation> Simulation::packed_copy(const Simulation &sim)
 {
-    return std::shared_ptr<Simulation>(new Simulation(sim, CopyForm::packed));
+    return std::shared_ptr<const Simulation>(new Simulation(sim, CopyForm::packed));
 }
-
-void Simulation::compress() { kernel_.compress_image(); }
 
 GcEra Simulation::era() const { return kernel_.era(); }
 const LatencyLog &Simulation::latencies() const { return kernel_.latencies; }

@@ -515,7 +515,8 @@ GraphRun graph_run(const Kernel &k, bool use_rings)
                 vstack.erase(pos, vstack.end());
                 for (const UnixVertex *m : scc) {
                     st[m].index = grouped;
-                    r.scc_index[m] = k.config().has(KernelChange::unify_scc_index) ? st[vertex].scc_index : st[m].scc_index;
+                    r.scc_index[m] =
+                        k.config().has(KernelChange::unify_scc_index) ? st[vertex].scc_index : st[m].scc_index;
                 }
                 judge(r, std::move(scc));
             }

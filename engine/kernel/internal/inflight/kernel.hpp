@@ -109,8 +109,9 @@ public:
     Kernel &operator=(const Kernel &) = delete;
     // live: a copy that runs (as above). frozen: a checkpoint's form (frozen() below), made
     // straight from the source without building live objects first. packed: frozen but not yet
-    // compressed; compress_image() finishes it, on another thread if the caller likes (the
-    // recorder hands that half of a checkpoint's cost to the checkpoint store's worker).
+    // compressed; a frozen copy of a packed kernel compresses it, on another thread if the
+    // caller likes (the recorder hands that half of a checkpoint's cost to the checkpoint
+    // store's worker), and the packed one stays whole meanwhile.
     enum class CopyForm : std::uint8_t { live, frozen, packed };
     Kernel(const Kernel &other, CopyForm form);
     bool quiescent() const;
@@ -122,9 +123,6 @@ public:
     // ids for pointers and compressed, no live objects. Nothing may read or run it; a copy of it
     // is whole again.
     bool frozen() const { return image_ != nullptr; }
-    // Compresses a packed kernel's image (CopyForm::packed); nothing else may use this kernel
-    // meanwhile. A no-op on a compressed or live one.
-    void compress_image();
 
     const KernelConfig &config() const { return config_; }
     GcEra era() const { return config_.era; }
@@ -433,7 +431,7 @@ private:
     // Frozen (CopyForm::frozen): the object graph this kernel holds packed instead of live.
     // Immutable once compressed (frozen copies of a frozen kernel share it); only a packed
     // kernel's own, not yet shared, image is compressed in place.
-    std::shared_ptr<ObjectImage> image_;
+    std::shared_ptr<const ObjectImage> image_;
 };
 
 // Which vertex list v is on, in O(1) (see UnixVertex::visited_mark).

@@ -10,9 +10,10 @@
 // of them for a run of L micro-steps, as rr keeps them. The state at step 0 is never dropped.
 //
 // Thread-safe: the recorder adds from a worker thread while the player restores on another.
-// A checkpoint is immutable once stored; restoring copies it. Of a checkpoint's cost, packing
+// A checkpoint is immutable once added; restoring copies it. Of a checkpoint's cost, packing
 // the state happens in add() (it needs the running state); compressing it happens on the
-// store's own thread, which stores the checkpoint when done: the recorder goes on meanwhile.
+// store's own thread, which then swaps the packed form for the compressed one: the recorder
+// goes on meanwhile, and a seek can restore from the packed form at once.
 #pragma once
 
 #include <chrono>
@@ -56,19 +57,27 @@ public:
     // checkpoint's two sizes stand for the next one's.
     bool due(std::uint64_t step, std::uint64_t work) const;
     // Stores a copy of sim, which must be quiescent (Simulation::quiescent()): packed here,
-    // compressed and stored by the store's thread soon after (flush() waits for that).
+    // compressed by the store's thread soon after (flush() waits for that).
     void add(const Simulation &sim);
+    // The tail of a recorded run (its end, and the last quiescent point before it): kept
+    // whatever the spacing and never thinned, since that is where a user lands with "last"
+    // and starts stepping back from. Does nothing if sim is not quiescent (a run stopped by a
+    // finding) or its step is stored already.
+    void add_tail(const Simulation &sim);
     // Waits until every checkpoint added so far is stored.
     void flush() const;
     // What the recorder and the player ask at each statement end: stores a copy of sim if one
     // is due there and sim is quiescent; the player's (move_present) also becomes the present.
     // Returns whether it did.
     bool offer(const Simulation &sim, bool move_present = false);
-    // The latest stored checkpoint at or before `step` (null only while the store is empty);
-    // waits for one still being compressed only if none at or before `step` is stored yet.
+    // The latest checkpoint at or before `step`, compressed or still in its packed form (null
+    // only if the store is empty). Never waits for the store's thread.
     std::shared_ptr<const Simulation> at_or_before(std::uint64_t step) const;
     // Thinning keeps checkpoints dense around this step.
     void set_present(std::uint64_t step);
+    // A state the player has left (a seek restored another): destroyed on the store's thread.
+    // Freeing 64,000 sockets' objects was a quarter of a step back's time.
+    void retire(std::unique_ptr<Simulation> old);
     std::uint64_t interval() const { return interval_; }
     std::size_t budget() const { return budget_; }
     CheckpointStats stats() const; // after flush(): every checkpoint added so far counts
@@ -79,10 +88,12 @@ private:
         std::uint64_t work = 0;
         std::size_t bytes = 0;
         std::shared_ptr<const Simulation> sim;
+        bool tail = false; // add_tail(): never thinned
     };
-    void thin();          // with m_ held
-    void store(Entry e);  // with m_ held
-    void compress_loop(); // the store's thread
+    void thin();         // with m_ held
+    void store(Entry e); // with m_ held
+    void add_packed(const Simulation &sim, bool tail);
+    void compress_loop(); // the store's thread: destroys retired states, compresses pending ones
     bool near_one(const std::vector<Entry> &entries, std::uint64_t step, std::uint64_t work,
                   std::uint64_t spacing) const; // with m_ held
 
@@ -91,9 +102,12 @@ private:
     mutable std::mutex m_;
     std::vector<Entry> entries_; // by step
     // Packed, waiting for the store's thread to compress it: at most one (due() says no
-    // meanwhile), so a store never holds more than two uncompressed states.
-    std::deque<std::shared_ptr<Simulation>> pending_;
-    std::vector<Entry> compressing_; // the one the thread is compressing (for due())
+    // meanwhile; add_end() may add a second), so a store holds at most three uncompressed
+    // states. The one being compressed stays in compressing_ until its compressed form is
+    // stored. Both serve at_or_before() in their packed form.
+    std::deque<Entry> pending_;
+    std::vector<Entry> compressing_;
+    std::vector<std::unique_ptr<Simulation>> retired_; // retire(): for the thread to destroy
     std::condition_variable work_;
     mutable std::condition_variable done_;
     bool stopping_ = false;

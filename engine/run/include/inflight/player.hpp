@@ -76,8 +76,15 @@ private:
     std::int64_t total_ = -1;
 };
 
+// Checkpoints the end of a finished run and the last quiescent point before it, if the
+// checkpoints so far leave more than a little replay to reach it: the user lands at the end
+// with "last" and steps back from there, and the steps of the last statement are the first
+// ones a step back needs. Replays at most one checkpoint interval (twice: to find that point,
+// then to take it).
+void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::atomic<bool> &cancel);
+
 // Records a whole run once, off the GUI thread: steps it to the end, hands every event to
-// on_event, and fills the store with checkpoints as it goes. Returns false if cancelled
+// on_event, and fills the store with checkpoints as it goes, the end included. Returns false if cancelled
 // (checked at every statement end and every 2^16 steps).
 template <class OnEvent>
 bool record_run(Simulation &sim, CheckpointStore &store, OnEvent &&on_event, const std::atomic<bool> &cancel)
@@ -97,6 +104,7 @@ bool record_run(Simulation &sim, CheckpointStore &store, OnEvent &&on_event, con
                 return false;
         }
     }
+    checkpoint_tail(sim, store, cancel);
     return true;
 }
 

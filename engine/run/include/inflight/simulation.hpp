@@ -39,11 +39,11 @@ struct Task;
 class Proc;
 
 struct SimulationOptions {
-    std::optional<GcEra> era;          // overrides `set gc` (the era's default profile)
+    std::optional<GcEra> era;              // overrides `set gc` (the era's default profile)
     const KernelProfile *kernel = nullptr; // overrides `set kernel` and `set gc`
-    std::optional<std::uint64_t> seed; // overrides `set seed`
-    std::optional<bool> checked;       // overrides `set check`
-    bool record = true;                // keep every event (for the trace and the player)
+    std::optional<std::uint64_t> seed;     // overrides `set seed`
+    std::optional<bool> checked;           // overrides `set check`
+    bool record = true;                    // keep every event (for the trace and the player)
     // Fast-forward: a collection's (and an autobind's) inner micro-steps still run and cost
     // their time, but are not handed out one by one; only gc_begin/gc_end and what a viewer
     // must see are. The CLI uses it for reports; the app and the tests step everything.
@@ -91,9 +91,9 @@ public:
     // frozen simulation is only ever copied (the copy is whole and runs), never run or read.
     static std::shared_ptr<const Simulation> frozen_copy(const Simulation &sim);
     // The same in two halves: packed_copy() packs the objects (it needs sim, so it runs where
-    // sim runs); compress() then finishes the copy anywhere, while sim goes on.
-    static std::shared_ptr<Simulation> packed_copy(const Simulation &sim);
-    void compress();
+    // sim runs); frozen_copy() of that compresses them anywhere, while sim goes on. A packed
+    // copy is restored from as a frozen one is (faster: nothing to decompress).
+    static std::shared_ptr<const Simulation> packed_copy(const Simulation &sim);
 
     // One micro-step. Returns the event, or nullptr once the scene (and all pending kernel
     // work) has finished or a finding stopped the run. Valid until the next call.
@@ -255,7 +255,7 @@ private:
     std::uint64_t seek_target_ = 0; // advance_to(): absorb what comes before it
     std::vector<Race> races_;
     std::vector<Turn> turns_;
-    std::optional<Event> pending_switch_; // the task_switch the next step() shows
+    std::optional<Event> pending_switch_;   // the task_switch the next step() shows
     std::vector<std::uint64_t> stmt_count_; // statements begun, by task
     std::vector<std::uint64_t> task_steps_; // steps run, by task (a preempted task that ran on is not resumed)
 };
