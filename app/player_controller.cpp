@@ -973,7 +973,11 @@ void PlayerController::runInBackground(std::function<std::unique_ptr<Player>(con
                 self->seek_cancel_.reset();
                 if (self->checkpoints_ != store) // another run since (new scene or options)
                     return;
-                self->player_ = std::make_unique<Player>(std::move(*player));
+                // The state left behind is freed by the checkpoint store's thread, not here.
+                std::unique_ptr<Player> left =
+                    std::exchange(self->player_, std::make_unique<Player>(std::move(*player)));
+                if (left)
+                    store->retire(left->release_sim());
                 emit self->busyChanged(false);
                 self->moved();
                 if (after)

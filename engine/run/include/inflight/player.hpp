@@ -37,6 +37,9 @@ public:
            std::shared_ptr<CheckpointStore> store = nullptr);
 
     const Simulation &sim() const { return *sim_; }
+    // Gives up the state (to be freed elsewhere, CheckpointStore::retire()); the player is
+    // then only fit to be destroyed.
+    std::unique_ptr<Simulation> release_sim() { return std::move(sim_); }
     std::uint64_t position() const { return sim_->steps(); }
     bool at_end() const { return sim_->finished(); }
     bool step_into();
