@@ -567,6 +567,11 @@ void PlayerController::startIndex()
         }
         if (cancel->load() || !self)
             return;
+        // The end of the run and the last quiescent point before it, where End lands and
+        // stepping back starts (the recorder's own checkpoints thin out towards the end).
+        checkpoint_tail(*sim, *store, *cancel);
+        if (cancel->load() || !self)
+            return;
         const std::uint64_t total = sim->steps();
         // The latency panel's samples, and the task and user names its groups are called by.
         struct Timed {
