@@ -160,7 +160,10 @@ std::optional<StopHit> find_previous(const CheckpointStore &store, std::uint64_t
 
 void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::atomic<bool> &cancel)
 {
-    if (!end.finished())
+    // A state whose copy is a large share of the budget (the million-bind scene's 150 MB) costs
+    // seconds to pack and to restore: its tail would double the time to index it and buy a
+    // step back little (the restore is most of it).
+    if (!end.finished() || state_bytes(end) > store.budget() / 4)
         return;
     store.add_tail(end);
     if (end.steps() == 0)
@@ -169,24 +172,20 @@ void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::a
     // Within a sixteenth of an interval a step back costs a restore and little replay anyway.
     if (!from || end.steps() - from->steps() < store.interval() / 16) // steps are micro-steps of work
         return;
-    // The last statement end before the end; whether it is quiescent is asked there only
-    // (Kernel::quiescent() walks every skb: asked at each of thousands of statement ends of a
-    // 64,000-socket state it took longer than the replay).
-    std::uint64_t last_end = 0;
-    {
-        Simulation probe(*from);
-        while (const Event *e = probe.step()) {
-            if (e->kind == EventKind::stmt_end && probe.steps() < end.steps())
-                last_end = probe.steps();
-            if (e->kind == EventKind::stmt_end && cancel.load(std::memory_order_relaxed))
-                return;
-        }
-    }
-    if (last_end <= from->steps())
+    // The last statement end before the end is the one where the statement count is one short
+    // of the end's; whether it is quiescent is asked there only (Kernel::quiescent() walks
+    // every skb: asked at each of thousands of statement ends of a 64,000-socket state it took
+    // longer than the replay).
+    const std::uint64_t target = end.statements_executed() - 1;
+    if (end.statements_executed() == 0 || target < from->statements_executed())
         return;
     Simulation probe(*from);
-    probe.advance_to(last_end, [&cancel] { return !cancel.load(std::memory_order_relaxed); });
-    if (probe.steps() == last_end && probe.quiescent())
+    bool reached = false;
+    probe.advance_to(end.steps() - 1, [&] {
+        reached = probe.statements_executed() >= target;
+        return !reached && !cancel.load(std::memory_order_relaxed);
+    });
+    if (reached && probe.steps() > from->steps() && probe.quiescent())
         store.add_tail(probe); // not quiescent (a race under way): the tail is the end alone
 }
 

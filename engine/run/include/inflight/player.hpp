@@ -83,9 +83,9 @@ private:
 // a quiescent point, as it is unless a race is under way there), if the
 // checkpoints so far leave more than a little replay to reach it: the user lands at the end
 // with "last" and steps back from there, and the steps of the last statement are the first
-// ones a step back needs. Replays the stretch after the last checkpoint twice (to find that
-// point, then to take it): a few million micro-steps, as the recorder's checkpoints thin out
-// towards the end only in proportion to the run's length.
+// ones a step back needs. Replays the stretch after the last checkpoint once: a few million
+// micro-steps, as the recorder's checkpoints thin out towards the end only in proportion to
+// the run's length. Not for a state whose copy takes over a quarter of the store's budget.
 void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::atomic<bool> &cancel);
 
 // Records a whole run once, off the GUI thread: steps it to the end, hands every event to
