@@ -928,12 +928,14 @@ void PlayerController::seek(std::uint64_t step)
     if (!player_)
         return;
     // A seek costs the replay from the nearest checkpoint at or before the target (or from
-    // here, going forward). Up to ~30 ms of replay runs inline; longer ones run on a pool
-    // thread with a Player sharing this run's checkpoints, which then replaces ours.
+    // here, going forward). Up to ~30 ms of replay runs inline, and a restore only of a small
+    // state; longer ones run on a pool thread with a Player sharing this run's checkpoints,
+    // which then replaces ours.
     const std::uint64_t here = player_->position();
     std::shared_ptr<const Simulation> c = checkpoints_->at_or_before(step);
-    const std::uint64_t from = step >= here && (!c || c->steps() <= here) ? here : (c ? c->steps() : 0);
-    if (!busy_ && step - from <= kInlineSteps) {
+    const bool restores = c && (step < here || c->steps() > here);
+    const std::uint64_t from = restores ? c->steps() : (step >= here ? here : 0);
+    if (!busy_ && step - from <= kInlineSteps && (!restores || state_bytes(player_->sim()) <= kInlineRestoreBytes)) {
         player_->seek(step);
         moved();
         return;

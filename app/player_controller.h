@@ -98,6 +98,9 @@ public:
     // Replays of up to this many steps (~30 ms) run on the GUI thread; longer ones on a pool
     // thread (seek, collector switch).
     static constexpr std::uint64_t kInlineSteps = 300'000;
+    // A restore costs ~2 ms per MB of live state: one of a larger state than this (~15 ms)
+    // runs on a pool thread whatever the replay (a 64,000-socket state took 40-90 ms).
+    static constexpr std::size_t kInlineRestoreBytes = std::size_t(8) << 20;
     // True for the scenes that start fast-forwarded: more than kStepIntoLimit statements, or a
     // time-model scene (several CPUs) of more than 10,000 (32,000 sockets in flight make every
     // collection tens of thousands of steps).
