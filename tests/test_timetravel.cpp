@@ -125,6 +125,27 @@ QByteArray first_difference(const std::string &a, const std::string &b)
             QFAIL((label(c) + " " + (what) + "\n" + first_difference(e_, a_)).constData());                            \
     } while (0)
 
+// `rings` rings of 8 datagram pairs, u(r,j)'s file in u(r,j+1)'s queue, every u closed, then
+// `tail` (a `gc`, and maybe an `expect`): sockets, files, skbs and vertices all in use.
+std::shared_ptr<const Scene> closed_rings(int rings, const std::string &tail)
+{
+    const std::string n = std::to_string(rings);
+    const std::string text = "scene \"rings\"\nset gc graph\nset nofile 10000\n"
+                             "repeat " +
+                             n +
+                             " as r {\n  repeat 8 as j {\n    socketpair u${r}_$j p${r}_$j dgram\n  }\n}\n"
+                             "repeat " +
+                             n +
+                             " as r {\n  repeat 7 as j {\n    send p${r}_${j+1} fds=u${r}_$j\n  }\n"
+                             "  send p${r}_0 fds=u${r}_7\n}\n"
+                             "repeat " +
+                             n + " as r {\n  repeat 8 as j {\n    close u${r}_$j\n  }\n}\n" + tail;
+    ParseResult parsed = parse_scene(text, "rings.scn");
+    if (!parsed.ok())
+        return nullptr;
+    return std::make_shared<const Scene>(std::move(parsed.scene));
+}
+
 } // namespace
 
 class TestTimeTravel : public QObject {
@@ -281,14 +302,8 @@ private slots:
     {
         // 300 rings of 8 datagram pairs, every ring closed: a state of a few thousand sockets,
         // skbs and vertices, copied mid-run into the store's frozen form.
-        const char *text = "scene \"rings\"\nset gc graph\nset nofile 10000\n"
-                           "repeat 300 as r {\n  repeat 8 as j {\n    socketpair u${r}_$j p${r}_$j dgram\n  }\n}\n"
-                           "repeat 300 as r {\n  repeat 7 as j {\n    send p${r}_${j+1} fds=u${r}_$j\n  }\n"
-                           "  send p${r}_0 fds=u${r}_7\n}\n"
-                           "repeat 300 as r {\n  repeat 8 as j {\n    close u${r}_$j\n  }\n}\ngc\n";
-        ParseResult parsed = parse_scene(text, "rings.scn");
-        QVERIFY2(parsed.ok(), "the scene parses");
-        auto scene = std::make_shared<const Scene>(std::move(parsed.scene));
+        const auto scene = closed_rings(300, "gc\n");
+        QVERIFY2(scene, "the scene parses");
         SimulationOptions o;
         o.record = false;
         Simulation live(scene, o);
@@ -341,14 +356,8 @@ private slots:
         // Rings closed and collected by one long final `gc`, then an `expect`: the end of the
         // run and the gc statement's end (the last quiescent point) are what stepping back
         // from "last" restores, so the recorder keeps both, whatever the spacing.
-        const char *text = "scene \"rings\"\nset gc graph\nset nofile 10000\n"
-                           "repeat 100 as r {\n  repeat 8 as j {\n    socketpair u${r}_$j p${r}_$j dgram\n  }\n}\n"
-                           "repeat 100 as r {\n  repeat 7 as j {\n    send p${r}_${j+1} fds=u${r}_$j\n  }\n"
-                           "  send p${r}_0 fds=u${r}_7\n}\n"
-                           "repeat 100 as r {\n  repeat 8 as j {\n    close u${r}_$j\n  }\n}\ngc\nexpect freed u0_0\n";
-        ParseResult parsed = parse_scene(text, "rings.scn");
-        QVERIFY2(parsed.ok(), "the scene parses");
-        auto scene = std::make_shared<const Scene>(std::move(parsed.scene));
+        const auto scene = closed_rings(100, "gc\nexpect freed u0_0\n");
+        QVERIFY2(scene, "the scene parses");
         SimulationOptions o;
         o.record = false;
         o.fast_forward = true;
