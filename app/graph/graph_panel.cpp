@@ -131,7 +131,7 @@ void GraphPanel::refresh()
     QElapsedTimer took;
     took.start();
     const auto snapshot = controller_.graphSnapshot();
-    scene_->setSnapshot(*snapshot, controller_.snapshot().era == inflight::GcEra::graph);
+    scene_->setSnapshot(snapshot, controller_.snapshot().era == inflight::GcEra::graph);
     scene_->setSelectedSocket(controller_.selectedSocket());
     if (presenting_ || view_->followsGraph()) {
         // The view may be closer than the whole graph (the label floor): keep the socket the

@@ -76,7 +76,7 @@ void GraphScene::clearGraph()
     placed_.clear();
     expanded_.clear();
     expand_origin_.clear();
-    snapshot_ = {};
+    snapshot_ = std::make_shared<const inflight::GraphSnapshot>();
     node_index_.clear();
     display_ = {};
     has_structure_ = false;
@@ -95,13 +95,13 @@ void GraphScene::clearGraph()
     emit contentChanged();
 }
 
-void GraphScene::setSnapshot(inflight::GraphSnapshot snapshot, bool graph_era)
+void GraphScene::setSnapshot(std::shared_ptr<const inflight::GraphSnapshot> snapshot, bool graph_era)
 {
-    const std::uint64_t key = graph::structureKey(snapshot);
+    const std::uint64_t key = graph::structureKey(*snapshot);
     const bool era_changed = graph_era != graph_era_;
     snapshot_ = std::move(snapshot);
     graph_era_ = graph_era;
-    node_index_ = graph::nodeIndexById(snapshot_);
+    node_index_ = graph::nodeIndexById(*snapshot_);
     if (!has_structure_ || key != structure_key_ || era_changed) {
         structure_key_ = key;
         has_structure_ = true;
@@ -114,7 +114,7 @@ void GraphScene::setSnapshot(inflight::GraphSnapshot snapshot, bool graph_era)
 QString GraphScene::labelOf(std::uint32_t sock) const
 {
     if (sock < node_index_.size() && node_index_[sock] != kNoNode)
-        return QString::fromStdString(snapshot_.nodes[node_index_[sock]].label);
+        return QString::fromStdString(snapshot_->nodes[node_index_[sock]].label);
     return QStringLiteral("socket %1").arg(sock);
 }
 
@@ -122,7 +122,7 @@ void GraphScene::syncSockets(bool &sizes_changed)
 {
     // Where each drawn socket belongs: top level, or inside its listener (unaccepted embryo).
     std::unordered_map<std::uint32_t, std::uint32_t> parent_of; // sock -> listener sock or kNoNode
-    for (const auto &n : snapshot_.nodes) {
+    for (const auto &n : snapshot_->nodes) {
         if (!display_.individual(n.sock))
             continue;
         std::uint32_t parent = kNoNode;
@@ -160,7 +160,7 @@ void GraphScene::syncSockets(bool &sizes_changed)
         }
     // Create and update: top level first, then embryos inside their listeners.
     for (int pass = 0; pass < 2; ++pass)
-        for (const auto &n : snapshot_.nodes) {
+        for (const auto &n : snapshot_->nodes) {
             auto pit = parent_of.find(n.sock);
             if (pit == parent_of.end() || (pass == 0) != (pit->second == kNoNode))
                 continue;
@@ -195,7 +195,7 @@ void GraphScene::syncSockets(bool &sizes_changed)
 void GraphScene::syncProcesses(bool &sizes_changed)
 {
     std::unordered_set<std::uint32_t> present;
-    for (const auto &p : snapshot_.processes) {
+    for (const auto &p : snapshot_->processes) {
         present.insert(p.id);
         auto it = processes_.find(p.id);
         if (it == processes_.end()) {
@@ -252,7 +252,7 @@ void GraphScene::syncEdges()
 {
     std::unordered_set<std::uint64_t> present;
     // One item per in-flight copy between two sockets drawn on their own.
-    for (const auto &e : snapshot_.edges) {
+    for (const auto &e : snapshot_->edges) {
         if (!display_.individual(e.from) || !display_.individual(e.to))
             continue;
         SocketItem *from = socketItem(e.from), *to = socketItem(e.to);
@@ -306,7 +306,7 @@ void GraphScene::syncEdges()
 
     // Fds: one dashed edge per fd into a drawn socket, one per process and aggregate otherwise.
     present.clear();
-    for (const auto &p : snapshot_.processes) {
+    for (const auto &p : snapshot_->processes) {
         ProcessItem *proc = processItem(p.id);
         if (!proc)
             continue;
@@ -353,10 +353,10 @@ void GraphScene::syncEdges()
     }
     // Peers, both ends drawn on their own: a link, and side by side in the layout.
     std::set<std::pair<std::uint32_t, std::uint32_t>> peers;
-    for (const auto &n : snapshot_.nodes) {
-        if (n.embryo || n.peer == inflight::npos || n.peer >= snapshot_.nodes.size() || n.sock > n.peer)
+    for (const auto &n : snapshot_->nodes) {
+        if (n.embryo || n.peer == inflight::npos || n.peer >= snapshot_->nodes.size() || n.sock > n.peer)
             continue;
-        if (snapshot_.nodes[n.peer].embryo || !display_.individual(n.sock) || !display_.individual(n.peer))
+        if (snapshot_->nodes[n.peer].embryo || !display_.individual(n.sock) || !display_.individual(n.peer))
             continue;
         SocketItem *a = socketItem(n.sock), *b = socketItem(n.peer);
         if (!a || !b || a->parentItem() || b->parentItem())
@@ -380,7 +380,7 @@ void GraphScene::syncEdges()
     }
     // Each socket's fd tab.
     std::unordered_map<std::uint32_t, int> open_fds;
-    for (const auto &p : snapshot_.processes)
+    for (const auto &p : snapshot_->processes)
         for (const auto &fd : p.fds)
             ++open_fds[fd.sock];
     for (auto &[sock, item] : sockets_) {
@@ -416,7 +416,7 @@ void GraphScene::updateRoleCounts()
         std::array<std::uint32_t, AggregateItem::kRoles> counts{};
         for (std::uint32_t sock : g.sockets)
             if (sock < node_index_.size() && node_index_[sock] != kNoNode)
-                ++counts[static_cast<std::size_t>(snapshot_.nodes[node_index_[sock]].role)];
+                ++counts[static_cast<std::size_t>(snapshot_->nodes[node_index_[sock]].role)];
         item->setRoleCounts(counts);
     }
 }
@@ -424,7 +424,7 @@ void GraphScene::updateRoleCounts()
 void GraphScene::rebuild()
 {
     finishAnimations();
-    display_ = graph::buildDisplayGraph(snapshot_, expanded_, options_);
+    display_ = graph::buildDisplayGraph(*snapshot_, expanded_, options_);
     bool sizes_changed = false;
     syncSockets(sizes_changed);
     syncProcesses(sizes_changed);
@@ -456,7 +456,7 @@ void GraphScene::rebuild()
 void GraphScene::updateState()
 {
     bool sizes_changed = false;
-    for (const auto &n : snapshot_.nodes) {
+    for (const auto &n : snapshot_->nodes) {
         auto it = sockets_.find(n.sock);
         if (it != sockets_.end() && it->second->setNode(n, graph_era_)) {
             SocketItem *item = it->second;
@@ -474,12 +474,12 @@ void GraphScene::updateState()
             }
         }
     }
-    for (const auto &p : snapshot_.processes)
+    for (const auto &p : snapshot_->processes)
         if (ProcessItem *item = processItem(p.id))
             sizes_changed |= item->setProcess(p);
     // Which copies are on the hitlist changes without a new topology.
     std::unordered_map<std::uint64_t, std::uint32_t> bundle_hits;
-    for (const auto &e : snapshot_.edges) {
+    for (const auto &e : snapshot_->edges) {
         auto it = edges_.find(e.id);
         if (it != edges_.end() && !it->second->isBundle()) {
             it->second->updateCopy(e);

@@ -47,8 +47,13 @@ public:
     ~GraphScene() override;
 
     // ---- content ---------------------------------------------------------------------------------
-    void setSnapshot(inflight::GraphSnapshot snapshot, bool graph_era);
-    const inflight::GraphSnapshot &snapshot() const { return snapshot_; }
+    // Shared with the controller, not copied: over a million sockets a copy is ~180 MB.
+    void setSnapshot(std::shared_ptr<const inflight::GraphSnapshot> snapshot, bool graph_era);
+    void setSnapshot(inflight::GraphSnapshot snapshot, bool graph_era)
+    {
+        setSnapshot(std::make_shared<const inflight::GraphSnapshot>(std::move(snapshot)), graph_era);
+    }
+    const inflight::GraphSnapshot &snapshot() const { return *snapshot_; }
     const graph::DisplayGraph &display() const { return display_; }
     bool graphEra() const { return graph_era_; }
     // A new scene: forget every item, position and expansion.
@@ -159,7 +164,7 @@ private:
     void animate(double t);
     QString labelOf(std::uint32_t sock) const;
 
-    inflight::GraphSnapshot snapshot_;
+    std::shared_ptr<const inflight::GraphSnapshot> snapshot_ = std::make_shared<const inflight::GraphSnapshot>();
     std::vector<std::uint32_t> node_index_; // socket id -> index in snapshot_.nodes
     graph::DisplayGraph display_;
     graph::DisplayOptions options_;
