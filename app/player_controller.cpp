@@ -489,10 +489,8 @@ void PlayerController::startIndex()
     index_.clear();
     gc_steps_.clear();
     warning_steps_.clear();
-    latency_samples_.clear();
+    latency_run_ = std::make_shared<const latency::LatencyRun>();
     end_of_run_.reset();
-    tasks_.clear();
-    user_names_.clear();
     emit indexReadyChanged();
     auto cancel = index_cancel_;
     auto scene = scene_;
@@ -574,20 +572,14 @@ void PlayerController::startIndex()
             return;
         const std::uint64_t total = sim->steps();
         // The latency panel's samples, and the task and user names its groups are called by.
-        struct Timed {
-            LatencyLog samples;
-            std::vector<TaskInfo> tasks;
-            std::vector<std::string> users;
-        };
-        auto timed = std::make_shared<Timed>(Timed{sim->take_latencies(), sim->tasks(), user_names(sim->kernel())});
+        auto timed = std::make_shared<const latency::LatencyRun>(
+            latency::LatencyRun{sim->take_latencies(), sim->tasks(), user_names(sim->kernel())});
         QMetaObject::invokeMethod(
             self.data(),
             [self, cancel, events, complete, total, timed, sim]() {
                 if (!self || cancel->load())
                     return;
-                self->latency_samples_ = std::move(timed->samples);
-                self->tasks_ = std::move(timed->tasks);
-                self->user_names_ = std::move(timed->users);
+                self->latency_run_ = timed;
                 self->index_ = std::move(*events);
                 self->index_complete_ = complete;
                 self->total_steps_ = total;

@@ -19,6 +19,7 @@
 #include "inflight/step_snapshot.hpp"
 #include "inflight/stop_conditions.hpp"
 #include "inflight/watch.hpp"
+#include "latency/latency_run.h"
 
 #include <QObject>
 #include <QSet>
@@ -158,9 +159,11 @@ public:
     std::uint64_t firstStepOfLine(int line) const;
     // Every timed call of the whole run (sendmsg, autobind), the tasks that made them and the
     // users' names by Kernel::users index: the latency panel reads them (with the index).
-    const inflight::LatencyLog &latencySamples() const { return latency_samples_; }
-    const std::vector<inflight::TaskInfo> &tasks() const { return tasks_; }
-    const std::vector<std::string> &userNames() const { return user_names_; }
+    const inflight::LatencyLog &latencySamples() const { return latency_run_->samples; }
+    const std::vector<inflight::TaskInfo> &tasks() const { return latency_run_->tasks; }
+    const std::vector<std::string> &userNames() const { return latency_run_->user_names; }
+    // The three above as one shared value, which the latency panel keeps (never a copy).
+    std::shared_ptr<const latency::LatencyRun> latencyRun() const { return latency_run_; }
     // The index's own run, finished (null until indexReady()): its kernel knows every socket the
     // run ever made, for views that name sockets by label. Its latency samples were handed to
     // latencySamples(). One run serves both, instead of a second replay of the whole scene.
@@ -284,10 +287,8 @@ private:
     std::shared_ptr<inflight::CheckpointStore> checkpoints_;
     std::vector<inflight::Event> index_;
     std::vector<std::uint64_t> gc_steps_, warning_steps_;
-    inflight::LatencyLog latency_samples_;
+    std::shared_ptr<const latency::LatencyRun> latency_run_ = std::make_shared<const latency::LatencyRun>();
     std::shared_ptr<const inflight::Simulation> end_of_run_;
-    std::vector<inflight::TaskInfo> tasks_;
-    std::vector<std::string> user_names_;
     bool index_ready_ = false;
     bool index_complete_ = true;
     std::uint64_t total_steps_ = 0;

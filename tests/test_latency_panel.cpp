@@ -224,6 +224,9 @@ private slots:
         QCOMPARE(dock.objectName(), QStringLiteral("latencyDock"));
         // It starts from the controller's samples of the run (whatever the model times).
         QCOMPARE(dock.live().run().samples.size(), c.latencySamples().size());
+        QVERIFY(!c.latencySamples().empty());
+        // Shared with the controller, not copied (a million samples are 56 MB).
+        QCOMPARE(&dock.live().run(), c.latencyRun().get());
         const std::uint64_t total = c.totalSteps();
         QVERIFY(total >= 20);
         auto run = std::make_shared<LatencyRun>();

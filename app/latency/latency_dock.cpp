@@ -209,13 +209,7 @@ LatencyDock::~LatencyDock() = default;
 
 void LatencyDock::takeControllerRun()
 {
-    auto run = std::make_shared<LatencyRun>();
-    if (controller_.indexReady()) {
-        run->samples = controller_.latencySamples();
-        run->tasks = controller_.tasks();
-        run->user_names = controller_.userNames();
-    }
-    setRun(std::move(run));
+    setRun(controller_.indexReady() ? controller_.latencyRun() : nullptr);
 }
 
 void LatencyDock::setRun(std::shared_ptr<const LatencyRun> run)

@@ -7,6 +7,7 @@
 
 #include "inflight/latency.hpp"
 #include "inflight/log2_histogram.hpp"
+#include "latency_run.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -16,13 +17,6 @@
 #include <vector>
 
 namespace latency {
-
-// One run's timed calls and the names their groups are called by.
-struct LatencyRun {
-    inflight::LatencyLog samples;
-    std::vector<inflight::TaskInfo> tasks;
-    std::vector<std::string> user_names; // by Kernel::users index
-};
 
 class LiveLatency {
 public:
