@@ -220,7 +220,6 @@ int main(int argc, char **argv)
         const double index_s = t.elapsed() / 1000.0;
         std::fprintf(stderr, "  indexed after %.1f s: %llu steps, rss %ld MB\n", index_s,
                      static_cast<unsigned long long>(c.totalSteps()), bench::status_kib("VmRSS") / 1024);
-        std::fprintf(stderr, "  DBG index %zu events (cap %zu) x %zu B; latency %zu x %zu B; state %.0f MB\n", c.timeline().size(), c.timeline().capacity(), sizeof(inflight::Event), c.latencySamples().size(), sizeof(inflight::LatencySample), 0.0);
         QElapsedTimer lt;
         lt.start();
         c.last();
@@ -236,7 +235,6 @@ int main(int argc, char **argv)
         }
         QApplication::processEvents();
         const double end_s = lt.elapsed() / 1000.0;
-        std::fprintf(stderr, "  DBG after last: rss %ld MB\n", bench::status_kib("VmRSS") / 1024);
         const bool reached_end = c.atEnd(); // before the steps back below
         // Stepping near the end: every view follows each step over a million sockets.
         c.seek(c.totalSteps() - 40);
@@ -251,12 +249,10 @@ int main(int argc, char **argv)
             QApplication::processEvents();
             step_ms.push_back(st.nsecsElapsed() / 1e6);
         }
-        std::fprintf(stderr, "  DBG after steps: rss %ld MB\n", bench::status_kib("VmRSS") / 1024);
         QElapsedTimer gt;
         gt.start();
         w.graph().refresh();
         const double graph_ms = gt.nsecsElapsed() / 1e6;
-        std::fprintf(stderr, "  DBG after graph: rss %ld MB\n", bench::status_kib("VmRSS") / 1024);
         std::vector<double> back_ms;
         for (int i = 0; i < 5; ++i) {
             QElapsedTimer bt;
