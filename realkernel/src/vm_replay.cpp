@@ -94,16 +94,18 @@ KernelRun run_in_vm(const std::string &scene_file, const VmOptions &o)
         failed.failure = "cannot read " + scene_file;
         return failed;
     }
+    // What the user named first (the scene, then the kernel), then the tools we bring: a
+    // mistyped --vm path is reported as such on a machine without busybox-static too.
+    if (!fs::exists(o.vmlinuz)) {
+        failed.failure = "no kernel image at " + o.vmlinuz;
+        return failed;
+    }
     if (o.agent.empty() || !read_file(o.agent, agent)) {
         failed.failure = "cannot read the replay agent '" + o.agent + "' (build the inflight-replay-agent target)";
         return failed;
     }
     if (!read_file(o.busybox, busybox)) {
         failed.failure = "cannot read " + o.busybox + " (install busybox-static)";
-        return failed;
-    }
-    if (!fs::exists(o.vmlinuz)) {
-        failed.failure = "no kernel image at " + o.vmlinuz;
         return failed;
     }
     const fs::path modules =
