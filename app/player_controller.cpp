@@ -47,7 +47,10 @@ void release_off_thread(std::unique_ptr<Player> &player, std::shared_ptr<Checkpo
     auto old = std::make_shared<OldRun>(
         OldRun{std::move(player), std::move(checkpoints), std::move(end_of_run), std::move(index)});
     index = {};
-    QThreadPool::globalInstance()->start([old]() mutable { old.reset(); });
+    QThreadPool::globalInstance()->start([old]() mutable {
+        old.reset();
+        IdleHeapTrim::trimNow();
+    });
 }
 
 constexpr int kTickMs = 16;           // playback timer: one tick a frame
@@ -61,6 +64,10 @@ PlayerController::PlayerController(QObject *parent) : QObject(parent), snapshot_
     connect(this, &PlayerController::sceneLoaded, this, [this] { takeSnapshot(true); });
     connect(this, &PlayerController::positionChanged, this, [this] { takeSnapshot(false); });
     connect(this, &PlayerController::selectionChanged, this, [this] { detail_generation_ = 0; });
+    // Large states are freed on every move of a large scene; their pages go back once idle.
+    for (auto signal : {&PlayerController::positionChanged, &PlayerController::sceneLoaded,
+                        &PlayerController::indexReadyChanged})
+        connect(this, signal, &heap_trim_, &IdleHeapTrim::poke);
     timer_.setInterval(kTickMs);
     connect(&timer_, &QTimer::timeout, this, &PlayerController::onTick);
 }

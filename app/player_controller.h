@@ -19,6 +19,7 @@
 #include "inflight/step_snapshot.hpp"
 #include "inflight/stop_conditions.hpp"
 #include "inflight/watch.hpp"
+#include "heap_trim.h"
 #include "latency/latency_run.h"
 
 #include <QObject>
@@ -316,6 +317,7 @@ private:
     bool rerun_ = false;        // the sceneLoaded() being emitted is rerunKeepingPlace()'s
     bool resume_slice_ = false; // the next continueToBreakpoint() goes on with a slice
     QTimer timer_;
+    IdleHeapTrim heap_trim_;
     double speed_ = 8.0;
     double credit_ = 0.0;
 };

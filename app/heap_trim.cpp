@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "heap_trim.h"
+
+#include <QThreadPool>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace {
+constexpr int kIdleMs = 1000;
+}
+
+IdleHeapTrim::IdleHeapTrim(QObject *parent) : QObject(parent)
+{
+    idle_.setSingleShot(true);
+    idle_.setInterval(kIdleMs);
+    connect(&idle_, &QTimer::timeout, this, [] { QThreadPool::globalInstance()->start([] { trimNow(); }); });
+}
+
+void IdleHeapTrim::poke() { idle_.start(); }
+
+void IdleHeapTrim::trimNow()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
