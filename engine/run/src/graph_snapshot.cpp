@@ -170,16 +170,21 @@ GraphSnapshot snapshot_graph(const Kernel &k)
         sp.id = p.id;
         sp.name = p.name;
         sp.user = p.user ? p.user->name : "root";
-        std::unordered_map<int, std::uint32_t> name_of_fd;
-        p.names.for_each([&](std::uint32_t name, int fd) { name_of_fd[fd] = name; });
+        // By fd, not a hash map: the million-bind scene's process has a million named fds
+        // (a hash map of them was 40% of its 340 ms snapshot).
+        std::vector<std::uint32_t> name_of_fd(p.fds.size(), npos);
+        p.names.for_each([&](std::uint32_t name, int fd) {
+            if (fd >= 0 && static_cast<std::size_t>(fd) < name_of_fd.size())
+                name_of_fd[static_cast<std::size_t>(fd)] = name;
+        });
+        sp.fds.reserve(p.fds.size());
         for (std::size_t fd = 0; fd < p.fds.size(); ++fd) {
             const File *f = p.fds[fd];
             if (!f || !f->sock)
                 continue;
             SnapshotFd sf;
             sf.fd = static_cast<int>(fd);
-            auto it = name_of_fd.find(sf.fd);
-            sf.name = it != name_of_fd.end() ? std::string(k.name_pool.str(it->second)) : "fd" + std::to_string(fd);
+            sf.name = name_of_fd[fd] != npos ? std::string(k.name_pool.str(name_of_fd[fd])) : "fd" + std::to_string(fd);
             sf.sock = f->sock->id;
             key = mix(mix(mix(key, p.id), fd), sf.sock);
             sp.fds.push_back(std::move(sf));
