@@ -255,6 +255,8 @@ int main(int argc, char **argv)
         w.graph().refresh();
         const double graph_ms = gt.nsecsElapsed() / 1e6;
         std::vector<double> back_ms;
+        StallMeter backs_meter; // the window while the steps back run (a graph refresh is not free)
+        backs_meter.start();
         for (int i = 0; i < 5; ++i) {
             QElapsedTimer bt;
             bt.start();
@@ -262,8 +264,10 @@ int main(int argc, char **argv)
             wait_idle(c, 600000);
             back_ms.push_back(bt.nsecsElapsed() / 1e6);
         }
-        std::printf("  a step back near the end: %.0f ms median                        goal: <= 200 ms\n",
-                    median(back_ms));
+        const double backs_stall = backs_meter.stop();
+        std::printf("  a step back near the end: %.0f ms median                        goal: <= 200 ms\n"
+                    "  longest GUI-thread stall during five steps back: %.0f ms\n",
+                    median(back_ms), backs_stall);
         std::printf("  a step near the end (engine + every view but a deferred graph): %.1f ms median, %.1f ms max;\n"
                     "  one graph refresh over a million sockets: %.0f ms\n",
                     median(step_ms), *std::max_element(step_ms.begin(), step_ms.end()), graph_ms);
@@ -271,7 +275,7 @@ int main(int argc, char **argv)
         // What the app holds while the user looks at the end: the idle heap trim has run.
         QElapsedTimer idle;
         idle.start();
-        while (idle.elapsed() < 1500)
+        while (idle.elapsed() < 3000)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
         QThreadPool::globalInstance()->waitForDone(5000);
         std::printf("autobind-exhaustion (1,048,578 sockets): first frame %.0f ms; indexed in %.1f s (%s);\n"

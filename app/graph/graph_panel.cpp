@@ -81,7 +81,13 @@ GraphPanel::GraphPanel(PlayerController &controller, QWidget *parent)
     connect(&controller_, &PlayerController::sceneLoaded, this, &GraphPanel::onSceneLoaded);
     deferred_ = new QTimer(this);
     deferred_->setSingleShot(true);
-    connect(deferred_, &QTimer::timeout, this, &GraphPanel::refresh);
+    connect(deferred_, &QTimer::timeout, this, [this] {
+        // A seek under way replaces the state shown: refresh once it has landed (its move
+        // starts the timer again), not the state it is about to leave.
+        if (controller_.isBusy())
+            return;
+        refresh();
+    });
     connect(&controller_, &PlayerController::positionChanged, this, &GraphPanel::positionMoved);
     connect(&controller_, &PlayerController::selectionChanged, this, &GraphPanel::onSelectionChanged);
     connect(scene_, &GraphScene::socketClicked, this, [this](std::uint32_t sock) { controller_.selectSocket(sock); });
@@ -111,10 +117,19 @@ void GraphPanel::positionMoved()
         refresh();
         return;
     }
+    const int interval = static_cast<int>(std::min<qint64>(last_refresh_ms_, 500));
+    // A refresh this slow (the million-socket scene's: 0.4-1.7 s to snapshot and group every
+    // socket) waits until the moves stop: refreshed once per interval, it froze the window in
+    // the middle of a series of steps back, each of which then waited for it.
+    constexpr qint64 kWaitsForQuietMs = 250;
+    if (last_refresh_ms_ > kWaitsForQuietMs) {
+        deferred_->start(interval); // restarted by each move
+        return;
+    }
     // Not restarted by each step: while stepping or playing it still refreshes, once per
     // interval, with the step it has reached by then.
     if (!deferred_->isActive())
-        deferred_->start(static_cast<int>(std::min<qint64>(last_refresh_ms_, 500)));
+        deferred_->start(interval);
 }
 
 void GraphPanel::flushRefresh()
