@@ -62,6 +62,7 @@ private slots:
     void countTotalMinMax();
     void percentilesNearestRank();
     void percentilesAfterMoreSamples();
+    void removeLastUndoesAdd();
     void seedRowsAndBars();
     void seedBeforeSeriesTail();
     void seedAfterSeriesTail();
@@ -221,6 +222,48 @@ void TestHistogram::percentilesAfterMoreSamples()
     QCOMPARE(h.percentile_ns(100), 100u);
     QCOMPARE(h.percentile_ns(14.2), 1u); // 0.994 of a sample: rank 1
     QCOMPARE(h.percentile_ns(14.3), 2u); // 1.001: rank 2
+}
+
+void TestHistogram::removeLastUndoesAdd()
+{
+    // Adding values and taking the last ones back leaves what adding the rest alone gives:
+    // counts, buckets, total, min, max and the nearest-rank percentiles, whether or not the
+    // sorted copy had caught up before (a percentile asked in between).
+    std::vector<std::uint64_t> v;
+    std::uint64_t x = 12345;
+    for (int i = 0; i < 300; ++i) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        v.push_back((x >> 40) % 100000 + (i == 150 ? 10'000'000 : 0)); // one maximum in the middle
+    }
+    v.push_back(0); // a new minimum, last
+    for (bool asked : {false, true}) {
+        Log2Histogram h(TimeUnit::us);
+        for (std::uint64_t ns : v)
+            h.add(ns);
+        if (asked)
+            QVERIFY(h.percentile_ns(50) > 0);
+        for (std::size_t keep = v.size(); keep-- > 0;) {
+            QVERIFY(!h.remove_last(v[keep] + 1)); // not the last value added: refused, unchanged
+            QVERIFY(h.remove_last(v[keep]));
+            Log2Histogram fresh(TimeUnit::us);
+            for (std::size_t i = 0; i < keep; ++i)
+                fresh.add(v[i]);
+            QCOMPARE(h.count(), fresh.count());
+            QCOMPARE(h.buckets(), fresh.buckets());
+            QCOMPARE(h.total_ns(), fresh.total_ns());
+            QCOMPARE(h.min_ns(), fresh.min_ns());
+            QCOMPARE(h.max_ns(), fresh.max_ns());
+            for (double p : {1.0, 50.0, 90.0, 99.0, 100.0})
+                QCOMPARE(h.percentile_ns(p), fresh.percentile_ns(p));
+        }
+        QVERIFY(h.empty());
+        QVERIFY(!h.remove_last(0));
+    }
+    Log2Histogram counted;
+    counted.add(5, 3);
+    counted.add(7);
+    QVERIFY(!counted.remove_last(7)); // counted values: not undone, left whole
+    QCOMPARE(counted.count(), 4u);
 }
 
 void TestHistogram::seedRowsAndBars()

@@ -178,6 +178,40 @@ private slots:
         Theme::instance().setFontScale(1.0);
     }
 
+    void liveStepsBackByTakingCallsBack()
+    {
+        // Stepping back one step at a time past returns (a few at most each time) gives what a
+        // view opened at that step shows: the same groups, counts and percentiles.
+        auto run = beforeSeries();
+        run->samples.push_back(call(123, 5000, 5000, 0, CallKind::with_fds)); // a group of one
+        LiveLatency live;
+        live.setGroupBy(GroupBy::call_kind);
+        live.setRun(run);
+        const std::uint64_t end = 5001;
+        live.setPosition(end);
+        QCOMPARE(live.all().count(), run->samples.size());
+        QVERIFY(live.all().percentile_ns(99) > 0); // the sorted copies have caught up
+        for (std::uint64_t step : {5000u, 4999u, 4097u, 4096u, 4095u, 4090u, 3000u, 100u, 1u, 0u}) {
+            live.setPosition(step);
+            LiveLatency fresh;
+            fresh.setGroupBy(GroupBy::call_kind);
+            fresh.setRun(run);
+            fresh.setPosition(step);
+            QCOMPARE(live.visibleCount(), fresh.visibleCount());
+            QCOMPARE(live.all().count(), fresh.all().count());
+            QCOMPARE(live.all().total_ns(), fresh.all().total_ns());
+            QCOMPARE(live.all().max_ns(), fresh.all().max_ns());
+            QCOMPARE(live.all().percentile_ns(90), fresh.all().percentile_ns(90));
+            QCOMPARE(live.groups().size(), fresh.groups().size());
+            for (std::size_t g = 0; g < live.groups().size(); ++g) {
+                QCOMPARE(live.groups()[g].name, fresh.groups()[g].name);
+                QCOMPARE(live.groups()[g].samples, fresh.groups()[g].samples);
+                QCOMPARE(live.groups()[g].histogram.buckets(), fresh.groups()[g].histogram.buckets());
+                QCOMPARE(live.groups()[g].histogram.percentile_ns(50), fresh.groups()[g].histogram.percentile_ns(50));
+            }
+        }
+    }
+
     void liveShowsOnlyReturnedCalls()
     {
         auto run = std::make_shared<LatencyRun>();

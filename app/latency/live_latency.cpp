@@ -59,13 +59,26 @@ void LiveLatency::addShown(std::size_t sample)
 LiveLatency::Change LiveLatency::setPosition(std::uint64_t step)
 {
     const std::size_t groups_before = groups_->groups().size();
-    bool restarted = false;
-    if (step < position_ && shown_ > 0 && run_->samples[by_return_[shown_ - 1]].last_step > step) {
-        // Backwards past a return: start again (rare, and linear in what is shown).
-        groups_->clear();
-        all_.clear();
-        shown_ = 0;
-        restarted = true;
+    bool restarted = false, took_back = false;
+    // Backwards past a few returns (a step back): take those calls back one by one. Starting
+    // again instead re-sorted every shown duration for the percentiles, 160 ms on the GUI
+    // thread at each step back near the end of the million-bind scene.
+    constexpr std::size_t kTakeBackAtMost = 64;
+    for (std::size_t taken = 0; step < position_ && shown_ > 0; ++taken) {
+        const std::size_t last = by_return_[shown_ - 1];
+        const LatencySample &s = run_->samples[last];
+        if (s.last_step <= step)
+            break;
+        if (taken == kTakeBackAtMost || !all_.remove_last(s.duration_ns) || !groups_->remove_last(s, last)) {
+            // Further back, or a group would empty: start again (linear in what is shown).
+            groups_->clear();
+            all_.clear();
+            shown_ = 0;
+            restarted = true;
+            break;
+        }
+        --shown_;
+        took_back = true;
     }
     position_ = step;
     const std::size_t shown_before = shown_;
@@ -73,7 +86,7 @@ LiveLatency::Change LiveLatency::setPosition(std::uint64_t step)
         addShown(by_return_[shown_++]);
     if (restarted || groups_->groups().size() != groups_before)
         return Change::groups;
-    return shown_ != shown_before ? Change::counts : Change::none;
+    return took_back || shown_ != shown_before ? Change::counts : Change::none;
 }
 
 bool LiveLatency::isVisible(std::size_t sample) const

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <limits>
 
 namespace inflight {
 
@@ -87,6 +88,26 @@ void Log2Histogram::add(std::uint64_t ns, std::uint64_t times)
     counted_[ns] += times;
     counted_calls_ += times;
     total_ns_ = saturating_add(total_ns_, saturating_mul(ns, times));
+}
+
+bool Log2Histogram::remove_last(std::uint64_t ns)
+{
+    if (values_.empty() || values_.back() != ns || !counted_.empty() ||
+        total_ns_ == std::numeric_limits<std::uint64_t>::max())
+        return false;
+    --buckets_[static_cast<std::size_t>(bucket_of(ns / unit_divisor(unit_)))];
+    total_ns_ -= ns;
+    if (sorted_.size() == values_.size()) // the sorted copy holds it too
+        sorted_.erase(std::lower_bound(sorted_.begin(), sorted_.end(), ns));
+    values_.pop_back();
+    if (values_.empty()) {
+        min_ns_ = max_ns_ = 0;
+    } else if (ns == min_ns_ || ns == max_ns_) {
+        const auto [lo, hi] = std::minmax_element(values_.begin(), values_.end());
+        min_ns_ = *lo;
+        max_ns_ = *hi;
+    }
+    return true;
 }
 
 void Log2Histogram::clear()
@@ -374,6 +395,18 @@ std::size_t SampleGroups::add(const LatencySample &s, std::size_t index)
     groups_[g].samples.push_back(index);
     groups_[g].histogram.add(s.duration_ns);
     return g;
+}
+
+bool SampleGroups::remove_last(const LatencySample &s, std::size_t index)
+{
+    const auto it = by_name_.find(name_of(s));
+    if (it == by_name_.end())
+        return false;
+    SampleGroup &g = groups_[it->second];
+    if (g.samples.size() < 2 || g.samples.back() != index || !g.histogram.remove_last(s.duration_ns))
+        return false;
+    g.samples.pop_back();
+    return true;
 }
 
 void SampleGroups::set_unit(TimeUnit unit)

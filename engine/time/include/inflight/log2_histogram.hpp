@@ -42,6 +42,11 @@ public:
     // `times` samples of the same value, kept as one count (latency_counts.hpp: the calls past
     // the latency-samples budget): buckets, totals and percentiles stay exact.
     void add(std::uint64_t ns, std::uint64_t times);
+    // Takes back the last add(ns): a live view stepping back past a call's return. False (and
+    // nothing changed) when that cannot be undone exactly: the last value added was not `ns`,
+    // counted values were added, or the total saturated. Cheap where clear() and adding every
+    // earlier value again is not: the percentiles' sorted copy is kept, not sorted again.
+    bool remove_last(std::uint64_t ns);
     void clear();
 
     std::uint64_t count() const { return values_.size() + counted_calls_; }
@@ -142,6 +147,9 @@ public:
     // Adds the sample (its position `index` in the caller's vector) and returns its group's
     // position. A new group may shift the positions of later ones.
     std::size_t add(const LatencySample &s, std::size_t index);
+    // Takes back the last add(s, index): false (nothing changed) when that sample is not the
+    // last of its group, or its group would be left empty (the groups would change).
+    bool remove_last(const LatencySample &s, std::size_t index);
     const std::vector<SampleGroup> &groups() const { return groups_; }
     void set_unit(TimeUnit unit);
     void clear();
