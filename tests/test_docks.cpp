@@ -799,6 +799,24 @@ private slots:
         QCOMPARE(p.rowCount(), want_b);
         for (int r = 0; r < p.rowCount(); ++r)
             QVERIFY(eventInvolves(m.event(p.mapToSource(p.index(r, 0)).row()), b));
+        // Mapped both ways, and a source row's repaint reaches the proxy row showing it.
+        {
+            int rejected = -1;
+            for (int r = 0; r < m.rowCount() && rejected < 0; ++r)
+                if (!eventInvolves(m.event(r), b))
+                    rejected = r;
+            QVERIFY(rejected >= 0);
+            QVERIFY(!p.mapFromSource(m.index(rejected, 0)).isValid());
+            const QModelIndex shown = p.index(p.rowCount() / 2, 1);
+            const QModelIndex source = p.mapToSource(shown);
+            QCOMPARE(p.mapFromSource(source), shown);
+            QCOMPARE(p.rowAtOrBefore(source.row()), shown.row());
+            QSignalSpy changed(&p, &QAbstractItemModel::dataChanged);
+            emit m.dataChanged(m.index(rejected, 0), m.index(rejected, 0));
+            emit m.dataChanged(m.index(source.row(), 0), m.index(source.row(), 2));
+            QCOMPARE(changed.count(), 1); // the rejected row has no proxy row to repaint
+            QCOMPARE(changed.at(0).at(0).value<QModelIndex>().row(), shown.row());
+        }
         // Both filters at once.
         dock.kindBox()->setCurrentIndex(5); // Graph walk
         int want_both = 0;
