@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 namespace graph {
@@ -157,7 +158,7 @@ DisplayGraph buildDisplayGraph(const inflight::GraphSnapshot &s, const std::unor
         std::uint32_t in_int = 0, out_int = 0, in_ext = 0, out_ext = 0, fds = 0, embryos = 0;
     };
     std::vector<Degrees> deg(count);
-    std::unordered_map<std::uint32_t, std::uint32_t> internal_edges; // instance -> copies inside
+    std::vector<std::uint32_t> internal_edges(count, 0); // by instance: copies inside it
     for (const auto &e : s.edges) {
         const std::uint32_t a = rep(e.from), b = rep(e.effective_to);
         if (a == kNone || b == kNone)
@@ -187,45 +188,65 @@ DisplayGraph buildDisplayGraph(const inflight::GraphSnapshot &s, const std::unor
 
     // The shape signature of each SCC: its size, inside edges and the sorted list of its
     // members' (type, listener, embryos, degrees, fds). Equal signatures draw the same.
-    std::unordered_map<std::uint32_t, std::vector<std::uint64_t>> members_sig;
-    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> members;
-    std::unordered_map<std::uint32_t, std::uint32_t> owner_of; // instance -> holder (as above)
+    // Members and signatures by instance in flat arrays (offsets, then values), not a map of
+    // vectors: the million-bind scene has a million single-socket SCCs, and two million small
+    // vectors were most of its grouping's time on the GUI thread.
+    std::vector<std::uint32_t> member_at(count + 1, 0), sig_at(count + 1, 0);
     for (const auto &n : s.nodes) {
         const std::uint32_t inst = d.instance_of[n.sock];
         if (inst == kNone)
             continue;
-        members[inst].push_back(n.sock);
-        if (holder[n.sock] != kNone) {
-            auto [o, added] = owner_of.emplace(inst, holder[n.sock]);
-            if (!added && o->second != holder[n.sock])
-                o->second = kSeveral;
-        }
-        if (rep(n.sock) != n.sock)
-            continue; // an embryo counts through its listener
-        const Degrees &g = deg[n.sock];
-        std::uint64_t h = mix(static_cast<std::uint64_t>(n.type), n.listener);
-        for (std::uint32_t v : {g.embryos, g.in_int, g.out_int, g.in_ext, g.out_ext, g.fds})
-            h = mix(h, v);
-        members_sig[inst].push_back(h);
+        ++member_at[inst + 1];
+        if (rep(n.sock) == n.sock) // an embryo counts through its listener
+            ++sig_at[inst + 1];
     }
+    for (std::uint32_t i = 0; i < count; ++i) {
+        member_at[i + 1] += member_at[i];
+        sig_at[i + 1] += sig_at[i];
+    }
+    std::vector<std::uint32_t> member_list(member_at[count]);
+    std::vector<std::uint64_t> sig_list(sig_at[count]);
+    std::vector<std::uint32_t> owner_of(count, kNone); // by instance: its members' holder (as above)
+    {
+        std::vector<std::uint32_t> next_member(member_at.begin(), member_at.end() - 1);
+        std::vector<std::uint32_t> next_sig(sig_at.begin(), sig_at.end() - 1);
+        for (const auto &n : s.nodes) {
+            const std::uint32_t inst = d.instance_of[n.sock];
+            if (inst == kNone)
+                continue;
+            member_list[next_member[inst]++] = n.sock;
+            if (const std::uint32_t h = holder[n.sock]; h != kNone) {
+                std::uint32_t &o = owner_of[inst];
+                o = o == kNone || o == h ? h : kSeveral;
+            }
+            if (rep(n.sock) != n.sock)
+                continue;
+            const Degrees &g = deg[n.sock];
+            std::uint64_t h = mix(static_cast<std::uint64_t>(n.type), n.listener);
+            for (std::uint32_t v : {g.embryos, g.in_int, g.out_int, g.in_ext, g.out_ext, g.fds})
+                h = mix(h, v);
+            sig_list[next_sig[inst]++] = h;
+        }
+    }
+    auto members = [&](std::uint32_t inst) {
+        return std::span<const std::uint32_t>(member_list.data() + member_at[inst], member_at[inst + 1] - member_at[inst]);
+    };
     struct Group {
         std::uint64_t signature;
         std::vector<std::uint32_t> instances;
     };
     std::unordered_map<std::uint64_t, std::size_t> group_of_sig;
     std::vector<Group> groups;
-    std::vector<std::uint32_t> instance_list;
-    for (auto &[inst, sigs] : members_sig)
-        instance_list.push_back(inst);
-    std::sort(instance_list.begin(), instance_list.end());
-    for (std::uint32_t inst : instance_list) {
-        auto &sigs = members_sig[inst];
-        std::sort(sigs.begin(), sigs.end());
-        std::uint64_t h = mix(mix(0x5cc, members[inst].size()), internal_edges[inst]);
-        for (std::uint64_t v : sigs)
-            h = mix(h, v);
-        if (auto o = owner_of.find(inst); o != owner_of.end())
-            h = mix(h, 0x0e00000000ull | o->second);
+    for (std::uint32_t inst = 0; inst < count; ++inst) {
+        if (sig_at[inst + 1] == sig_at[inst])
+            continue; // not an instance (or only embryos, counted through their listener)
+        const auto sigs_begin = sig_list.begin() + sig_at[inst], sigs_end = sig_list.begin() + sig_at[inst + 1];
+        std::sort(sigs_begin, sigs_end);
+        std::uint64_t h = mix(mix(0x5cc, members(inst).size()), internal_edges[inst]);
+        for (auto v = sigs_begin; v != sigs_end; ++v)
+            h = mix(h, *v);
+        if (owner_of[inst] != kNone)
+            h = mix(h, 0x0e00000000ull | owner_of[inst]);
         auto [it, added] = group_of_sig.emplace(h, groups.size());
         if (added)
             groups.push_back({h, {}});
@@ -249,10 +270,10 @@ DisplayGraph buildDisplayGraph(const inflight::GraphSnapshot &s, const std::unor
         a.instances = collapsed;
         a.expanded_instances = shown;
         const std::uint32_t first = collapsed.front();
-        const auto &m = members[first];
+        const auto m = members(first);
         a.sockets_per_instance = static_cast<std::uint32_t>(m.size());
-        if (auto o = owner_of.find(first); o != owner_of.end() && o->second < s.processes.size())
-            a.owner = s.processes[o->second].name;
+        if (owner_of[first] < s.processes.size())
+            a.owner = s.processes[owner_of[first]].name;
         a.edges_per_instance = internal_edges[first];
         bool ring = m.size() >= 2 && a.edges_per_instance == m.size();
         std::vector<std::string> types;
@@ -275,7 +296,7 @@ DisplayGraph buildDisplayGraph(const inflight::GraphSnapshot &s, const std::unor
             a.shape = "strongly connected group";
         const auto index = static_cast<std::int32_t>(d.aggregates.size());
         for (std::uint32_t inst : collapsed)
-            for (std::uint32_t sock : members[inst]) {
+            for (std::uint32_t sock : members(inst)) {
                 d.aggregate_of[sock] = index;
                 a.sockets.push_back(sock);
             }
