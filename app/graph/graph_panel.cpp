@@ -84,9 +84,15 @@ GraphPanel::GraphPanel(PlayerController &controller, QWidget *parent)
     connect(deferred_, &QTimer::timeout, this, [this] {
         // A seek under way replaces the state shown: refresh once it has landed (its move
         // starts the timer again), not the state it is about to leave.
-        if (controller_.isBusy())
+        if (controller_.isBusy()) {
+            refresh_owed_ = true; // and if the seek is cancelled instead, busyChanged() pays it
             return;
+        }
         refresh();
+    });
+    connect(&controller_, &PlayerController::busyChanged, this, [this](bool busy) {
+        if (!busy && refresh_owed_)
+            positionMoved();
     });
     connect(&controller_, &PlayerController::positionChanged, this, &GraphPanel::positionMoved);
     connect(&controller_, &PlayerController::selectionChanged, this, &GraphPanel::onSelectionChanged);
@@ -141,6 +147,7 @@ void GraphPanel::flushRefresh()
 void GraphPanel::refresh()
 {
     deferred_->stop();
+    refresh_owed_ = false;
     if (!controller_.hasScene())
         return;
     QElapsedTimer took;

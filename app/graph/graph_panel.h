@@ -79,4 +79,5 @@ private:
     // window following each step at once.
     QTimer *deferred_ = nullptr;
     qint64 last_refresh_ms_ = 0;
+    bool refresh_owed_ = false; // a deferred refresh fell while a seek was under way
 };
