@@ -124,9 +124,10 @@ void GraphPanel::positionMoved()
         return;
     }
     const int interval = static_cast<int>(std::min<qint64>(last_refresh_ms_, 500));
-    // A refresh this slow (the million-socket scene's: 0.4-1.7 s to snapshot and group every
-    // socket) waits until the moves stop: refreshed once per interval, it froze the window in
-    // the middle of a series of steps back, each of which then waited for it.
+    // A refresh this slow (the million-socket scene's: 0.3-0.4 s to snapshot and group every
+    // socket, 0.4-1.7 s before the grouping used flat arrays) waits until the moves stop:
+    // refreshed once per interval, it froze the window in the middle of a series of steps
+    // back, each of which then waited for it.
     constexpr qint64 kWaitsForQuietMs = 250;
     if (last_refresh_ms_ > kWaitsForQuietMs) {
         deferred_->start(interval); // restarted by each move
