@@ -5,6 +5,7 @@
 #include "main_window.h"
 #include "player_controller.h"
 
+#include "inflight/huge_page_heap.hpp"
 #include "inflight/version.hpp"
 
 #include <QApplication>
@@ -17,6 +18,7 @@
 
 int main(int argc, char **argv)
 {
+    inflight::use_huge_page_heap(argv); // before anything else: it may start the process again
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Inflight"));
     QApplication::setOrganizationName(QStringLiteral("Inflight"));

@@ -10,6 +10,7 @@
 #include "main_window.h"
 #include "player_controller.h"
 #include "proc_status.hpp"
+#include "inflight/huge_page_heap.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -83,6 +84,7 @@ private:
 
 int main(int argc, char **argv)
 {
+    inflight::use_huge_page_heap(argv); // the heap the app runs with
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const QString scenes = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/");

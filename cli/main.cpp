@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // inflight-cli: runs a scene headless and reports. Exit 0 when every expectation holds, 1 when
 // one fails or an invariant breaks, 2 for an invalid scene, file or command line.
+#include "inflight/huge_page_heap.hpp"
 #include "inflight/kernel_queries.hpp"
 #include "inflight/log2_histogram.hpp"
 #include "inflight/parser.hpp"
@@ -172,6 +173,7 @@ int cli_main(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
+    use_huge_page_heap(argv); // before anything else: it may start the process again
     // With the default budgets a run stays within ~2 GB (scenes/LANGUAGE.md, "Limits"); raised
     // limits can ask for more than the machine has. That still ends with a message and exit 2,
     // not an abort.
