@@ -53,18 +53,19 @@ private:
     std::vector<Range> ranges_;
 };
 
-// Buffers of tens of MB are made and dropped at every checkpoint and restore, and glibc hands
-// blocks that large back to the kernel: each new one page-faults its way in again (a cold
-// restore of the 32,000-in-flight state took 126 ms, a warm one 13 ms). Each thread keeps its
-// raw, compressed and decompressed buffers for the next time, up to kKeptScratch each. The raw
+// Buffers of tens of MB are made and dropped at every checkpoint, and glibc hands blocks that
+// large back to the kernel: each new one page-faults its way in again (a cold restore of the
+// 32,000-in-flight state took 126 ms, a warm one 13 ms). Each thread keeps its raw and
+// compressed buffers for the next time, up to kKeptScratch each (a restore needs none: it
+// decompresses through a small window, ImageReader). The raw
 // one is shared by all threads: the recorder packs on its thread and the checkpoint store
 // compresses (and so lets go of the raw image) on its own, so a per-thread buffer never came
 // back to the packer, whose every pack then faulted in fresh memory.
 constexpr std::size_t kKeptScratch = std::size_t(64) << 20;
-enum class Scratch { raw, compressed, decompressed };
+enum class Scratch { raw, compressed };
 ByteBuffer &scratch(Scratch which)
 {
-    thread_local ByteBuffer buffers[3];
+    thread_local ByteBuffer buffers[2];
     return buffers[static_cast<int>(which)];
 }
 std::mutex shared_raw_mutex;
@@ -336,18 +337,7 @@ std::size_t ObjectImage::bytes() const
 
 void ObjectImage::unpack(Kernel &k) const
 {
-    ByteBuffer &raw = scratch(Scratch::decompressed);
-    const std::byte *data = data_.data();
-    std::size_t size = data_.size();
-    if (raw_size_) {
-        raw.resize(raw_size_);
-        const std::size_t n = ZSTD_decompress(raw.data(), raw.size(), data_.data(), data_.size());
-        if (ZSTD_isError(n) || n != raw_size_)
-            throw std::runtime_error("a checkpoint's image does not decompress");
-        data = raw.data();
-        size = n;
-    }
-    ImageReader r(data, size);
+    ImageReader r = raw_size_ ? ImageReader(data_.data(), data_.size(), true) : ImageReader(data_.data(), data_.size());
     auto sock = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.socks[id]; };
     auto file = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.files[id]; };
     auto user = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.users[id]; };
@@ -576,9 +566,80 @@ void ObjectImage::unpack(Kernel &k) const
     const auto nsamples = r.get<std::uint64_t>();
     for (std::uint64_t i = 0; i < nsamples; ++i)
         k.latencies.push_back(r.get<LatencySample>());
-    assert(r.at_end());
-    if (raw.capacity() > kKeptScratch)
-        ByteBuffer().swap(raw);
+    if (!r.at_end())
+        throw std::runtime_error("a checkpoint's image is longer than its objects");
+}
+
+// ---- ImageReader's window on a compressed image ----------------------------------------------
+
+struct ImageReader::Stream {
+    // A few hundred KB: large enough that a refill is rare, small enough to stay in the cache.
+    static constexpr std::size_t kWindow = std::size_t(256) << 10;
+    ZSTD_DCtx *dctx = nullptr;
+    ZSTD_inBuffer in{};
+    std::unique_ptr<std::byte[]> window{new std::byte[kWindow]};
+    bool frame_done = false;
+    ~Stream() { ZSTD_freeDCtx(dctx); }
+};
+
+ImageReader::ImageReader(const std::byte *compressed, std::size_t size, bool)
+    : p_(nullptr), end_(nullptr), stream_(std::make_unique<Stream>())
+{
+    stream_->dctx = ZSTD_createDCtx();
+    if (!stream_->dctx)
+        throw std::bad_alloc();
+    stream_->in = ZSTD_inBuffer{compressed, size, 0};
+    p_ = end_ = stream_->window.get();
+}
+
+ImageReader::ImageReader(const std::byte *data, std::size_t size) : p_(data), end_(data + size) { }
+
+ImageReader::~ImageReader() = default;
+
+void ImageReader::refill(std::size_t need)
+{
+    if (!stream_ || stream_->frame_done)
+        throw std::runtime_error("a checkpoint's image ends before its objects do");
+    Stream &s = *stream_;
+    // What is left of the window goes to its front; the frame continues behind it.
+    const auto left = static_cast<std::size_t>(end_ - p_);
+    std::memmove(s.window.get(), p_, left);
+    ZSTD_outBuffer out{s.window.get(), Stream::kWindow, left};
+    while (out.pos < need) {
+        const std::size_t r = ZSTD_decompressStream(s.dctx, &out, &s.in);
+        if (ZSTD_isError(r))
+            throw std::runtime_error(std::string("a checkpoint's image does not decompress: ") + ZSTD_getErrorName(r));
+        if (r == 0) {
+            s.frame_done = true;
+            break;
+        }
+        if (s.in.pos == s.in.size && out.pos < out.size && out.pos < need)
+            throw std::runtime_error("a checkpoint's image is cut short");
+    }
+    p_ = s.window.get();
+    end_ = p_ + out.pos;
+    if (out.pos < need)
+        throw std::runtime_error("a checkpoint's image ends before its objects do");
+}
+
+bool ImageReader::at_end()
+{
+    if (p_ != end_)
+        return false;
+    if (!stream_)
+        return true;
+    while (!stream_->frame_done) {
+        // Data may remain only as the frame's epilogue: decompressing it yields no byte.
+        ZSTD_outBuffer out{stream_->window.get(), Stream::kWindow, 0};
+        const std::size_t r = ZSTD_decompressStream(stream_->dctx, &out, &stream_->in);
+        if (ZSTD_isError(r) || out.pos != 0)
+            return false;
+        if (r == 0)
+            stream_->frame_done = true;
+        else if (stream_->in.pos == stream_->in.size)
+            return false;
+    }
+    return true;
 }
 
 } // namespace inflight
