@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/huge_page_heap.hpp"
 
+#include <cstddef>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -54,7 +55,14 @@ void use_huge_page_heap(char **argv)
     tunables += tunables.empty() ? "glibc.malloc.hugetlb=1" : ":glibc.malloc.hugetlb=1";
     if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0)
         return;
-    execv("/proc/self/exe", argv);
+    // The binary itself, by its real path: exec'd through /proc/self/exe the process would be
+    // named "exe" in ps, top and /proc/PID/comm.
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0 || static_cast<std::size_t>(n) >= sizeof self - 1)
+        return;
+    self[n] = '\0';
+    execv(self, argv);
     // The exec failed (no /proc, say): go on as we are. Children started later see the tunable
     // and use huge pages; this process does not, which costs speed only.
 #else
