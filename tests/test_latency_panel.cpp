@@ -421,8 +421,8 @@ private slots:
         QVERIFY(open(c));
         LatencyDock dock(c);
         auto run = beforeSeries();
-        for (LatencySample &s : run->samples)
-            s.first_step = s.last_step = 1;
+        for (std::size_t i = 0; i < run->samples.size(); ++i)
+            run->samples[i].first_step = run->samples[i].last_step = 1;
         dock.setRun(run);
         c.seek(c.totalSteps());
         dock.refresh();

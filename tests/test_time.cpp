@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 using namespace inflight;
 using namespace inflight::test;
@@ -282,6 +283,57 @@ private slots:
         QCOMPARE(sends_of(*slow, "s").at(0).duration_ns, sends_of(*base, "s").at(0).duration_ns + 1000);
         const std::string json = report_json(*slow);
         QVERIFY(json.find("\"sendmsg\": 1290") != std::string::npos);
+    }
+
+    // The latency log of a copied state shares the samples it has in common with the original
+    // (AppendOnlyLog): each log still reads and grows as a value of its own.
+    void latencyLogCopiesShareAndStayIndependent()
+    {
+        constexpr std::size_t n = 3 * LatencyLog::kChunk + 17; // three full chunks and a partial one
+        LatencyLog a;
+        for (std::size_t i = 0; i < n; ++i)
+            a.emplace_back().duration_ns = i;
+        LatencyLog b = a;
+        QCOMPARE(b.size(), n);
+        QCOMPARE(b.unshared_bytes(), 17 * sizeof(LatencySample)); // only the part being filled
+        // Shared, not copied: a full chunk is the same memory in both.
+        QCOMPARE(&std::as_const(b)[5], &std::as_const(a)[5]);
+        QVERIFY(&std::as_const(b)[n - 1] != &std::as_const(a)[n - 1]);
+        // Growing either leaves the other as it was.
+        b.emplace_back().duration_ns = 1000000;
+        a.emplace_back().duration_ns = 2000000;
+        QCOMPARE(std::as_const(a)[n].duration_ns, std::uint64_t(2000000));
+        QCOMPARE(std::as_const(b)[n].duration_ns, std::uint64_t(1000000));
+        // A write to a shared sample copies its chunk first.
+        b[5].duration_ns = 7;
+        QCOMPARE(std::as_const(a)[5].duration_ns, std::uint64_t(5));
+        QCOMPARE(std::as_const(b)[5].duration_ns, std::uint64_t(7));
+        QCOMPARE(std::as_const(b)[6].duration_ns, std::uint64_t(6)); // the rest of the chunk came along
+        for (std::size_t i : {std::size_t(0), LatencyLog::kChunk, 2 * LatencyLog::kChunk + 3, n - 1})
+            QCOMPARE(std::as_const(a)[i].duration_ns, std::uint64_t(i));
+        // Appending past a chunk boundary starts a new part to fill; the full chunk is shared.
+        LatencyLog c;
+        for (std::size_t i = 0; i <= LatencyLog::kChunk; ++i)
+            c.emplace_back().duration_ns = i;
+        const LatencyLog d = c;
+        QCOMPARE(d.unshared_bytes(), sizeof(LatencySample));
+        QCOMPARE(&d[0], &std::as_const(c)[0]);
+        QCOMPARE(d[LatencyLog::kChunk].duration_ns, std::uint64_t(LatencyLog::kChunk));
+    }
+
+    // A restored checkpoint carries the samples recorded before it, equal to the original's.
+    void restoredStateKeepsItsLatencySamples()
+    {
+        auto sim = run_scene("scene \"t\"\nsocketpair a b\nrepeat 50 {\n  send a fds=b\n}\n");
+        QVERIFY(sim);
+        QVERIFY(sim->latencies().size() >= 50);
+        auto frozen = Simulation::frozen_copy(*sim);
+        Simulation restored(*frozen);
+        QCOMPARE(restored.latencies().size(), sim->latencies().size());
+        for (std::size_t i = 0; i < sim->latencies().size(); ++i) {
+            QCOMPARE(restored.latencies()[i].duration_ns, sim->latencies()[i].duration_ns);
+            QCOMPARE(restored.latencies()[i].last_step, sim->latencies()[i].last_step);
+        }
     }
 };
 

@@ -112,7 +112,7 @@ ObjectImage ObjectImage::pack(const Kernel &k)
     // the last image's size (states change little between checkpoints) or an estimate.
     img.data_.reserve(std::max(last_raw_size.load(std::memory_order_relaxed) / 8 * 9,
                                k.socks.size() * 48 + k.skb_slots_.size() * 72 + k.vertex_pool.size() * 64 +
-                                   k.latencies.size() * sizeof(LatencySample) + k.gc_runs.size() * sizeof(GcRun) +
+                                   k.gc_runs.size() * sizeof(GcRun) +
                                    4096));
     ImageWriter w(img.data_);
 
@@ -280,7 +280,7 @@ ObjectImage ObjectImage::pack(const Kernel &k)
     for (const UnixVertex *v : k.free_vertices)
         w.put(v->pool_index);
 
-    // ---- histories: collections and latency samples ----------------------------------------------
+    // ---- histories: collections (the latency samples are shared, not packed: latencies_) ---------
     w.put(static_cast<std::uint64_t>(k.gc_runs.size()));
     for (const GcRun &r : k.gc_runs) {
         w.put_string(r.trigger);
@@ -299,9 +299,7 @@ ObjectImage ObjectImage::pack(const Kernel &k)
         w.put(r.end_ns);
         w.put(r.task);
     }
-    w.put(static_cast<std::uint64_t>(k.latencies.size()));
-    for (const LatencySample &s : k.latencies)
-        w.put(s);
+    img.latencies_ = k.latencies;
     w.finish();
     last_raw_size.store(img.data_.size(), std::memory_order_relaxed);
     return img;
@@ -324,12 +322,13 @@ ObjectImage ObjectImage::compressed_copy() const
         ByteBuffer().swap(out);
     img.raw_size_ = data_.size();
     img.fd_names_ = fd_names_;
+    img.latencies_ = latencies_;
     return img; // this image's raw buffer goes back to the packer when it is destroyed
 }
 
 std::size_t ObjectImage::bytes() const
 {
-    std::size_t n = sizeof(*this) + data_.capacity();
+    std::size_t n = sizeof(*this) + data_.capacity() + latencies_.unshared_bytes();
     for (const FdNames &names : fd_names_)
         n += sizeof names + names.bytes();
     return n;
@@ -563,9 +562,7 @@ void ObjectImage::unpack(Kernel &k) const
         run.end_ns = r.get<std::uint64_t>();
         run.task = r.get<std::uint32_t>();
     }
-    const auto nsamples = r.get<std::uint64_t>();
-    for (std::uint64_t i = 0; i < nsamples; ++i)
-        k.latencies.push_back(r.get<LatencySample>());
+    k.latencies = latencies_;
     if (!r.at_end())
         throw std::runtime_error("a checkpoint's image is longer than its objects");
 }

@@ -10,6 +10,7 @@
 // Internal to the kernel library: Kernel's copy constructor (both forms) is its one user.
 #pragma once
 
+#include "inflight/latency.hpp"
 #include "inflight/name_pool.hpp"
 
 #include <algorithm>
@@ -75,6 +76,9 @@ private:
     std::size_t raw_size_ = 0; // data_'s size before compress() (0: not compressed)
     // Each process's scene-name -> fd map: a plain value, kept as one rather than re-hashed.
     std::vector<FdNames> fd_names_;
+    // The latency samples: shared with the imaged state, not written into the bytes (a sample
+    // never changes once recorded; AppendOnlyLog).
+    LatencyLog latencies_;
 };
 
 // Appends plain values and strings to a byte buffer; Reader takes them back in the same order.

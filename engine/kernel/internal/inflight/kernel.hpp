@@ -119,7 +119,7 @@ public:
     // what the compressed image and the plain fields take).
     std::size_t state_bytes() const;
     // A frozen kernel (CopyForm::frozen) is a checkpoint's form: the object graph (sockets,
-    // files, skbs, vertices, processes, lists, the collection and latency histories) packed with
+    // files, skbs, vertices, processes, lists, the collection history) packed with
     // ids for pointers and compressed, no live objects. Nothing may read or run it; a copy of it
     // is whole again.
     bool frozen() const { return image_ != nullptr; }

@@ -4,7 +4,7 @@
 // and the tests read these; the histograms are built from them (log2_histogram.hpp).
 #pragma once
 
-#include "inflight/chunked_vector.hpp"
+#include "inflight/append_only_log.hpp"
 #include "inflight/event.hpp"
 
 #include <cstdint>
@@ -41,9 +41,10 @@ struct LatencySample {
 };
 static_assert(sizeof(LatencySample) == 56, "LatencySample: 56 bytes, see above");
 
-// Every timed call of a run, in the order the calls returned. Never reallocated: a million
-// samples are not copied when the millionth-and-first arrives.
-using LatencyLog = ChunkedVector<LatencySample>;
+// Every timed call of a run, in the order the calls returned. Never reallocated (a million
+// samples are not copied when the millionth-and-first arrives), and a copy of the model state
+// shares the samples it has in common with the original (checkpoints, restores).
+using LatencyLog = AppendOnlyLog<LatencySample>;
 
 // A thread of execution in the model: the main script, a spawned block, or the kworker that
 // runs queued collections and delayed fput.
