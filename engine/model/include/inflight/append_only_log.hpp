@@ -16,6 +16,8 @@
 // being filled grows as a vector does.
 #pragma once
 
+#include "inflight/index_iterator.hpp"
+
 #include <cstddef>
 #include <initializer_list>
 #include <iterator>
@@ -40,65 +42,7 @@ public:
     using value_type = T;
     using size_type = std::size_t;
 
-    class const_iterator {
-    public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = T;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const T *;
-        using reference = const T &;
-
-        const_iterator() = default;
-        const_iterator(const AppendOnlyLog *log, std::size_t i) : log_(log), i_(i) { }
-        reference operator*() const { return (*log_)[i_]; }
-        pointer operator->() const { return &(*log_)[i_]; }
-        reference operator[](difference_type n) const { return (*log_)[i_ + static_cast<std::size_t>(n)]; }
-        const_iterator &operator++()
-        {
-            ++i_;
-            return *this;
-        }
-        const_iterator operator++(int)
-        {
-            const_iterator t = *this;
-            ++i_;
-            return t;
-        }
-        const_iterator &operator--()
-        {
-            --i_;
-            return *this;
-        }
-        const_iterator operator--(int)
-        {
-            const_iterator t = *this;
-            --i_;
-            return t;
-        }
-        const_iterator &operator+=(difference_type n)
-        {
-            i_ += static_cast<std::size_t>(n);
-            return *this;
-        }
-        const_iterator &operator-=(difference_type n)
-        {
-            i_ -= static_cast<std::size_t>(n);
-            return *this;
-        }
-        friend const_iterator operator+(const_iterator a, difference_type n) { return a += n; }
-        friend const_iterator operator+(difference_type n, const_iterator a) { return a += n; }
-        friend const_iterator operator-(const_iterator a, difference_type n) { return a -= n; }
-        friend difference_type operator-(const const_iterator &a, const const_iterator &b)
-        {
-            return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
-        }
-        friend bool operator==(const const_iterator &a, const const_iterator &b) { return a.i_ == b.i_; }
-        friend auto operator<=>(const const_iterator &a, const const_iterator &b) { return a.i_ <=> b.i_; }
-
-    private:
-        const AppendOnlyLog *log_ = nullptr;
-        std::size_t i_ = 0;
-    };
+    using const_iterator = IndexIterator<const AppendOnlyLog, const T>;
     using iterator = const_iterator;
 
     AppendOnlyLog() = default;
@@ -107,33 +51,13 @@ public:
         for (const T &x : items)
             push_back(x);
     }
-    AppendOnlyLog &operator=(std::initializer_list<T> items)
-    {
-        AppendOnlyLog log(items);
-        swap(log);
-        return *this;
-    }
-    // Full chunks are shared as they are; the one being filled is copied, at its size.
-    AppendOnlyLog(const AppendOnlyLog &o) = default;
-    AppendOnlyLog(AppendOnlyLog &&o) noexcept
-        : chunks_(std::exchange(o.chunks_, {})), tail_(std::exchange(o.tail_, {}))
-    { }
-    AppendOnlyLog &operator=(const AppendOnlyLog &o)
-    {
-        if (this != &o) {
-            AppendOnlyLog copy(o);
-            swap(copy);
-        }
-        return *this;
-    }
-    AppendOnlyLog &operator=(AppendOnlyLog &&o) noexcept
-    {
-        if (this != &o) {
-            AppendOnlyLog moved(std::move(o));
-            swap(moved);
-        }
-        return *this;
-    }
+    AppendOnlyLog &operator=(std::initializer_list<T> items) { return *this = AppendOnlyLog(items); }
+    // Full chunks are shared as they are (the pointers are copied); the part being filled is
+    // copied, at its size.
+    AppendOnlyLog(const AppendOnlyLog &) = default;
+    AppendOnlyLog(AppendOnlyLog &&) noexcept = default;
+    AppendOnlyLog &operator=(const AppendOnlyLog &) = default;
+    AppendOnlyLog &operator=(AppendOnlyLog &&) noexcept = default;
     ~AppendOnlyLog() = default;
 
     void swap(AppendOnlyLog &o) noexcept

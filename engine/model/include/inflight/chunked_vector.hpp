@@ -12,6 +12,8 @@
 // (a hint only), so a large fill costs few page faults.
 #pragma once
 
+#include "inflight/index_iterator.hpp"
+
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -42,71 +44,8 @@ public:
     using reference = T &;
     using const_reference = const T &;
 
-    template <bool Const>
-    class Iter {
-    public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = T;
-        using difference_type = std::ptrdiff_t;
-        using pointer = std::conditional_t<Const, const T *, T *>;
-        using reference = std::conditional_t<Const, const T &, T &>;
-        using Owner = std::conditional_t<Const, const ChunkedVector, ChunkedVector>;
-
-        Iter() = default;
-        Iter(Owner *v, std::size_t i) : v_(v), i_(i) { }
-        operator Iter<true>() const { return Iter<true>(v_, i_); }
-
-        reference operator*() const { return (*v_)[i_]; }
-        pointer operator->() const { return &(*v_)[i_]; }
-        reference operator[](difference_type n) const { return (*v_)[i_ + n]; }
-        Iter &operator++()
-        {
-            ++i_;
-            return *this;
-        }
-        Iter operator++(int)
-        {
-            Iter t = *this;
-            ++i_;
-            return t;
-        }
-        Iter &operator--()
-        {
-            --i_;
-            return *this;
-        }
-        Iter operator--(int)
-        {
-            Iter t = *this;
-            --i_;
-            return t;
-        }
-        Iter &operator+=(difference_type n)
-        {
-            i_ += n;
-            return *this;
-        }
-        Iter &operator-=(difference_type n)
-        {
-            i_ -= n;
-            return *this;
-        }
-        friend Iter operator+(Iter a, difference_type n) { return a += n; }
-        friend Iter operator+(difference_type n, Iter a) { return a += n; }
-        friend Iter operator-(Iter a, difference_type n) { return a -= n; }
-        friend difference_type operator-(const Iter &a, const Iter &b)
-        {
-            return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
-        }
-        friend bool operator==(const Iter &a, const Iter &b) { return a.i_ == b.i_; }
-        friend auto operator<=>(const Iter &a, const Iter &b) { return a.i_ <=> b.i_; }
-
-    private:
-        Owner *v_ = nullptr;
-        std::size_t i_ = 0;
-    };
-    using iterator = Iter<false>;
-    using const_iterator = Iter<true>;
+    using iterator = IndexIterator<ChunkedVector, T>;
+    using const_iterator = IndexIterator<const ChunkedVector, const T>;
 
     ChunkedVector() = default;
     ChunkedVector(std::initializer_list<T> items)
