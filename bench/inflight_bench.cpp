@@ -344,7 +344,7 @@ void bench_timetravel(const std::string &path)
         back.push_back(ms_since(t0));
     }
     // Issue 12's goals: 100 ms on the 32,000-socket scene; 200 ms on the million-socket one,
-    // whose every restore is a 266 MB state.
+    // whose every restore is a ~210 MB state.
     const int back_goal = state_bytes(recorder) > (std::size_t(128) << 20) ? 200 : 100;
     std::printf("  step back near the end: first %.1f ms, median of 5 %.1f ms     goal: <= %d ms\n", back.front(),
                 median(back), back_goal);

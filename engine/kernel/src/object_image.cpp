@@ -336,7 +336,7 @@ std::size_t ObjectImage::bytes() const
 
 void ObjectImage::unpack(Kernel &k) const
 {
-    ImageReader r = raw_size_ ? ImageReader(data_.data(), data_.size(), true) : ImageReader(data_.data(), data_.size());
+    ImageReader r(data_.data(), data_.size(), raw_size_ != 0);
     auto sock = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.socks[id]; };
     auto file = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.files[id]; };
     auto user = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.users[id]; };
@@ -579,17 +579,17 @@ struct ImageReader::Stream {
     ~Stream() { ZSTD_freeDCtx(dctx); }
 };
 
-ImageReader::ImageReader(const std::byte *compressed, std::size_t size, bool)
-    : p_(nullptr), end_(nullptr), stream_(std::make_unique<Stream>())
+ImageReader::ImageReader(const std::byte *data, std::size_t size, bool compressed) : p_(data), end_(data + size)
 {
+    if (!compressed)
+        return;
+    stream_ = std::make_unique<Stream>();
     stream_->dctx = ZSTD_createDCtx();
     if (!stream_->dctx)
         throw std::bad_alloc();
-    stream_->in = ZSTD_inBuffer{compressed, size, 0};
+    stream_->in = ZSTD_inBuffer{data, size, 0};
     p_ = end_ = stream_->window.get();
 }
-
-ImageReader::ImageReader(const std::byte *data, std::size_t size) : p_(data), end_(data + size) { }
 
 ImageReader::~ImageReader() = default;
 

@@ -115,14 +115,14 @@ private:
 };
 
 // Takes the values back from an image: a plain one in memory, or a compressed one decompressed
-// a window at a time as it is read. A million-socket image is ~160 MB raw: decompressed whole,
-// it was written to fresh memory and read back once, and the buffer alone was a fifth of a
-// restore's time; a window of a few hundred KB stays in the cache.
+// a window at a time as it is read. A million-socket image is ~100 MB raw: decompressed whole,
+// it was written to fresh memory and read back once, a third of a restore's time; a window of
+// a few hundred KB stays in the cache.
 class ImageReader {
 public:
-    ImageReader(const std::byte *data, std::size_t size);
-    // A zstd frame (ObjectImage::compressed_copy()); throws if it does not decompress.
-    ImageReader(const std::byte *compressed, std::size_t size, bool);
+    // compressed: the bytes are a zstd frame (ObjectImage::compressed_copy()); reading throws if
+    // it does not decompress.
+    ImageReader(const std::byte *data, std::size_t size, bool compressed);
     ImageReader(const ImageReader &) = delete;
     ImageReader &operator=(const ImageReader &) = delete;
     ~ImageReader();
