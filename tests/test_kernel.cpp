@@ -347,6 +347,78 @@ private slots:
         QCOMPARE(classic->kernel().gc_runs.front().garbage, 2u);
         QCOMPARE(async->kernel().gc_runs.front().garbage, 2u);
     }
+
+    // The interned names are part of every copy of the state (checkpoints, restores): a copy
+    // shares the texts and the index with its original, and each pool still interns, finds and
+    // names as a value of its own.
+    void namePoolCopiesShareAndStayIndependent()
+    {
+        NamePool a;
+        const std::string long_name(70000, 'x'); // longer than a text chunk: kept whole
+        std::vector<std::string> names;
+        for (int i = 0; i < 20000; ++i)
+            names.push_back("s" + std::to_string(i));
+        names.push_back(long_name);
+        names.push_back(""); // an empty name is a name too
+        for (std::size_t i = 0; i < names.size(); ++i)
+            QCOMPARE(a.intern(names[i]), static_cast<std::uint32_t>(i));
+        QCOMPARE(a.intern("s7"), 7u); // interned once
+        const NamePool b = a;
+        // Shared: the same text, not a copy of it (the pool's own accounting says so too).
+        QCOMPARE(b.str(5).data(), a.str(5).data());
+        QVERIFY(b.bytes() < 128 * 1024); // the chunks being filled; the whole pool is ~400 KB
+        NamePool c = b;
+        const auto fresh = static_cast<std::uint32_t>(names.size());
+        QCOMPARE(c.intern("new-in-c"), fresh);
+        QCOMPARE(a.intern("new-in-a"), fresh); // the same id, another name
+        QCOMPARE(c.str(fresh), std::string_view("new-in-c"));
+        QCOMPARE(a.str(fresh), std::string_view("new-in-a"));
+        QVERIFY(!b.find("new-in-c") && !b.find("new-in-a"));
+        QVERIFY(!a.find("new-in-c") && !c.find("new-in-a"));
+        for (const NamePool *p : {static_cast<const NamePool *>(&a), &b, static_cast<const NamePool *>(&c)}) {
+            QCOMPARE(p->find(long_name), std::optional<std::uint32_t>(20000));
+            QCOMPARE(p->str(20000), std::string_view(long_name));
+            QCOMPARE(p->str(20001), std::string_view());
+            for (std::uint32_t i : {0u, 1u, 4095u, 4096u, 19999u})
+                QCOMPARE(p->str(i), std::string_view(names[i]));
+        }
+        // Growing the index of one (a rehash) leaves the others' alone.
+        for (int i = 0; i < 40000; ++i)
+            c.intern("t" + std::to_string(i));
+        QVERIFY(c.capacity() > a.capacity());
+        QCOMPARE(c.find("t39999"), std::optional<std::uint32_t>(fresh + 40000));
+        QCOMPARE(a.find("s19999"), std::optional<std::uint32_t>(19999));
+        QVERIFY(!a.find("t0"));
+        QCOMPARE(b.size(), static_cast<std::uint32_t>(names.size()));
+    }
+
+    // A restored state's fd-name tables are copied with room for the names a replay adds;
+    // the copy maps every name as the original does, flat or hashed.
+    void fdNamesCopyWithRoomKeepsEveryName()
+    {
+        FdNames flat;
+        for (std::uint32_t i = 0; i < 3000; i += 3)
+            flat.set(i, static_cast<int>(i) + 10);
+        FdNames sparse; // ids far apart: hashed
+        for (std::uint32_t i = 0; i < 100; ++i)
+            sparse.set(i * 100000, static_cast<int>(i));
+        for (const FdNames *t : {&flat, &sparse}) {
+            const FdNames c = t->copy_with_room(8192);
+            QCOMPARE(c.size(), t->size());
+            std::size_t seen = 0;
+            t->for_each([&](std::uint32_t name, int fd) {
+                ++seen;
+                QCOMPARE(c.get(name), fd);
+            });
+            QCOMPARE(seen, t->size());
+            QCOMPARE(c.get(1), -1);
+        }
+        QVERIFY(flat.copy_with_room(4096).bytes() >= 4096 * sizeof(std::int32_t)); // the room (flat stays cheaper)
+        FdNames grown = flat.copy_with_room(8192);
+        grown.set(5000, 7);
+        QCOMPARE(grown.get(5000), 7);
+        QCOMPARE(flat.get(5000), -1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKernel)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/name_pool.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace inflight {
 
 namespace {
@@ -23,14 +26,14 @@ void NamePool::grow()
 {
     const std::size_t n = slots_.empty() ? 64 : slots_.size() * 2;
     slots_.assign(n, 0);
-    offsets_.reserve(n / 4 * 3 + 1); // capacity() names, and no copy before the next grow()
     id_bits_ = static_cast<std::uint32_t>(__builtin_ctzll(n));
     const std::uint32_t id_mask = id_bits_ >= 32 ? kNone : (1u << id_bits_) - 1;
     const std::size_t mask = n - 1;
+    const auto &slots = std::as_const(slots_); // reads must not copy a chunk
     for (std::uint32_t id = 0; id < size(); ++id) {
         const std::uint64_t h = hash(str(id));
         std::size_t i = static_cast<std::size_t>(h) & mask;
-        while (slots_[i])
+        while (slots[i])
             i = (i + 1) & mask;
         slots_[i] = (static_cast<std::uint32_t>(h >> 32) & ~id_mask) | (id + 1);
     }
@@ -45,13 +48,18 @@ std::uint32_t NamePool::intern(std::string_view text)
     const std::uint64_t h = hash(text);
     const std::size_t i = slot_of(text, h);
     const std::uint32_t id_mask = id_bits_ >= 32 ? kNone : (1u << id_bits_) - 1;
-    if (slots_[i]) {
-        last_ = (slots_[i] & id_mask) - 1;
+    if (const std::uint32_t s = std::as_const(slots_)[i]) {
+        last_ = (s & id_mask) - 1;
         return last_;
     }
     const std::uint32_t id = size();
-    arena_.append(text);
-    offsets_.push_back(static_cast<std::uint32_t>(arena_.size()));
+    if (text.size() > Text::kChunk) {
+        spans_.push_back(std::uint64_t{long_names_.size()} << kLenBits | kLong);
+        long_names_.push_back(std::make_shared<const std::string>(text));
+    } else {
+        const std::size_t at = text_.append_unsplit(text.data(), text.size());
+        spans_.push_back(std::uint64_t{at} << kLenBits | text.size());
+    }
     slots_[i] = (static_cast<std::uint32_t>(h >> 32) & ~id_mask) | (id + 1);
     last_ = id;
     return id;
@@ -72,7 +80,11 @@ std::optional<std::uint32_t> NamePool::find(std::string_view text) const
 
 std::size_t NamePool::bytes() const
 {
-    return arena_.capacity() + offsets_.capacity() * sizeof(std::uint32_t) + slots_.capacity() * sizeof(std::uint32_t);
+    constexpr std::size_t chunk_pointer = sizeof(std::shared_ptr<void>);
+    return text_.unshared_bytes() + spans_.unshared_bytes() + slots_.unshared_bytes() +
+           (text_.size() / Text::kChunk + spans_.size() / decltype(spans_)::kChunk +
+            slots_.size() / decltype(slots_)::kChunk + long_names_.size()) *
+               chunk_pointer;
 }
 
 // ---- NameArena ------------------------------------------------------------------------------
@@ -152,6 +164,18 @@ void FdNames::grow()
     for (const Slot &s : old)
         if (s.name != kEmpty)
             hashed_set(s.name, s.fd);
+}
+
+FdNames FdNames::copy_with_room(std::size_t ids) const
+{
+    FdNames c;
+    if (wants_room(ids))
+        c.dense_.reserve(std::max(ids, dense_.size()));
+    c.dense_.assign(dense_.begin(), dense_.end()); // into the room just made
+    c.slots_ = slots_;
+    c.used_ = used_;
+    c.hashed_ = hashed_;
+    return c;
 }
 
 void FdNames::set(std::uint32_t name, int fd)

@@ -10,6 +10,10 @@
 // restore of that scene takes the samples in a few microseconds, and the player's state, the
 // recorder's and every checkpoint hold one copy of them between them.
 //
+// The same sharing serves tables that are written in place but copied far more often than
+// written (NamePool's hash index): assign() makes one of a fixed size, and each write through
+// operator[] copies only the chunk it lands in, if that chunk is shared.
+//
 // Thread-safe as values are: distinct logs may be used on distinct threads although they share
 // chunks (a shared chunk is full, so nobody appends to it; a write through operator[] to a
 // shared chunk copies that chunk first). Elements of full chunks stay where they are; the part
@@ -28,15 +32,15 @@
 
 namespace inflight {
 
-template <typename T>
+template <typename T, std::size_t ChunkLog2 = 12>
 class AppendOnlyLog {
     static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
                   "AppendOnlyLog copies its elements as bytes");
 
 public:
-    // 4,096 elements: the part a copy duplicates stays small (229 KB of latency samples at most)
-    // and a million elements take 256 chunks.
-    static constexpr std::size_t kChunkLog2 = 12;
+    // 4,096 elements by default: the part a copy duplicates stays small (229 KB of latency
+    // samples at most) and a million elements take 256 chunks.
+    static constexpr std::size_t kChunkLog2 = ChunkLog2;
     static constexpr std::size_t kChunk = std::size_t(1) << kChunkLog2;
 
     using value_type = T;
@@ -98,6 +102,27 @@ public:
         return tail_.emplace_back(std::forward<Args>(args)...);
     }
     void push_back(const T &x) { emplace_back(x); }
+    // Appends n elements (n <= kChunk) that stay contiguous: if they do not fit in the chunk
+    // being filled, that chunk is padded with T{} first. Returns the first one's index.
+    std::size_t append_unsplit(const T *items, std::size_t n)
+    {
+        if (tail_.size() + n > kChunk) {
+            tail_.resize(kChunk);
+            chunks_.push_back(std::make_shared<std::vector<T>>(std::move(tail_)));
+            tail_ = std::vector<T>();
+        }
+        const std::size_t at = size();
+        tail_.insert(tail_.end(), items, items + n);
+        return at;
+    }
+    // n copies of v, in unshared chunks (a table to be written through operator[]).
+    void assign(std::size_t n, const T &v)
+    {
+        clear();
+        for (; n >= kChunk; n -= kChunk)
+            chunks_.push_back(std::make_shared<std::vector<T>>(kChunk, v));
+        tail_.assign(n, v);
+    }
     void clear()
     {
         chunks_.clear();

@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Interned names (socket labels and fd names): each distinct text is stored once, in one
-// arena, and known by a 32-bit id. Open addressing keeps the index at a few bytes per name,
-// which is most of what an idle socket costs beyond the kernel objects themselves.
+// Interned names (socket labels and fd names): each distinct text is stored once and known by a
+// 32-bit id. Open addressing keeps the index at a few bytes per name, which is most of what an
+// idle socket costs beyond the kernel objects themselves.
+//
+// The pool is part of the model state, which is copied at every checkpoint and restore, and a
+// million-socket state holds a million names (~25 MB): so the texts, the spans and the index
+// sit in shared chunks (AppendOnlyLog). A copy shares them, an intern copies at most the index
+// chunk it writes to, and the player's state, the recorder's and every checkpoint hold one copy
+// of the names between them.
 #pragma once
+
+#include "inflight/append_only_log.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -19,13 +27,18 @@ public:
     std::optional<std::uint32_t> find(std::string_view text) const;
     std::string_view str(std::uint32_t id) const
     {
-        const std::uint32_t begin = offsets_[id];
-        return {arena_.data() + begin, offsets_[id + 1] - begin};
+        const std::uint64_t span = spans_[id];
+        const std::size_t len = span & kLenMask;
+        if (len == kLong)
+            return *long_names_[span >> kLenBits];
+        return len ? std::string_view(&text_[span >> kLenBits], len) : std::string_view();
     }
-    std::uint32_t size() const { return static_cast<std::uint32_t>(offsets_.size() - 1); }
+    std::uint32_t size() const { return static_cast<std::uint32_t>(spans_.size()); }
     // How many names the pool holds before its index grows again: tables indexed by name id can
     // be sized to it, so that they grow when the pool does and not at a power of two of their own.
     std::uint32_t capacity() const { return static_cast<std::uint32_t>(slots_.size() / 4 * 3); }
+    // What a copy of this pool adds to the memory of the pool it was copied from (the chunks
+    // being filled and the chunk pointers: the rest is shared).
     std::size_t bytes() const;
 
     static std::uint64_t hash(std::string_view text)
@@ -58,12 +71,19 @@ private:
     std::size_t slot_of(std::string_view text, std::uint64_t h) const;
     void grow();
 
-    std::string arena_;
-    std::vector<std::uint32_t> offsets_{0}; // name i is arena_[offsets_[i], offsets_[i+1])
+    // A name's span: where its text starts in text_ (above kLenBits) and its length; a text
+    // longer than a chunk of text_ is kept whole in long_names_ (length kLong, index above).
+    static constexpr unsigned kLenBits = 24;
+    static constexpr std::uint64_t kLenMask = (std::uint64_t(1) << kLenBits) - 1;
+    static constexpr std::size_t kLong = kLenMask;
+    using Text = AppendOnlyLog<char, 16>; // 64 KiB chunks; a name never straddles two
+    Text text_;
+    AppendOnlyLog<std::uint64_t> spans_; // by name id
+    std::vector<std::shared_ptr<const std::string>> long_names_;
     // Linear probing, load <= 3/4, 0 = empty. A slot is (id + 1) in its low id_bits_ bits and,
     // above them, the top bits of the name's hash: most slots of another name are passed over
-    // without reading the arena. id_bits_ = log2(slots_.size()) > log2(size()).
-    std::vector<std::uint32_t> slots_;
+    // without reading the text. id_bits_ = log2(slots_.size()) > log2(size()).
+    AppendOnlyLog<std::uint32_t> slots_;
     std::uint32_t id_bits_ = 0;
     // The name interned last: a socket statement interns its label and fd name (the same text)
     // and the next statement usually looks that name up again.
@@ -115,9 +135,12 @@ public:
     // Room for name ids below `ids` (NamePool::capacity()) while the table is flat.
     void reserve_ids(std::size_t ids)
     {
-        if (!hashed_ && ids > dense_.capacity() && ids < 4 * (used_ + 1) + 1024)
+        if (wants_room(ids) && ids > dense_.capacity())
             dense_.reserve(ids);
     }
+    // A copy with that room made as it is copied: a restored state's next fd name then finds
+    // its place, instead of moving a flat table of a million entries to a bigger one.
+    FdNames copy_with_room(std::size_t ids) const;
     template <class F>
     void for_each(F &&f) const // f(name id, fd), in no particular order
     {
@@ -139,6 +162,7 @@ private:
     };
     static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
     static constexpr std::int32_t kAbsent = INT32_MIN; // a dense entry without a name
+    bool wants_room(std::size_t ids) const { return !hashed_ && ids < 4 * (used_ + 1) + 1024; }
     std::size_t home(std::uint32_t name) const { return (name * 2654435761u) & (slots_.size() - 1); }
     int hashed_get(std::uint32_t name) const;
     void hashed_set(std::uint32_t name, int fd);
