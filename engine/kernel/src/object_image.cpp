@@ -401,7 +401,12 @@ void ObjectImage::unpack(Kernel &k) const
     }
     for (std::uint32_t i = 0; i < nsocks; ++i) // now that the files exist
         k.socks[i].file = file(sock_links[i].file);
-    k.label_owner.resize(r.get<std::uint32_t>());
+    // The tables a replay from here grows get their room now, as the running kernel makes it
+    // (label_owner and the fd names: the name pool's capacity; an fd table: a quarter more).
+    // Copied at their size, the first socket a replay made moved tens of MB to bigger blocks.
+    const auto nlabels = r.get<std::uint32_t>();
+    k.label_owner.reserve(std::max<std::size_t>(nlabels, k.name_pool.capacity()));
+    k.label_owner.resize(nlabels);
     for (std::uint32_t &owner : k.label_owner)
         owner = r.get<std::uint32_t>();
 
@@ -413,7 +418,9 @@ void ObjectImage::unpack(Kernel &k) const
         p.name = r.get_string();
         p.user = user(r.get<std::uint32_t>());
         p.nofile = r.get<std::uint64_t>();
-        p.fds.resize(r.get<std::uint32_t>());
+        const auto nfds = r.get<std::uint32_t>();
+        p.fds.reserve(std::size_t{nfds} + nfds / 4);
+        p.fds.resize(nfds);
         for (File *&f : p.fds)
             f = file(r.get<std::uint32_t>());
         p.task_work.resize(r.get<std::uint32_t>());
@@ -422,7 +429,7 @@ void ObjectImage::unpack(Kernel &k) const
         p.open_count = r.get<std::uint32_t>();
         p.next_fd = static_cast<std::size_t>(r.get<std::uint64_t>());
         p.pool = &k.name_pool;
-        p.names = fd_names_[i];
+        p.names = fd_names_[i].copy_with_room(k.name_pool.capacity());
     }
     k.current = process(r.get<std::uint32_t>());
     for (Task &t : k.tasks) {
