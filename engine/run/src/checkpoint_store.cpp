@@ -265,7 +265,9 @@ CheckpointStats CheckpointStore::stats() const
 {
     flush(); // a figure that counts every checkpoint taken
     std::lock_guard lock(m_);
-    return stats_;
+    CheckpointStats st = stats_;
+    st.packing_ms = std::chrono::duration<double, std::milli>(freezing_).count();
+    return st;
 }
 
 } // namespace inflight

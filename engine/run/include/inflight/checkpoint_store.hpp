@@ -35,6 +35,7 @@ struct CheckpointStats {
     std::size_t bytes = 0;
     std::size_t taken = 0;   // ever added
     std::size_t thinned = 0; // dropped to stay within the budget
+    double packing_ms = 0;   // time the adding thread spent packing (the recorder's share)
 };
 
 class CheckpointStore {
