@@ -228,15 +228,17 @@ ObjectImage ObjectImage::pack(const Kernel &k)
         w.put(s->slot);
     // The SCM_RIGHTS registry, in its order: every list belongs to an skb at a quiescent point.
     std::sort(fpl_slot.begin(), fpl_slot.end());
+    // One walk of the list (it keeps no size): the count is filled in after it.
+    const std::size_t count_at = w.position();
+    w.put(std::uint32_t(0));
     std::uint32_t registered = 0;
-    for (auto it = k.live_fp_lists.begin(); it != k.live_fp_lists.end(); ++it)
-        ++registered;
-    w.put(registered);
     for (const ScmFpList &fpl : k.live_fp_lists) {
         auto it = std::lower_bound(fpl_slot.begin(), fpl_slot.end(), std::make_pair(&fpl, std::uint32_t(0)));
         assert(it != fpl_slot.end() && it->first == &fpl);
         w.put(it->second);
+        ++registered;
     }
+    w.set(count_at, registered);
 
     // ---- the GC lists and the hitlist ----------------------------------------------------------
     for (const GcList *list : {&k.gc_inflight_list, &k.gc_candidates, &k.not_cycle_list}) {
@@ -261,15 +263,16 @@ ObjectImage ObjectImage::pack(const Kernel &k)
         w.put(v.index);
         w.put(v.scc_index);
         w.put(id_of(v.sock));
+        const std::size_t count_at = w.position();
+        w.put(std::uint32_t(0));
         std::uint32_t n = 0;
-        for (auto it = v.edges.begin(); it != v.edges.end(); ++it)
-            ++n;
-        w.put(n);
         for (const UnixEdge &e : v.edges) {
             const auto [slot, j] = edges.locate(&e);
             w.put(slot);
             w.put(j);
+            ++n;
         }
+        w.set(count_at, n);
     }
     for (const VertexList *list : {&k.unvisited_vertices, &k.visited_vertices}) {
         w.put(static_cast<std::uint32_t>(list->size()));

@@ -83,10 +83,17 @@ private:
 
 // Appends plain values and strings to a byte buffer; Reader takes them back in the same order.
 // Millions of small values go through put(): it copies into room made ahead, doubling, rather
-// than growing the vector for each one. finish() trims the buffer to what was written.
+// than growing the vector for each one. The write position lives in the writer, not read back
+// from the vector: a byte store may alias the vector's own pointers, so the compiler reloaded
+// them after every value. finish() trims the buffer to what was written.
 class ImageWriter {
 public:
-    explicit ImageWriter(ByteBuffer &out) : out_(out) { out_.resize(std::max<std::size_t>(out_.capacity(), 4096)); }
+    explicit ImageWriter(ByteBuffer &out) : out_(out)
+    {
+        out_.resize(std::max<std::size_t>(out_.capacity(), 4096));
+        cur_ = out_.data();
+        end_ = cur_ + out_.size();
+    }
     template <class T>
     void put(const T &v)
     {
@@ -99,19 +106,35 @@ public:
         if (!s.empty())
             std::memcpy(room(s.size()), s.data(), s.size());
     }
-    void finish() { out_.resize(used_); }
+    // A count not known until its items are written: put() a placeholder now, set() it after.
+    std::size_t position() const { return static_cast<std::size_t>(cur_ - out_.data()); }
+    template <class T>
+    void set(std::size_t at, const T &v)
+    {
+        static_assert(std::is_trivially_copyable_v<T>);
+        std::memcpy(out_.data() + at, &v, sizeof(T));
+    }
+    void finish() { out_.resize(position()); }
 
 private:
     std::byte *room(std::size_t n)
     {
-        if (used_ + n > out_.size())
-            out_.resize(std::max(out_.size() * 2, used_ + n));
-        std::byte *p = out_.data() + used_;
-        used_ += n;
+        if (static_cast<std::size_t>(end_ - cur_) < n) [[unlikely]]
+            grow(n);
+        std::byte *p = cur_;
+        cur_ += n;
         return p;
     }
+    void grow(std::size_t n)
+    {
+        const std::size_t used = position();
+        out_.resize(std::max(out_.size() * 2, used + n));
+        cur_ = out_.data() + used;
+        end_ = out_.data() + out_.size();
+    }
     ByteBuffer &out_;
-    std::size_t used_ = 0;
+    std::byte *cur_;
+    std::byte *end_;
 };
 
 // Takes the values back from an image: a plain one in memory, or a compressed one decompressed
