@@ -354,26 +354,34 @@ private slots:
     void recordedTailIsCheckpointed()
     {
         // Rings closed and collected by one long final `gc`, then an `expect`: the end of the
-        // run and the gc statement's end (the last quiescent point) are what stepping back
-        // from "last" restores, so the recorder keeps both, whatever the spacing.
+        // run and the ends of the last statements (the gc's start and end among them) are what
+        // stepping back from "last" restores, so the recorder keeps them, whatever the spacing.
         const auto scene = closed_rings(100, "gc\nexpect freed u0_0\n");
         QVERIFY2(scene, "the scene parses");
         SimulationOptions o;
         o.record = false;
         o.fast_forward = true;
-        // The last quiescent statement end before the end, found by a plain run.
-        std::uint64_t last_quiescent = 0, end = 0;
+        // The quiescent statement ends of the last kTailStatements statements, by a plain run.
+        std::vector<std::uint64_t> tail_steps;
+        std::uint64_t end = 0, gc_start = 0, gc_end = 0;
         {
             Simulation full(scene, o);
-            std::vector<std::uint64_t> quiet;
+            std::vector<std::pair<std::uint64_t, std::uint64_t>> quiet; // (statements, steps)
             while (const Event *e = full.step())
                 if (e->kind == EventKind::stmt_end && full.quiescent())
-                    quiet.push_back(full.steps());
+                    quiet.emplace_back(full.statements_executed(), full.steps());
             end = full.steps();
-            QVERIFY(quiet.size() >= 2 && quiet.back() == end);
-            last_quiescent = quiet[quiet.size() - 2];
+            QVERIFY(quiet.size() >= 3 && quiet.back().second == end);
+            const std::uint64_t n = full.statements_executed();
+            for (const auto &[statements, steps] : quiet)
+                if (statements + kTailStatements >= n && steps < end)
+                    tail_steps.push_back(steps);
+            gc_end = quiet[quiet.size() - 2].second;
+            gc_start = quiet[quiet.size() - 3].second;
         }
-        QVERIFY2(end - last_quiescent < 10, "the scene ends with a short statement after the gc");
+        QVERIFY2(end - gc_end < 10, "the scene ends with a short statement after the gc");
+        QVERIFY2(gc_end - gc_start > 1000, "the gc statement is long");
+        QVERIFY(std::find(tail_steps.begin(), tail_steps.end(), gc_start) != tail_steps.end());
         // A store that only has step 0, as if the spacing had left the tail bare.
         CheckpointStore store(CheckpointStore::kDefaultBudget, std::uint64_t(1) << 16);
         Simulation run(scene, o);
@@ -384,17 +392,21 @@ private slots:
         std::atomic<bool> cancel{false};
         checkpoint_tail(run, store, cancel);
         store.flush();
-        QCOMPARE(store.stats().count, std::size_t(3));
+        QCOMPARE(store.stats().count, 2 + tail_steps.size());
         QCOMPARE(store.at_or_before(end)->steps(), end);
-        const auto tail = store.at_or_before(end - 1);
-        QCOMPARE(tail->steps(), last_quiescent);
-        Simulation reference(scene, o);
-        reference.advance_to(last_quiescent);
-        QCOMPARE(digest_text(Simulation(*tail)), digest_text(reference));
-        // Once more changes nothing: both are stored already.
+        // A step back into the gc restores its start, not step 0; each tail state is the run's.
+        QCOMPARE(store.at_or_before(gc_end - 1)->steps(), gc_start);
+        for (std::uint64_t step : tail_steps) {
+            const auto tail = store.at_or_before(step);
+            QCOMPARE(tail->steps(), step);
+            Simulation reference(scene, o);
+            reference.advance_to(step);
+            QCOMPARE(digest_text(Simulation(*tail)), digest_text(reference));
+        }
+        // Once more changes nothing: they are all stored already.
         checkpoint_tail(run, store, cancel);
         store.flush();
-        QCOMPARE(store.stats().count, std::size_t(3));
+        QCOMPARE(store.stats().count, 2 + tail_steps.size());
     }
 
     void fastForwardNeverRenumbers()

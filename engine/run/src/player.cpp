@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/player.hpp"
 
+#include <algorithm>
+
 namespace inflight {
 
 Player::Player(std::shared_ptr<const Scene> scene, SimulationOptions options, std::shared_ptr<CheckpointStore> store)
@@ -172,21 +174,28 @@ void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::a
     // Within a sixteenth of an interval a step back costs a restore and little replay anyway.
     if (!from || end.steps() - from->steps() < store.interval() / 16) // steps are micro-steps of work
         return;
-    // The last statement end before the end is the one where the statement count is one short
-    // of the end's; whether it is quiescent is asked there only (Kernel::quiescent() walks
-    // every skb: asked at each of thousands of statement ends of a 64,000-socket state it took
-    // longer than the replay).
-    const std::uint64_t target = end.statements_executed() - 1;
-    if (end.statements_executed() == 0 || target < from->statements_executed())
+    // The statement ends are found by their statement count; whether each is quiescent is
+    // asked there only (Kernel::quiescent() walks every skb: asked at each of thousands of
+    // statement ends of a 64,000-socket state it took longer than the replay).
+    const std::uint64_t n = end.statements_executed();
+    if (n == 0)
         return;
+    std::uint64_t next = std::max(n > kTailStatements ? n - kTailStatements : 0, from->statements_executed());
     Simulation probe(*from);
-    bool reached = false;
-    probe.advance_to(end.steps() - 1, [&] {
-        reached = probe.statements_executed() >= target;
-        return !reached && !cancel.load(std::memory_order_relaxed);
-    });
-    if (reached && probe.steps() > from->steps() && probe.quiescent())
-        store.add_tail(probe); // not quiescent (a race under way): the tail is the end alone
+    std::uint64_t last = from->steps();
+    for (; next < n; next = probe.statements_executed() + 1) {
+        bool reached = false;
+        probe.advance_to(end.steps() - 1, [&] {
+            reached = probe.statements_executed() >= next;
+            return !reached && !cancel.load(std::memory_order_relaxed);
+        });
+        if (!reached)
+            return; // cancelled, or the end came first
+        if (probe.steps() > last && probe.quiescent()) { // not quiescent: a race under way there
+            store.add_tail(probe);
+            last = probe.steps();
+        }
+    }
 }
 
 std::uint64_t Player::total_steps()

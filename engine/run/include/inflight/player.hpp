@@ -79,13 +79,17 @@ private:
     std::int64_t total_ = -1;
 };
 
-// Checkpoints the end of a finished run and the last statement end before it (when that is
-// a quiescent point, as it is unless a race is under way there), if the
-// checkpoints so far leave more than a little replay to reach it: the user lands at the end
-// with "last" and steps back from there, and the steps of the last statement are the first
-// ones a step back needs. Replays the stretch after the last checkpoint once: a few million
-// micro-steps, as the recorder's checkpoints thin out towards the end only in proportion to
-// the run's length. Not for a state whose copy takes over a quarter of the store's budget.
+// Checkpoints the end of a finished run and the ends of the kTailStatements statements before
+// it (those that are quiescent points, as they are unless a race is under way there), if the
+// checkpoints so far leave more than a little replay to reach them: the user lands at the end
+// with "last" and steps back from there, and the steps of the last statements are the first
+// ones a step back needs. A scene often ends with a long collection and a short `expect`:
+// without a checkpoint at the collection's start, every step back into it replayed from the
+// last spaced checkpoint (~2^21 micro-steps before). Replays the stretch after the last
+// checkpoint once: a few million micro-steps, as the recorder's checkpoints thin out towards
+// the end only in proportion to the run's length. Not for a state whose copy takes over a
+// quarter of the store's budget.
+inline constexpr std::uint64_t kTailStatements = 3;
 void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::atomic<bool> &cancel);
 
 // Records a whole run once, off the GUI thread: steps it to the end, hands every event to
