@@ -845,6 +845,12 @@ private slots:
             QVERIFY2(item->rowText(2).contains(QStringLiteral("s0_{0..599}")), qPrintable(item->rowText(2)));
             // Every fd of the run leaves the box from that row.
             QCOMPARE(item->fdAnchor(p.fds[2].fd), item->fdAnchor(p.fds.back().fd));
+            // ...and each of the first two from its own row, one row apart.
+            const double row = item->fdAnchor(p.fds[1].fd).y() - item->fdAnchor(p.fds[0].fd).y();
+            QVERIFY(row > 0);
+            QCOMPARE(item->fdAnchor(p.fds[2].fd).y() - item->fdAnchor(p.fds[1].fd).y(), row);
+            // An fd the process does not hold points at the last row.
+            QCOMPARE(item->fdAnchor(p.fds.back().fd + 1), item->fdAnchor(p.fds.back().fd));
         }
         checkLayoutInvariants(*panel.scene());
     }

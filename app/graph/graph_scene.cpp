@@ -199,11 +199,11 @@ void GraphScene::syncProcesses(bool &sizes_changed)
         present.insert(p.id);
         auto it = processes_.find(p.id);
         if (it == processes_.end()) {
-            auto *item = new ProcessItem(p);
+            auto *item = new ProcessItem(std::shared_ptr<const inflight::SnapshotProcess>(snapshot_, &p));
             item->setVisible(false);
             addItem(item);
             processes_.emplace(p.id, item);
-        } else if (it->second->setProcess(p)) {
+        } else if (it->second->setProcess(std::shared_ptr<const inflight::SnapshotProcess>(snapshot_, &p))) {
             sizes_changed = true;
         }
     }
@@ -476,7 +476,7 @@ void GraphScene::updateState()
     }
     for (const auto &p : snapshot_->processes)
         if (ProcessItem *item = processItem(p.id))
-            sizes_changed |= item->setProcess(p);
+            sizes_changed |= item->setProcess(std::shared_ptr<const inflight::SnapshotProcess>(snapshot_, &p));
     // Which copies are on the hitlist changes without a new topology.
     std::unordered_map<std::uint64_t, std::uint32_t> bundle_hits;
     for (const auto &e : snapshot_->edges) {
@@ -628,7 +628,8 @@ void GraphScene::setRunGraph(const graph::RunGraph &run)
     req.dot_max_nodes = dot_max_nodes_;
     plan_keys_.clear();
     for (const auto &p : run.processes) {
-        ProcessItem item(p);
+        // Measured off-scene, sharing the plan's process (the plan outlives this function).
+        ProcessItem item(std::shared_ptr<const inflight::SnapshotProcess>(std::shared_ptr<const void>(), &p));
         graph::LayoutNode n;
         n.key = item.key();
         n.width = item.box().width();

@@ -6,16 +6,18 @@
 
 #include <QPainter>
 
-ProcessItem::ProcessItem(const inflight::SnapshotProcess &process)
-    : NodeItem(graph::processKey(process.id)), process_(process)
+#include <algorithm>
+
+ProcessItem::ProcessItem(std::shared_ptr<const inflight::SnapshotProcess> process)
+    : NodeItem(graph::processKey(process->id)), process_(std::move(process))
 {
     setZValue(1);
     relayout();
 }
 
-bool ProcessItem::setProcess(const inflight::SnapshotProcess &process)
+bool ProcessItem::setProcess(std::shared_ptr<const inflight::SnapshotProcess> process)
 {
-    process_ = process;
+    process_ = std::move(process);
     update();
     return relayout();
 }
@@ -50,8 +52,7 @@ bool splitTrailingNumber(const std::string &name, std::string &prefix, long &num
 void ProcessItem::buildRows()
 {
     rows_.clear();
-    row_of_fd_.clear();
-    const auto &fds = process_.fds;
+    const auto &fds = process_->fds;
     const bool summarise = static_cast<int>(fds.size()) > kMaxRows;
     for (std::size_t i = 0; i < fds.size();) {
         std::size_t j = i + 1;
@@ -82,14 +83,9 @@ void ProcessItem::buildRows()
         const int row = static_cast<int>(rows_.size());
         if (row == kMaxRows - 1 && j < fds.size()) {
             // No room left: the rest in one row.
-            std::size_t rest = 0;
-            for (std::size_t k = i; k < fds.size(); ++k, ++rest)
-                row_of_fd_[fds[k].fd] = row;
-            rows_.push_back({QStringLiteral("+ %1 more fds").arg(rest), fds[i].fd});
+            rows_.push_back({QStringLiteral("+ %1 more fds").arg(fds.size() - i), fds[i].fd});
             break;
         }
-        for (std::size_t k = i; k < j; ++k)
-            row_of_fd_[fds[k].fd] = row;
         rows_.push_back(std::move(r));
         i = j;
     }
@@ -108,7 +104,7 @@ bool ProcessItem::relayout()
     buildRows();
     const GraphStyle &s = graphStyle();
     const QString title =
-        QStringLiteral("%1 · %2").arg(QString::fromStdString(process_.name), QString::fromStdString(process_.user));
+        QStringLiteral("%1 · %2").arg(QString::fromStdString(process_->name), QString::fromStdString(process_->user));
     double w = s.processTitleMetrics.horizontalAdvance(title) + 2 * s.padding;
     for (int r = 0; r < rowCount(); ++r)
         w = qMax(w, s.processRowMetrics.horizontalAdvance(rowText(r)) + 2 * s.padding + 8);
@@ -121,8 +117,16 @@ bool ProcessItem::relayout()
 
 QPointF ProcessItem::fdAnchor(int fd) const
 {
-    const auto it = row_of_fd_.find(fd);
-    const int row = it != row_of_fd_.end() ? it->second : rowCount() - 1;
+    // The row whose fds include it; an fd the process does not hold points at the last row.
+    const auto &fds = process_->fds;
+    const auto open = std::lower_bound(fds.begin(), fds.end(), fd,
+                                       [](const inflight::SnapshotFd &f, int value) { return f.fd < value; });
+    const int row = open == fds.end() || open->fd != fd
+                        ? rowCount() - 1
+                        : static_cast<int>(std::upper_bound(rows_.begin(), rows_.end(), fd,
+                                                            [](int value, const Row &r) { return value < r.first_fd; }) -
+                                           rows_.begin()) -
+                              1;
     const QRectF b = box();
     const double y = b.top() + titleHeight() + (qMax(row, 0) + 0.5) * rowHeight() + 2;
     return mapToScene(QPointF(b.right(), y));
@@ -157,10 +161,10 @@ void ProcessItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *optio
     painter->setFont(s.processTitle);
     painter->drawText(
         QRectF(b.left(), b.top(), b.width(), titleHeight()), Qt::AlignCenter,
-        QStringLiteral("%1 · %2").arg(QString::fromStdString(process_.name), QString::fromStdString(process_.user)));
+        QStringLiteral("%1 · %2").arg(QString::fromStdString(process_->name), QString::fromStdString(process_->user)));
     painter->setFont(s.processRow);
     painter->setPen(t.foreground());
-    if (process_.fds.empty()) {
+    if (process_->fds.empty()) {
         painter->setPen(c);
         painter->drawText(QRectF(b.left() + s.padding, b.top() + titleHeight() + 2, b.width() - s.padding, rowHeight()),
                           Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("no open fds"));
@@ -181,13 +185,13 @@ void ProcessItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *optio
 QString ProcessItem::describe() const
 {
     QString html = QStringLiteral("<b>Process %1</b>, run by %2.<br>")
-                       .arg(QString::fromStdString(process_.name).toHtmlEscaped(),
-                            QString::fromStdString(process_.user).toHtmlEscaped());
+                       .arg(QString::fromStdString(process_->name).toHtmlEscaped(),
+                            QString::fromStdString(process_->user).toHtmlEscaped());
     html += QStringLiteral("Each row is an open file descriptor: its number and the scene's name for it. ");
     html += QStringLiteral("A dashed arrow goes from the row to the socket the fd refers to.<br>");
     html += QStringLiteral("Open fds are where reachability starts: a socket reachable from an open fd can still be "
                            "used, so the collector never frees it.");
-    if (process_.fds.empty())
+    if (process_->fds.empty())
         html += QStringLiteral("<br>This process has no open socket fds right now.");
     return html;
 }

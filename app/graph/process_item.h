@@ -9,7 +9,7 @@
 #include "graph/node_item.h"
 #include "inflight/graph_snapshot.hpp"
 
-#include <unordered_map>
+#include <memory>
 #include <vector>
 
 class ProcessItem : public NodeItem {
@@ -17,13 +17,15 @@ public:
     enum { Type = UserType + 2 };
     static constexpr int kMaxRows = 24;
 
-    explicit ProcessItem(const inflight::SnapshotProcess &process);
+    // Shared with the snapshot it is part of (an aliasing pointer): the million-bind scene's
+    // process has a million fds, and a copy per item was 50 MB.
+    explicit ProcessItem(std::shared_ptr<const inflight::SnapshotProcess> process);
     int type() const override { return Type; }
-    std::uint32_t processId() const { return process_.id; }
-    const inflight::SnapshotProcess &process() const { return process_; }
+    std::uint32_t processId() const { return process_->id; }
+    const inflight::SnapshotProcess &process() const { return *process_; }
 
     // Returns true when the box changed size.
-    bool setProcess(const inflight::SnapshotProcess &process);
+    bool setProcess(std::shared_ptr<const inflight::SnapshotProcess> process);
     void restyle();
     // The number of fd rows drawn (the last may be "+ N more").
     int rowCount() const;
@@ -45,8 +47,9 @@ private:
     double titleHeight() const;
     double rowHeight() const;
 
-    inflight::SnapshotProcess process_;
-    std::vector<Row> rows_;                 // at most kMaxRows, the last may be "+ N more fds"
-    std::unordered_map<int, int> row_of_fd_; // fd -> its row
+    std::shared_ptr<const inflight::SnapshotProcess> process_;
+    // At most kMaxRows, the last may be "+ N more fds". In fd order, as the snapshot lists them:
+    // a row holds the fds from its first_fd to the next row's (searched, not a map per fd).
+    std::vector<Row> rows_;
 
 };
