@@ -36,13 +36,13 @@ QStringList messages_of(const std::vector<Diagnostic> &diagnostics)
 // own: hundreds of MB for a large scene, whose freeing took tens of ms between two frames. It
 // is freed on a pool thread; a job still holding the checkpoint store keeps that until it ends.
 void release_off_thread(std::unique_ptr<Player> &player, std::shared_ptr<CheckpointStore> &checkpoints,
-                        std::shared_ptr<const Simulation> &end_of_run, std::vector<Event> &index)
+                        std::shared_ptr<const Simulation> &end_of_run, RecordedEvents &index)
 {
     struct OldRun {
         std::unique_ptr<Player> player;
         std::shared_ptr<CheckpointStore> checkpoints;
         std::shared_ptr<const Simulation> end_of_run;
-        std::vector<Event> index;
+        RecordedEvents index;
     };
     auto old = std::make_shared<OldRun>(
         OldRun{std::move(player), std::move(checkpoints), std::move(end_of_run), std::move(index)});
@@ -204,11 +204,10 @@ void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
     const std::uint64_t position = player_->position();
     const std::uint64_t statement = player_->sim().statements_executed();
     std::uint64_t offset = 0;
-    const auto after =
-        std::partition_point(index_.begin(), index_.end(), [position](const Event &e) { return e.step <= position; });
-    for (auto it = std::make_reverse_iterator(after); it != index_.rend(); ++it) {
-        if (it->kind == EventKind::stmt_begin) {
-            offset = position - it->step;
+    for (std::size_t row = index_.first_at_or_after(position + 1); row-- > 0;) {
+        const Event e = index_[row];
+        if (e.kind == EventKind::stmt_begin) {
+            offset = position - e.step;
             break;
         }
     }
@@ -331,11 +330,11 @@ bool PlayerController::runToLine(int line)
 int PlayerController::nextStatementLine() const
 {
     const std::uint64_t at = position();
-    const auto it = std::upper_bound(index_.begin(), index_.end(), at,
-                                     [](std::uint64_t step, const Event &e) { return step < e.step; });
-    for (auto i = it; i != index_.end(); ++i)
-        if (i->kind == EventKind::stmt_begin)
-            return static_cast<int>(i->scene_line);
+    for (std::size_t row = index_.first_at_or_after(at + 1); row < index_.size(); ++row) {
+        const Event e = index_[row];
+        if (e.kind == EventKind::stmt_begin)
+            return static_cast<int>(e.scene_line);
+    }
     return 0;
 }
 
@@ -508,13 +507,9 @@ void PlayerController::startIndex()
     QThreadPool::globalInstance()->start([self, cancel, scene, o, store]() {
         // Shared: once finished it stays as endOfRun(), the labels of every socket of the run.
         auto sim = std::make_shared<Simulation>(scene, o);
-        auto events = std::make_shared<std::vector<Event>>();
-        // A run of millions of statements: room for the capped events and a landmark or two per
-        // statement at once, so the vector never doubles (and never briefly holds two copies
-        // of a few hundred MB). Untouched capacity costs address space, not memory.
-        const std::uint64_t unrolled = unrolled_statements(scene->statements);
-        if (unrolled > kIndexCap / 8)
-            events->reserve(kIndexCap + 2 * std::min<std::uint64_t>(unrolled, 50'000'000));
+        // Packed (RecordedEvents): the million-bind scene's 3.5 million events took 225 MB as
+        // plain Events.
+        auto events = std::make_shared<RecordedEvents>();
         bool complete = true;
         std::uint64_t next_report = 1u << 20;
         std::vector<bool> waiting; // by task: a gc_wait whose end the timeline still needs
@@ -577,6 +572,7 @@ void PlayerController::startIndex()
         checkpoint_tail(*sim, *store, *cancel);
         if (cancel->load() || !self)
             return;
+        events->shrink_to_fit();
         const std::uint64_t total = sim->steps();
         // The latency panel's samples, and the task and user names its groups are called by.
         auto timed = std::make_shared<const latency::LatencyRun>(
@@ -742,10 +738,13 @@ void PlayerController::nextNote()
     if (!player_ || !index_ready_)
         return;
     const std::uint64_t here = player_->position();
-    auto it = std::partition_point(index_.begin(), index_.end(), [here](const Event &e) { return e.step <= here; });
-    it = std::find_if(it, index_.end(), [](const Event &e) { return e.kind == EventKind::note; });
-    if (it != index_.end())
-        seek(it->step);
+    for (std::size_t row = index_.first_at_or_after(here + 1); row < index_.size(); ++row) {
+        const Event e = index_[row];
+        if (e.kind == EventKind::note) {
+            seek(e.step);
+            return;
+        }
+    }
 }
 
 void PlayerController::previousNote()
@@ -753,10 +752,14 @@ void PlayerController::previousNote()
     if (!player_ || !index_ready_)
         return;
     const std::uint64_t here = player_->position();
-    auto end = std::partition_point(index_.begin(), index_.end(), [here](const Event &e) { return e.step < here; });
-    const auto rit = std::find_if(std::make_reverse_iterator(end), index_.rend(),
-                                  [](const Event &e) { return e.kind == EventKind::note; });
-    seek(rit == index_.rend() ? 0 : rit->step);
+    for (std::size_t row = index_.first_at_or_after(here); row-- > 0;) {
+        const Event e = index_[row];
+        if (e.kind == EventKind::note) {
+            seek(e.step);
+            return;
+        }
+    }
+    seek(0);
 }
 
 void PlayerController::setLineBreakpoints(const QSet<int> &lines)
@@ -779,8 +782,8 @@ void PlayerController::back()
     // Fast-forwarded, the run stops only at the steps it shows: the index knows the one
     // before here (past its cap only landmarks, which is where such a run can stop anyway).
     if (index_ready_) {
-        auto it = std::partition_point(index_.begin(), index_.end(), [here](const Event &e) { return e.step < here; });
-        seek(it == index_.begin() ? 0 : std::prev(it)->step);
+        const std::size_t row = index_.first_at_or_after(here);
+        seek(row == 0 ? 0 : index_[row - 1].step);
         return;
     }
     player_->back(); // finds it by stepping from the checkpoint before here
@@ -798,11 +801,10 @@ void PlayerController::backStatement()
     }
     // The index knows where every statement begins: the last one before here.
     const std::uint64_t here = player_->position();
-    auto it = std::partition_point(index_.begin(), index_.end(), [here](const Event &e) { return e.step < here; });
-    while (it != index_.begin()) {
-        --it;
-        if (it->kind == EventKind::stmt_begin) {
-            seek(it->step - 1);
+    for (std::size_t row = index_.first_at_or_after(here); row-- > 0;) {
+        const Event e = index_[row];
+        if (e.kind == EventKind::stmt_begin) {
+            seek(e.step - 1);
             return;
         }
     }
@@ -841,11 +843,10 @@ void PlayerController::reverseStepOut()
         return;
     if (player_->sim().gc_in_progress() && index_ready_) {
         const std::uint64_t here = player_->position();
-        auto it = std::partition_point(index_.begin(), index_.end(), [here](const Event &e) { return e.step < here; });
-        while (it != index_.begin()) {
-            --it;
-            if (it->kind == EventKind::gc_begin) {
-                seek(it->step - 1);
+        for (std::size_t row = index_.first_at_or_after(here); row-- > 0;) {
+            const Event e = index_[row];
+            if (e.kind == EventKind::gc_begin) {
+                seek(e.step - 1);
                 return;
             }
         }

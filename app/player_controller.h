@@ -16,6 +16,7 @@
 #include "inflight/scene.hpp"
 #include "inflight/scene_cursor.hpp"
 #include "inflight/socket_detail.hpp"
+#include "inflight/recorded_events.hpp"
 #include "inflight/step_snapshot.hpp"
 #include "inflight/stop_conditions.hpp"
 #include "inflight/watch.hpp"
@@ -150,7 +151,8 @@ public:
     // The run's events in order. Up to kIndexCap events every micro-step is there
     // (timeline()[i].step == i + 1, indexComplete()); a longer run keeps only its landmarks
     // (statements, collections, findings) past the cap, so use each Event::step, not the row.
-    const std::vector<inflight::Event> &timeline() const { return index_; }
+    // Packed (RecordedEvents): rows are decoded when read, by value.
+    const inflight::RecordedEvents &timeline() const { return index_; }
     bool indexComplete() const { return index_complete_; }
     static constexpr std::size_t kIndexCap = 2'000'000;
     // Steps where a collection starts, a statement fails, a finding was made (for timeline ticks).
@@ -286,7 +288,7 @@ private:
     // restores the nearest one instead of replaying from step 0. One per run (new options, new
     // store): a checkpoint of another run must never be restored.
     std::shared_ptr<inflight::CheckpointStore> checkpoints_;
-    std::vector<inflight::Event> index_;
+    inflight::RecordedEvents index_;
     std::vector<std::uint64_t> gc_steps_, warning_steps_;
     std::shared_ptr<const latency::LatencyRun> latency_run_ = std::make_shared<const latency::LatencyRun>();
     std::shared_ptr<const inflight::Simulation> end_of_run_;

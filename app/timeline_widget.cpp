@@ -63,7 +63,7 @@ void TimelineWidget::rebuildMarkers()
         markersOf(controller_.timeline(), controller_.totalSteps(), gc_markers_, wait_markers_);
 }
 
-void TimelineWidget::markersOf(const std::vector<Event> &events, std::uint64_t total, std::vector<Marker> &collections,
+void TimelineWidget::markersOf(const RecordedEvents &events, std::uint64_t total, std::vector<Marker> &collections,
                                std::vector<Marker> &waits)
 {
     // Collections pair gc_begin with gc_end by run number. A wait starts at a task's gc_wait and

@@ -6,6 +6,8 @@
 // marker asks for that call in the latency panel. Click or drag elsewhere to go to a step.
 #pragma once
 
+#include "inflight/recorded_events.hpp"
+
 #include <QWidget>
 
 #include <cstdint>
@@ -34,7 +36,7 @@ public:
     };
     const std::vector<Marker> &collectionMarkers() const { return gc_markers_; }
     // Both kinds of markers of a run's events (`total`: its last step, for what never closes).
-    static void markersOf(const std::vector<inflight::Event> &events, std::uint64_t total,
+    static void markersOf(const inflight::RecordedEvents &events, std::uint64_t total,
                           std::vector<Marker> &collections, std::vector<Marker> &waits);
     const std::vector<Marker> &waitMarkers() const { return wait_markers_; }
     // The wait marker under a point (index into waitMarkers()), or -1; and where one is drawn.

@@ -574,7 +574,10 @@ private slots:
                                         // A wait and a collection still open at the end of the run.
                                         ev(60, EventKind::gc_begin, 2, 3), ev(61, EventKind::gc_wait, 3)};
         std::vector<TimelineWidget::Marker> collections, waits;
-        TimelineWidget::markersOf(events, 100, collections, waits);
+        RecordedEvents recorded;
+        for (const Event &e : events)
+            recorded.push_back(e);
+        TimelineWidget::markersOf(recorded, 100, collections, waits);
         QCOMPARE(collections.size(), 3u);
         QCOMPARE(collections[0].first, 11u);
         QCOMPARE(collections[0].last, 20u);

@@ -195,7 +195,7 @@ void AlgorithmDock::sceneLoaded()
 void AlgorithmDock::indexIfNeeded()
 {
     const auto &tl = controller_.timeline();
-    const Event *data = controller_.indexReady() ? tl.data() : nullptr;
+    const std::uint64_t data = controller_.indexReady() ? tl.contents_id() : 0;
     if (indexed_ && data == indexed_data_ && tl.size() == indexed_size_)
         return;
     indexed_data_ = data;

@@ -74,7 +74,7 @@ private:
     std::map<std::uint32_t, QString> notes_;                          // scene line -> note text
     std::vector<std::pair<std::uint64_t, std::uint16_t>> lines_;      // steps that ran a listing line
     std::vector<std::pair<std::uint64_t, std::uint32_t>> note_steps_; // steps of note statements
-    const inflight::Event *indexed_data_ = nullptr;
+    std::uint64_t indexed_data_ = 0; // the timeline indexed (RecordedEvents::contents_id())
     std::size_t indexed_size_ = 0;
     bool indexed_ = false;
     std::uint64_t complete_to_ = 0; // the index has every step up to here

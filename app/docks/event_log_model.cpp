@@ -58,7 +58,7 @@ int EventLogModel::rowCount(const QModelIndex &parent) const { return parent.isV
 
 int EventLogModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
-const Event &EventLogModel::event(int row) const { return controller_.timeline()[static_cast<std::size_t>(row)]; }
+Event EventLogModel::event(int row) const { return controller_.timeline()[static_cast<std::size_t>(row)]; }
 
 int EventLogModel::rowAtOrBefore(std::uint64_t step) const
 {

@@ -29,7 +29,7 @@ void SccModel::rebuildIndex() const
     run_ = 0;
     finished_ = skipped_ = false;
     const auto &tl = controller_.timeline();
-    indexed_data_ = controller_.indexReady() ? tl.data() : nullptr;
+    indexed_data_ = controller_.indexReady() ? tl.contents_id() : 0;
     indexed_size_ = tl.size();
     if (!controller_.indexReady())
         return;
@@ -43,7 +43,7 @@ void SccModel::track() const
 {
     const auto &tl = controller_.timeline();
     // A new run (another scene or era) replaces the timeline: start over.
-    if (!indexed_ || indexed_data_ != (controller_.indexReady() ? tl.data() : nullptr) || indexed_size_ != tl.size())
+    if (!indexed_ || indexed_data_ != (controller_.indexReady() ? tl.contents_id() : 0) || indexed_size_ != tl.size())
         rebuildIndex();
     if (!indexed_)
         return;

@@ -50,7 +50,7 @@ private:
     // Derived state, updated incrementally when the position moves forward in one collection.
     mutable std::vector<std::pair<std::uint64_t, std::size_t>> begins_; // every gc_begin: step, row
     mutable bool indexed_ = false;
-    mutable const inflight::Event *indexed_data_ = nullptr; // the timeline indexed (identity)
+    mutable std::uint64_t indexed_data_ = 0; // the timeline indexed (RecordedEvents::contents_id())
     mutable std::size_t indexed_size_ = 0;
     mutable std::uint64_t begin_step_ = 0; // gc_begin of the collection shown (0 = none)
     mutable std::uint64_t done_to_ = 0;    // events up to this step are folded in

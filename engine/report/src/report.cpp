@@ -437,7 +437,7 @@ std::string report_json(const Simulation &sim)
 
 namespace inflight {
 
-std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title,
+std::string trace_json(const RecordedEvents &events, const Kernel &k, const std::string &scene_title,
                        const Scene *scene)
 {
     std::string o;

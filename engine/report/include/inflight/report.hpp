@@ -4,6 +4,7 @@
 #pragma once
 
 #include "inflight/event.hpp"
+#include "inflight/recorded_events.hpp"
 #include "inflight/latency.hpp"
 #include "inflight/log2_histogram.hpp"
 #include "inflight/scene.hpp"
@@ -29,7 +30,7 @@ std::string trace_line(const Event &e, const Kernel &k, const Scene *scene = nul
 
 // Every event as JSON: {"scene", "gc", "events": [{step, line, fn, kind, a, b, c, before, after,
 // text}]}, objects named by their labels. The kernel gives the labels (any step of the run).
-std::string trace_json(const std::vector<Event> &events, const Kernel &k, const std::string &scene_title,
+std::string trace_json(const RecordedEvents &events, const Kernel &k, const std::string &scene_title,
                        const Scene *scene = nullptr);
 
 // Modelled time: "410 ns", "1.83 ms", "1.577 s".
