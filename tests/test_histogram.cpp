@@ -63,6 +63,7 @@ private slots:
     void percentilesNearestRank();
     void percentilesAfterMoreSamples();
     void removeLastUndoesAdd();
+    void copiesShareSamplesUntilOneChanges();
     void seedRowsAndBars();
     void seedBeforeSeriesTail();
     void seedAfterSeriesTail();
@@ -264,6 +265,39 @@ void TestHistogram::removeLastUndoesAdd()
     counted.add(7);
     QVERIFY(!counted.remove_last(7)); // counted values: not undone, left whole
     QCOMPARE(counted.count(), 4u);
+}
+
+void TestHistogram::copiesShareSamplesUntilOneChanges()
+{
+    // A view keeps a copy of the histogram it draws: the samples are shared, not copied, and
+    // each copy still changes on its own.
+    Log2Histogram a;
+    for (std::uint64_t v : {5u, 900u, 40u, 7u})
+        a.add(v);
+    QCOMPARE(a.percentile_ns(50), 7u); // sorts a's samples
+    Log2Histogram b = a;
+    QCOMPARE(b.values_ns().data(), a.values_ns().data()); // the same memory
+    b.add(1);
+    QVERIFY(b.values_ns().data() != a.values_ns().data());
+    QCOMPARE(a.count(), 4u);
+    QCOMPARE(b.count(), 5u);
+    QCOMPARE(a.percentile_ns(50), 7u);
+    QCOMPARE(b.percentile_ns(50), 7u);
+    QCOMPARE(b.percentile_ns(20), 1u);
+    QCOMPARE(a.percentile_ns(20), 5u);
+    Log2Histogram c = a;
+    QVERIFY(c.remove_last(7));
+    QCOMPARE(a.values_ns().size(), 4u);
+    QCOMPARE(a.percentile_ns(25), 5u);
+    QCOMPARE(c.percentile_ns(25), 5u);
+    QCOMPARE(c.percentile_ns(100), 900u);
+    QCOMPARE(c.count(), 3u);
+    c.set_unit(TimeUnit::us);
+    QCOMPARE(a.unit(), TimeUnit::ns);
+    QCOMPARE(a.bucket_count(Log2Histogram::bucket_of(900)), 1u);
+    a.clear();
+    QCOMPARE(b.count(), 5u);
+    QCOMPARE(b.percentile_ns(100), 900u);
 }
 
 void TestHistogram::seedRowsAndBars()

@@ -52,6 +52,30 @@ std::uint64_t Log2Histogram::bucket_high(int bucket)
 
 Log2Histogram::Log2Histogram(TimeUnit unit) : unit_(unit) { }
 
+const Log2Histogram::Values &Log2Histogram::no_values()
+{
+    static const Values none;
+    return none;
+}
+
+Log2Histogram::Values &Log2Histogram::own_values()
+{
+    if (!values_)
+        values_ = std::make_shared<Values>();
+    else if (values_.use_count() > 1)
+        values_ = std::make_shared<Values>(*values_);
+    return *values_;
+}
+
+Log2Histogram::Values &Log2Histogram::own_sorted() const
+{
+    if (!sorted_)
+        sorted_ = std::make_shared<Values>();
+    else if (sorted_.use_count() > 1)
+        sorted_ = std::make_shared<Values>(*sorted_);
+    return *sorted_;
+}
+
 void Log2Histogram::set_unit(TimeUnit unit)
 {
     if (unit == unit_)
@@ -59,7 +83,7 @@ void Log2Histogram::set_unit(TimeUnit unit)
     unit_ = unit;
     buckets_.fill(0);
     const std::uint64_t div = unit_divisor(unit_);
-    for (std::uint64_t v : values_)
+    for (std::uint64_t v : values_ns())
         ++buckets_[static_cast<std::size_t>(bucket_of(v / div))];
     for (const auto &[v, times] : counted_)
         buckets_[static_cast<std::size_t>(bucket_of(v / div))] += times;
@@ -72,7 +96,7 @@ void Log2Histogram::add(std::uint64_t ns)
         min_ns_ = ns;
     if (empty() || ns > max_ns_)
         max_ns_ = ns;
-    values_.push_back(ns);
+    own_values().push_back(ns);
     total_ns_ = saturating_add(total_ns_, ns);
 }
 
@@ -92,18 +116,21 @@ void Log2Histogram::add(std::uint64_t ns, std::uint64_t times)
 
 bool Log2Histogram::remove_last(std::uint64_t ns)
 {
-    if (values_.empty() || values_.back() != ns || !counted_.empty() ||
+    if (values_ns().empty() || values_ns().back() != ns || !counted_.empty() ||
         total_ns_ == std::numeric_limits<std::uint64_t>::max())
         return false;
     --buckets_[static_cast<std::size_t>(bucket_of(ns / unit_divisor(unit_)))];
     total_ns_ -= ns;
-    if (sorted_.size() == values_.size()) // the sorted copy holds it too
-        sorted_.erase(std::lower_bound(sorted_.begin(), sorted_.end(), ns));
-    values_.pop_back();
-    if (values_.empty()) {
+    if (sorted_ && sorted_->size() == values_->size()) { // the sorted copy holds it too
+        Values &sorted = own_sorted();
+        sorted.erase(std::lower_bound(sorted.begin(), sorted.end(), ns));
+    }
+    Values &values = own_values();
+    values.pop_back();
+    if (values.empty()) {
         min_ns_ = max_ns_ = 0;
     } else if (ns == min_ns_ || ns == max_ns_) {
-        const auto [lo, hi] = std::minmax_element(values_.begin(), values_.end());
+        const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
         min_ns_ = *lo;
         max_ns_ = *hi;
     }
@@ -113,8 +140,16 @@ bool Log2Histogram::remove_last(std::uint64_t ns)
 void Log2Histogram::clear()
 {
     buckets_.fill(0);
-    values_.clear();
-    sorted_.clear();
+    // Unshared, the samples' room is kept for the adds that follow (a live view stepping back
+    // clears and adds them again); shared, the other copies keep them.
+    if (values_ && values_.use_count() == 1)
+        values_->clear();
+    else
+        values_.reset();
+    if (sorted_ && sorted_.use_count() == 1)
+        sorted_->clear();
+    else
+        sorted_.reset();
     counted_.clear();
     counted_calls_ = 0;
     total_ns_ = min_ns_ = max_ns_ = 0;
@@ -152,27 +187,30 @@ std::uint64_t Log2Histogram::percentile_ns(double p) const
 {
     if (empty())
         return 0;
-    if (sorted_.size() < values_.size()) {
-        const auto old = static_cast<std::ptrdiff_t>(sorted_.size());
-        sorted_.insert(sorted_.end(), values_.begin() + old, values_.end());
-        std::sort(sorted_.begin() + old, sorted_.end());
-        std::inplace_merge(sorted_.begin(), sorted_.begin() + old, sorted_.end());
+    const Values &values = values_ns();
+    if (!sorted_ || sorted_->size() < values.size()) {
+        Values &sorted = own_sorted();
+        const auto old = static_cast<std::ptrdiff_t>(sorted.size());
+        sorted.insert(sorted.end(), values.begin() + old, values.end());
+        std::sort(sorted.begin() + old, sorted.end());
+        std::inplace_merge(sorted.begin(), sorted.begin() + old, sorted.end());
     }
+    const Values &sorted = *sorted_;
     // Nearest rank: rank = ceil(p/100 * N), 1-based, at least 1.
     const double n = static_cast<double>(count());
     auto rank = static_cast<std::uint64_t>(std::ceil(std::clamp(p, 0.0, 100.0) / 100.0 * n - 1e-9));
     rank = std::clamp<std::uint64_t>(rank, 1, count());
     if (counted_.empty())
-        return sorted_[static_cast<std::size_t>(rank - 1)];
+        return sorted[static_cast<std::size_t>(rank - 1)];
     // Walk the sorted samples and the counted values together, in value order.
     std::size_t i = 0;
     auto c = counted_.begin();
     std::uint64_t seen = 0;
     for (;;) {
-        const bool take_sorted = i < sorted_.size() && (c == counted_.end() || sorted_[i] <= c->first);
+        const bool take_sorted = i < sorted.size() && (c == counted_.end() || sorted[i] <= c->first);
         if (take_sorted) {
             if (++seen >= rank)
-                return sorted_[i];
+                return sorted[i];
             ++i;
         } else {
             seen += c->second;

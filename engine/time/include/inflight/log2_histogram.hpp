@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,7 +50,7 @@ public:
     bool remove_last(std::uint64_t ns);
     void clear();
 
-    std::uint64_t count() const { return values_.size() + counted_calls_; }
+    std::uint64_t count() const { return values_ns().size() + counted_calls_; }
     bool empty() const { return count() == 0; }
     const std::array<std::uint64_t, kBuckets> &buckets() const { return buckets_; }
     std::uint64_t bucket_count(int bucket) const;
@@ -67,7 +68,7 @@ public:
     // at or below it. 0 when empty.
     std::uint64_t percentile_ns(double p) const;
     // The samples added one by one, in the order they were added (not the counted ones).
-    const std::vector<std::uint64_t> &values_ns() const { return values_; }
+    const std::vector<std::uint64_t> &values_ns() const { return values_ ? *values_ : no_values(); }
 
     // In the histogram's unit, truncated as funclatency prints them: total = total_ns / unit,
     // avg = total / count.
@@ -78,15 +79,22 @@ public:
 
 private:
     TimeUnit unit_;
+    // The samples and their sorted copy are shared between copies of a histogram until one of
+    // them changes (copy on write): a view keeps a copy of what it draws, and the million-bind
+    // scene's histograms hold a million samples each.
+    using Values = std::vector<std::uint64_t>;
+    static const Values &no_values();
+    Values &own_values();           // values_, unshared first
+    Values &own_sorted() const;     // sorted_, unshared first
     std::array<std::uint64_t, kBuckets> buckets_{};
-    std::vector<std::uint64_t> values_;
+    std::shared_ptr<Values> values_; // null: none
     std::map<std::uint64_t, std::uint64_t> counted_; // value -> times (add(ns, times))
     std::uint64_t counted_calls_ = 0;
     std::uint64_t total_ns_ = 0; // saturating
     std::uint64_t min_ns_ = 0, max_ns_ = 0;
     // Sorted copy for percentiles, extended lazily: samples arrive in small batches while a run
     // plays, so the new tail is sorted and merged instead of sorting everything again.
-    mutable std::vector<std::uint64_t> sorted_;
+    mutable std::shared_ptr<Values> sorted_;
 };
 
 // bcc's print_log2_hist() layout followed by funclatency's summary line:
