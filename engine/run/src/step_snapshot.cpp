@@ -15,6 +15,9 @@ std::shared_ptr<const SocketLabels> SocketLabels::of(const Kernel &k, std::share
         return previous;
     auto t = std::make_shared<SocketLabels>();
     t->size_ = n;
+    // The pool as it is now names every socket of k; the kept chunks' sockets are k's too,
+    // with the same name ids (the same run).
+    t->names_ = k.name_pool;
     const std::size_t chunks = (n + kChunk - 1) / kChunk;
     t->chunks_.reserve(chunks);
     // A chunk the previous table has in full holds the same labels here (same run, and a
@@ -24,11 +27,11 @@ std::shared_ptr<const SocketLabels> SocketLabels::of(const Kernel &k, std::share
     for (std::size_t c = 0; c < kept; ++c)
         t->chunks_.push_back(previous->chunks_[c]);
     for (std::size_t c = kept; c < chunks; ++c) {
-        auto chunk = std::make_shared<std::vector<std::string>>();
+        auto chunk = std::make_shared<std::vector<std::uint32_t>>();
         const std::size_t end = std::min(n, (c + 1) * kChunk);
         chunk->reserve(end - c * kChunk);
         for (std::size_t id = c * kChunk; id < end; ++id)
-            chunk->push_back(k.label_of(k.socks[id]));
+            chunk->push_back(k.socks[id].label);
         t->chunks_.push_back(std::move(chunk));
     }
     return t;
@@ -38,7 +41,7 @@ std::string_view SocketLabels::operator[](std::uint32_t sock) const
 {
     if (sock >= size_)
         return "?";
-    return (*chunks_[sock / kChunk])[sock % kChunk];
+    return names_.str((*chunks_[sock / kChunk])[sock % kChunk]);
 }
 
 const std::vector<ListEntry> *StepSnapshot::list(ListId id) const
