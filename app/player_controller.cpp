@@ -36,12 +36,12 @@ QStringList messages_of(const std::vector<Diagnostic> &diagnostics)
 // own: hundreds of MB for a large scene, whose freeing took tens of ms between two frames. It
 // is freed on a pool thread; a job still holding the checkpoint store keeps that until it ends.
 void release_off_thread(std::unique_ptr<Player> &player, std::shared_ptr<CheckpointStore> &checkpoints,
-                        std::shared_ptr<const Simulation> &end_of_run, RecordedEvents &index)
+                        std::shared_ptr<const FinishedRun> &end_of_run, RecordedEvents &index)
 {
     struct OldRun {
         std::unique_ptr<Player> player;
         std::shared_ptr<CheckpointStore> checkpoints;
-        std::shared_ptr<const Simulation> end_of_run;
+        std::shared_ptr<const FinishedRun> end_of_run;
         RecordedEvents index;
     };
     auto old = std::make_shared<OldRun>(
@@ -505,8 +505,7 @@ void PlayerController::startIndex()
     o.record = false;
     QPointer<PlayerController> self(this);
     QThreadPool::globalInstance()->start([self, cancel, scene, o, store]() {
-        // Shared: once finished it stays as endOfRun(), the labels of every socket of the run.
-        auto sim = std::make_shared<Simulation>(scene, o);
+        auto sim = std::make_unique<Simulation>(scene, o);
         // Packed (RecordedEvents): the million-bind scene's 3.5 million events took 225 MB as
         // plain Events.
         auto events = std::make_shared<RecordedEvents>();
@@ -577,9 +576,13 @@ void PlayerController::startIndex()
         // The latency panel's samples, and the task and user names its groups are called by.
         auto timed = std::make_shared<const latency::LatencyRun>(
             latency::LatencyRun{sim->take_latencies(), sim->tasks(), user_names(sim->kernel())});
+        // Of the finished run, only what names its objects (the state goes, here, off the GUI
+        // thread): it stays as endOfRun().
+        auto finished = std::make_shared<const FinishedRun>(FinishedRun::of(*sim));
+        sim.reset();
         QMetaObject::invokeMethod(
             self.data(),
-            [self, cancel, events, complete, total, timed, sim]() {
+            [self, cancel, events, complete, total, timed, finished]() {
                 if (!self || cancel->load())
                     return;
                 self->latency_run_ = timed;
@@ -592,7 +595,7 @@ void PlayerController::startIndex()
                     else if ((e.kind == EventKind::stmt_end && e.before != 0) || e.kind == EventKind::finding)
                         self->warning_steps_.push_back(e.step);
                 }
-                self->end_of_run_ = sim;
+                self->end_of_run_ = finished;
                 self->index_ready_ = true;
                 emit self->indexReadyChanged();
             },
@@ -605,7 +608,7 @@ std::string PlayerController::traceJson() const
     if (!index_ready_ || !end_of_run_)
         return {};
     // The current position's kernel has not yet created the sockets of later steps.
-    return trace_json(index_, end_of_run_->kernel(), scene_->title, scene_.get());
+    return trace_json(index_, end_of_run_->names, scene_->title, scene_.get());
 }
 
 std::uint64_t PlayerController::firstStepOfLine(int line) const

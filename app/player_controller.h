@@ -16,6 +16,7 @@
 #include "inflight/scene.hpp"
 #include "inflight/scene_cursor.hpp"
 #include "inflight/socket_detail.hpp"
+#include "inflight/finished_run.hpp"
 #include "inflight/recorded_events.hpp"
 #include "inflight/step_snapshot.hpp"
 #include "inflight/stop_conditions.hpp"
@@ -167,10 +168,10 @@ public:
     const std::vector<std::string> &userNames() const { return latency_run_->user_names; }
     // The three above as one shared value, which the latency panel keeps (never a copy).
     std::shared_ptr<const latency::LatencyRun> latencyRun() const { return latency_run_; }
-    // The index's own run, finished (null until indexReady()): its kernel knows every socket the
-    // run ever made, for views that name sockets by label. Its latency samples were handed to
-    // latencySamples(). One run serves both, instead of a second replay of the whole scene.
-    std::shared_ptr<const inflight::Simulation> endOfRun() const { return end_of_run_; }
+    // What is kept of the index's own run once finished (null until indexReady()): the names
+    // of every socket the run ever made, for views that name sockets by label, its
+    // expectations, tasks and ending. Its latency samples were handed to latencySamples().
+    std::shared_ptr<const inflight::FinishedRun> endOfRun() const { return end_of_run_; }
     // The whole run's trace as JSON ("Export trace as JSON"), with every socket named from the
     // finished run's kernel, whatever the current position (empty until indexReady()).
     std::string traceJson() const;
@@ -291,7 +292,7 @@ private:
     inflight::RecordedEvents index_;
     std::vector<std::uint64_t> gc_steps_, warning_steps_;
     std::shared_ptr<const latency::LatencyRun> latency_run_ = std::make_shared<const latency::LatencyRun>();
-    std::shared_ptr<const inflight::Simulation> end_of_run_;
+    std::shared_ptr<const inflight::FinishedRun> end_of_run_;
     bool index_ready_ = false;
     bool index_complete_ = true;
     std::uint64_t total_steps_ = 0;

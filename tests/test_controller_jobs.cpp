@@ -130,7 +130,7 @@ private slots:
         const QByteArray early = QByteArray::fromStdString(c.traceJson());
         // What the export wrote before: labels from the kernel at the current position.
         QVERIFY(
-            QByteArray::fromStdString(trace_json(c.timeline(), c.sim().kernel(), c.scene().title)).contains("\"?\""));
+            QByteArray::fromStdString(trace_json(c.timeline(), RunNames::of(c.sim().kernel()), c.scene().title)).contains("\"?\""));
         c.seek(c.totalSteps());
         const QByteArray late = QByteArray::fromStdString(c.traceJson());
         QVERIFY(!early.isEmpty());

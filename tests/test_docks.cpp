@@ -519,7 +519,7 @@ private slots:
             const Event &e = *c.currentEvent();
             QString story = QString::fromStdString(narrate(e, c.sim().kernel(), &c.sim().scene()));
             if (c.indexReady() && c.position() == c.totalSteps() && c.endOfRun())
-                story += QStringLiteral("\n\n") + QString::fromStdString(narrate_run_end(*c.endOfRun()));
+                story += QStringLiteral("\n\n") + QString::fromStdString(c.endOfRun()->ending);
             QCOMPARE(dock.narrationText(), story);
             if (e.algo_line) {
                 saw_line = true;

@@ -5,7 +5,9 @@
 // known steps say exactly what they should, and the end of a run tells what the collector freed,
 // what leaked and whether the expectations held.
 #include "inflight/algorithm_listing.hpp"
+#include "inflight/finished_run.hpp"
 #include "inflight/kernel.hpp"
+#include "inflight/kernel_queries.hpp"
 #include "inflight/narrate.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/run_summary.hpp"
@@ -114,6 +116,45 @@ bool any_contains(const Walk &w, EventKind kind, const std::string &text)
 class TestNarration : public QObject {
     Q_OBJECT
 private slots:
+    // The app names a finished run's objects from its RunNames, not its state: every event
+    // reads the same either way, and every label finds the same socket.
+    void runNamesNameAsTheFinishedKernelDoes_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char *f : {"seed-autobind-race.scn", "embryo-oob-leak-classic.scn", "selftest-triangle-listener.scn",
+                              "seed-scm-credentials.scn", "kworker-after-next-close.scn", "etoomanyrefs.scn",
+                              "autobind-fill.scn"})
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+
+    void runNamesNameAsTheFinishedKernelDoes()
+    {
+        QFETCH(QString, name);
+        auto scene = load(scene_path(name.toLatin1().constData()));
+        QVERIFY(scene);
+        Simulation sim(scene, SimulationOptions{});
+        std::vector<Event> events;
+        while (const Event *e = sim.step())
+            if (events.size() < 50000)
+                events.push_back(*e);
+        const Kernel &k = sim.kernel();
+        const FinishedRun run = FinishedRun::of(sim);
+        const RunNames &names = run.names;
+        QCOMPARE(names.socket_count(), k.socks.size());
+        for (const Event &e : events) {
+            QCOMPARE(describe(e, names, scene.get()), describe(e, k, scene.get()));
+            QCOMPARE(narrate(e, names, scene.get()), narrate(e, k, scene.get()));
+        }
+        for (std::uint32_t id = 0; id <= k.socks.size(); ++id)
+            QCOMPARE(names.label_of_id(id), k.label_of_id(id));
+        for (const UnixSock &u : k.socks)
+            QCOMPARE(names.socket_labelled(k.label_of(u)), socket_labelled(k, k.label_of(u)));
+        QCOMPARE(names.socket_labelled("no such socket"), std::optional<std::uint32_t>());
+        QCOMPARE(run.ending, narrate_run_end(sim));
+        QCOMPARE(run.expectations.size(), sim.expectations().size());
+        QCOMPARE(run.tasks.size(), sim.tasks().size());
+    }
+
     void everyStepOfEveryScene_data()
     {
         QTest::addColumn<QString>("path");

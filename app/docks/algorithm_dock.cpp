@@ -294,7 +294,7 @@ void AlgorithmDock::refresh()
         QString story = controller_.narration();
         // The last step also tells how the run ended: what was freed, what leaked, the expectations.
         if (controller_.indexReady() && pos == controller_.totalSteps() && controller_.endOfRun())
-            story += QStringLiteral("\n\n") + QString::fromStdString(narrate_run_end(*controller_.endOfRun()));
+            story += QStringLiteral("\n\n") + QString::fromStdString(controller_.endOfRun()->ending);
         narration_->setText(story);
         QString cap = tr("Step %1").arg(pos);
         if (controller_.indexReady())

@@ -4,6 +4,7 @@
 #include "../theme.h"
 
 #include "inflight/kernel_queries.hpp"
+#include "inflight/run_names.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/step_snapshot.hpp"
 
@@ -96,6 +97,14 @@ std::optional<std::uint32_t> findLabel(const Kernel &k, const QString &text)
     if (t.isEmpty())
         return std::nullopt;
     return socket_labelled(k, t.toStdString());
+}
+
+std::optional<std::uint32_t> findLabel(const RunNames &names, const QString &text)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty())
+        return std::nullopt;
+    return names.socket_labelled(t.toStdString());
 }
 
 QString carriedLabels(const StepSnapshot &s, const SkbEntry &skb)

@@ -20,6 +20,7 @@ class QWidget;
 
 namespace inflight {
 class Kernel;
+class RunNames;
 struct Scene;
 struct SkbEntry;
 struct Statement;
@@ -62,6 +63,7 @@ QString label(const inflight::StepSnapshot &s, std::uint32_t sock);
 // A socket by any of its labels ("a", "s2", "embryo(c)") in a finished run's kernel (the
 // event log names sockets by the run's end), or nullopt.
 std::optional<std::uint32_t> findLabel(const inflight::Kernel &k, const QString &label);
+std::optional<std::uint32_t> findLabel(const inflight::RunNames &names, const QString &label);
 // "b, c": the labels of the sockets whose files an skb carries ("" when none).
 QString carriedLabels(const inflight::StepSnapshot &s, const inflight::SkbEntry &skb);
 // "skb#12 → b, c" (or "skb#12 (no fds)").

@@ -48,10 +48,10 @@ void EventLogModel::reindex()
         emit labelsChanged();
 }
 
-const Kernel &EventLogModel::labels() const
+const RunNames &EventLogModel::labels() const
 {
     Q_ASSERT(end_); // rows exist only once the run is indexed, and with them its end
-    return end_->kernel();
+    return end_->names;
 }
 
 int EventLogModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : count_; }
@@ -135,10 +135,10 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
             QString tip = QString::fromStdString(narrate(e, labels(), &controller_.scene()));
             // The run's last step also tells how the run ended.
             if (end_ && row + 1 == count_)
-                tip += QStringLiteral("\n\n") + QString::fromStdString(narrate_run_end(*end_));
+                tip += QStringLiteral("\n\n") + QString::fromStdString(end_->ending);
             // Which task ran it and when (modelled clock): how interleaved tasks are told apart.
-            const auto &tasks = end_->tasks();
-            if (end_->concurrent() && e.task < tasks.size())
+            const auto &tasks = end_->tasks;
+            if (end_->concurrent && e.task < tasks.size())
                 tip += tr("\n(%1 on cpu %2, t = %3)")
                            .arg(QString::fromStdString(tasks[e.task].name))
                            .arg(tasks[e.task].cpu)

@@ -19,6 +19,8 @@ class PlayerController;
 
 namespace inflight {
 class Kernel;
+class RunNames;
+struct FinishedRun;
 class Simulation;
 } // namespace inflight
 
@@ -46,7 +48,7 @@ public:
     int rowAtOrBefore(std::uint64_t step) const;
     // The kernel that names sockets: the finished run's end state (the index's own run, never
     // the live model). Only once labelsReady().
-    const inflight::Kernel &labels() const;
+    const inflight::RunNames &labels() const;
     bool labelsReady() const { return static_cast<bool>(end_); }
 
 signals:
@@ -59,7 +61,7 @@ private:
     PlayerController &controller_;
     int count_ = 0;
     std::uint64_t shown_pos_ = 0;
-    std::shared_ptr<const inflight::Simulation> end_;
+    std::shared_ptr<const inflight::FinishedRun> end_;
 };
 
 } // namespace docks

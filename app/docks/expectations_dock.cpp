@@ -86,7 +86,7 @@ void ExpectationsDock::rebuild()
     for (const Event &e : controller_.timeline())
         if (e.kind == EventKind::expect_result)
             checked_at.push_back(e.step);
-    const auto &outcomes = end->expectations();
+    const auto &outcomes = end->expectations;
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
         const ExpectationOutcome &o = outcomes[i];
         auto *item = new QTreeWidgetItem(list_);

@@ -155,7 +155,7 @@ void SceneDock::updateExpectations()
     QList<QPair<int, bool>> outcomes;
     if (controller_.indexReady())
         if (const auto end = controller_.endOfRun())
-            for (const ExpectationOutcome &o : end->expectations())
+            for (const ExpectationOutcome &o : end->expectations)
                 outcomes.append({static_cast<int>(o.line), o.passed});
     view_->setExpectations(outcomes);
     refresh();

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/narrate.hpp"
 
+#include "kernel_names.hpp"
 #include "statement_text.hpp"
 
 #include "inflight/abstract_namespace.hpp"
 #include "inflight/report.hpp"
+#include "inflight/run_names.hpp"
 
 #include "inflight/algorithm_listing.hpp"
 #include "inflight/kernel.hpp"
@@ -78,25 +80,28 @@ std::string graph_state_story(const Event &e)
     return out + ".";
 }
 
-std::string address_text(const Kernel &k, std::uint32_t address)
+template <class Names>
+std::string address_text(const Names &k, std::uint32_t address)
 {
     if (address == npos)
         return "an address";
     if (address & Kernel::kAutobindAddress)
         return "@" + autobind_name(address & 0xFFFFF);
-    if (address < k.addresses.size())
-        return "@" + k.addresses[address];
+    if (address < k.address_count())
+        return "@" + k.address(address);
     return "an address";
 }
 
-std::string task_name(const Kernel &k, std::uint32_t id)
+template <class Names>
+std::string task_name(const Names &k, std::uint32_t id)
 {
-    return id < k.tasks.size() ? k.tasks[id].name : "task " + std::to_string(id);
+    return id < k.task_count() ? k.task_name(id) : "task " + std::to_string(id);
 }
 
 // The race point a task_switch names: "select b" (short) or "unix_gc() has compared b's file
 // count with its inflight count" (long).
-std::string race_point_text(const Event &e, const Kernel &k, bool long_form)
+template <class Names>
+std::string race_point_text(const Event &e, const Names &k, bool long_form)
 {
     const auto kind = static_cast<RacePointKind>(e.point_kind());
     const std::string sock = e.point_sock() == npos ? std::string("?") : k.label_of_id(e.point_sock());
@@ -160,7 +165,8 @@ std::string wait_for_text(WaitFor w)
     return "?";
 }
 
-std::string lock_text(std::uint32_t which, const Kernel &k)
+template <class Names>
+std::string lock_text(std::uint32_t which, const Names &k)
 {
     if (which >= Kernel::kStateLockBase)
         return "unix_state_lock(" + k.label_of_id(which - Kernel::kStateLockBase) + ")";
@@ -173,15 +179,16 @@ std::string lock_text(std::uint32_t which, const Kernel &k)
 
 } // namespace
 
-std::string describe(const Event &e, const Kernel &k, const Scene *scene)
+template <class Names>
+std::string describe_with(const Event &e, const Names &k, const Scene *scene)
 {
     auto s = [&](std::uint32_t id) { return id == npos ? std::string("-") : k.label_of_id(id); };
     // The label of the object most kinds are about (the socket, predecessor, root or sender in
     // slot a), made once; the kinds about an skb print its number instead.
     const std::string a = s(e.a);
     switch (e.kind) {
-    case EventKind::stmt_begin: return describe_statement_begin(e, scene, &k.name_pool);
-    case EventKind::stmt_end: return describe_statement_end(e, scene, &k.name_pool);
+    case EventKind::stmt_begin: return describe_statement_begin(e, scene, &k.name_pool());
+    case EventKind::stmt_end: return describe_statement_end(e, scene, &k.name_pool());
     case EventKind::note:
         switch (e.fn) {
         case KFn::scene: return describe_scene_note(e, scene);
@@ -197,10 +204,10 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
         }
     case EventKind::sock_create: return a + " created";
     case EventKind::fd_install:
-        return a + " installed as fd " + n(e.fd()) + " in " + k.processes[e.process()].name + ", file refs " +
+        return a + " installed as fd " + n(e.fd()) + " in " + k.process_name(e.process()) + ", file refs " +
                n(e.file_count().after);
     case EventKind::fd_close:
-        return "fd " + n(e.fd()) + " (" + a + ") closed in " + k.processes[e.process()].name + ", file refs " +
+        return "fd " + n(e.fd()) + " (" + a + ") closed in " + k.process_name(e.process()) + ", file refs " +
                arrow(e.file_count());
     case EventKind::file_get: return a + " file refs " + arrow(e.file_count());
     case EventKind::file_put: return a + " file refs " + arrow(e.file_count());
@@ -286,7 +293,7 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
                (e.cyclic() ? ", cyclic" : "");
     case EventKind::finding:
         return "finding #" + n(e.finding_index()) + ": " +
-               (e.finding_index() < k.findings.size() ? k.findings[e.finding_index()].invariant : std::string());
+               (e.finding_index() < k.finding_count() ? k.finding(e.finding_index()).invariant : std::string());
     case EventKind::warning:
         return "line " + std::to_string(e.scene_line) + " failed with " +
                std::string(errno_name(static_cast<Errno>(e.error()))) + ", not expected";
@@ -297,10 +304,10 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
     case EventKind::lock_spin:
         return "spun " + format_ns(static_cast<std::uint64_t>(e.spun_ns())) + " on " + lock_text(e.lock(), k);
     case EventKind::task_spawn:
-        return "task " + (e.task_index() < k.tasks.size() ? k.tasks[e.task_index()].name : n(e.task_index())) +
+        return "task " + (e.task_index() < k.task_count() ? k.task_name(e.task_index()) : n(e.task_index())) +
                " starts on cpu " + n(e.cpu());
     case EventKind::task_exit:
-        return "task " + (e.task_index() < k.tasks.size() ? k.tasks[e.task_index()].name : n(e.task_index())) + " ends";
+        return "task " + (e.task_index() < k.task_count() ? k.task_name(e.task_index()) : n(e.task_index())) + " ends";
     case EventKind::autobind_probe:
         return a + " tries @" + autobind_name(e.name_value()) + " (bucket " + n(e.bucket()) + ", " + n(e.compared()) +
                " compared): " + (e.taken() ? "taken" : "free, bound");
@@ -327,7 +334,8 @@ std::string describe(const Event &e, const Kernel &k, const Scene *scene)
     return {};
 }
 
-std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
+template <class Names>
+std::string narrate_with(const Event &e, const Names &k, const Scene *scene)
 {
     auto s = [&](std::uint32_t id) { return id == npos ? std::string("-") : k.label_of_id(id); };
     // The label of the object most kinds are about (the socket, predecessor, root or sender in
@@ -336,8 +344,8 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
     const bool graph = k.era() == GcEra::graph;
     switch (e.kind) {
     // ---- the scene's own steps ----
-    case EventKind::stmt_begin: return narrate_statement_begin(e, scene, &k.name_pool);
-    case EventKind::stmt_end: return narrate_statement_end(e, scene, &k.name_pool);
+    case EventKind::stmt_begin: return narrate_statement_begin(e, scene, &k.name_pool());
+    case EventKind::stmt_end: return narrate_statement_end(e, scene, &k.name_pool());
     case EventKind::note:
         switch (e.fn) {
         case KFn::scene: return narrate_scene_note(e, scene);
@@ -372,28 +380,28 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
                std::string(errno_text(static_cast<Errno>(e.error()))) +
                ") and no `expect error` follows it: the scene did not plan for this failure.";
     case EventKind::finding: {
-        const bool known = e.finding_index() < k.findings.size();
-        if (known && k.findings[e.finding_index()].warning)
-            return "The kernel warns: " + k.findings[e.finding_index()].invariant + " (" +
-                   k.findings[e.finding_index()].message +
+        const bool known = e.finding_index() < k.finding_count();
+        if (known && k.finding(e.finding_index()).warning)
+            return "The kernel warns: " + k.finding(e.finding_index()).invariant + " (" +
+                   k.finding(e.finding_index()).message +
                    "). A WARN is printed and the kernel goes on, and so does the run.";
         return "A kernel check failed: " +
-               (known ? k.findings[e.finding_index()].invariant + " (" + k.findings[e.finding_index()].message + ")"
+               (known ? k.finding(e.finding_index()).invariant + " (" + k.finding(e.finding_index()).message + ")"
                       : std::string("an invariant")) +
                ". The run stops here so the state can be inspected.";
     }
     case EventKind::task_spawn:
-        return "Task " + (e.task_index() < k.tasks.size() ? k.tasks[e.task_index()].name : n(e.task_index())) +
+        return "Task " + (e.task_index() < k.task_count() ? k.task_name(e.task_index()) : n(e.task_index())) +
                " starts on cpu " + n(e.cpu()) + " and runs its block alongside the others.";
     case EventKind::task_exit:
-        return "Task " + (e.task_index() < k.tasks.size() ? k.tasks[e.task_index()].name : n(e.task_index())) +
+        return "Task " + (e.task_index() < k.task_count() ? k.task_name(e.task_index()) : n(e.task_index())) +
                " has run its whole block and ends.";
 
     // ---- sockets, fds and files ----
     case EventKind::sock_create: return "unix_create1() creates socket " + a + ".";
     case EventKind::fd_install: {
         const std::string where =
-            e.process() < k.processes.size() ? k.processes[e.process()].name : std::string("the process");
+            e.process() < k.process_count() ? k.process_name(e.process()) : std::string("the process");
         switch (e.fn) {
         case KFn::sys_dup:
             return "dup(): fd " + n(e.fd()) + " in " + where + " is a second fd on " + a + "'s file, which now has " +
@@ -412,7 +420,7 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
     }
     case EventKind::fd_close: {
         const std::string where =
-            e.process() < k.processes.size() ? k.processes[e.process()].name : std::string("the process");
+            e.process() < k.process_count() ? k.process_name(e.process()) : std::string("the process");
         if (e.file_count().after == 0)
             return "close(): fd " + n(e.fd()) + " of " + where + " was the last reference to " + a +
                    "'s file: it is gone, and " + a + " will be released.";
@@ -660,7 +668,27 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
         return "Task switch: " + task_name(k, e.to_task()) + " resumes where it was preempted.";
     case EventKind::sched_point: return {};
     }
-    return describe(e, k, scene);
+    return describe_with(e, k, scene);
+}
+
+std::string describe(const Event &e, const Kernel &k, const Scene *scene)
+{
+    return describe_with(e, KernelNames(k), scene);
+}
+
+std::string describe(const Event &e, const RunNames &names, const Scene *scene)
+{
+    return describe_with(e, names, scene);
+}
+
+std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
+{
+    return narrate_with(e, KernelNames(k), scene);
+}
+
+std::string narrate(const Event &e, const RunNames &names, const Scene *scene)
+{
+    return narrate_with(e, names, scene);
 }
 
 } // namespace inflight

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/report.hpp"
+#include "inflight/run_names.hpp"
 
 #include "inflight/kernel.hpp"
 #include "inflight/narrate.hpp"
@@ -437,7 +438,7 @@ std::string report_json(const Simulation &sim)
 
 namespace inflight {
 
-std::string trace_json(const RecordedEvents &events, const Kernel &k, const std::string &scene_title,
+std::string trace_json(const RecordedEvents &events, const RunNames &k, const std::string &scene_title,
                        const Scene *scene)
 {
     std::string o;
@@ -461,7 +462,7 @@ std::string trace_json(const RecordedEvents &events, const Kernel &k, const std:
         // A statement's b and c: its templated names as expanded, by name-pool id.
         const bool is_stmt = e.kind == EventKind::stmt_begin || e.kind == EventKind::stmt_end;
         auto name = [&](std::uint32_t id) {
-            return id == npos || id >= k.name_pool.size() ? std::string("null") : q(std::string(k.name_pool.str(id)));
+            return id == npos || id >= k.name_pool().size() ? std::string("null") : q(std::string(k.name_pool().str(id)));
         };
         const bool b_is_process =
             e.kind == EventKind::fd_install || e.kind == EventKind::fd_close || e.kind == EventKind::fput_deferred;

@@ -11,13 +11,17 @@
 namespace inflight {
 
 class Kernel;
+class RunNames;
 
 // Objects and values, compact: "b inflight 1 -> 2 (gc_inflight_list)". With the scene, a
 // statement's steps name its line and text ("line 12: send p1 fds=u0,u0").
 std::string describe(const Event &e, const Kernel &k, const Scene *scene = nullptr);
+// The same from a finished run's names (RunNames): any step's objects, without the run.
+std::string describe(const Event &e, const RunNames &names, const Scene *scene = nullptr);
 // The narration: what happened and why it matters to the collector, in sentences with the
 // values they are about. Made from the event and the socket labels only (the event log calls it
 // for past steps with a later state); the scene tells what a statement's result means.
 std::string narrate(const Event &e, const Kernel &k, const Scene *scene = nullptr);
+std::string narrate(const Event &e, const RunNames &names, const Scene *scene = nullptr);
 
 } // namespace inflight

@@ -16,6 +16,7 @@
 namespace inflight {
 
 class Kernel;
+class RunNames;
 class Simulation;
 
 // "kernel profile 6.18 (6.18.y: ...) +unify-scc-index": the profile and the changes the scene's
@@ -29,8 +30,8 @@ std::string report_json(const Simulation &sim);
 std::string trace_line(const Event &e, const Kernel &k, const Scene *scene = nullptr);
 
 // Every event as JSON: {"scene", "gc", "events": [{step, line, fn, kind, a, b, c, before, after,
-// text}]}, objects named by their labels. The kernel gives the labels (any step of the run).
-std::string trace_json(const RecordedEvents &events, const Kernel &k, const std::string &scene_title,
+// text}]}, objects named by their labels: the finished run's names name any step's objects.
+std::string trace_json(const RecordedEvents &events, const RunNames &names, const std::string &scene_title,
                        const Scene *scene = nullptr);
 
 // Modelled time: "410 ns", "1.83 ms", "1.577 s".
