@@ -180,7 +180,7 @@ GraphSnapshot rings(std::uint32_t rings, std::uint32_t size)
     p.name = "main";
     p.user = "root";
     for (std::uint32_t r = 0; r < rings; ++r)
-        p.fds.push_back({static_cast<int>(3 + r), "r" + std::to_string(r), r * size});
+        p.fds.push_back({"r" + std::to_string(r), static_cast<int>(3 + r), r * size});
     s.processes.push_back(p);
     s.topology_key = 0x51c0ffee + rings * 31 + size;
     return s;

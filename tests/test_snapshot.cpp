@@ -245,11 +245,11 @@ private slots:
             const SnapshotNode &n = g.nodes[id_of(sim, l)];
             QVERIFY2(n.role == GcRole::leaked, l);
             QCOMPARE(role_of(sim.kernel(), sim.kernel().socks[n.sock]), GcRole::leaked);
-            QVERIFY2(n.why.find("scc_index") != std::string::npos, n.why.c_str());
+            QVERIFY2(g.why_of(n.sock).find("scc_index") != std::string::npos, std::string(g.why_of(n.sock)).c_str());
         }
         // The senders were released normally: released, not leaked.
         QCOMPARE(g.nodes[id_of(sim, "p0")].role, GcRole::released);
-        QVERIFY(g.nodes[id_of(sim, "p0")].why.empty());
+        QVERIFY(g.why_of(id_of(sim, "p0")).empty());
     }
 
     void notLeakedWithTheFixOrUnderClassic_data()

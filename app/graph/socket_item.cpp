@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/socket_item.h"
 
+#include "graph/graph_scene.h"
 #include "graph/graph_style.h"
 #include "theme.h"
 
@@ -298,8 +299,11 @@ QString SocketItem::describe() const
     QString html = QStringLiteral("<b>%1</b> — %2<br>").arg(label, kind);
     html += QStringLiteral("State: %1.<br>").arg(stateName(node_.state));
     html += QStringLiteral("<b>At this step</b>: %1<br>").arg(roleExplanation(node_.role, graph_era_));
-    if (node_.role == GcRole::leaked && !node_.why.empty()) {
-        QString why = QString::fromStdString(node_.why).toHtmlEscaped();
+    // The scene's snapshot is the one this item shows.
+    const auto *shown = dynamic_cast<const GraphScene *>(scene());
+    const std::string_view why_text = shown ? shown->snapshot().why_of(node_.sock) : std::string_view();
+    if (node_.role == GcRole::leaked && !why_text.empty()) {
+        QString why = QString::fromUtf8(why_text.data(), static_cast<qsizetype>(why_text.size())).toHtmlEscaped();
         if (!why.endsWith(QLatin1Char('.')))
             why += QLatin1Char('.');
         html += QStringLiteral("<b>Why the collector left it</b>: %1<br>").arg(why);

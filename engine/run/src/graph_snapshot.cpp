@@ -98,6 +98,13 @@ GcRole GcRoles::operator()(const UnixSock &u) const
 
 GcRole role_of(const Kernel &k, const UnixSock &u) { return GcRoles(k)(u); }
 
+std::string_view GraphSnapshot::why_of(std::uint32_t sock) const
+{
+    const auto it = std::lower_bound(whys.begin(), whys.end(), sock,
+                                     [](const auto &w, std::uint32_t s) { return w.first < s; });
+    return it != whys.end() && it->first == sock ? std::string_view(it->second) : std::string_view();
+}
+
 GraphSnapshot snapshot_graph(const Kernel &k)
 {
     GraphSnapshot g;
@@ -120,14 +127,14 @@ GraphSnapshot snapshot_graph(const Kernel &k)
         n.state = u.state;
         n.role = role(u);
         if (n.role == GcRole::leaked)
-            n.why = k.leaked.at(u.id);
+            g.whys.emplace_back(u.id, k.leaked.at(u.id)); // in socket order
         n.listener = u.state == SockState::listening;
         auto it = embryo_listener.find(u.id);
         n.embryo = it != embryo_listener.end();
         n.listener_sock = n.embryo ? it->second : npos;
         n.peer = u.peer ? u.peer->id : npos;
-        n.file_refs = u.file ? u.file->count : 0;
-        n.inflight = k.collector().inflight_of(u);
+        n.file_refs = u.file ? static_cast<std::int32_t>(u.file->count) : 0;
+        n.inflight = static_cast<std::int32_t>(k.collector().inflight_of(u));
         n.queue = static_cast<std::uint32_t>(u.receive_queue.size());
         n.gc_flags = u.gc_flags;
         if (u.vertex) {

@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace inflight {
@@ -32,24 +34,25 @@ enum class GcRole : std::uint8_t {
 };
 std::string_view gc_role_name(GcRole r);
 
+// One per socket, a million in the million-bind scene: fields ordered to pack (80 bytes), and
+// the rare text (why a leaked socket was left) kept beside the nodes (GraphSnapshot::why_of).
 struct SnapshotNode {
-    std::uint32_t sock = 0;
     std::string label;
+    long index = -1, scc_index = -1; // graph: the vertex's Tarjan marks (-1 without a vertex)
+    std::uint32_t sock = 0;
+    std::uint32_t listener_sock = 0xffffffffu; // for an unaccepted embryo: its listener's sock id (else npos)
+    // unix_peer(sk): the other end of a socketpair or a connection, where this socket's sends
+    // land (for an embryo, its client); npos when unconnected.
+    std::uint32_t peer = 0xffffffffu;
+    std::uint32_t queue = 0;    // skbs in its receive queue
+    std::int32_t file_refs = 0; // file_count()
+    std::int32_t inflight = 0;  // u->inflight (classic) or out_degree (graph)
     SockType type = SockType::stream;
     SockState state = SockState::unconnected;
     GcRole role = GcRole::idle;
     bool listener = false;
-    bool embryo = false;         // unaccepted
-    std::uint32_t listener_sock; // for an unaccepted embryo: its listener's sock id (else npos)
-    // unix_peer(sk): the other end of a socketpair or a connection, where this socket's sends
-    // land (for an embryo, its client); npos when unconnected.
-    std::uint32_t peer = 0xffffffffu;
-    long file_refs = 0;
-    long inflight = 0;       // u->inflight (classic) or out_degree (graph)
-    std::uint32_t queue = 0; // skbs in its receive queue
+    bool embryo = false; // unaccepted
     std::uint8_t gc_flags = 0;
-    long index = -1, scc_index = -1; // graph: the vertex's Tarjan marks (-1 without a vertex)
-    std::string why;                 // leaked: why the collector left it (for a tooltip)
 };
 
 struct SnapshotEdge {
@@ -62,8 +65,8 @@ struct SnapshotEdge {
 };
 
 struct SnapshotFd {
-    int fd = 0;
     std::string name;
+    int fd = 0;
     std::uint32_t sock = 0;
 };
 
@@ -78,6 +81,9 @@ struct GraphSnapshot {
     std::vector<SnapshotNode> nodes; // by socket id
     std::vector<SnapshotEdge> edges;
     std::vector<SnapshotProcess> processes;
+    // Leaked sockets: why the collector left each (for a tooltip), by socket id.
+    std::vector<std::pair<std::uint32_t, std::string>> whys;
+    std::string_view why_of(std::uint32_t sock) const;
     // Equal keys = the same nodes, edges and fds: no relayout needed (roles may differ).
     std::uint64_t topology_key = 0;
 };
