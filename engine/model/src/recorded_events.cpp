@@ -39,8 +39,10 @@ void put_varint(std::vector<std::uint8_t> &out, std::uint64_t v)
     out.push_back(static_cast<std::uint8_t>(v));
 }
 
-std::uint64_t get_varint(const std::uint8_t *data, std::size_t &at)
+inline std::uint64_t get_varint(const std::uint8_t *data, std::size_t &at)
 {
+    if (!(data[at] & 0x80)) // most deltas and masks are one byte
+        return data[at++];
     std::uint64_t v = 0;
     for (int shift = 0;; shift += 7) {
         const std::uint8_t b = data[at++];
@@ -52,13 +54,13 @@ std::uint64_t get_varint(const std::uint8_t *data, std::size_t &at)
 
 // A delta between two values of a field, wrapping (npos to 0 is +1), zigzagged so that a
 // small step back is a small number too.
-std::uint64_t zigzag(std::uint64_t now, std::uint64_t before)
+inline std::uint64_t zigzag(std::uint64_t now, std::uint64_t before)
 {
     const auto d = static_cast<std::int64_t>(now - before);
     return (static_cast<std::uint64_t>(d) << 1) ^ static_cast<std::uint64_t>(d >> 63);
 }
 
-std::uint64_t unzigzag(std::uint64_t z, std::uint64_t before)
+inline std::uint64_t unzigzag(std::uint64_t z, std::uint64_t before)
 {
     const std::uint64_t d = (z >> 1) ^ (~(z & 1) + 1);
     return before + d;
@@ -182,7 +184,7 @@ void RecordedEvents::push_back(const Event &e)
     ++size_;
 }
 
-std::size_t RecordedEvents::decode(std::size_t at, Event &e) const
+__attribute__((always_inline)) inline std::size_t RecordedEvents::decode(std::size_t at, Event &e) const
 {
     const std::uint8_t *d = bytes_.data();
     const auto mask = static_cast<std::uint16_t>(get_varint(d, at));
@@ -223,11 +225,11 @@ const Event *RecordedEvents::block(std::size_t b) const
     DecodedBlock &d = t_decoded;
     const std::size_t count = std::min(kBlock, size_ - b * kBlock);
     if (d.owner != id_ || d.block != b || d.count != count) {
-        Event e{};
-        std::size_t at = block_offset_[b];
-        for (std::size_t i = 0; i < count; ++i) {
-            at = decode(at, e);
-            d.events[i] = e;
+        // Each event is decoded over a copy of the one before (a default Event for the first).
+        std::size_t at = decode(block_offset_[b], d.events[0] = Event{});
+        for (std::size_t i = 1; i < count; ++i) {
+            d.events[i] = d.events[i - 1];
+            at = decode(at, d.events[i]);
         }
         d.owner = id_;
         d.block = b;
