@@ -495,6 +495,7 @@ void PlayerController::startIndex()
     index_.clear();
     gc_steps_.clear();
     warning_steps_.clear();
+    expectation_steps_.clear();
     latency_run_ = std::make_shared<const latency::LatencyRun>();
     end_of_run_.reset();
     emit indexReadyChanged();
@@ -572,6 +573,17 @@ void PlayerController::startIndex()
         if (cancel->load() || !self)
             return;
         events->shrink_to_fit();
+        // The ticks and the expectations' steps, found here: a walk over a few million packed
+        // events is tens of milliseconds the GUI thread should not spend.
+        auto marks = std::make_shared<IndexMarks>();
+        for (const Event &e : *events) {
+            if (e.kind == EventKind::gc_begin)
+                marks->gc_steps.push_back(e.step);
+            else if ((e.kind == EventKind::stmt_end && e.before != 0) || e.kind == EventKind::finding)
+                marks->warning_steps.push_back(e.step);
+            else if (e.kind == EventKind::expect_result)
+                marks->expectation_steps.push_back(e.step);
+        }
         const std::uint64_t total = sim->steps();
         // The latency panel's samples, and the task and user names its groups are called by.
         auto timed = std::make_shared<const latency::LatencyRun>(
@@ -582,19 +594,16 @@ void PlayerController::startIndex()
         sim.reset();
         QMetaObject::invokeMethod(
             self.data(),
-            [self, cancel, events, complete, total, timed, finished]() {
+            [self, cancel, events, complete, total, timed, finished, marks]() {
                 if (!self || cancel->load())
                     return;
                 self->latency_run_ = timed;
                 self->index_ = std::move(*events);
                 self->index_complete_ = complete;
                 self->total_steps_ = total;
-                for (const Event &e : self->index_) {
-                    if (e.kind == EventKind::gc_begin)
-                        self->gc_steps_.push_back(e.step);
-                    else if ((e.kind == EventKind::stmt_end && e.before != 0) || e.kind == EventKind::finding)
-                        self->warning_steps_.push_back(e.step);
-                }
+                self->gc_steps_ = std::move(marks->gc_steps);
+                self->warning_steps_ = std::move(marks->warning_steps);
+                self->expectation_steps_ = std::move(marks->expectation_steps);
                 self->end_of_run_ = finished;
                 self->index_ready_ = true;
                 emit self->indexReadyChanged();

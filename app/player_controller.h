@@ -159,6 +159,8 @@ public:
     // Steps where a collection starts, a statement fails, a finding was made (for timeline ticks).
     const std::vector<std::uint64_t> &collectionSteps() const { return gc_steps_; }
     const std::vector<std::uint64_t> &warningSteps() const { return warning_steps_; }
+    // The step of each expect statement's check (expect_result), in order.
+    const std::vector<std::uint64_t> &expectationSteps() const { return expectation_steps_; }
     // The first step of the statement on `line` (0 if it never runs).
     std::uint64_t firstStepOfLine(int line) const;
     // Every timed call of the whole run (sendmsg, autobind), the tasks that made them and the
@@ -290,7 +292,10 @@ private:
     // store): a checkpoint of another run must never be restored.
     std::shared_ptr<inflight::CheckpointStore> checkpoints_;
     inflight::RecordedEvents index_;
-    std::vector<std::uint64_t> gc_steps_, warning_steps_;
+    std::vector<std::uint64_t> gc_steps_, warning_steps_, expectation_steps_;
+    struct IndexMarks {
+        std::vector<std::uint64_t> gc_steps, warning_steps, expectation_steps;
+    };
     std::shared_ptr<const latency::LatencyRun> latency_run_ = std::make_shared<const latency::LatencyRun>();
     std::shared_ptr<const inflight::FinishedRun> end_of_run_;
     bool index_ready_ = false;

@@ -55,12 +55,17 @@ void TimelineWidget::rebuildTicks()
             breakpoint_ticks_.push_back(e.step);
 }
 
-void TimelineWidget::rebuildMarkers()
+void TimelineWidget::rebuildMarkers() { markers_stale_ = true; }
+
+const TimelineWidget::Markers &TimelineWidget::markers() const
 {
-    gc_markers_.clear();
-    wait_markers_.clear();
-    if (controller_.indexReady())
-        markersOf(controller_.timeline(), controller_.totalSteps(), gc_markers_, wait_markers_);
+    if (markers_stale_) {
+        markers_stale_ = false;
+        markers_ = {};
+        if (controller_.indexReady())
+            markersOf(controller_.timeline(), controller_.totalSteps(), markers_.collections, markers_.waits);
+    }
+    return markers_;
 }
 
 void TimelineWidget::markersOf(const RecordedEvents &events, std::uint64_t total, std::vector<Marker> &collections,
@@ -118,9 +123,9 @@ QRect TimelineWidget::waitLane() const
 
 QRect TimelineWidget::waitMarkerRect(int i) const
 {
-    if (i < 0 || i >= static_cast<int>(wait_markers_.size()))
+    if (i < 0 || i >= static_cast<int>(markers().waits.size()))
         return {};
-    const Marker &m = wait_markers_[static_cast<std::size_t>(i)];
+    const Marker &m = markers().waits[static_cast<std::size_t>(i)];
     const QRect lane = waitLane();
     const int x0 = xOf(m.first), x1 = std::max(xOf(m.last), x0 + 3);
     return {x0, lane.top(), x1 - x0, lane.height()};
@@ -132,7 +137,7 @@ int TimelineWidget::waitMarkerAt(const QPoint &p) const
         return -1;
     // Of the markers within a few pixels, the nearest: thousands of waits share a lane.
     int best = -1, best_d = 4;
-    for (int i = 0; i < static_cast<int>(wait_markers_.size()); ++i) {
+    for (int i = 0; i < static_cast<int>(markers().waits.size()); ++i) {
         const QRect r = waitMarkerRect(i);
         const int d = p.x() < r.left() ? r.left() - p.x() : p.x() > r.right() ? p.x() - r.right() : 0;
         if (d < best_d) {
@@ -200,7 +205,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(0x1f, 0x5f, 0xd0, theme.highContrast() ? 90 : 60));
     int last_band = -1;
-    for (const Marker &m : gc_markers_) {
+    for (const Marker &m : markers().collections) {
         const int x0 = xOf(m.first), x1 = std::max(xOf(m.last), x0 + 1);
         if (x1 <= last_band)
             continue;
@@ -210,7 +215,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     // Senders waiting for a collection, in their lane along the bottom.
     p.setBrush(theme.highContrast() ? QColor(0xd0, 0x00, 0x00) : QColor(0xd8, 0x3a, 0x2a));
     last_band = -1;
-    for (int i = 0; i < static_cast<int>(wait_markers_.size()); ++i) {
+    for (int i = 0; i < static_cast<int>(markers().waits.size()); ++i) {
         const QRect r = waitMarkerRect(i);
         if (r.right() <= last_band)
             continue;
@@ -241,7 +246,7 @@ void TimelineWidget::mousePressEvent(QMouseEvent *e)
         return;
     const int wait = waitMarkerAt(e->position().toPoint());
     if (wait >= 0) {
-        const Marker m = wait_markers_[static_cast<std::size_t>(wait)];
+        const Marker m = markers().waits[static_cast<std::size_t>(wait)];
         controller_.seek(m.last);
         emit waitMarkerClicked(m.first, m.task);
         return;

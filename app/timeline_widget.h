@@ -34,11 +34,11 @@ public:
         std::uint64_t first = 0, last = 0;
         int task = 0;
     };
-    const std::vector<Marker> &collectionMarkers() const { return gc_markers_; }
+    const std::vector<Marker> &collectionMarkers() const { return markers().collections; }
     // Both kinds of markers of a run's events (`total`: its last step, for what never closes).
     static void markersOf(const inflight::RecordedEvents &events, std::uint64_t total,
                           std::vector<Marker> &collections, std::vector<Marker> &waits);
-    const std::vector<Marker> &waitMarkers() const { return wait_markers_; }
+    const std::vector<Marker> &waitMarkers() const { return markers().waits; }
     // The wait marker under a point (index into waitMarkers()), or -1; and where one is drawn.
     int waitMarkerAt(const QPoint &p) const;
     QRect waitMarkerRect(int i) const;
@@ -61,5 +61,13 @@ private:
 
     PlayerController &controller_;
     std::vector<std::uint64_t> breakpoint_ticks_;
-    std::vector<Marker> gc_markers_, wait_markers_;
+    // Found from the index at their first use after it changed (a paint, a click), not in the
+    // slot that hears of the change: a walk over a few million packed events gets its own
+    // turn of the event loop instead of adding to the GUI thread's longest stall.
+    struct Markers {
+        std::vector<Marker> collections, waits;
+    };
+    const Markers &markers() const;
+    mutable Markers markers_;
+    mutable bool markers_stale_ = true;
 };

@@ -172,7 +172,9 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
     });
     connect(&controller_, &PlayerController::sceneLoaded, this, &AlgorithmDock::sceneLoaded);
     connect(&controller_, &PlayerController::positionChanged, this, &AlgorithmDock::refresh);
-    connect(&controller_, &PlayerController::indexReadyChanged, this, &AlgorithmDock::refresh);
+    // Queued: indexing the run's listing lines walks every recorded event, work for a turn of
+    // the event loop of its own, not one more slot in the GUI thread's stall when the index lands.
+    connect(&controller_, &PlayerController::indexReadyChanged, this, &AlgorithmDock::refresh, Qt::QueuedConnection);
     connect(&Theme::instance(), &Theme::changed, this, &AlgorithmDock::applyTheme);
     applyTheme();
     if (controller_.hasScene())

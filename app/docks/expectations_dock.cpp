@@ -82,10 +82,7 @@ void ExpectationsDock::rebuild()
         return;
     }
     // The n-th expect_result event of the run checked the n-th outcome.
-    std::vector<std::uint64_t> checked_at;
-    for (const Event &e : controller_.timeline())
-        if (e.kind == EventKind::expect_result)
-            checked_at.push_back(e.step);
+    const std::vector<std::uint64_t> &checked_at = controller_.expectationSteps();
     const auto &outcomes = end->expectations;
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
         const ExpectationOutcome &o = outcomes[i];
