@@ -54,16 +54,6 @@ QPixmap swatch(const QColor &c, int side, bool ring = false)
     return pm;
 }
 
-// The run's timed calls, where the controller has them (the latency panel's index).
-template <typename C>
-const LatencyLog *samplesOf(const C &c)
-{
-    if constexpr (requires { c.latencySamples(); })
-        return &c.latencySamples();
-    else
-        return nullptr;
-}
-
 struct TypeRow {
     SockType type;
     const char *key;
@@ -417,11 +407,18 @@ void AutobindDock::takeSamples()
     shown_ = 0;
     shown_position_ = 0;
     latency_.clear();
-    if (const auto *all = samplesOf(controller_); all && controller_.indexReady())
-        for (const LatencySample &s : *all)
-            if (s.kind == CallKind::autobind)
-                samples_.emplace_back(s.last_step, s.duration_ns);
-    std::stable_sort(samples_.begin(), samples_.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    run_.reset();
+    if (const auto run = controller_.latencyRun(); run && controller_.indexReady()) {
+        // Shares the controller's run (aliasing pointer): the indices stay valid whatever the
+        // controller holds next.
+        run_ = std::shared_ptr<const LatencyLog>(run, &run->samples);
+        const LatencyLog &all = *run_;
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (all[i].kind == CallKind::autobind)
+                samples_.push_back(static_cast<std::uint32_t>(i));
+        std::stable_sort(samples_.begin(), samples_.end(),
+                         [&all](std::uint32_t a, std::uint32_t b) { return all[a].last_step < all[b].last_step; });
+    }
     panel_->setLatency(latency_);
 }
 
@@ -437,8 +434,8 @@ void AutobindDock::updateLatency()
         changed = true;
     }
     shown_position_ = pos;
-    while (shown_ < samples_.size() && samples_[shown_].first <= pos) {
-        latency_.add(samples_[shown_++].second);
+    while (shown_ < samples_.size() && (*run_)[samples_[shown_]].last_step <= pos) {
+        latency_.add((*run_)[samples_[shown_++]].duration_ns);
         changed = true;
     }
     if (changed)
