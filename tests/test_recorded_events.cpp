@@ -39,6 +39,14 @@ std::vector<Event> run_of(const char *scene_file)
     return events;
 }
 
+RecordedEvents packed(const std::vector<Event> &events)
+{
+    RecordedEvents r;
+    for (const Event &e : events)
+        r.push_back(e);
+    return r;
+}
+
 // Every way of reading gives back `want`.
 void check_reads(const RecordedEvents &got, const std::vector<Event> &want)
 {
@@ -93,9 +101,7 @@ private slots:
         for (const char *scene : {"selftest-triangle-stream.scn", "selftest-mixed-lowpoint-stream.scn", "seed-scm-credentials.scn"}) {
             const std::vector<Event> want = run_of(scene);
             QVERIFY2(want.size() > RecordedEvents::kBlock, scene); // more than one block
-            RecordedEvents got;
-            for (const Event &e : want)
-                got.push_back(e);
+            RecordedEvents got = packed(want);
             got.shrink_to_fit();
             check_reads(got, want);
             check_searches(got, want);
@@ -131,9 +137,7 @@ private slots:
             e.depth = static_cast<std::uint8_t>(rng());
             want.push_back(e);
         }
-        RecordedEvents got;
-        for (const Event &e : want)
-            got.push_back(e);
+        const RecordedEvents got = packed(want);
         check_reads(got, want);
         check_searches(got, want);
     }
@@ -141,9 +145,7 @@ private slots:
     void copiesAreIndependent()
     {
         const std::vector<Event> want = run_of("selftest-triangle-stream.scn");
-        RecordedEvents a;
-        for (const Event &e : want)
-            a.push_back(e);
+        RecordedEvents a = packed(want);
         const Event first = a[0]; // this thread now has a's first block decoded
         RecordedEvents b = a;
         a.clear();
@@ -169,9 +171,7 @@ private slots:
         // The app reads its index on the GUI thread while an export may read it on another:
         // each thread decodes into its own block.
         const std::vector<Event> want = run_of("selftest-mixed-lowpoint-stream.scn");
-        RecordedEvents got;
-        for (const Event &e : want)
-            got.push_back(e);
+        const RecordedEvents got = packed(want);
         std::atomic<int> wrong{0};
         std::vector<std::thread> readers;
         for (int t = 0; t < 4; ++t)

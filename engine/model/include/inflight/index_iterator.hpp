@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <iterator>
 #include <type_traits>
+#include <utility>
 
 namespace inflight {
 
@@ -18,8 +19,10 @@ public:
     using iterator_category = std::random_access_iterator_tag;
     using value_type = std::remove_const_t<Elem>;
     using difference_type = std::ptrdiff_t;
-    using pointer = Elem *;
-    using reference = Elem &;
+    // What the container's operator[] gives: a reference to a stored element, or (a container
+    // that decodes on demand, RecordedEvents) the element by value, with no operator->.
+    using reference = decltype(std::declval<Owner &>()[std::size_t{}]);
+    using pointer = std::conditional_t<std::is_lvalue_reference_v<reference>, Elem *, void>;
 
     IndexIterator() = default;
     IndexIterator(Owner *v, std::size_t i) : v_(v), i_(i) { }
@@ -30,7 +33,11 @@ public:
     { }
 
     reference operator*() const { return (*v_)[i_]; }
-    pointer operator->() const { return &(*v_)[i_]; }
+    pointer operator->() const
+        requires std::is_lvalue_reference_v<reference>
+    {
+        return &(*v_)[i_];
+    }
     reference operator[](difference_type n) const { return (*v_)[i_ + static_cast<std::size_t>(n)]; }
     IndexIterator &operator++()
     {

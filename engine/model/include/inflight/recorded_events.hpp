@@ -13,11 +13,10 @@
 #pragma once
 
 #include "inflight/event.hpp"
+#include "inflight/index_iterator.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <compare>
-#include <iterator>
 #include <vector>
 
 namespace inflight {
@@ -54,42 +53,8 @@ public:
     // The row of the first event whose step is >= step (size() if none is).
     std::size_t first_at_or_after(std::uint64_t step) const;
 
-    // Random access, returning events by value (there is no stored Event to refer to). A
-    // forward walk decodes incrementally.
-    class const_iterator {
-    public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = Event;
-        using difference_type = std::ptrdiff_t;
-        using pointer = void;
-        using reference = Event;
-
-        const_iterator() = default;
-        const_iterator(const RecordedEvents *events, std::size_t i) : events_(events), i_(i) { }
-        Event operator*() const { return (*events_)[i_]; }
-        Event operator[](difference_type n) const { return (*events_)[i_ + n]; }
-        std::size_t index() const { return i_; }
-
-        const_iterator &operator++() { ++i_; return *this; }
-        const_iterator operator++(int) { auto t = *this; ++i_; return t; }
-        const_iterator &operator--() { --i_; return *this; }
-        const_iterator operator--(int) { auto t = *this; --i_; return t; }
-        const_iterator &operator+=(difference_type n) { i_ += n; return *this; }
-        const_iterator &operator-=(difference_type n) { i_ -= n; return *this; }
-        friend const_iterator operator+(const_iterator it, difference_type n) { return it += n; }
-        friend const_iterator operator+(difference_type n, const_iterator it) { return it += n; }
-        friend const_iterator operator-(const_iterator it, difference_type n) { return it -= n; }
-        friend difference_type operator-(const const_iterator &a, const const_iterator &b)
-        {
-            return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
-        }
-        friend bool operator==(const const_iterator &a, const const_iterator &b) { return a.i_ == b.i_; }
-        friend auto operator<=>(const const_iterator &a, const const_iterator &b) { return a.i_ <=> b.i_; }
-
-    private:
-        const RecordedEvents *events_ = nullptr;
-        std::size_t i_ = 0;
-    };
+    // Random access, events by value (there is no stored Event to refer to).
+    using const_iterator = IndexIterator<const RecordedEvents, const Event>;
     const_iterator begin() const { return {this, 0}; }
     const_iterator end() const { return {this, size_}; }
 
