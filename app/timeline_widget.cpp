@@ -22,7 +22,7 @@ TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent) : 
     connect(&controller_, &PlayerController::positionChanged, this, qOverload<>(&QWidget::update));
     connect(&controller_, &PlayerController::indexReadyChanged, this, [this] {
         rebuildTicks();
-        rebuildMarkers();
+        forgetMarkers();
         update();
     });
     connect(&controller_, &PlayerController::lineBreakpointsChanged, this, [this] {
@@ -35,7 +35,7 @@ TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent) : 
     });
     // A timeline made after the index is ready (a test, a re-created view) starts with its marks.
     rebuildTicks();
-    rebuildMarkers();
+    forgetMarkers();
 }
 
 QSize TimelineWidget::sizeHint() const { return {600, static_cast<int>(34 * Theme::instance().fontScale())}; }
@@ -55,7 +55,7 @@ void TimelineWidget::rebuildTicks()
             breakpoint_ticks_.push_back(e.step);
 }
 
-void TimelineWidget::rebuildMarkers() { markers_stale_ = true; }
+void TimelineWidget::forgetMarkers() { markers_stale_ = true; }
 
 const TimelineWidget::Markers &TimelineWidget::markers() const
 {

@@ -54,7 +54,7 @@ protected:
 
 private:
     void rebuildTicks();
-    void rebuildMarkers();
+    void forgetMarkers(); // found again at their next use (markers())
     int xOf(std::uint64_t step) const;
     QRect track() const;
     QRect waitLane() const;

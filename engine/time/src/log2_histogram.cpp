@@ -58,23 +58,31 @@ const Log2Histogram::Values &Log2Histogram::no_values()
     return none;
 }
 
-Log2Histogram::Values &Log2Histogram::own_values()
+namespace {
+
+using Shared = std::shared_ptr<std::vector<std::uint64_t>>;
+
+// Copy on write: p's samples, made p's own first (a new, empty vector when it has none).
+std::vector<std::uint64_t> &unshared(Shared &p)
 {
-    if (!values_)
-        values_ = std::make_shared<Values>();
-    else if (values_.use_count() > 1)
-        values_ = std::make_shared<Values>(*values_);
-    return *values_;
+    if (!p)
+        p = std::make_shared<std::vector<std::uint64_t>>();
+    else if (p.use_count() > 1)
+        p = std::make_shared<std::vector<std::uint64_t>>(*p);
+    return *p;
 }
 
-Log2Histogram::Values &Log2Histogram::own_sorted() const
+// Empties p: in place when p alone holds the samples (their room is kept for the adds that
+// follow: a live view stepping back clears and adds them again), else lets the others keep them.
+void emptied(Shared &p)
 {
-    if (!sorted_)
-        sorted_ = std::make_shared<Values>();
-    else if (sorted_.use_count() > 1)
-        sorted_ = std::make_shared<Values>(*sorted_);
-    return *sorted_;
+    if (p && p.use_count() == 1)
+        p->clear();
+    else
+        p.reset();
 }
+
+} // namespace
 
 void Log2Histogram::set_unit(TimeUnit unit)
 {
@@ -96,7 +104,7 @@ void Log2Histogram::add(std::uint64_t ns)
         min_ns_ = ns;
     if (empty() || ns > max_ns_)
         max_ns_ = ns;
-    own_values().push_back(ns);
+    unshared(values_).push_back(ns);
     total_ns_ = saturating_add(total_ns_, ns);
 }
 
@@ -122,10 +130,10 @@ bool Log2Histogram::remove_last(std::uint64_t ns)
     --buckets_[static_cast<std::size_t>(bucket_of(ns / unit_divisor(unit_)))];
     total_ns_ -= ns;
     if (sorted_ && sorted_->size() == values_->size()) { // the sorted copy holds it too
-        Values &sorted = own_sorted();
+        Values &sorted = unshared(sorted_);
         sorted.erase(std::lower_bound(sorted.begin(), sorted.end(), ns));
     }
-    Values &values = own_values();
+    Values &values = unshared(values_);
     values.pop_back();
     if (values.empty()) {
         min_ns_ = max_ns_ = 0;
@@ -140,16 +148,8 @@ bool Log2Histogram::remove_last(std::uint64_t ns)
 void Log2Histogram::clear()
 {
     buckets_.fill(0);
-    // Unshared, the samples' room is kept for the adds that follow (a live view stepping back
-    // clears and adds them again); shared, the other copies keep them.
-    if (values_ && values_.use_count() == 1)
-        values_->clear();
-    else
-        values_.reset();
-    if (sorted_ && sorted_.use_count() == 1)
-        sorted_->clear();
-    else
-        sorted_.reset();
+    emptied(values_);
+    emptied(sorted_);
     counted_.clear();
     counted_calls_ = 0;
     total_ns_ = min_ns_ = max_ns_ = 0;
@@ -189,7 +189,7 @@ std::uint64_t Log2Histogram::percentile_ns(double p) const
         return 0;
     const Values &values = values_ns();
     if (!sorted_ || sorted_->size() < values.size()) {
-        Values &sorted = own_sorted();
+        Values &sorted = unshared(sorted_);
         const auto old = static_cast<std::ptrdiff_t>(sorted.size());
         sorted.insert(sorted.end(), values.begin() + old, values.end());
         std::sort(sorted.begin() + old, sorted.end());

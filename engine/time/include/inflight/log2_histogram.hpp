@@ -84,8 +84,6 @@ private:
     // scene's histograms hold a million samples each.
     using Values = std::vector<std::uint64_t>;
     static const Values &no_values();
-    Values &own_values();           // values_, unshared first
-    Values &own_sorted() const;     // sorted_, unshared first
     std::array<std::uint64_t, kBuckets> buckets_{};
     std::shared_ptr<Values> values_; // null: none
     std::map<std::uint64_t, std::uint64_t> counted_; // value -> times (add(ns, times))
