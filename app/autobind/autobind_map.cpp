@@ -60,19 +60,25 @@ QColor AutobindMap::severalColor() { return QColor(0x6a, 0x1b, 0x9a); }
 QColor AutobindMap::probedColor() { return QColor(0xff, 0xd6, 0x00, 215); }
 QColor AutobindMap::cursorColor() { return QColor(0xd5, 0x00, 0x00); }
 
+AutobindMap::Palette AutobindMap::palette() const
+{
+    Palette p;
+    for (unsigned m = 0; m < p.size(); ++m) {
+        if (filter_ != kAllTypes)
+            p[m] = (m >> filter_ & 1u) ? typeColor(static_cast<SockType>(filter_)).rgb() : freeColor().rgb();
+        else if (m == 0)
+            p[m] = freeColor().rgb();
+        else if (m & (m - 1))
+            p[m] = severalColor().rgb();
+        else
+            p[m] = typeColor(static_cast<SockType>(std::countr_zero(m))).rgb();
+    }
+    return p;
+}
+
 QRgb AutobindMap::pixelOf(std::uint32_t value) const
 {
-    if (!ns_)
-        return freeColor().rgb();
-    if (filter_ != kAllTypes)
-        return ns_->is_taken(static_cast<SockType>(filter_), value) ? typeColor(static_cast<SockType>(filter_)).rgb()
-                                                                    : freeColor().rgb();
-    const unsigned m = ns_->taken_mask(value);
-    if (m == 0)
-        return freeColor().rgb();
-    if (m & (m - 1))
-        return severalColor().rgb();
-    return typeColor(static_cast<SockType>(std::countr_zero(m))).rgb();
+    return ns_ ? palette()[ns_->taken_mask(value)] : freeColor().rgb();
 }
 
 // ---- model ------------------------------------------------------------------------------------------
@@ -107,15 +113,21 @@ void AutobindMap::setLabeler(std::function<QString(std::uint32_t)> labeler) { la
 void AutobindMap::repaintAll()
 {
     ++full_repaints_;
-    if (!ns_) {
+    // Every new run's first sync lands here (a replay builds a new namespace): a scene that
+    // autobinds nothing, most of them, is one fill, not a million lookups on the GUI thread.
+    bool any = false;
+    for (int t = 0; ns_ && t < inflight::kSockTypes; ++t)
+        any = any || ns_->autobind_names_taken(static_cast<SockType>(t)) > 0;
+    if (!any) {
         image_.fill(freeColor());
         return;
     }
+    const Palette colour = palette();
     for (int y = 0; y < kSide; ++y) {
         auto *line = reinterpret_cast<QRgb *>(image_.scanLine(y));
         const std::uint32_t base = static_cast<std::uint32_t>(y) << 10;
         for (int x = 0; x < kSide; ++x)
-            line[x] = pixelOf(base | static_cast<std::uint32_t>(x));
+            line[x] = colour[ns_->taken_mask(base | static_cast<std::uint32_t>(x))];
     }
 }
 
@@ -133,9 +145,10 @@ int AutobindMap::sync()
         last_full_ = true;
         last_pixels_ = kSide * kSide;
     } else {
+        const Palette colour = palette();
         for (std::uint32_t v : dirty_) {
             const QPoint c = cellOf(v);
-            reinterpret_cast<QRgb *>(image_.scanLine(c.y()))[c.x()] = pixelOf(v);
+            reinterpret_cast<QRgb *>(image_.scanLine(c.y()))[c.x()] = colour[ns_->taken_mask(v)];
         }
         last_pixels_ = static_cast<int>(dirty_.size());
     }

@@ -18,6 +18,7 @@
 #include <QPointF>
 #include <QWidget>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -107,6 +108,9 @@ protected:
     void leaveEvent(QEvent *) override;
 
 private:
+    // A pixel by its taken mask (bit 1 << type per type holding the value), under the filter.
+    using Palette = std::array<QRgb, 8>;
+    Palette palette() const;
     void repaintAll();
     void applyView(double scale, QPointF origin);
     void setHovered(std::optional<std::uint32_t> v);
