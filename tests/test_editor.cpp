@@ -302,6 +302,40 @@ private slots:
         QVERIFY(!e.session.isModified());
     }
 
+    void revertRunsTheFileFromItsStartParsedOffTheGuiThread()
+    {
+        // Revert parses on the checker's thread (a scene of 100,000 statements takes ~60 ms to
+        // parse): the run on screen stays, at its place, until the file's own replaces it.
+        Editing e(path("recovery-revert"));
+        const QString file = path("revert.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(e.session.open(file));
+        PlayerController &c = e.controller;
+        e.session.setRunAsYouType(false); // Revert runs the file whatever the live setting
+        e.typeAtEnd(QStringLiteral("gc"));
+        QTRY_VERIFY(e.settled());
+        c.last();
+        QTRY_VERIFY_WITH_TIMEOUT(!c.isBusy() && c.atEnd(), 10000);
+        const std::uint64_t at = c.position();
+        QVERIFY(at > 0);
+        QSignalSpy ran(&e.session, &EditorSession::ran);
+        QVERIFY(e.session.revert());
+        QCOMPARE(e.editor().bytes(), kTriangle); // the disk's text at once
+        QVERIFY(!e.session.isModified());
+        QCOMPARE(c.position(), at); // the old run, until the parse is back
+        QCOMPARE(ran.count(), 0);
+        QTRY_COMPARE(ran.count(), 1);
+        QCOMPARE(c.position(), std::uint64_t(0));
+        QCOMPARE(e.session.lastRunText(), kTriangle);
+        QCOMPARE(c.scene().lines.size(), std::size_t(kTriangle.count('\n')));
+        // A second Revert of an unchanged file runs it from its start again.
+        c.last();
+        QTRY_VERIFY_WITH_TIMEOUT(!c.isBusy() && c.atEnd(), 10000);
+        QVERIFY(e.session.revert());
+        QTRY_COMPARE(ran.count(), 2);
+        QCOMPARE(c.position(), std::uint64_t(0));
+    }
+
     void theRecoveryCopyComesBackAfterAKill()
     {
         const QString recovery = path("recovery-kill");

@@ -16,6 +16,8 @@
 #include <QMetaObject>
 #include <QSaveFile>
 
+#include <utility>
+
 namespace editor {
 namespace {
 
@@ -167,7 +169,7 @@ void EditorSession::watch(const QString &path)
         watcher_->addPath(path);
 }
 
-void EditorSession::load(const QByteArray &bytes, const QString &path)
+void EditorSession::load(const QByteArray &bytes, const QString &path, Parse parse)
 {
     loading_ = true;
     editor_->setBytes(bytes);
@@ -179,19 +181,21 @@ void EditorSession::load(const QByteArray &bytes, const QString &path)
     checker_.setFileName(path_.isEmpty() ? name_ : path_);
     watch(path_);
     last_recovered_.clear();
-    // Opening parses at once (no pause): the run, or the errors, are there when the file is.
+    last_run_.clear();
+    if (parse == Parse::in_background) {
+        checker_.checkNow(bytes); // supersedes a check of the previous buffer still running
+        opening_check_ = checker_.generation();
+        emit titleChanged();
+        return;
+    }
     checker_.supersede(); // a check of the previous buffer still running is dropped
     CheckResult r;
-    r.generation = checker_.generation();
+    r.generation = opening_check_ = checker_.generation();
     r.text = bytes;
     r.parsed = std::make_shared<inflight::ParseResult>(
         inflight::parse_scene(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
                               checker_.fileName().toStdString()));
-    last_run_.clear();
-    const bool was_running = run_as_you_type_;
-    run_as_you_type_ = true; // a file opened runs, whatever the live setting
     onChecked(r);
-    run_as_you_type_ = was_running;
     emit titleChanged();
 }
 
@@ -201,9 +205,12 @@ void EditorSession::onChecked(const CheckResult &r)
         return; // typed over meanwhile; the newer check comes
     const bool ok = r.parsed->ok();
     clean_ = ok;
-    const bool runs_this_file = controller_.hasScene() && controller_.filePath() == path_ && !last_run_.isNull();
-    const bool already = pending_run_.isNull() ? r.text == last_run_ : r.text == pending_run_;
-    if (ok && run_as_you_type_ && !already) {
+    // A file opened (or reverted) runs from its start, whatever the live setting.
+    const bool opening = r.generation == std::exchange(opening_check_, 0);
+    const bool runs_this_file =
+        !opening && controller_.hasScene() && controller_.filePath() == path_ && !last_run_.isNull();
+    const bool already = !opening && (pending_run_.isNull() ? r.text == last_run_ : r.text == pending_run_);
+    if (ok && (run_as_you_type_ || opening) && !already) {
         auto scene = std::make_shared<const inflight::Scene>(std::move(r.parsed->scene));
         if (runs_this_file) {
             pending_run_ = r.text;
@@ -339,7 +346,7 @@ bool EditorSession::revert()
         return false;
     }
     clearRecovery();
-    load(*bytes, path_);
+    load(*bytes, path_, Parse::in_background);
     return true;
 }
 
