@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "heap_trim.h"
 
-#include <QThreadPool>
+#include "background_job.h"
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -15,7 +15,7 @@ IdleHeapTrim::IdleHeapTrim(QObject *parent) : QObject(parent)
 {
     idle_.setSingleShot(true);
     idle_.setInterval(kIdleMs);
-    connect(&idle_, &QTimer::timeout, this, [] { QThreadPool::globalInstance()->start([] { trimNow(); }); });
+    connect(&idle_, &QTimer::timeout, this, [] { background::start([] { trimNow(); }); });
 }
 
 void IdleHeapTrim::poke() { idle_.start(); }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "player_controller.h"
+#include "background_job.h"
 
 #include "inflight/report.hpp"
 
@@ -35,8 +36,11 @@ QStringList messages_of(const std::vector<Diagnostic> &diagnostics)
 // The run being replaced owns a Simulation per checkpoint, its finished run and the player's
 // own: hundreds of MB for a large scene, whose freeing took tens of ms between two frames. It
 // is freed on a pool thread; a job still holding the checkpoint store keeps that until it ends.
+// Its pages go back at the next idle trim, which `trim` is told of once they are free: not at
+// once, since malloc_trim() holds each arena while it walks it, the GUI thread's included,
+// and a new run has just started, so the user is not idle.
 void release_off_thread(std::unique_ptr<Player> &player, std::shared_ptr<CheckpointStore> &checkpoints,
-                        std::shared_ptr<const FinishedRun> &end_of_run, RecordedEvents &index)
+                        std::shared_ptr<const FinishedRun> &end_of_run, RecordedEvents &index, IdleHeapTrim *trim)
 {
     struct OldRun {
         std::unique_ptr<Player> player;
@@ -47,9 +51,9 @@ void release_off_thread(std::unique_ptr<Player> &player, std::shared_ptr<Checkpo
     auto old = std::make_shared<OldRun>(
         OldRun{std::move(player), std::move(checkpoints), std::move(end_of_run), std::move(index)});
     index = {};
-    QThreadPool::globalInstance()->start([old]() mutable {
+    background::start([old, trim = QPointer<IdleHeapTrim>(trim)]() mutable {
         old.reset();
-        IdleHeapTrim::trimNow();
+        QMetaObject::invokeMethod(trim.data(), &IdleHeapTrim::poke, Qt::QueuedConnection);
     });
 }
 
@@ -65,8 +69,8 @@ PlayerController::PlayerController(QObject *parent) : QObject(parent), snapshot_
     connect(this, &PlayerController::positionChanged, this, [this] { takeSnapshot(false); });
     connect(this, &PlayerController::selectionChanged, this, [this] { detail_generation_ = 0; });
     // Large states are freed on every move of a large scene; their pages go back once idle.
-    for (auto signal : {&PlayerController::positionChanged, &PlayerController::sceneLoaded,
-                        &PlayerController::indexReadyChanged})
+    for (auto signal :
+         {&PlayerController::positionChanged, &PlayerController::sceneLoaded, &PlayerController::indexReadyChanged})
         connect(this, signal, &heap_trim_, &IdleHeapTrim::poke);
     timer_.setInterval(kTickMs);
     connect(&timer_, &QTimer::timeout, this, &PlayerController::onTick);
@@ -82,7 +86,7 @@ PlayerController::~PlayerController()
         seek_cancel_->store(true);
     if (rerun_cancel_)
         rerun_cancel_->store(true);
-    QThreadPool::globalInstance()->waitForDone();
+    background::pool().waitForDone();
 }
 
 const Kernel &PlayerController::kernel() const { return player_->sim().kernel(); }
@@ -251,7 +255,7 @@ void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
     emit rerunPendingChanged(true);
     emit rerunProgress(0, statement);
     QPointer<PlayerController> self(this);
-    QThreadPool::globalInstance()->start([self, cancel, scene, o, store, statement, offset, era, kernel]() mutable {
+    background::start([self, cancel, scene, o, store, statement, offset, era, kernel]() mutable {
         auto p = std::make_unique<Player>(scene, o, store);
         QElapsedTimer since_report;
         since_report.start();
@@ -407,7 +411,7 @@ void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &
     }
     scene_ = std::move(scene);
     path_ = path;
-    release_off_thread(player_, checkpoints_, end_of_run_, index_);
+    release_off_thread(player_, checkpoints_, end_of_run_, index_, &heap_trim_);
     // A scene of tens of thousands of statements (the seed scenes: 32,000 sockets in flight, a
     // million autobinds) is fast-forwarded through its collections by default.
     if (new_scene)
@@ -505,7 +509,7 @@ void PlayerController::startIndex()
     SimulationOptions o = simulationOptions();
     o.record = false;
     QPointer<PlayerController> self(this);
-    QThreadPool::globalInstance()->start([self, cancel, scene, o, store]() {
+    background::start([self, cancel, scene, o, store]() {
         auto sim = std::make_unique<Simulation>(scene, o);
         // Packed (RecordedEvents): the million-bind scene's 3.5 million events took 225 MB as
         // plain Events.
@@ -979,7 +983,7 @@ void PlayerController::runInBackground(std::function<std::unique_ptr<Player>(con
     }
     auto store = checkpoints_;
     QPointer<PlayerController> self(this);
-    QThreadPool::globalInstance()->start([self, store, cancel, job = std::move(job), after = std::move(after)]() {
+    background::start([self, store, cancel, job = std::move(job), after = std::move(after)]() {
         std::shared_ptr<Player> player(job(*cancel));
         if (!player || cancel->load())
             return; // superseded, or quitting: a newer job reports

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "buffer_checker.h"
 
+#include "../background_job.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QMetaObject>
 #include <QPointer>
-#include <QThreadPool>
 
 namespace editor {
 
@@ -43,7 +44,7 @@ void BufferChecker::start(const QByteArray &text)
     const std::string name = file_name_.toStdString();
     QPointer<BufferChecker> self(this);
     ++running_;
-    QThreadPool::globalInstance()->start([self, generation, text, name] {
+    background::start([self, generation, text, name] {
         QElapsedTimer clock;
         clock.start();
         auto parsed = std::make_shared<inflight::ParseResult>(

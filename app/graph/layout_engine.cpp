@@ -2,6 +2,7 @@
 #include "graph/layout_engine.h"
 
 #include "graph/graphviz_layout.h"
+#include "background_job.h"
 
 #include <QMetaObject>
 
@@ -60,6 +61,7 @@ void LayoutEngine::collectRun(RunJob job)
 
 void LayoutEngine::run()
 {
+    background::lowerThisThread(); // the window never waits on a layout: it draws the last one
     for (;;) {
         graph::LayoutRequest request;
         std::optional<RunJob> run_job;

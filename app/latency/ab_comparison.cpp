@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ab_comparison.h"
 
+#include "../background_job.h"
+
 #include "duration_text.h"
 #include "histogram_widget.h"
 
@@ -15,7 +17,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStringList>
-#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -189,7 +190,7 @@ void AbComparison::run()
     auto launch = [&](const Scenario &scenario, bool is_a) {
         auto cancel = cancel_;
         auto scene = scene_;
-        QThreadPool::globalInstance()->start([self, cancel, scene, scenario, is_a, results] {
+        background::start([self, cancel, scene, scenario, is_a, results] {
             auto run = runHeadless(scene, scenario, cancel.get());
             QMetaObject::invokeMethod(
                 self.data(),

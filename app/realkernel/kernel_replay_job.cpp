@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "realkernel/kernel_replay_job.h"
 
+#include "background_job.h"
+
 #include "inflight/release_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
@@ -40,7 +42,10 @@ bool KernelReplayJob::start(const QString &path)
 {
     if (watcher_.isRunning())
         return false;
-    watcher_.setFuture(QtConcurrent::run([path] { return replay(path); }));
+    watcher_.setFuture(QtConcurrent::run(&background::pool(), [path] {
+        background::lowerThisThread();
+        return replay(path);
+    }));
     return true;
 }
 
