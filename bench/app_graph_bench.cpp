@@ -210,7 +210,7 @@ int main(int argc, char **argv)
             for (std::uint32_t k = 0; k < size; ++k) {
                 inflight::SnapshotNode n;
                 n.sock = r * size + k;
-                n.label = "r" + std::to_string(r) + "s" + std::to_string(k);
+                n.label = s.names.intern("r" + std::to_string(r) + "s" + std::to_string(k));
                 n.role = inflight::GcRole::inflight;
                 n.listener_sock = inflight::npos;
                 s.nodes.push_back(n);

@@ -35,7 +35,7 @@ QString shown(const PlayerController &c)
     QString s = QStringLiteral("%1/%2:").arg(c.position()).arg(c.sim().current_line());
     for (const auto &n : g.nodes)
         s += QStringLiteral("%1=%2,%3,%4,%5;")
-                 .arg(QString::fromStdString(n.label))
+                 .arg(QString::fromUtf8(g.label_of(n)))
                  .arg(int(n.role))
                  .arg(n.file_refs)
                  .arg(n.inflight)

@@ -26,10 +26,10 @@
 #include <QFile>
 #include <QImage>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QLocale>
 #include <QTest>
 
 #include <cmath>
@@ -161,7 +161,7 @@ GraphSnapshot rings(std::uint32_t rings, std::uint32_t size)
         for (std::uint32_t k = 0; k < size; ++k) {
             inflight::SnapshotNode n;
             n.sock = r * size + k;
-            n.label = "r" + std::to_string(r) + "s" + std::to_string(k);
+            n.label = s.names.intern("r" + std::to_string(r) + "s" + std::to_string(k));
             n.role = GcRole::inflight;
             n.listener_sock = inflight::npos;
             n.file_refs = k == 0 ? 2 : 1;
@@ -180,7 +180,7 @@ GraphSnapshot rings(std::uint32_t rings, std::uint32_t size)
     p.name = "main";
     p.user = "root";
     for (std::uint32_t r = 0; r < rings; ++r)
-        p.fds.push_back({"r" + std::to_string(r), static_cast<int>(3 + r), r * size});
+        p.fds.push_back({s.names.intern("r" + std::to_string(r)), static_cast<int>(3 + r), r * size});
     s.processes.push_back(p);
     s.topology_key = 0x51c0ffee + rings * 31 + size;
     return s;
@@ -270,7 +270,7 @@ private slots:
         QStringList pairs;
         for (PeerLinkItem *link : panel.scene()->peerLinkItems()) {
             auto *a = static_cast<SocketItem *>(link->a()), *b = static_cast<SocketItem *>(link->b());
-            pairs << QString::fromStdString(a->node().label + "=" + b->node().label);
+            pairs << a->label() + QLatin1Char('=') + b->label();
             // Side by side: the gap between the two boxes is less than one box width.
             const QRectF ra = a->sceneBox(), rb = b->sceneBox();
             const double gap = std::max(std::max(ra.left(), rb.left()) - std::min(ra.right(), rb.right()),
@@ -303,7 +303,8 @@ private slots:
         QVERIFY(!classic.contains(QStringLiteral("on the vertex stack")));
         c.setEra(inflight::GcEra::graph);
         const QStringList graph = legend->entryTexts();
-        for (const char *t : {"on the vertex stack", "in an SCC", "alive SCC", "dead SCC (garbage)", "leaked", "in flight"})
+        for (const char *t :
+             {"on the vertex stack", "in an SCC", "alive SCC", "dead SCC (garbage)", "leaked", "in flight"})
             QVERIFY2(graph.contains(QLatin1String(t)), t);
         QVERIFY(!graph.contains(QStringLiteral("maybe cycle")) && !graph.contains(QStringLiteral("candidate")));
         QVERIFY(Theme::instance().roleColor(GcRole::candidate) != classic_candidate);
@@ -339,7 +340,7 @@ private slots:
             for (int row = 0; row < item->rowCount(); ++row) {
                 const QString text = item->rowText(row);
                 QVERIFY2(text.contains(QString::number(p.fds[std::size_t(row)].fd)), qPrintable(text));
-                QVERIFY2(text.contains(QString::fromStdString(p.fds[std::size_t(row)].name)), qPrintable(text));
+                QVERIFY2(text.contains(QString::fromStdString(s.fd_name(p.fds[std::size_t(row)]))), qPrintable(text));
             }
         }
         ProcessItem *p = panel.scene()->processItem(1);
@@ -364,10 +365,10 @@ private slots:
             QVERIFY(!e->isDrawn()); // 59 fds: the sockets' tabs say it
         }
         for (SocketItem *s : panel.scene()->socketItems())
-            QCOMPARE(s->openFds(), s->node().label == "a0" ? 0 : 1);
+            QCOMPARE(s->openFds(), s->label() == QLatin1String("a0") ? 0 : 1);
         SocketItem *b7 = nullptr;
         for (SocketItem *s : panel.scene()->socketItems())
-            if (s->node().label == "b7")
+            if (s->label() == QLatin1String("b7"))
                 b7 = s;
         QVERIFY(b7);
         c.selectSocket(b7->sock());
@@ -589,7 +590,7 @@ private slots:
         QSignalSpy selection(&c, &PlayerController::selectionChanged);
         SocketItem *target = nullptr;
         for (SocketItem *s : panel.scene()->socketItems())
-            if (s->node().label == "u1")
+            if (s->label() == QLatin1String("u1"))
                 target = s;
         QVERIFY(target);
         QTest::mouseClick(panel.view()->viewport(), Qt::LeftButton, {}, panel.view()->mapFromScene(target->scenePos()));
@@ -600,7 +601,7 @@ private slots:
         // The controller's selection (from another view) moves the highlight.
         SocketItem *other = nullptr;
         for (SocketItem *s : panel.scene()->socketItems())
-            if (s->node().label == "p3")
+            if (s->label() == QLatin1String("p3"))
                 other = s;
         QVERIFY(other);
         c.selectSocket(other->sock());
@@ -629,7 +630,7 @@ private slots:
         QVERIFY(panel.waitForLayout());
         auto label = [&] {
             auto sel = c.selectedSocket();
-            return sel ? panel.scene()->socketItem(*sel)->node().label : std::string();
+            return sel ? panel.scene()->socketItem(*sel)->label().toStdString() : std::string();
         };
         QLineEdit *box = panel.searchBox();
         box->setText(QStringLiteral("U"));
@@ -747,7 +748,8 @@ private slots:
         QCOMPARE(ring->instanceCount(), std::size_t{2000});
         QCOMPARE(ring->group().sockets_per_instance, 16u);
         QCOMPARE(ring->group().shape, std::string("ring"));
-        QCOMPARE(ring->title(), QStringLiteral("16 sockets × %1").arg(QLocale().toString(2000))); // grouped digits, as the lists dock
+        QCOMPARE(ring->title(),
+                 QStringLiteral("16 sockets × %1").arg(QLocale().toString(2000))); // grouped digits, as the lists dock
         QCOMPARE(scene.fdEdgeItemCount(), 1); // main's 2000 fds into the rings, bundled
         QCOMPARE(scene.fdEdgeItems().first()->count(), 2000u);
         QVERIFY(waitForScene(scene));

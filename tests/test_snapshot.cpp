@@ -88,7 +88,7 @@ private slots:
         const GraphSnapshot g = snapshot_graph(sim->kernel());
         QCOMPARE(g.processes.size(), std::size_t(2));
         QCOMPARE(g.processes[0].fds.size(), std::size_t(1));
-        QCOMPARE(g.processes[0].fds[0].name, std::string("a"));
+        QCOMPARE(g.fd_name(g.processes[0].fds[0]), std::string("a"));
         QCOMPARE(g.processes[1].user, std::string("alice"));
         QCOMPARE(g.processes[1].fds[0].sock, sock(*sim, "s").id);
     }
@@ -272,8 +272,9 @@ private slots:
         QVERIFY(s);
         Simulation sim(s, under(static_cast<GcEra>(era)));
         while (sim.step()) {
-            for (const SnapshotNode &n : snapshot_graph(sim.kernel()).nodes)
-                QVERIFY2(n.role != GcRole::leaked, n.label.c_str());
+            const GraphSnapshot g = snapshot_graph(sim.kernel());
+            for (const SnapshotNode &n : g.nodes)
+                QVERIFY2(n.role != GcRole::leaked, std::string(g.label_of(n)).c_str());
         }
         QVERIFY(sim.kernel().leaked.empty());
         QVERIFY(sock(sim, "u0").released);

@@ -128,8 +128,7 @@ QString dotText(const GraphScene &scene)
         else if (n.embryo)
             style += QStringLiteral(",dotted");
         const char *shape = n.type == inflight::SockType::dgram ? "octagon" : "box";
-        s << "  " << node_id(it->key())
-          << " [label=" << quoted(QString::fromStdString(n.label) + QLatin1Char('\n') + it->countsText())
+        s << "  " << node_id(it->key()) << " [label=" << quoted(it->label() + QLatin1Char('\n') + it->countsText())
           << ", shape=" << shape << (n.listener ? ", peripheries=2" : "") << ", style=" << quoted(style)
           << ", fillcolor=" << quoted(t.roleColor(n.role).name()) << ", role=" << quoted(roleName(n.role))
           << ", type=" << quoted(sockTypeName(n.type)) << ", refs=" << n.file_refs << ", inflight=" << n.inflight

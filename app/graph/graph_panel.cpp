@@ -208,8 +208,9 @@ bool GraphPanel::findNext(const QString &text)
     if (needle.isEmpty())
         return false;
     std::vector<std::uint32_t> matches;
-    for (const auto &n : scene_->snapshot().nodes)
-        if (QString::fromStdString(n.label).contains(needle, Qt::CaseInsensitive))
+    const inflight::GraphSnapshot &snapshot = scene_->snapshot();
+    for (const auto &n : snapshot.nodes)
+        if (QString::fromUtf8(snapshot.label_of(n)).contains(needle, Qt::CaseInsensitive))
             matches.push_back(n.sock);
     if (matches.empty()) {
         status_->setText(tr("no socket matches"));

@@ -114,7 +114,7 @@ void GraphScene::setSnapshot(std::shared_ptr<const inflight::GraphSnapshot> snap
 QString GraphScene::labelOf(std::uint32_t sock) const
 {
     if (sock < node_index_.size() && node_index_[sock] != kNoNode)
-        return QString::fromStdString(snapshot_->nodes[node_index_[sock]].label);
+        return QString::fromUtf8(snapshot_->label_of(snapshot_->nodes[node_index_[sock]]));
     return QStringLiteral("socket %1").arg(sock);
 }
 
@@ -167,13 +167,14 @@ void GraphScene::syncSockets(bool &sizes_changed)
             auto it = sockets_.find(n.sock);
             if (it == sockets_.end()) {
                 SocketItem *parent = pit->second == kNoNode ? nullptr : sockets_.at(pit->second);
-                auto *item = new SocketItem(n, graph_era_, parent);
+                auto *item = new SocketItem(n, QString::fromUtf8(snapshot_->label_of(n)), graph_era_, parent);
                 if (!parent) {
                     item->setVisible(false); // until the layout places it
                     addItem(item);
                 }
                 sockets_.emplace(n.sock, item);
-            } else if (it->second->setNode(n, graph_era_) && !it->second->parentItem()) {
+            } else if (it->second->setNode(n, QString::fromUtf8(snapshot_->label_of(n)), graph_era_) &&
+                       !it->second->parentItem()) {
                 sizes_changed = true;
             }
         }
@@ -195,15 +196,16 @@ void GraphScene::syncSockets(bool &sizes_changed)
 void GraphScene::syncProcesses(bool &sizes_changed)
 {
     std::unordered_set<std::uint32_t> present;
-    for (const auto &p : snapshot_->processes) {
+    for (std::size_t i = 0; i < snapshot_->processes.size(); ++i) {
+        const auto &p = snapshot_->processes[i];
         present.insert(p.id);
         auto it = processes_.find(p.id);
         if (it == processes_.end()) {
-            auto *item = new ProcessItem(std::shared_ptr<const inflight::SnapshotProcess>(snapshot_, &p));
+            auto *item = new ProcessItem(snapshot_, i);
             item->setVisible(false);
             addItem(item);
             processes_.emplace(p.id, item);
-        } else if (it->second->setProcess(std::shared_ptr<const inflight::SnapshotProcess>(snapshot_, &p))) {
+        } else if (it->second->setProcess(snapshot_, i)) {
             sizes_changed = true;
         }
     }
@@ -324,7 +326,7 @@ void GraphScene::syncEdges()
                 item = new FdEdgeItem(key);
                 addItem(item);
             }
-            item->setEnds(proc, to, fd.fd, QString::fromStdString(fd.name), labelOf(fd.sock), 1);
+            item->setEnds(proc, to, fd.fd, QString::fromStdString(snapshot_->fd_name(fd)), labelOf(fd.sock), 1);
             item->setFaint(faint);
         }
     }
@@ -458,7 +460,7 @@ void GraphScene::updateState()
     bool sizes_changed = false;
     for (const auto &n : snapshot_->nodes) {
         auto it = sockets_.find(n.sock);
-        if (it != sockets_.end() && it->second->setNode(n, graph_era_)) {
+        if (it != sockets_.end() && it->second->setNode(n, QString::fromUtf8(snapshot_->label_of(n)), graph_era_)) {
             SocketItem *item = it->second;
             if (item->parentItem()) {
                 // An embryo grew: its listener re-arranges the accept queue.
@@ -474,9 +476,9 @@ void GraphScene::updateState()
             }
         }
     }
-    for (const auto &p : snapshot_->processes)
-        if (ProcessItem *item = processItem(p.id))
-            sizes_changed |= item->setProcess(std::shared_ptr<const inflight::SnapshotProcess>(snapshot_, &p));
+    for (std::size_t i = 0; i < snapshot_->processes.size(); ++i)
+        if (ProcessItem *item = processItem(snapshot_->processes[i].id))
+            sizes_changed |= item->setProcess(snapshot_, i);
     // Which copies are on the hitlist changes without a new topology.
     std::unordered_map<std::uint64_t, std::uint32_t> bundle_hits;
     for (const auto &e : snapshot_->edges) {
@@ -627,9 +629,14 @@ void GraphScene::setRunGraph(const graph::RunGraph &run)
     req.gap = kGap;
     req.dot_max_nodes = dot_max_nodes_;
     plan_keys_.clear();
-    for (const auto &p : run.processes) {
-        // Measured off-scene, sharing the plan's process (the plan outlives this function).
-        ProcessItem item(std::shared_ptr<const inflight::SnapshotProcess>(std::shared_ptr<const void>(), &p));
+    // The plan's processes and names as a snapshot, which the items measure from (a run small
+    // enough to be planned: a few thousand sockets at most).
+    auto planned = std::make_shared<inflight::GraphSnapshot>();
+    planned->names = run.names;
+    planned->processes = run.processes;
+    for (std::size_t i = 0; i < planned->processes.size(); ++i) {
+        // Measured off-scene.
+        ProcessItem item(planned, i);
         graph::LayoutNode n;
         n.key = item.key();
         n.width = item.box().width();
@@ -639,12 +646,13 @@ void GraphScene::setRunGraph(const graph::RunGraph &run)
         plan_keys_.push_back(n.key);
     }
     for (const auto &node : run.nodes) {
-        SocketItem item(node, run.graph_era);
+        SocketItem item(node, QString::fromUtf8(planned->label_of(node)), run.graph_era);
         std::vector<std::unique_ptr<SocketItem>> embryos;
         if (auto it = run.embryos.find(node.sock); it != run.embryos.end() && node.listener) {
             std::vector<SocketItem *> list;
             for (const auto &e : it->second) {
-                embryos.push_back(std::make_unique<SocketItem>(e, run.graph_era, &item));
+                embryos.push_back(
+                    std::make_unique<SocketItem>(e, QString::fromUtf8(planned->label_of(e)), run.graph_era, &item));
                 list.push_back(embryos.back().get());
             }
             item.setEmbryos(list);

@@ -72,7 +72,7 @@ QString PeerLinkItem::describe() const
 {
     auto label = [](NodeItem *n) {
         auto *s = dynamic_cast<SocketItem *>(n);
-        return s ? QString::fromStdString(s->node().label) : QStringLiteral("?");
+        return s ? s->label() : QStringLiteral("?");
     };
     return QCoreApplication::translate("PeerLinkItem",
                                        "<b>%1 ⟷ %2</b>: peers (unix_peer). What one sends lands in the other's "

@@ -8,16 +8,17 @@
 
 #include <algorithm>
 
-ProcessItem::ProcessItem(std::shared_ptr<const inflight::SnapshotProcess> process)
-    : NodeItem(graph::processKey(process->id)), process_(std::move(process))
+ProcessItem::ProcessItem(std::shared_ptr<const inflight::GraphSnapshot> snapshot, std::size_t index)
+    : NodeItem(graph::processKey(snapshot->processes[index].id)), snapshot_(std::move(snapshot)), index_(index)
 {
     setZValue(1);
     relayout();
 }
 
-bool ProcessItem::setProcess(std::shared_ptr<const inflight::SnapshotProcess> process)
+bool ProcessItem::setProcess(std::shared_ptr<const inflight::GraphSnapshot> snapshot, std::size_t index)
 {
-    process_ = std::move(process);
+    snapshot_ = std::move(snapshot);
+    index_ = index;
     update();
     return relayout();
 }
@@ -35,7 +36,7 @@ QString ProcessItem::rowText(int row) const { return rows_[static_cast<std::size
 namespace {
 
 // "s3_17" -> ("s3_", 17); a name without a trailing number has no run.
-bool splitTrailingNumber(const std::string &name, std::string &prefix, long &number)
+bool splitTrailingNumber(std::string_view name, std::string &prefix, long &number)
 {
     std::size_t i = name.size();
     while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
@@ -43,7 +44,9 @@ bool splitTrailingNumber(const std::string &name, std::string &prefix, long &num
     if (i == name.size() || i == 0 || name.size() - i > 9)
         return false;
     prefix = name.substr(0, i);
-    number = std::stol(name.substr(i));
+    number = 0;
+    for (char c : name.substr(i))
+        number = number * 10 + (c - '0');
     return true;
 }
 
@@ -52,16 +55,17 @@ bool splitTrailingNumber(const std::string &name, std::string &prefix, long &num
 void ProcessItem::buildRows()
 {
     rows_.clear();
-    const auto &fds = process_->fds;
+    const auto &fds = process().fds;
+    auto name_of = [this](const inflight::SnapshotFd &f) { return snapshot_->fd_name(f); };
     const bool summarise = static_cast<int>(fds.size()) > kMaxRows;
     for (std::size_t i = 0; i < fds.size();) {
         std::size_t j = i + 1;
         std::string prefix, next_prefix;
         long lo = 0, n = 0;
-        if (summarise && splitTrailingNumber(fds[i].name, prefix, lo)) {
+        if (summarise && splitTrailingNumber(name_of(fds[i]), prefix, lo)) {
             // A run: the same prefix, the number going up by one, as `name{a..b}` makes them.
             long expect = lo + 1;
-            while (j < fds.size() && splitTrailingNumber(fds[j].name, next_prefix, n) && next_prefix == prefix &&
+            while (j < fds.size() && splitTrailingNumber(name_of(fds[j]), next_prefix, n) && next_prefix == prefix &&
                    n == expect) {
                 ++j;
                 ++expect;
@@ -79,7 +83,7 @@ void ProcessItem::buildRows()
                          .arg(lo)
                          .arg(lo + static_cast<long>(j - i) - 1);
         else
-            r.text = QStringLiteral("%1  %2").arg(fds[i].fd, 3).arg(QString::fromStdString(fds[i].name));
+            r.text = QStringLiteral("%1  %2").arg(fds[i].fd, 3).arg(QString::fromStdString(name_of(fds[i])));
         const int row = static_cast<int>(rows_.size());
         if (row == kMaxRows - 1 && j < fds.size()) {
             // No room left: the rest in one row.
@@ -104,7 +108,7 @@ bool ProcessItem::relayout()
     buildRows();
     const GraphStyle &s = graphStyle();
     const QString title =
-        QStringLiteral("%1 · %2").arg(QString::fromStdString(process_->name), QString::fromStdString(process_->user));
+        QStringLiteral("%1 · %2").arg(QString::fromStdString(process().name), QString::fromStdString(process().user));
     double w = s.processTitleMetrics.horizontalAdvance(title) + 2 * s.padding;
     for (int r = 0; r < rowCount(); ++r)
         w = qMax(w, s.processRowMetrics.horizontalAdvance(rowText(r)) + 2 * s.padding + 8);
@@ -118,15 +122,16 @@ bool ProcessItem::relayout()
 QPointF ProcessItem::fdAnchor(int fd) const
 {
     // The row whose fds include it; an fd the process does not hold points at the last row.
-    const auto &fds = process_->fds;
+    const auto &fds = process().fds;
     const auto open = std::lower_bound(fds.begin(), fds.end(), fd,
                                        [](const inflight::SnapshotFd &f, int value) { return f.fd < value; });
-    const int row = open == fds.end() || open->fd != fd
-                        ? rowCount() - 1
-                        : static_cast<int>(std::upper_bound(rows_.begin(), rows_.end(), fd,
-                                                            [](int value, const Row &r) { return value < r.first_fd; }) -
-                                           rows_.begin()) -
-                              1;
+    const int row =
+        open == fds.end() || open->fd != fd
+            ? rowCount() - 1
+            : static_cast<int>(std::upper_bound(rows_.begin(), rows_.end(), fd,
+                                                [](int value, const Row &r) { return value < r.first_fd; }) -
+                               rows_.begin()) -
+                  1;
     const QRectF b = box();
     const double y = b.top() + titleHeight() + (qMax(row, 0) + 0.5) * rowHeight() + 2;
     return mapToScene(QPointF(b.right(), y));
@@ -161,10 +166,10 @@ void ProcessItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *optio
     painter->setFont(s.processTitle);
     painter->drawText(
         QRectF(b.left(), b.top(), b.width(), titleHeight()), Qt::AlignCenter,
-        QStringLiteral("%1 · %2").arg(QString::fromStdString(process_->name), QString::fromStdString(process_->user)));
+        QStringLiteral("%1 · %2").arg(QString::fromStdString(process().name), QString::fromStdString(process().user)));
     painter->setFont(s.processRow);
     painter->setPen(t.foreground());
-    if (process_->fds.empty()) {
+    if (process().fds.empty()) {
         painter->setPen(c);
         painter->drawText(QRectF(b.left() + s.padding, b.top() + titleHeight() + 2, b.width() - s.padding, rowHeight()),
                           Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("no open fds"));
@@ -185,13 +190,13 @@ void ProcessItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *optio
 QString ProcessItem::describe() const
 {
     QString html = QStringLiteral("<b>Process %1</b>, run by %2.<br>")
-                       .arg(QString::fromStdString(process_->name).toHtmlEscaped(),
-                            QString::fromStdString(process_->user).toHtmlEscaped());
+                       .arg(QString::fromStdString(process().name).toHtmlEscaped(),
+                            QString::fromStdString(process().user).toHtmlEscaped());
     html += QStringLiteral("Each row is an open file descriptor: its number and the scene's name for it. ");
     html += QStringLiteral("A dashed arrow goes from the row to the socket the fd refers to.<br>");
     html += QStringLiteral("Open fds are where reachability starts: a socket reachable from an open fd can still be "
                            "used, so the collector never frees it.");
-    if (process_->fds.empty())
+    if (process().fds.empty())
         html += QStringLiteral("<br>This process has no open socket fds right now.");
     return html;
 }

@@ -17,15 +17,15 @@ public:
     enum { Type = UserType + 2 };
     static constexpr int kMaxRows = 24;
 
-    // Shared with the snapshot it is part of (an aliasing pointer): the million-bind scene's
-    // process has a million fds, and a copy per item was 50 MB.
-    explicit ProcessItem(std::shared_ptr<const inflight::SnapshotProcess> process);
+    // The snapshot's process at `index`, shared with the snapshot (it names the fds too): the
+    // million-bind scene's process has a million fds, and a copy per item was 50 MB.
+    ProcessItem(std::shared_ptr<const inflight::GraphSnapshot> snapshot, std::size_t index);
     int type() const override { return Type; }
-    std::uint32_t processId() const { return process_->id; }
-    const inflight::SnapshotProcess &process() const { return *process_; }
+    std::uint32_t processId() const { return process().id; }
+    const inflight::SnapshotProcess &process() const { return snapshot_->processes[index_]; }
 
     // Returns true when the box changed size.
-    bool setProcess(std::shared_ptr<const inflight::SnapshotProcess> process);
+    bool setProcess(std::shared_ptr<const inflight::GraphSnapshot> snapshot, std::size_t index);
     void restyle();
     // The number of fd rows drawn (the last may be "+ N more").
     int rowCount() const;
@@ -47,9 +47,9 @@ private:
     double titleHeight() const;
     double rowHeight() const;
 
-    std::shared_ptr<const inflight::SnapshotProcess> process_;
+    std::shared_ptr<const inflight::GraphSnapshot> snapshot_;
+    std::size_t index_ = 0;
     // At most kMaxRows, the last may be "+ N more fds". In fd order, as the snapshot lists them:
     // a row holds the fds from its first_fd to the next row's (searched, not a map per fd).
     std::vector<Row> rows_;
-
 };

@@ -37,6 +37,7 @@ std::optional<RunGraph> collectRunGraph(std::shared_ptr<const inflight::Scene> s
             if (s.nodes.size() > limits.max_sockets)
                 return std::nullopt;
             stride = 1 + s.nodes.size() / 64;
+            run.names = s.names;
             const std::uint64_t key = structureKey(s);
             if (first || key != last_key) {
                 first = false;

@@ -82,8 +82,8 @@ QString roleExplanation(GcRole role, bool graph_era)
     return {};
 }
 
-SocketItem::SocketItem(const inflight::SnapshotNode &node, bool graph_era, QGraphicsItem *parent)
-    : NodeItem(graph::socketKey(node.sock), parent), node_(node), graph_era_(graph_era)
+SocketItem::SocketItem(const inflight::SnapshotNode &node, QString label, bool graph_era, QGraphicsItem *parent)
+    : NodeItem(graph::socketKey(node.sock), parent), node_(node), label_(std::move(label)), graph_era_(graph_era)
 {
     setZValue(1);
     relayout();
@@ -97,13 +97,14 @@ QString SocketItem::countsText() const
         .arg(node_.inflight);
 }
 
-bool SocketItem::setNode(const inflight::SnapshotNode &node, bool graph_era)
+bool SocketItem::setNode(const inflight::SnapshotNode &node, const QString &label, bool graph_era)
 {
     const bool same_look = node.role == node_.role && node.file_refs == node_.file_refs &&
-                           node.inflight == node_.inflight && node.label == node_.label &&
-                           node.listener == node_.listener && node.embryo == node_.embryo &&
-                           node.queue == node_.queue && node.state == node_.state && graph_era == graph_era_;
+                           node.inflight == node_.inflight && label == label_ && node.listener == node_.listener &&
+                           node.embryo == node_.embryo && node.queue == node_.queue && node.state == node_.state &&
+                           graph_era == graph_era_;
     node_ = node;
+    label_ = label;
     graph_era_ = graph_era;
     if (same_look)
         return false;
@@ -145,7 +146,7 @@ bool SocketItem::relayout()
     const GraphStyle &s = graphStyle();
     counts_ = countsText();
     setOpacity(node_.role == GcRole::released ? 0.38 : 1.0);
-    const QString label = QString::fromStdString(node_.label);
+    const QString &label = label_;
     // Reserve room for two-digit counts so the box does not grow at every step.
     const QString reserve =
         QStringLiteral("refs 88 · %1 88").arg(graph_era_ ? QStringLiteral("out_degree") : QStringLiteral("inflight"));
@@ -260,7 +261,7 @@ void SocketItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     if (lod < kTextLod)
         return;
     painter->setPen(t.roleTextColor(node_.role));
-    const QString label = QString::fromStdString(node_.label);
+    const QString &label = label_;
     if (embryo && isEmbryoChild()) {
         QFont f = s.small;
         f.setItalic(true);
@@ -292,7 +293,7 @@ void SocketItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
 
 QString SocketItem::describe() const
 {
-    const QString label = QString::fromStdString(node_.label).toHtmlEscaped();
+    const QString label = label_.toHtmlEscaped();
     QString kind = sockTypeName(node_.type) + QStringLiteral(" socket");
     if (node_.listener)
         kind += QStringLiteral(", listening");

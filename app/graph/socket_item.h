@@ -13,15 +13,17 @@
 class SocketItem : public NodeItem {
 public:
     enum { Type = UserType + 1 };
-    SocketItem(const inflight::SnapshotNode &node, bool graph_era, QGraphicsItem *parent = nullptr);
+    // `label`: the node's label (the snapshot keeps it as a name id: GraphSnapshot::label_of).
+    SocketItem(const inflight::SnapshotNode &node, QString label, bool graph_era, QGraphicsItem *parent = nullptr);
 
     int type() const override { return Type; }
     std::uint32_t sock() const { return node_.sock; }
     const inflight::SnapshotNode &node() const { return node_; }
+    const QString &label() const { return label_; }
     bool isEmbryoChild() const { return parentItem() != nullptr; }
 
     // New state at this step. Returns true when the box changed size.
-    bool setNode(const inflight::SnapshotNode &node, bool graph_era);
+    bool setNode(const inflight::SnapshotNode &node, const QString &label, bool graph_era);
     // For a listener: the embryo items it holds (children of this item). Returns true when the
     // box changed size.
     bool setEmbryos(const std::vector<SocketItem *> &embryos);
@@ -43,6 +45,7 @@ private:
     double headerHeight() const;
 
     inflight::SnapshotNode node_;
+    QString label_;
     bool graph_era_ = false;
     std::vector<SocketItem *> embryos_;
     QString counts_;

@@ -100,14 +100,20 @@ GcRole role_of(const Kernel &k, const UnixSock &u) { return GcRoles(k)(u); }
 
 std::string_view GraphSnapshot::why_of(std::uint32_t sock) const
 {
-    const auto it = std::lower_bound(whys.begin(), whys.end(), sock,
-                                     [](const auto &w, std::uint32_t s) { return w.first < s; });
+    const auto it =
+        std::lower_bound(whys.begin(), whys.end(), sock, [](const auto &w, std::uint32_t s) { return w.first < s; });
     return it != whys.end() && it->first == sock ? std::string_view(it->second) : std::string_view();
+}
+
+std::string GraphSnapshot::fd_name(const SnapshotFd &f) const
+{
+    return f.name < names.size() ? std::string(names.str(f.name)) : "fd" + std::to_string(f.fd);
 }
 
 GraphSnapshot snapshot_graph(const Kernel &k)
 {
     GraphSnapshot g;
+    g.names = k.name_pool;
     const GcRoles role(k);
     // An unaccepted embryo belongs to the listener whose queue holds its connect skb.
     std::unordered_map<std::uint32_t, std::uint32_t> embryo_listener;
@@ -122,7 +128,7 @@ GraphSnapshot snapshot_graph(const Kernel &k)
     for (const UnixSock &u : k.socks) {
         SnapshotNode n;
         n.sock = u.id;
-        n.label = k.label_of(u);
+        n.label = u.label;
         n.type = u.type;
         n.state = u.state;
         n.role = role(u);
@@ -137,13 +143,9 @@ GraphSnapshot snapshot_graph(const Kernel &k)
         n.inflight = static_cast<std::int32_t>(k.collector().inflight_of(u));
         n.queue = static_cast<std::uint32_t>(u.receive_queue.size());
         n.gc_flags = u.gc_flags;
-        if (u.vertex) {
-            n.index = static_cast<long>(u.vertex->index);
-            n.scc_index = static_cast<long>(u.vertex->scc_index);
-        }
         key = mix(key, n.embryo ? n.listener_sock : 0x5151);
         key = mix(key, n.peer); // peers are laid out side by side
-        g.nodes.push_back(std::move(n));
+        g.nodes.push_back(n);
     }
 
     auto add_edges = [&](const SkBuff &skb, bool on_hitlist) {
@@ -191,10 +193,10 @@ GraphSnapshot snapshot_graph(const Kernel &k)
                 continue;
             SnapshotFd sf;
             sf.fd = static_cast<int>(fd);
-            sf.name = name_of_fd[fd] != npos ? std::string(k.name_pool.str(name_of_fd[fd])) : "fd" + std::to_string(fd);
+            sf.name = name_of_fd[fd];
             sf.sock = f->sock->id;
             key = mix(mix(mix(key, p.id), fd), sf.sock);
-            sp.fds.push_back(std::move(sf));
+            sp.fds.push_back(sf);
         }
         g.processes.push_back(std::move(sp));
     }

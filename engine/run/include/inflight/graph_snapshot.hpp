@@ -4,6 +4,7 @@
 // Plain values: safe to hand to a layout thread while the model moves on.
 #pragma once
 
+#include "inflight/name_pool.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/sock_state.hpp"
 
@@ -34,12 +35,12 @@ enum class GcRole : std::uint8_t {
 };
 std::string_view gc_role_name(GcRole r);
 
-// One per socket, a million in the million-bind scene: fields ordered to pack (80 bytes), and
-// the rare text (why a leaked socket was left) kept beside the nodes (GraphSnapshot::why_of).
+// One per socket, a million in the million-bind scene: 36 bytes. Its label is a name id
+// (GraphSnapshot::label_of), and the rare text (why a leaked socket was left) is kept beside
+// the nodes (GraphSnapshot::why_of).
 struct SnapshotNode {
-    std::string label;
-    long index = -1, scc_index = -1; // graph: the vertex's Tarjan marks (-1 without a vertex)
     std::uint32_t sock = 0;
+    std::uint32_t label = 0xffffffffu;         // a name id in GraphSnapshot::names (npos: none)
     std::uint32_t listener_sock = 0xffffffffu; // for an unaccepted embryo: its listener's sock id (else npos)
     // unix_peer(sk): the other end of a socketpair or a connection, where this socket's sends
     // land (for an embryo, its client); npos when unconnected.
@@ -54,6 +55,7 @@ struct SnapshotNode {
     bool embryo = false; // unaccepted
     std::uint8_t gc_flags = 0;
 };
+static_assert(sizeof(SnapshotNode) == 36, "SnapshotNode: a million of them in the million-bind scene");
 
 struct SnapshotEdge {
     std::uint64_t id = 0;           // stable while the copy is in flight: skb id and slot
@@ -65,7 +67,7 @@ struct SnapshotEdge {
 };
 
 struct SnapshotFd {
-    std::string name;
+    std::uint32_t name = 0xffffffffu; // a name id in GraphSnapshot::names; npos: the scene named none
     int fd = 0;
     std::uint32_t sock = 0;
 };
@@ -78,6 +80,17 @@ struct SnapshotProcess {
 };
 
 struct GraphSnapshot {
+    // The run's names (socket labels, fd names), shared with the model state it was taken
+    // from: a copy of the pool shares its chunks, where a string per node and per fd was 70 MB
+    // of the million-bind scene's snapshot.
+    NamePool names;
+    std::string_view label_of(const SnapshotNode &n) const
+    {
+        return n.label < names.size() ? names.str(n.label) : std::string_view();
+    }
+    // The scene's name for the fd, or "fd<N>" when it named none.
+    std::string fd_name(const SnapshotFd &f) const;
+
     std::vector<SnapshotNode> nodes; // by socket id
     std::vector<SnapshotEdge> edges;
     std::vector<SnapshotProcess> processes;
