@@ -19,6 +19,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <string>
+
 using namespace inflight;
 
 namespace docks {
@@ -125,6 +128,7 @@ EventLogDock::EventLogDock(PlayerController &controller, QWidget *parent)
     connect(model_, &EventLogModel::labelsChanged, this, &EventLogDock::updateSocketFilter);
     connect(model_, &QAbstractItemModel::modelReset, this, [this] {
         pages_->setCurrentIndex(controller_.indexReady() ? 1 : 0);
+        fitStepColumn();
         updateSocketFilter();
         updateCount();
         keepCurrentInView();
@@ -204,6 +208,14 @@ void EventLogDock::keepCurrentInView()
         view_->scrollTo(i, QAbstractItemView::PositionAtCenter);
 }
 
+void EventLogDock::fitStepColumn()
+{
+    const QFontMetrics fm(Theme::instance().font(kLogPoints, true));
+    const auto digits = std::max<std::size_t>(7, std::to_string(controller_.totalSteps()).size());
+    view_->setColumnWidth(EventLogModel::StepColumn,
+                          fm.horizontalAdvance(QString(static_cast<qsizetype>(digits), QLatin1Char('0'))) + 12);
+}
+
 void EventLogDock::applyTheme()
 {
     const Theme &t = Theme::instance();
@@ -212,7 +224,7 @@ void EventLogDock::applyTheme()
     view_->horizontalHeader()->setFont(t.font(kLogPoints, true));
     const QFontMetrics fm(t.font(kLogPoints, true));
     view_->verticalHeader()->setDefaultSectionSize(fm.height() + 6);
-    view_->setColumnWidth(EventLogModel::StepColumn, fm.horizontalAdvance(QStringLiteral("0000000")) + 12);
+    fitStepColumn();
     view_->setColumnWidth(EventLogModel::LineColumn, fm.horizontalAdvance(QStringLiteral("Line0")) + 12);
     view_->setColumnWidth(EventLogModel::FunctionColumn,
                           fm.horizontalAdvance(QStringLiteral("unix_gc:not_cycle__")) + 12);

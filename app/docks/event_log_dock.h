@@ -36,6 +36,8 @@ private:
     void updateCount();
     void keepCurrentInView();
     void applyTheme();
+    // Wide enough for the run's largest step number (nine digits in the 32,000-socket scene).
+    void fitStepColumn();
 
     PlayerController &controller_;
     EventLogModel *model_ = nullptr;
