@@ -167,14 +167,13 @@ void GraphScene::syncSockets(bool &sizes_changed)
             auto it = sockets_.find(n.sock);
             if (it == sockets_.end()) {
                 SocketItem *parent = pit->second == kNoNode ? nullptr : sockets_.at(pit->second);
-                auto *item = new SocketItem(n, QString::fromUtf8(snapshot_->label_of(n)), graph_era_, parent);
+                auto *item = new SocketItem(n, labelOf(n.sock), graph_era_, parent);
                 if (!parent) {
                     item->setVisible(false); // until the layout places it
                     addItem(item);
                 }
                 sockets_.emplace(n.sock, item);
-            } else if (it->second->setNode(n, QString::fromUtf8(snapshot_->label_of(n)), graph_era_) &&
-                       !it->second->parentItem()) {
+            } else if (it->second->setNode(n, labelOf(n.sock), graph_era_) && !it->second->parentItem()) {
                 sizes_changed = true;
             }
         }
@@ -460,7 +459,7 @@ void GraphScene::updateState()
     bool sizes_changed = false;
     for (const auto &n : snapshot_->nodes) {
         auto it = sockets_.find(n.sock);
-        if (it != sockets_.end() && it->second->setNode(n, QString::fromUtf8(snapshot_->label_of(n)), graph_era_)) {
+        if (it != sockets_.end() && it->second->setNode(n, labelOf(n.sock), graph_era_)) {
             SocketItem *item = it->second;
             if (item->parentItem()) {
                 // An embryo grew: its listener re-arranges the accept queue.

@@ -37,7 +37,8 @@ std::optional<RunGraph> collectRunGraph(std::shared_ptr<const inflight::Scene> s
             if (s.nodes.size() > limits.max_sockets)
                 return std::nullopt;
             stride = 1 + s.nodes.size() / 64;
-            run.names = s.names;
+            if (!more) // the last sample's names: the pool only grows, so it holds every one
+                run.names = s.names;
             const std::uint64_t key = structureKey(s);
             if (first || key != last_key) {
                 first = false;

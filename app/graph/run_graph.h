@@ -32,8 +32,7 @@ struct RunGraph {
     std::set<std::pair<std::uint32_t, std::uint32_t>> peers;
     // (process, socket) pairs that were ever an open fd.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> fds;
-    // The names the nodes' labels and the fds' names are ids into (the last snapshot's: the
-    // pool only grows, so it holds every name the run had).
+    // The names the nodes' labels and the fds' names are ids into (the last snapshot's).
     inflight::NamePool names;
     bool graph_era = false;
     std::uint64_t steps = 0;
