@@ -329,8 +329,8 @@ Proc GraphCollector::finish_scc(const std::vector<UnixVertex *> &scc, UnixVertex
     // The SCC ring the fast path will walk next time (prev runs in push order).
     const std::size_t n = scc.size();
     for (std::size_t i = 0; i < n; ++i) {
-        scc[i]->scc_prev = scc[(i + 1) % n];
-        scc[i]->scc_next = scc[(i + n - 1) % n];
+        scc[i]->scc_prev = scc[i + 1 < n ? i + 1 : 0]; // no division: this runs for every vertex of every walk
+        scc[i]->scc_next = scc[i > 0 ? i - 1 : n - 1];
     }
     bool dead = true;
     std::uint32_t alive_by = npos; // the member that kept the SCC, for the verdict's narration
@@ -340,7 +340,8 @@ Proc GraphCollector::finish_scc(const std::vector<UnixVertex *> &scc, UnixVertex
     for (UnixVertex *v : scc) {
         v->verdict_value = dead ? 1 : 0;
         v->verdict_run = k_.gc_walk_number;
-        v->sock->judged_garbage = v->sock->judged_garbage || dead; // kept for the views until release
+        if (dead)
+            v->sock->judged_garbage = true; // kept for the views until release
     }
     if (dead) {
         run.garbage += static_cast<std::uint32_t>(n);
@@ -357,6 +358,32 @@ Proc GraphCollector::finish_scc(const std::vector<UnixVertex *> &scc, UnixVertex
     }
     co_yield line(Event::scc_verdict(KFn::__unix_walk_scc, root->sock_id, alive_by, dead, cyclic),
                   dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic);
+}
+
+void GraphCollector::prefetch_roots_ahead(const VertexList &list, VertexList::const_iterator at)
+{
+    // In a graph of short chains most walks are one vertex long, and the next root is the next
+    // vertex on unix_unvisited_vertices. Each root costs a chain of dependent misses: its vertex,
+    // its first edge, that edge's receiver, the receiver's vertex; and for the verdict its
+    // socket and file. Each stage here reads only lines an earlier root fetched, so the chain
+    // is in flight three roots ahead instead of waited for one load at a time.
+    const auto end = list.end();
+    auto ahead = [&end](VertexList::const_iterator i) { return i == end ? i : std::next(i); };
+    const auto r1 = ahead(at), r2 = ahead(r1), r3 = ahead(r2);
+    if (r3 != end)
+        __builtin_prefetch(&*r3);
+    if (r2 != end && !r2->edges.empty())
+        __builtin_prefetch(&r2->edges.front());
+    if (r1 != end) {
+        __builtin_prefetch(reinterpret_cast<const char *>(&*r1) + 64, 1); // out_degree, SCC ring, verdict
+        __builtin_prefetch(r1->sock);
+        if (!r1->edges.empty())
+            __builtin_prefetch(r1->edges.front().successor);
+    }
+    if (!at->edges.empty())
+        __builtin_prefetch(at->edges.front().successor->vertex);
+    if (at->sock)
+        __builtin_prefetch(at->sock->file);
 }
 
 Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
@@ -387,6 +414,7 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
             const auto at = k_.unvisited_vertices.iterator_to(*vertex);
             __builtin_prefetch(std::next(at).pointed_node(), 1);
             __builtin_prefetch(std::prev(at).pointed_node(), 1);
+            prefetch_roots_ahead(k_.unvisited_vertices, at);
         }
         for (; it != vertex->edges.end(); ++it) {
             UnixEdge &edge = *it;

@@ -33,6 +33,7 @@ private:
     Proc walk_scc();
     Proc walk_scc_fast();
     Proc walk_from(UnixVertex *vertex, unsigned long &last_index);
+    static void prefetch_roots_ahead(const VertexList &list, VertexList::const_iterator at);
     Proc finish_scc(const std::vector<UnixVertex *> &scc, UnixVertex *root);
     Proc scc_dead(const std::vector<UnixVertex *> &scc, bool &dead, std::uint32_t &alive_by);
     Event vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> &scc, bool &dead) const;
