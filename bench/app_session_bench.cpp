@@ -165,18 +165,26 @@ int main(int argc, char **argv)
         auto w = std::make_unique<MainWindow>(*c);
         w->resize(1600, 1000);
         w->show();
-        QElapsedTimer t;
-        t.start();
-        stall.start();
-        w->openScene(path, false);
-        const bool indexed = wait_index(*c, 600000);
-        const double index_s = t.elapsed() / 1000.0;
-        const double open_stall = stall.stop();
+        // Opened three times (the goal is a median; this machine's speed drifts by up to 2x
+        // within minutes): the first in a window just made, the others over the run before.
+        std::vector<double> index_s;
+        bool indexed = true;
+        double open_stall = 0;
+        for (int i = 0; i < 3; ++i) {
+            QElapsedTimer t;
+            t.start();
+            stall.start();
+            w->openScene(path, false);
+            indexed = wait_index(*c, 600000) && indexed;
+            index_s.push_back(t.elapsed() / 1000.0);
+            open_stall = std::max(open_stall, stall.stop());
+        }
         std::printf("timetravel, %s (%llu steps):\n", "32,000 in flight",
                     static_cast<unsigned long long>(c->totalSteps()));
-        std::printf("  opened and fully indexed: %.1f s (%s)                      goal: <= 10 s\n", index_s,
-                    indexed ? "ok" : "not finished");
-        std::printf("  longest GUI-thread stall while opening: %.0f ms               goal: <= 50 ms\n", open_stall);
+        std::printf("  opened and fully indexed: median of 3 %.1f s (%.1f, %.1f, %.1f; %s)   goal: <= 10 s\n",
+                    median(index_s), index_s[0], index_s[1], index_s[2], indexed ? "ok" : "not finished");
+        std::printf("  longest GUI-thread stall while opening (three times): %.0f ms     goal: <= 50 ms\n",
+                    open_stall);
         c->last();
         wait_idle(*c, 600000);
         std::vector<double> back;

@@ -307,33 +307,47 @@ void bench_timetravel(const std::string &path)
     o.record = false;
     o.fast_forward = true;
     std::printf("time travel: %s (fast-forwarded)\n", path.c_str());
-    auto store = std::make_shared<CheckpointStore>();
-    auto t0 = Clock::now();
-    Simulation recorder(scene, o);
+    // Three recorder passes, each into a store of its own: the goal is a median, and this
+    // machine's speed drifts by up to 2x within minutes. The player below uses the last one.
+    std::shared_ptr<CheckpointStore> store;
+    std::unique_ptr<Simulation> recorder;
     std::uint64_t events = 0;
-    std::atomic<bool> cancel{false};
     std::vector<std::uint64_t> shown; // the steps a fast-forwarded viewer can stop at (the app's index)
-    record_run(
-        recorder, *store,
-        [&](const Event &e) {
-            ++events;
-            shown.push_back(e.step);
-        },
-        cancel);
-    const double record_ms = ms_since(t0);
+    std::vector<double> passes;
+    for (int pass = 0; pass < 3; ++pass) {
+        store.reset(); // the previous pass's checkpoints go before the next pass is timed
+        recorder.reset();
+        store = std::make_shared<CheckpointStore>();
+        events = 0;
+        shown.clear();
+        const auto t0 = Clock::now();
+        recorder = std::make_unique<Simulation>(scene, o);
+        std::atomic<bool> cancel{false};
+        record_run(
+            *recorder, *store,
+            [&](const Event &e) {
+                ++events;
+                shown.push_back(e.step);
+            },
+            cancel);
+        passes.push_back(ms_since(t0));
+    }
+    const double record_ms = median(passes);
     CheckpointStats st = store->stats();
-    std::printf("  recorder pass: %llu steps (%llu shown), %.0f ms                 goal: opened and indexed <= 10 s\n",
-                static_cast<unsigned long long>(recorder.steps()), static_cast<unsigned long long>(events), record_ms);
+    std::printf("  recorder pass: %llu steps (%llu shown), median of 3 %.0f ms (%.0f, %.0f, %.0f)\n"
+                "                                                goal: opened and indexed <= 10 s\n",
+                static_cast<unsigned long long>(recorder->steps()), static_cast<unsigned long long>(events), record_ms,
+                passes[0], passes[1], passes[2]);
     std::printf("  checkpoints after it: %zu, %.1f MB (taken %zu, thinned %zu)   goal: <= 256 MB\n", st.count,
                 st.bytes / 1048576.0, st.taken, st.thinned);
     std::printf("  of the recorder pass, packing checkpoints: %.0f ms\n", st.packing_ms);
     // What freezing buys: a checkpoint keeps the object graph packed by id and compressed.
     std::printf("  a checkpoint: %.1f MB frozen on average, against %.1f MB for a live copy of the last state\n",
                 st.count ? st.bytes / 1048576.0 / static_cast<double>(st.count) : 0.0,
-                static_cast<double>(state_bytes(recorder)) / 1048576.0);
+                static_cast<double>(state_bytes(*recorder)) / 1048576.0);
     Player player(scene, o, store);
-    t0 = Clock::now();
-    player.seek(recorder.steps());
+    auto t0 = Clock::now();
+    player.seek(recorder->steps());
     std::printf("  seek to the end: %.0f ms\n", ms_since(t0));
     std::vector<double> back;
     for (int i = 0; i < 9; ++i) {
@@ -346,7 +360,7 @@ void bench_timetravel(const std::string &path)
     }
     // Issue 12's goals: 100 ms on the 32,000-socket scene; 200 ms on the million-socket one,
     // whose every restore is a ~210 MB state.
-    const int back_goal = state_bytes(recorder) > (std::size_t(128) << 20) ? 200 : 100;
+    const int back_goal = state_bytes(*recorder) > (std::size_t(128) << 20) ? 200 : 100;
     std::printf("  step back near the end: first %.1f ms, median of 9 %.1f ms     goal: <= %d ms\n", back.front(),
                 median(back), back_goal);
     // Each one: the first few land between the tail checkpoints; the later ones replay the run's
@@ -358,7 +372,7 @@ void bench_timetravel(const std::string &path)
     std::mt19937_64 rng(42);
     std::vector<double> jump;
     for (int i = 0; i < 10; ++i) {
-        const auto target = std::uniform_int_distribution<std::uint64_t>(1, recorder.steps())(rng);
+        const auto target = std::uniform_int_distribution<std::uint64_t>(1, recorder->steps())(rng);
         t0 = Clock::now();
         player.seek(target);
         jump.push_back(ms_since(t0));
