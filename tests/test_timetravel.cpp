@@ -409,6 +409,59 @@ private slots:
         QCOMPARE(store.stats().count, 2 + tail_steps.size());
     }
 
+    void largeStateTailSkipsItsEndAndNearBoundaries()
+    {
+        // A state whose copy takes over a quarter of the budget (the million-bind scene's) gets
+        // no checkpoint of the end itself, and of the last statements' boundaries only those a
+        // sixteenth of an interval past the one before: each costs a pack of the whole state.
+        const auto scene = closed_rings(100, "gc\nexpect freed u0_0\n");
+        QVERIFY2(scene, "the scene parses");
+        SimulationOptions o;
+        o.record = false;
+        o.fast_forward = true;
+        std::vector<std::uint64_t> quiet; // steps of the quiescent statement ends, in order
+        {
+            Simulation full(scene, o);
+            while (const Event *e = full.step())
+                if (e->kind == EventKind::stmt_end && full.quiescent())
+                    quiet.push_back(full.steps());
+        }
+        QVERIFY(quiet.size() >= 4);
+        const std::uint64_t end = quiet.back(), gc_end = quiet[quiet.size() - 2], gc_start = quiet[quiet.size() - 3],
+                            last_close = quiet[quiet.size() - 4];
+        constexpr std::uint64_t interval = std::uint64_t(1) << 12; // tail spacing: 256 steps
+        QVERIFY2(gc_start - last_close < interval / 16, "the last close is short: its end is near the gc's start");
+        QVERIFY2(gc_end - gc_start >= interval / 16 && last_close >= interval / 16, "the gc and the run before are long");
+        Simulation run(scene, o);
+        run.advance_to(~std::uint64_t(0));
+        QCOMPARE(run.steps(), end);
+        CheckpointStore store(2 * state_bytes(run), interval); // the end state is half the budget
+        Simulation start(scene, o);
+        store.add(start);
+        std::atomic<bool> cancel{false};
+        checkpoint_tail(run, store, cancel);
+        store.flush();
+        // Step 0, the start of the last close (kTailStatements back), the gc's end; not the
+        // gc's start (a close's few steps after the last one), not the end.
+        QCOMPARE(store.stats().count, std::size_t(3));
+        QCOMPARE(store.at_or_before(end)->steps(), gc_end);
+        QCOMPARE(store.at_or_before(gc_start)->steps(), last_close);
+        for (std::uint64_t step : {last_close, gc_end}) {
+            Simulation reference(scene, o);
+            reference.advance_to(step);
+            QCOMPARE(digest_text(Simulation(*store.at_or_before(step))), digest_text(reference));
+        }
+        // A player restoring from them lands on every step of the tail as a full run does.
+        Player player(scene, o, std::make_shared<CheckpointStore>(2 * state_bytes(run), interval));
+        for (std::uint64_t step : {end, end - 1, gc_end, gc_start + 1, last_close}) {
+            player.seek(step);
+            Simulation reference(scene, o);
+            reference.advance_to(step);
+            QCOMPARE(player.position(), step);
+            QCOMPARE(digest_text(player.sim()), digest_text(reference));
+        }
+    }
+
     void fastForwardNeverRenumbers()
     {
         // Every event a fast-forwarded run shows is the event of the full run at that step.

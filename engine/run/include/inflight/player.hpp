@@ -71,6 +71,8 @@ private:
     void offer_checkpoint();
     // Forward to `step`, offering checkpoints at every statement end on the way.
     bool advance(std::uint64_t step, const std::atomic<bool> *cancel);
+    // Replaces the state with a copy of a checkpoint.
+    void restore(const Simulation &checkpoint);
 
     std::shared_ptr<const Scene> scene_;
     SimulationOptions options_;
@@ -87,8 +89,8 @@ private:
 // without a checkpoint at the collection's start, every step back into it replayed from the
 // last spaced checkpoint (~2^21 micro-steps before). Replays the stretch after the last
 // checkpoint once: a few million micro-steps, as the recorder's checkpoints thin out towards
-// the end only in proportion to the run's length. Not for a state whose copy takes over a
-// quarter of the store's budget.
+// the end only in proportion to the run's length. A state whose copy takes over a quarter of
+// the store's budget gets only the start of its last statement (see player.cpp).
 inline constexpr std::uint64_t kTailStatements = 3;
 void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::atomic<bool> &cancel);
 
