@@ -72,7 +72,7 @@ int main(int argc, char **argv)
             window.showMaximized();
         return app.exec();
     }
-    bool ok = args.isEmpty() ? window.openWelcome() : window.openScene(args.first(), false);
+    bool ok = args.isEmpty() ? window.openWelcome() : window.openSceneNow(args.first());
     if (!ok) {
         // The messages were printed; a missing or broken scene still opens the window on the
         // welcome scene rather than an empty one.

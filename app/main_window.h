@@ -35,8 +35,13 @@ public:
     explicit MainWindow(PlayerController &controller, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    // Opens a scene file; on error shows the located messages and keeps the current scene.
-    bool openScene(const QString &path, bool report_errors = true);
+    // Opens a scene file from the window (dialog, recent files, examples, a drop): the editor
+    // shows it at once and it is parsed on the checker's thread, so a large scene never holds
+    // the window while it expands; its run, or its errors (marked, with a status message),
+    // follow. An unreadable file gets a message box and changes nothing.
+    bool openScene(const QString &path);
+    // The same for the command line and scripts: parsed before it returns, messages on stderr.
+    bool openSceneNow(const QString &path);
     bool openWelcome();
     GraphPanel &graph() { return *graph_; }
     TimelineWidget &timeline() { return *timeline_; }
@@ -68,6 +73,8 @@ protected:
     void dropEvent(QDropEvent *e) override;
 
 private:
+    // The status bar's word on a file just opened or reverted, once its check is in.
+    void reportOpened(bool clean);
     void buildActions();
     void buildMenus();
     void buildToolbar();

@@ -116,7 +116,7 @@ int main(int argc, char **argv)
             MainWindow w(c);
             w.resize(1600, 1000);
             w.show();
-            w.openScene(scenes + "large/large-32000-in-flight.scn", false);
+            w.openSceneNow(scenes + "large/large-32000-in-flight.scn");
             QApplication::processEvents();
             QElapsedTimer t;
             t.start();
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
         w.show();
         QElapsedTimer t;
         t.start();
-        w.openScene(scenes + "large/large-32000-in-flight.scn", false);
+        w.openSceneNow(scenes + "large/large-32000-in-flight.scn");
         QApplication::processEvents();
         const double first_frame = t.nsecsElapsed() / 1e6;
         const bool indexed = wait_index(c, 600000);
@@ -165,18 +165,27 @@ int main(int argc, char **argv)
         auto w = std::make_unique<MainWindow>(*c);
         w->resize(1600, 1000);
         w->show();
+        // The window's first paint is not the open's: a user opens a file in a window on screen.
+        serve_until([] { return false; }, 300);
         // Opened three times (the goal is a median; this machine's speed drifts by up to 2x
         // within minutes): the first in a window just made, the others over the run before.
         std::vector<double> index_s;
         bool indexed = true;
         double open_stall = 0;
+        int opened = 0;
+        QObject::connect(c.get(), &PlayerController::sceneLoaded, [&opened] { ++opened; });
         for (int i = 0; i < 3; ++i) {
             QElapsedTimer t;
             t.start();
             stall.start();
-            w->openScene(path, false);
-            indexed = wait_index(*c, 600000) && indexed;
+            const int before = opened;
+            w->openScene(path); // as File > Open does: parsed off the GUI thread
+            // The run before stays on screen, indexed, until the parse is back.
+            indexed = serve_until([&] { return opened > before && c->indexReady(); }, 600000) && indexed;
             index_s.push_back(t.elapsed() / 1000.0);
+            // What the index's landing queued (the listing's line index, the timeline's repaint)
+            // is part of opening too: served before the meter stops and the next open starts.
+            serve_until([] { return false; }, 300);
             open_stall = std::max(open_stall, stall.stop());
         }
         std::printf("timetravel, %s (%llu steps):\n", "32,000 in flight",
@@ -249,7 +258,7 @@ int main(int argc, char **argv)
         w.show();
         QElapsedTimer t;
         t.start();
-        w.openScene(scenes + "autobind-exhaustion.scn", false);
+        w.openSceneNow(scenes + "autobind-exhaustion.scn");
         QApplication::processEvents();
         const double first_frame = t.nsecsElapsed() / 1e6;
         const bool indexed = wait_index(c, 600000);

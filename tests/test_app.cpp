@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The application as a user drives it: open, play, step back and forth, breakpoints, collector
 // switch, every scene played to the end, and --screenshot.
+#include "editor/editor_session.h"
+#include "editor/scene_editor.h"
 #include "main_window.h"
 #include "player_controller.h"
 #include "wait_index.hpp"
@@ -13,6 +15,8 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
+#include <QStatusBar>
 #include <QImage>
 #include <QMenu>
 #include <QProcess>
@@ -121,8 +125,46 @@ private slots:
         QVERIFY2(groups.size() >= 4, qPrintable(groups.join(QLatin1Char(','))));
         QVERIFY(triangle);
         triangle->trigger();
-        QVERIFY(c.hasScene());
+        // The editor has the file at once; the parse is on the checker's thread, so the run
+        // comes with a later turn of the event loop, not within the menu's click.
+        QVERIFY(w.sceneEditor().bytes().contains("socketpair"));
+        QVERIFY(!c.hasScene());
+        QTRY_VERIFY(c.hasScene());
         QVERIFY2(c.filePath().endsWith(QStringLiteral("/selftest-triangle-stream.scn")), qPrintable(c.filePath()));
+        QCOMPARE(c.position(), std::uint64_t(0));
+    }
+
+    // A file with errors opened from the window keeps the run on screen, marks its errors and
+    // says so in the status bar once its background check is in.
+    void aBrokenFileOpenedFromTheWindowIsReportedWhenChecked()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        const QString good = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-triangle-stream.scn");
+        QVERIFY(w.openScene(good));
+        QTRY_VERIFY(c.hasScene());
+        c.stepOver();
+        const std::uint64_t at = c.position();
+        QTemporaryDir dir;
+        const QString broken = dir.filePath(QStringLiteral("broken.scn"));
+        QFile f(broken);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("socketpair a b\nfrobnicate x\n");
+        f.close();
+        QSignalSpy checkedSpy(&w.session(), &editor::EditorSession::fileChecked);
+        QVERIFY(w.openScene(broken));
+        QVERIFY(!w.statusBar()->currentMessage().contains(QStringLiteral("has errors"))); // not before the check
+        QTRY_COMPARE(checkedSpy.count(), 1);
+        QCOMPARE(checkedSpy.first().first().toBool(), false);
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("broken.scn has errors")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(!w.sceneEditor().diagnostics().empty());
+        QVERIFY(c.filePath().endsWith(QStringLiteral("/selftest-triangle-stream.scn")));
+        QCOMPARE(c.position(), at);
+        // An unreadable file changes nothing (its message box is the window's; none here).
+        w.session().setMessageSink([](const QString &) {});
+        QVERIFY(!w.openScene(dir.filePath(QStringLiteral("missing.scn"))));
+        QCOMPARE(w.session().path(), QFileInfo(broken).absoluteFilePath());
     }
 
     // A scene with variant blocks gets a variant box; choosing one runs the same statements
@@ -262,13 +304,13 @@ private slots:
         const QString scenes = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/");
         // A tab behind another is moved out of sight rather than hidden.
         auto shown = [](QDockWidget *d) { return d->isVisible() && !d->visibleRegion().isEmpty(); };
-        QVERIFY(w.openScene(scenes + "autobind-fill.scn", false));
+        QVERIFY(w.openSceneNow(scenes + "autobind-fill.scn"));
         QTRY_VERIFY(shown(autobind) && !shown(log) && !shown(latency));
         QTRY_VERIFY2(autobind->height() >= 1000 / 3,
                      qPrintable(QString::number(autobind->height()))); // the map needs room more than the idle graph
-        QVERIFY(w.openScene(scenes + "seed-gc-penalty.scn", false));
+        QVERIFY(w.openSceneNow(scenes + "seed-gc-penalty.scn"));
         QTRY_VERIFY(shown(latency) && !shown(autobind));
-        QVERIFY(w.openScene(scenes + "self-reference.scn", false));
+        QVERIFY(w.openSceneNow(scenes + "self-reference.scn"));
         QTRY_VERIFY(shown(log) && !shown(latency));
         // A re-run of the same scene (another collector) keeps the user's choice.
         autobind->raise();
@@ -293,7 +335,7 @@ private slots:
         QFETCH(QString, path);
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(w.openScene(path, false));
+        QVERIFY(w.openSceneNow(path));
         // last() runs in 40 ms slices from the event loop: a large scene takes several.
         c.last();
         QTRY_VERIFY_WITH_TIMEOUT(c.atEnd(), 120000);

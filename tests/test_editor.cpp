@@ -167,7 +167,7 @@ private slots:
         MainWindow w(c);
         const QString file = path("broken.scn");
         QVERIFY(write_all(file, "socketpair a b\nsned a fds=b\nexpect fred a\n"));
-        QVERIFY(w.openScene(file, false));
+        QVERIFY(w.openSceneNow(file));
         QCOMPARE(w.session().path(), QFileInfo(file).absoluteFilePath());
         QCOMPARE(w.sceneEditor().bytes(), read_all(file));
         QCOMPARE(w.sceneEditor().indicatorRanges(SceneEditor::ErrorIndicator),
@@ -436,7 +436,7 @@ private slots:
         const QString a = path("prompt-a.scn"), b = path("prompt-b.scn");
         QVERIFY(write_all(a, kTriangle));
         QVERIFY(write_all(b, "socketpair x y\n"));
-        QVERIFY(w.openScene(a, false));
+        QVERIFY(w.openSceneNow(a));
         w.show();
         QVERIFY(!w.windowTitle().contains(QLatin1Char('*')));
         w.sceneEditor().SendScintilla(QsciScintilla::SCI_DOCUMENTEND);
@@ -445,7 +445,7 @@ private slots:
                 w.windowTitle().contains(QStringLiteral("prompt-a.scn*")));
 
         // Open another file: asked; Cancel keeps this one.
-        QVERIFY(!w.openScene(b, false));
+        QVERIFY(!w.openSceneNow(b));
         QCOMPARE(asked, QStringList{QStringLiteral("prompt-a.scn")});
         QCOMPARE(w.session().path(), QFileInfo(a).absoluteFilePath());
         // New: asked too.
@@ -513,7 +513,7 @@ private slots:
         w.session().setRecoveryStore(editor::RecoveryStore(path("recovery-cursor")));
         const QString file = path("cursor.scn");
         QVERIFY(write_all(file, kTriangle));
-        QVERIFY(w.openScene(file, false));
+        QVERIFY(w.openSceneNow(file));
         w.show();
         QTRY_VERIFY(c.indexReady());
         for (int line : {5, 2, 8}) {
@@ -678,7 +678,7 @@ private slots:
         QVERIFY(write_all(file, kTriangle));
         w.resize(1280, 800);
         w.show();
-        QVERIFY(w.openScene(file, false));
+        QVERIFY(w.openSceneNow(file));
         QTRY_VERIFY(c.indexReady());
         c.seek(c.firstStepOfLine(7)); // the triangle built, not yet closed
         GraphView *view = w.graph().view();

@@ -77,7 +77,7 @@ private slots:
         QFETCH(QSize, size);
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(w.openScene(scenePath("selftest-triangle-stream.scn"), false));
+        QVERIFY(w.openSceneNow(scenePath("selftest-triangle-stream.scn")));
         showAt(w, size);
         const WindowDocks &d = w.windowDocks();
         const int W = w.width(), H = w.height();
@@ -131,7 +131,7 @@ private slots:
     {
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(w.openScene(scenePath("seed-gc-penalty.scn"), false));
+        QVERIFY(w.openSceneNow(scenePath("seed-gc-penalty.scn")));
         QVERIFY(waitIndex(c));
         showAt(w, QSize(1920, 1080));
         const WindowDocks &d = w.windowDocks();
@@ -163,7 +163,7 @@ private slots:
     {
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(w.openScene(scenePath("seed-gc-penalty.scn"), false)); // has variants
+        QVERIFY(w.openSceneNow(scenePath("seed-gc-penalty.scn"))); // has variants
         showAt(w, QSize(1280, 800));
         auto *bar = w.findChild<QToolBar *>(QStringLiteral("transport"));
         auto *box = w.findChild<QComboBox *>(QStringLiteral("kernelBox"));
@@ -176,7 +176,7 @@ private slots:
             QVERIFY2(widget->isVisible(), qPrintable(a->text()));
         }
         QCOMPARE(box->currentText(), QStringLiteral("6.8 · classic")); // the scene's set gc classic
-        QVERIFY(w.openScene(scenePath("selftest-mixed-lowpoint-stream.scn"), false));
+        QVERIFY(w.openSceneNow(scenePath("selftest-mixed-lowpoint-stream.scn")));
         QVERIFY(waitIndex(c));
         QCOMPARE(box->currentText(), QStringLiteral("6.18 · graph"));
         const int newest = box->findText(QStringLiteral("7.3 · graph"));
@@ -208,7 +208,7 @@ private slots:
     {
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(w.openScene(scenePath("selftest-triangle-stream.scn"), false));
+        QVERIFY(w.openSceneNow(scenePath("selftest-triangle-stream.scn")));
         QVERIFY(waitIndex(c));
         showAt(w, QSize(1280, 800));
         const QRect before = w.geometry();
@@ -250,7 +250,7 @@ private slots:
     {
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(w.openScene(scenePath("selftest-triangle-stream.scn"), false));
+        QVERIFY(w.openSceneNow(scenePath("selftest-triangle-stream.scn")));
         QVERIFY(waitIndex(c));
         showAt(w, QSize(1280, 800));
         QApplication::setActiveWindow(&w);
@@ -317,18 +317,18 @@ private slots:
         PlayerController c;
         MainWindow w(c);
         const QString a = scenePath("selftest-triangle-stream.scn"), b = scenePath("self-reference.scn");
-        QVERIFY(w.openScene(a, false));
+        QVERIFY(w.openSceneNow(a));
         c.toggleLineBreakpoint(25);
         QVERIFY(c.lineBreakpoints().contains(25));
-        QVERIFY(w.openScene(b, false));
+        QVERIFY(w.openSceneNow(b));
         QVERIFY(c.lineBreakpoints().isEmpty());
         c.toggleLineBreakpoint(4);
-        QVERIFY(w.openScene(a, false));
+        QVERIFY(w.openSceneNow(a));
         QCOMPARE(c.lineBreakpoints(), QSet<int>{25});
         // Kept in the settings: a new window opening the file gets them.
         PlayerController c2;
         MainWindow w2(c2);
-        QVERIFY(w2.openScene(b, false));
+        QVERIFY(w2.openSceneNow(b));
         QCOMPARE(c2.lineBreakpoints(), QSet<int>{4});
     }
 

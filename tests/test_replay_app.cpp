@@ -21,7 +21,7 @@ private slots:
     {
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(w.openScene(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-self-ref-stream.scn"), false));
+        QVERIFY(w.openSceneNow(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-self-ref-stream.scn")));
         QAction *replay = w.action("replayOnKernel");
         QVERIFY(replay);
         auto *banner = w.findChild<QLabel *>(QStringLiteral("kernelReplayBanner"));
@@ -54,7 +54,7 @@ private slots:
         QTRY_COMPARE(inspector->value(QStringLiteral("kernel")), QStringLiteral("freed (model: freed)"));
 
         // Another scene clears the verdicts.
-        QVERIFY(w.openScene(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/self-reference.scn"), false));
+        QVERIFY(w.openSceneNow(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/self-reference.scn")));
         QVERIFY(banner->isHidden());
     }
 

@@ -225,6 +225,8 @@ void EditorSession::onChecked(const CheckResult &r)
     }
     dock_.showDiagnostics(r.parsed->diagnostics, !ok && controller_.hasScene());
     emit checked(r);
+    if (opening)
+        emit fileChecked(ok);
 }
 
 void EditorSession::setRunAsYouType(bool on)
@@ -246,7 +248,7 @@ bool EditorSession::maybeSave()
     return false;
 }
 
-bool EditorSession::open(const QString &path)
+bool EditorSession::open(const QString &path, Parse parse)
 {
     QString error;
     const auto bytes = readSceneFile(path, &error);
@@ -257,7 +259,7 @@ bool EditorSession::open(const QString &path)
     if (!maybeSave())
         return false;
     clearRecovery();
-    load(*bytes, path);
+    load(*bytes, path, parse);
     // This file's own recovery copy, left by a session that did not close normally (another
     // file's was offered at start): offered as it is opened.
     if (const auto copy = recovery_.read(path_); copy && copy->text != *bytes) {

@@ -59,10 +59,15 @@ public:
     void setRecoveryInterval(int ms) { recovery_timer_.setInterval(ms); }
     BufferChecker &checker() { return checker_; }
 
+    // How a file's text is parsed when it is opened or reverted: at once (the command line and
+    // scripts: the run, or the errors, are there when open() returns), or on the checker's
+    // thread (the window: a scene of 100,000 statements takes ~25-60 ms to parse, and the run
+    // on screen stays usable meanwhile; fileChecked() says when it is back).
+    enum class Parse : bool { now, in_background };
     // Opens a file into the editor: a scene with errors opens too, every error marked, and the
     // run on screen stays the last good one. False (after a message) when it cannot be read
     // as text, or when the user kept the unsaved buffer.
-    bool open(const QString &path);
+    bool open(const QString &path, Parse parse = Parse::now);
     // A new buffer, empty or with an example's text; it belongs to no file until saved.
     bool newScene(const QByteArray &text = {});
     // Text that is no file's (the welcome scene): shown and run, not offered for saving.
@@ -95,12 +100,10 @@ signals:
     void recoveryWritten();
     // A run was installed from the buffer (opened or re-run; a long re-run when it is ready).
     void ran();
+    // The check of a file just opened or reverted is in: clean, or its errors are marked.
+    void fileChecked(bool clean);
 
 private:
-    // How load() parses the text: at once when a file is opened (the run, or the errors, are
-    // there when the file is), or on the checker's thread for Revert (a scene of 100,000
-    // statements parses in ~60 ms, and the run on screen stays usable meanwhile).
-    enum class Parse : bool { now, in_background };
     void load(const QByteArray &bytes, const QString &path, Parse parse = Parse::now);
     void onChecked(const CheckResult &r);
     void writeRecovery();
