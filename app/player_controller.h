@@ -18,6 +18,7 @@
 #include "inflight/socket_detail.hpp"
 #include "inflight/finished_run.hpp"
 #include "inflight/recorded_events.hpp"
+#include "inflight/run_landmarks.hpp"
 #include "inflight/step_snapshot.hpp"
 #include "inflight/stop_conditions.hpp"
 #include "inflight/watch.hpp"
@@ -156,11 +157,15 @@ public:
     const inflight::RecordedEvents &timeline() const { return index_; }
     bool indexComplete() const { return index_complete_; }
     static constexpr std::size_t kIndexCap = 2'000'000;
+    // What the views mark on the run, found off the GUI thread as it was indexed (empty until
+    // indexReady()): the timeline's ticks and bands, the listing line at any step, where each
+    // collection's events start.
+    const inflight::RunLandmarks &landmarks() const { return *landmarks_; }
     // Steps where a collection starts, a statement fails, a finding was made (for timeline ticks).
-    const std::vector<std::uint64_t> &collectionSteps() const { return gc_steps_; }
-    const std::vector<std::uint64_t> &warningSteps() const { return warning_steps_; }
+    const std::vector<std::uint64_t> &collectionSteps() const { return landmarks_->gc_steps; }
+    const std::vector<std::uint64_t> &warningSteps() const { return landmarks_->warning_steps; }
     // The step of each expect statement's check (expect_result), in order.
-    const std::vector<std::uint64_t> &expectationSteps() const { return expectation_steps_; }
+    const std::vector<std::uint64_t> &expectationSteps() const { return landmarks_->expectation_steps; }
     // The first step of the statement on `line` (0 if it never runs).
     std::uint64_t firstStepOfLine(int line) const;
     // Every timed call of the whole run (sendmsg, autobind), the tasks that made them and the
@@ -292,10 +297,7 @@ private:
     // store): a checkpoint of another run must never be restored.
     std::shared_ptr<inflight::CheckpointStore> checkpoints_;
     inflight::RecordedEvents index_;
-    std::vector<std::uint64_t> gc_steps_, warning_steps_, expectation_steps_;
-    struct IndexMarks {
-        std::vector<std::uint64_t> gc_steps, warning_steps, expectation_steps;
-    };
+    std::shared_ptr<const inflight::RunLandmarks> landmarks_ = std::make_shared<const inflight::RunLandmarks>();
     std::shared_ptr<const latency::LatencyRun> latency_run_ = std::make_shared<const latency::LatencyRun>();
     std::shared_ptr<const inflight::FinishedRun> end_of_run_;
     bool index_ready_ = false;

@@ -22,7 +22,6 @@ TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent) : 
     connect(&controller_, &PlayerController::positionChanged, this, qOverload<>(&QWidget::update));
     connect(&controller_, &PlayerController::indexReadyChanged, this, [this] {
         rebuildTicks();
-        forgetMarkers();
         update();
     });
     connect(&controller_, &PlayerController::lineBreakpointsChanged, this, [this] {
@@ -35,7 +34,6 @@ TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent) : 
     });
     // A timeline made after the index is ready (a test, a re-created view) starts with its marks.
     rebuildTicks();
-    forgetMarkers();
 }
 
 QSize TimelineWidget::sizeHint() const { return {600, static_cast<int>(34 * Theme::instance().fontScale())}; }
@@ -55,62 +53,13 @@ void TimelineWidget::rebuildTicks()
             breakpoint_ticks_.push_back(e.step);
 }
 
-void TimelineWidget::forgetMarkers() { markers_stale_ = true; }
 
-const TimelineWidget::Markers &TimelineWidget::markers() const
+const std::vector<TimelineWidget::Marker> &TimelineWidget::collectionMarkers() const
 {
-    if (markers_stale_) {
-        markers_stale_ = false;
-        markers_ = {};
-        if (controller_.indexReady())
-            markersOf(controller_.timeline(), controller_.totalSteps(), markers_.collections, markers_.waits);
-    }
-    return markers_;
+    return controller_.landmarks().collections;
 }
 
-void TimelineWidget::markersOf(const RecordedEvents &events, std::uint64_t total, std::vector<Marker> &collections,
-                               std::vector<Marker> &waits)
-{
-    // Collections pair gc_begin with gc_end by run number. A wait starts at a task's gc_wait and
-    // ends when it wakes (wait_end for the collector) - or, when the waiter ran the queued
-    // collection itself (one task: flush_work() runs it inline, no wait_end), at that
-    // collection's gc_end; at the end of its statement at the latest.
-    std::map<std::uint32_t, std::size_t> open_runs;
-    std::map<int, std::size_t> open_waits;
-    for (const Event &e : events) {
-        switch (e.kind) {
-        case EventKind::gc_begin:
-            open_runs[e.a] = collections.size();
-            collections.push_back({e.step, total, e.task});
-            break;
-        case EventKind::gc_end:
-            if (auto it = open_runs.find(e.a); it != open_runs.end()) {
-                collections[it->second].last = e.step;
-                open_runs.erase(it);
-            }
-            for (const auto &[task, i] : open_waits)
-                if (waits[i].last == total)
-                    waits[i].last = e.step; // provisional: a later wait_end extends it
-            break;
-        case EventKind::gc_wait:
-            open_waits[e.task] = waits.size();
-            waits.push_back({e.step, total, e.task});
-            break;
-        case EventKind::wait_end:
-        case EventKind::stmt_end:
-            // The task's wake-up from this wait, or the end of its statement at the latest.
-            if (auto it = open_waits.find(e.task); it != open_waits.end()) {
-                Marker &m = waits[it->second];
-                const bool woke = e.kind == EventKind::wait_end && e.after == static_cast<std::int64_t>(WaitFor::gc);
-                if (woke || m.last == total)
-                    m.last = e.step;
-                open_waits.erase(it);
-            }
-            break;
-        default: break;
-        }
-    }
-}
+const std::vector<TimelineWidget::Marker> &TimelineWidget::waitMarkers() const { return controller_.landmarks().waits; }
 
 QRect TimelineWidget::track() const { return rect().adjusted(8, 6, -8, -6); }
 
@@ -123,9 +72,9 @@ QRect TimelineWidget::waitLane() const
 
 QRect TimelineWidget::waitMarkerRect(int i) const
 {
-    if (i < 0 || i >= static_cast<int>(markers().waits.size()))
+    if (i < 0 || i >= static_cast<int>(waitMarkers().size()))
         return {};
-    const Marker &m = markers().waits[static_cast<std::size_t>(i)];
+    const Marker &m = waitMarkers()[static_cast<std::size_t>(i)];
     const QRect lane = waitLane();
     const int x0 = xOf(m.first), x1 = std::max(xOf(m.last), x0 + 3);
     return {x0, lane.top(), x1 - x0, lane.height()};
@@ -137,7 +86,7 @@ int TimelineWidget::waitMarkerAt(const QPoint &p) const
         return -1;
     // Of the markers within a few pixels, the nearest: thousands of waits share a lane.
     int best = -1, best_d = 4;
-    for (int i = 0; i < static_cast<int>(markers().waits.size()); ++i) {
+    for (int i = 0; i < static_cast<int>(waitMarkers().size()); ++i) {
         const QRect r = waitMarkerRect(i);
         const int d = p.x() < r.left() ? r.left() - p.x() : p.x() > r.right() ? p.x() - r.right() : 0;
         if (d < best_d) {
@@ -205,7 +154,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(0x1f, 0x5f, 0xd0, theme.highContrast() ? 90 : 60));
     int last_band = -1;
-    for (const Marker &m : markers().collections) {
+    for (const Marker &m : collectionMarkers()) {
         const int x0 = xOf(m.first), x1 = std::max(xOf(m.last), x0 + 1);
         if (x1 <= last_band)
             continue;
@@ -215,7 +164,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     // Senders waiting for a collection, in their lane along the bottom.
     p.setBrush(theme.highContrast() ? QColor(0xd0, 0x00, 0x00) : QColor(0xd8, 0x3a, 0x2a));
     last_band = -1;
-    for (int i = 0; i < static_cast<int>(markers().waits.size()); ++i) {
+    for (int i = 0; i < static_cast<int>(waitMarkers().size()); ++i) {
         const QRect r = waitMarkerRect(i);
         if (r.right() <= last_band)
             continue;
@@ -246,7 +195,7 @@ void TimelineWidget::mousePressEvent(QMouseEvent *e)
         return;
     const int wait = waitMarkerAt(e->position().toPoint());
     if (wait >= 0) {
-        const Marker m = markers().waits[static_cast<std::size_t>(wait)];
+        const Marker m = waitMarkers()[static_cast<std::size_t>(wait)];
         controller_.seek(m.last);
         emit waitMarkerClicked(m.first, m.task);
         return;

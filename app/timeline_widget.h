@@ -6,7 +6,7 @@
 // marker asks for that call in the latency panel. Click or drag elsewhere to go to a step.
 #pragma once
 
-#include "inflight/recorded_events.hpp"
+#include "inflight/run_landmarks.hpp"
 
 #include <QWidget>
 
@@ -29,16 +29,11 @@ public:
     std::uint64_t stepAt(int x) const;
     const std::vector<std::uint64_t> &breakpointTicks() const { return breakpoint_ticks_; }
 
-    // A stretch of the run: a collection (task = the one that ran it) or a wait for one.
-    struct Marker {
-        std::uint64_t first = 0, last = 0;
-        int task = 0;
-    };
-    const std::vector<Marker> &collectionMarkers() const { return markers().collections; }
-    // Both kinds of markers of a run's events (`total`: its last step, for what never closes).
-    static void markersOf(const inflight::RecordedEvents &events, std::uint64_t total,
-                          std::vector<Marker> &collections, std::vector<Marker> &waits);
-    const std::vector<Marker> &waitMarkers() const { return markers().waits; }
+    // A stretch of the run: a collection (task = the one that ran it) or a wait for one,
+    // found as the run was indexed (RunLandmarks).
+    using Marker = inflight::RunSpan;
+    const std::vector<Marker> &collectionMarkers() const;
+    const std::vector<Marker> &waitMarkers() const;
     // The wait marker under a point (index into waitMarkers()), or -1; and where one is drawn.
     int waitMarkerAt(const QPoint &p) const;
     QRect waitMarkerRect(int i) const;
@@ -54,20 +49,10 @@ protected:
 
 private:
     void rebuildTicks();
-    void forgetMarkers(); // found again at their next use (markers())
     int xOf(std::uint64_t step) const;
     QRect track() const;
     QRect waitLane() const;
 
     PlayerController &controller_;
     std::vector<std::uint64_t> breakpoint_ticks_;
-    // Found from the index at their first use after it changed (a paint, a click), not in the
-    // slot that hears of the change: a walk over a few million packed events gets its own
-    // turn of the event loop instead of adding to the GUI thread's longest stall.
-    struct Markers {
-        std::vector<Marker> collections, waits;
-    };
-    const Markers &markers() const;
-    mutable Markers markers_;
-    mutable bool markers_stale_ = true;
 };

@@ -19,6 +19,7 @@
 #include "wait_index.hpp"
 
 #include "inflight/log2_histogram.hpp"
+#include "inflight/run_landmarks.hpp"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -577,7 +578,7 @@ private slots:
         RecordedEvents recorded;
         for (const Event &e : events)
             recorded.push_back(e);
-        TimelineWidget::markersOf(recorded, 100, collections, waits);
+        inflight::run_spans(recorded, 100, collections, waits);
         QCOMPARE(collections.size(), 3u);
         QCOMPARE(collections[0].first, 11u);
         QCOMPARE(collections[0].last, 20u);

@@ -4,6 +4,8 @@
 // the same searches over a plain vector. Runs of shipped scenes give real events; made-up ones
 // give the edge cases (npos, negative and huge values, gaps in the steps, a lone last block).
 #include "inflight/recorded_events.hpp"
+#include "inflight/algorithm_listing.hpp"
+#include "inflight/run_landmarks.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
 
@@ -164,6 +166,60 @@ private slots:
         check_reads(c, want);
         b = c;
         check_reads(b, want);
+    }
+
+    // The views' marks, found in one walk as a run is indexed, are where the events say.
+    void landmarksOfShippedRuns()
+    {
+        for (const char *file : {"selftest-triangle-stream.scn", "embryo-oob-leak-classic.scn"}) {
+            std::ifstream in(std::string(INFLIGHT_SOURCE_DIR) + "/scenes/" + file);
+            std::stringstream text;
+            text << in.rdbuf();
+            const Scene scene = parse_scene(text.str(), file).scene;
+            const std::vector<Event> events = run_of(file);
+            const RecordedEvents recorded = packed(events);
+            const GcEra era = scene.settings.gc;
+            const RunLandmarks m = run_landmarks(recorded, events.back().step, era, scene);
+            // Collections: every gc_begin, by step and by row, each with its band.
+            std::size_t begins = 0;
+            for (const Event &e : events)
+                begins += e.kind == EventKind::gc_begin;
+            QVERIFY2(begins > 0, file);
+            QCOMPARE(m.gc_steps.size(), begins);
+            QCOMPARE(m.gc_begin_rows.size(), begins);
+            QCOMPARE(m.collections.size(), begins);
+            for (std::size_t i = 0; i < begins; ++i) {
+                const Event &e = events[m.gc_begin_rows[i].second];
+                QCOMPARE(e.kind, EventKind::gc_begin);
+                QCOMPARE(e.step, m.gc_begin_rows[i].first);
+                QCOMPARE(m.gc_steps[i], e.step);
+                QCOMPARE(m.collections[i].first, e.step);
+                QVERIFY(m.collections[i].last > e.step);
+            }
+            // Expectations: as many checks as the scene's expect statements ran.
+            QVERIFY(!m.expectation_steps.empty());
+            for (std::uint64_t step : m.expectation_steps)
+                QCOMPARE(events[step - 1].kind, EventKind::expect_result);
+            // Notes: a stmt_begin on a line that holds a note statement, every one of them.
+            std::size_t notes_begun = 0;
+            for (const auto &[step, line] : m.note_steps) {
+                const Event &e = events[step - 1];
+                QCOMPARE(e.kind, EventKind::stmt_begin);
+                QCOMPARE(e.scene_line, line);
+                QVERIFY2(scene.lines[line - 1].find("note") != std::string::npos, file);
+                ++notes_begun;
+            }
+            QVERIFY2(notes_begun >= 2, file);
+            // Listing lines: in step order, and a collection starts on its era's first line.
+            QVERIFY(std::is_sorted(m.listing_lines.begin(), m.listing_lines.end()));
+            for (const auto &[step, line] : m.listing_lines)
+                QCOMPARE(line, listing_line_of(events[step - 1], era));
+            const auto first = std::find_if(m.listing_lines.begin(), m.listing_lines.end(),
+                                            [&](const auto &l) { return l.first == m.gc_steps.front(); });
+            QVERIFY(first != m.listing_lines.end());
+            QCOMPARE(first->second, static_cast<std::uint16_t>(era == GcEra::graph ? AlgoLine::graph_begin
+                                                                                 : AlgoLine::classic_begin));
+        }
     }
 
     void readsFromManyThreads()

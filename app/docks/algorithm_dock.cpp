@@ -31,22 +31,6 @@ using namespace inflight;
 
 namespace docks {
 
-std::uint16_t listingLineOf(const Event &e, GcEra era)
-{
-    if (e.algo_line)
-        return e.algo_line;
-    const bool graph = era == GcEra::graph;
-    auto id = [](AlgoLine l) { return static_cast<std::uint16_t>(l); };
-    switch (e.kind) {
-    case EventKind::gc_begin: return id(graph ? AlgoLine::graph_begin : AlgoLine::classic_begin);
-    case EventKind::gc_end: return id(graph ? AlgoLine::graph_end : AlgoLine::classic_end);
-    default: break;
-    }
-    if (e.fn == KFn::skb_queue_purge)
-        return id(graph ? AlgoLine::graph_purge : AlgoLine::classic_purge);
-    return 0;
-}
-
 namespace {
 int row_of(const std::vector<ListingLine> &l, std::uint16_t line)
 {
@@ -202,19 +186,15 @@ void AlgorithmDock::indexIfNeeded()
         return;
     indexed_data_ = data;
     indexed_size_ = tl.size();
-    lines_.clear();
     note_steps_.clear();
     indexed_ = controller_.indexReady();
     if (!indexed_)
         return;
-    const GcEra era = controller_.era();
-    for (const Event &e : tl) {
-        if (const std::uint16_t l = listingLineOf(e, era))
-            lines_.emplace_back(e.step, l);
-        // stmt_begin is kept past the index cap too: a note statement is known by its line.
-        if (e.kind == EventKind::stmt_begin && notes_.count(e.scene_line))
-            note_steps_.emplace_back(e.step, e.scene_line);
-    }
+    // Found off the GUI thread as the run was indexed (RunLandmarks); of the notes that began,
+    // those this run shows.
+    for (const auto &[step, line] : controller_.landmarks().note_steps)
+        if (notes_.count(line))
+            note_steps_.emplace_back(step, line);
     // Past the cap only landmarks are recorded: the listing line is followed step by step there.
     complete_to_ = controller_.indexComplete() ? std::numeric_limits<std::uint64_t>::max()
                                                : static_cast<std::uint64_t>(PlayerController::kIndexCap);
@@ -224,9 +204,10 @@ std::uint16_t AlgorithmDock::lastLineBefore(std::uint64_t step) const
 {
     if (!indexed_ || step > complete_to_)
         return followed_line_;
-    auto it = std::upper_bound(lines_.begin(), lines_.end(), step,
+    const auto &lines = controller_.landmarks().listing_lines;
+    auto it = std::upper_bound(lines.begin(), lines.end(), step,
                                [](std::uint64_t s, const auto &p) { return s < p.first; });
-    return it == lines_.begin() ? 0 : std::prev(it)->second;
+    return it == lines.begin() ? 0 : std::prev(it)->second;
 }
 
 std::uint32_t AlgorithmDock::lastNoteLineBefore(std::uint64_t step) const
@@ -262,15 +243,15 @@ void AlgorithmDock::refresh()
 
     // Followed step by step as well, for when the index cannot say (still being made, or past its
     // cap); a jump loses it (then the index answers where it can).
-    if (pos == followed_pos_ + 1 && e && listingLineOf(*e, era))
-        followed_line_ = listingLineOf(*e, era);
+    if (pos == followed_pos_ + 1 && e && listing_line_of(*e, era))
+        followed_line_ = listing_line_of(*e, era);
     else if (pos != followed_pos_ + 1 && pos != followed_pos_)
         followed_line_ = indexed_ && pos <= complete_to_ ? lastLineBefore(pos) : 0;
     followed_pos_ = pos;
 
     // The line: the current event's; else, inside a collection, the purge or the last line run;
     // else the last line run, dimmed.
-    std::uint16_t line = e ? listingLineOf(*e, era) : 0;
+    std::uint16_t line = e ? listing_line_of(*e, era) : 0;
     bool dim = false;
     if (!line && running && k.gc_phase == GcPhase::purge)
         line = static_cast<std::uint16_t>(era == GcEra::graph ? AlgoLine::graph_purge : AlgoLine::classic_purge);

@@ -72,7 +72,6 @@ private:
     bool scroll_pending_ = false;
 
     std::map<std::uint32_t, QString> notes_;                          // scene line -> note text
-    std::vector<std::pair<std::uint64_t, std::uint16_t>> lines_;      // steps that ran a listing line
     std::vector<std::pair<std::uint64_t, std::uint32_t>> note_steps_; // steps of note statements
     std::uint64_t indexed_data_ = 0; // the timeline indexed (RecordedEvents::contents_id())
     std::size_t indexed_size_ = 0;
@@ -82,9 +81,5 @@ private:
     std::uint64_t followed_pos_ = 0;
     std::uint16_t followed_line_ = 0;
 };
-
-// The listing line an event executes: its algo_line, or the one its kind implies (gc_begin,
-// gc_end, the hitlist purge) for the events the engine leaves unmarked.
-std::uint16_t listingLineOf(const inflight::Event &e, inflight::GcEra era);
 
 } // namespace docks

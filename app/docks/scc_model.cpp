@@ -18,7 +18,6 @@ SccModel::SccModel(PlayerController &controller, QObject *parent) : DockListMode
 
 void SccModel::rebuildIndex() const
 {
-    begins_.clear();
     begin_step_ = done_to_ = 0;
     next_row_ = 0;
     unrecorded_ = false;
@@ -33,9 +32,6 @@ void SccModel::rebuildIndex() const
     indexed_size_ = tl.size();
     if (!controller_.indexReady())
         return;
-    for (std::size_t row = 0; row < tl.size(); ++row)
-        if (tl[row].kind == EventKind::gc_begin)
-            begins_.emplace_back(tl[row].step, row);
     indexed_ = true;
 }
 
@@ -48,9 +44,11 @@ void SccModel::track() const
     if (!indexed_)
         return;
     const std::uint64_t pos = controller_.position();
-    auto it = std::upper_bound(begins_.begin(), begins_.end(), pos,
+    // Every gc_begin's step and row, found as the run was indexed (RunLandmarks).
+    const auto &begins = controller_.landmarks().gc_begin_rows;
+    auto it = std::upper_bound(begins.begin(), begins.end(), pos,
                                [](std::uint64_t p, const auto &b) { return p < b.first; });
-    const std::uint64_t begin = it == begins_.begin() ? 0 : std::prev(it)->first;
+    const std::uint64_t begin = it == begins.begin() ? 0 : std::prev(it)->first;
     if (begin != begin_step_ || pos < done_to_) {
         // Another collection, or backwards: start over from its gc_begin.
         begin_step_ = begin;

@@ -48,7 +48,6 @@ private:
     void rebuildIndex() const;
 
     // Derived state, updated incrementally when the position moves forward in one collection.
-    mutable std::vector<std::pair<std::uint64_t, std::size_t>> begins_; // every gc_begin: step, row
     mutable bool indexed_ = false;
     mutable std::uint64_t indexed_data_ = 0; // the timeline indexed (RecordedEvents::contents_id())
     mutable std::size_t indexed_size_ = 0;

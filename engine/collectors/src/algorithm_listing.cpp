@@ -112,4 +112,20 @@ const std::vector<ListingLine> &listing_of_line(std::uint16_t line, GcEra era, A
     return is_autobind_line(line) ? autobind_listing(mode) : algorithm_listing(era);
 }
 
+std::uint16_t listing_line_of(const Event &e, GcEra era)
+{
+    if (e.algo_line)
+        return e.algo_line;
+    const bool graph = era == GcEra::graph;
+    auto id = [](AlgoLine l) { return static_cast<std::uint16_t>(l); };
+    switch (e.kind) {
+    case EventKind::gc_begin: return id(graph ? AlgoLine::graph_begin : AlgoLine::classic_begin);
+    case EventKind::gc_end: return id(graph ? AlgoLine::graph_end : AlgoLine::classic_end);
+    default: break;
+    }
+    if (e.fn == KFn::skb_queue_purge)
+        return id(graph ? AlgoLine::graph_purge : AlgoLine::classic_purge);
+    return 0;
+}
+
 } // namespace inflight

@@ -5,6 +5,7 @@
 // probes carry their lines too, so a bind can be stepped through like a collection.
 #pragma once
 
+#include "inflight/event.hpp"
 #include "inflight/gc_era.hpp"
 #include "inflight/scene.hpp"
 
@@ -83,5 +84,8 @@ const std::vector<ListingLine> &autobind_listing(AutobindMode mode);
 bool is_autobind_line(std::uint16_t line);
 // The listing `line` belongs to: unix_autobind()'s for its lines, else the collector's.
 const std::vector<ListingLine> &listing_of_line(std::uint16_t line, GcEra era, AutobindMode mode);
+// The listing line an event shows (0: none): its own tag, else a collection's first and last
+// line and the purge's, which the kernel code paths that emit them do not tag.
+std::uint16_t listing_line_of(const Event &e, GcEra era);
 
 } // namespace inflight
