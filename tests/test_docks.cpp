@@ -459,6 +459,31 @@ private slots:
         QVERIFY(lists.sccs()->finished());
     }
 
+    // A fast-forwarded collection records no walk: its SCC section says so instead of "none
+    // yet", and stepping into collections shows the SCCs.
+    void aFastForwardedCollectionSaysWhyNoSccIsShown()
+    {
+        PlayerController c;
+        ListsDock lists(c);
+        QVERIFY(open(c, QString::fromLatin1(kTriangle), GcEra::graph));
+        auto scc_title = [&lists] {
+            for (const QLabel *l : lists.findChildren<QLabel *>())
+                if (l->text().startsWith(QStringLiteral("SCCs")))
+                    return l->text();
+            return QString();
+        };
+        c.setStepsIntoCollections(false);
+        QVERIFY(waitIndex(c));
+        c.last();
+        QCOMPARE(lists.sccs()->rowCount(), 0);
+        QVERIFY2(scc_title().contains(QStringLiteral("fast-forwarded")), qPrintable(scc_title()));
+        c.setStepsIntoCollections(true);
+        QVERIFY(waitIndex(c));
+        c.last();
+        QCOMPARE(lists.sccs()->rowCount(), 1);
+        QVERIFY2(scc_title().contains(QStringLiteral("(finished)")), qPrintable(scc_title()));
+    }
+
     // ---- algorithm dock -----------------------------------------------------------------------
     // The run's last step tells how it ended: the leak of the unfixed graph collector and the
     // expectations; a step earlier only the step itself is told.

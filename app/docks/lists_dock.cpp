@@ -265,6 +265,9 @@ void ListsDock::updateTitles()
                 t += tr(" (not recorded: past the first %L1 steps)").arg(qulonglong(PlayerController::kIndexCap));
             else if (sccs_->skipped())
                 t += tr(" (skipped: graph not cyclic)");
+            else if (n == 0 && !controller_.stepsIntoCollections())
+                // A fast-forwarded collection records no walk: "none yet" read as if it found none.
+                t += tr(" (fast-forwarded: Model ▸ Step into collections shows its SCCs)");
             else if (sccs_->finished())
                 t += tr(" (finished)");
         }
