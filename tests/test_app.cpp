@@ -29,6 +29,12 @@ using inflight::test::waitIndex;
 
 namespace {
 
+bool write_file(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
 const char *kTriangle = "scene \"t\"\nset gc classic\nsocketpair a a2\nsocketpair b b2\nsocketpair c c2\n"
                         "send a2 fds=b\nsend b2 fds=c\nsend c2 fds=a\nclose a b c\nclose a2\nclose b2 c2\n";
 
@@ -147,10 +153,7 @@ private slots:
         const std::uint64_t at = c.position();
         QTemporaryDir dir;
         const QString broken = dir.filePath(QStringLiteral("broken.scn"));
-        QFile f(broken);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("socketpair a b\nfrobnicate x\n");
-        f.close();
+        QVERIFY(write_file(broken, "socketpair a b\nfrobnicate x\n"));
         QSignalSpy checkedSpy(&w.session(), &editor::EditorSession::fileChecked);
         QVERIFY(w.openScene(broken));
         QVERIFY(!w.statusBar()->currentMessage().contains(QStringLiteral("has errors"))); // not before the check
@@ -374,10 +377,7 @@ private slots:
     {
         QTemporaryDir tmp;
         const QString bad = tmp.filePath(QStringLiteral("bad.scn"));
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("socketpair a\n");
-        f.close();
+        QVERIFY(write_file(bad, "socketpair a\n"));
         QProcess app;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));

@@ -67,6 +67,15 @@ std::vector<Case> cases()
 // (their collections and probes absorbed, still numbered): the million-bind scene has 7.5e8.
 constexpr std::uint64_t kLargeRun = 2'000'000;
 
+// As the app runs a large scene: fast-forwarded, nothing recorded.
+SimulationOptions fast_forwarded()
+{
+    SimulationOptions o;
+    o.record = false;
+    o.fast_forward = true;
+    return o;
+}
+
 SimulationOptions options_for(const Case &c)
 {
     SimulationOptions o;
@@ -358,9 +367,7 @@ private slots:
         // stepping back from "last" restores, so the recorder keeps them, whatever the spacing.
         const auto scene = closed_rings(100, "gc\nexpect freed u0_0\n");
         QVERIFY2(scene, "the scene parses");
-        SimulationOptions o;
-        o.record = false;
-        o.fast_forward = true;
+        const SimulationOptions o = fast_forwarded();
         // The quiescent statement ends of the last kTailStatements statements, by a plain run.
         std::vector<std::uint64_t> tail_steps;
         std::uint64_t end = 0, gc_start = 0, gc_end = 0;
@@ -416,9 +423,7 @@ private slots:
         // sixteenth of an interval past the one before: each costs a pack of the whole state.
         const auto scene = closed_rings(100, "gc\nexpect freed u0_0\n");
         QVERIFY2(scene, "the scene parses");
-        SimulationOptions o;
-        o.record = false;
-        o.fast_forward = true;
+        const SimulationOptions o = fast_forwarded();
         std::vector<std::uint64_t> quiet; // steps of the quiescent statement ends, in order
         {
             Simulation full(scene, o);
