@@ -336,6 +336,27 @@ private slots:
         QCOMPARE(c.position(), std::uint64_t(0));
     }
 
+    void typingOverAFileStillBeingParsedRunsItAsOpened()
+    {
+        // Opened from the window, a file is parsed on the checker's thread; typing before that
+        // parse is back drops its result. The first check of the typed text then runs in its
+        // place, from step 0, even with running as one types turned off.
+        Editing e(path("recovery-overtaken"));
+        e.session.setRunAsYouType(false);
+        const QString file = path("overtaken.scn");
+        QVERIFY(write_all(file, kTriangle));
+        PlayerController &c = e.controller;
+        QSignalSpy ran(&e.session, &EditorSession::ran);
+        QVERIFY(e.session.open(file, EditorSession::Parse::in_background));
+        e.typeAtEnd(QStringLiteral("gc")); // before any event is served: the parse is not back
+        QTRY_VERIFY(e.settled());
+        QTRY_COMPARE(ran.count(), 1);
+        QVERIFY(c.hasScene());
+        QCOMPARE(c.position(), std::uint64_t(0));
+        QVERIFY(e.session.lastRunText().endsWith("gc"));
+        QVERIFY(e.session.isModified());
+    }
+
     void theRecoveryCopyComesBackAfterAKill()
     {
         const QString recovery = path("recovery-kill");

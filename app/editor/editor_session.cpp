@@ -206,7 +206,11 @@ void EditorSession::onChecked(const CheckResult &r)
     const bool ok = r.parsed->ok();
     clean_ = ok;
     // A file opened (or reverted) runs from its start, whatever the live setting.
-    const bool opening = r.generation == std::exchange(opening_check_, 0);
+    // A file's opening check is parsed in the background, so typing can overtake it (its result
+    // is then dropped, here or by the checker): the first check of the text as typed runs it in
+    // its place, from its start, as the file would have run.
+    const quint64 opening_check = std::exchange(opening_check_, 0);
+    const bool opening = opening_check != 0 && r.generation >= opening_check;
     const bool runs_this_file =
         !opening && controller_.hasScene() && controller_.filePath() == path_ && !last_run_.isNull();
     const bool already = !opening && (pending_run_.isNull() ? r.text == last_run_ : r.text == pending_run_);

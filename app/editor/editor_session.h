@@ -127,7 +127,8 @@ private:
     QByteArray last_run_;
     QByteArray pending_run_; // the text of a re-run not yet installed (null: none)
     // The check whose result runs as a file just opened (from step 0, whatever the live
-    // setting); 0: none. load()'s own, or the one it left to the checker's thread.
+    // setting), or the first later one if typing overtook it; 0: none. load()'s own, or the
+    // one it left to the checker's thread.
     quint64 opening_check_ = 0;
     QByteArray last_recovered_;
     QString recovered_path_; // whose slot the last recovery copy went to (null: none written)
