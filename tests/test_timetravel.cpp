@@ -440,7 +440,8 @@ private slots:
         Simulation run(scene, o);
         run.advance_to(~std::uint64_t(0));
         QCOMPARE(run.steps(), end);
-        CheckpointStore store(2 * state_bytes(run), interval); // the end state is half the budget
+        auto shared = std::make_shared<CheckpointStore>(2 * state_bytes(run), interval); // the end state: half
+        CheckpointStore &store = *shared;
         Simulation start(scene, o);
         store.add(start);
         std::atomic<bool> cancel{false};
@@ -456,8 +457,9 @@ private slots:
             reference.advance_to(step);
             QCOMPARE(digest_text(Simulation(*store.at_or_before(step))), digest_text(reference));
         }
-        // A player restoring from them lands on every step of the tail as a full run does.
-        Player player(scene, o, std::make_shared<CheckpointStore>(2 * state_bytes(run), interval));
+        // A player restoring from them (and freeing its state first) lands on every step of the
+        // tail as a full run does, stepping back from the end.
+        Player player(scene, o, shared);
         for (std::uint64_t step : {end, end - 1, gc_end, gc_start + 1, last_close}) {
             player.seek(step);
             Simulation reference(scene, o);

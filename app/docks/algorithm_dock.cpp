@@ -156,8 +156,8 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
     });
     connect(&controller_, &PlayerController::sceneLoaded, this, &AlgorithmDock::sceneLoaded);
     connect(&controller_, &PlayerController::positionChanged, this, &AlgorithmDock::refresh);
-    // Queued: indexing the run's listing lines walks every recorded event, work for a turn of
-    // the event loop of its own, not one more slot in the GUI thread's stall when the index lands.
+    // Queued: the pane's refresh gets a turn of the event loop of its own rather than adding to
+    // the slots that hear the index land (its listing lines come with it, RunLandmarks).
     connect(&controller_, &PlayerController::indexReadyChanged, this, &AlgorithmDock::refresh, Qt::QueuedConnection);
     connect(&Theme::instance(), &Theme::changed, this, &AlgorithmDock::applyTheme);
     applyTheme();

@@ -215,6 +215,10 @@ void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::a
         if (probe.steps() >= last + spacing && probe.quiescent()) { // not quiescent: a race under way there
             store.add_tail(probe);
             last = probe.steps();
+            // A large state's packed copy is as large as the state: one at a time waits for
+            // the store's thread, so indexing never holds several (this runs off the GUI thread).
+            if (large)
+                store.flush();
         }
     }
 }

@@ -90,7 +90,8 @@ private:
 // last spaced checkpoint (~2^21 micro-steps before). Replays the stretch after the last
 // checkpoint once: a few million micro-steps, as the recorder's checkpoints thin out towards
 // the end only in proportion to the run's length. A state whose copy takes over a quarter of
-// the store's budget gets only the start of its last statement (see player.cpp).
+// the store's budget gets no checkpoint of the end itself, and of those statement ends only
+// the ones a sixteenth of an interval apart (see player.cpp).
 inline constexpr std::uint64_t kTailStatements = 3;
 void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::atomic<bool> &cancel);
 
