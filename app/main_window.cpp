@@ -1008,11 +1008,13 @@ void MainWindow::leavePresentationGeometry()
 
 bool MainWindow::saveScreenshot(const QString &file, int settle_ms)
 {
-    // Wait for the index and the first layout, without blocking on either forever.
+    // Wait for the index, a seek under way (--step into a long run replays on a pool thread,
+    // beside the index and about as long) and the first layout, without blocking on any forever.
     QElapsedTimer clock;
     clock.start();
     // (A scene whose errors keep it from running has neither: only the editor to show.)
-    while (controller_.hasScene() && (!controller_.indexReady() || !graph_->waitForLayout(50)) &&
+    while (controller_.hasScene() &&
+           (!controller_.indexReady() || controller_.isBusy() || !graph_->waitForLayout(50)) &&
            clock.elapsed() < settle_ms)
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     // Panels refresh on throttle timers (a few frames): let the pending ones fire.
