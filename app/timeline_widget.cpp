@@ -53,7 +53,6 @@ void TimelineWidget::rebuildTicks()
             breakpoint_ticks_.push_back(e.step);
 }
 
-
 const std::vector<TimelineWidget::Marker> &TimelineWidget::collectionMarkers() const
 {
     return controller_.landmarks().collections;

@@ -45,14 +45,14 @@ void SccModel::track() const
         return;
     const std::uint64_t pos = controller_.position();
     // Every gc_begin's step and row, found as the run was indexed (RunLandmarks).
-    const auto &begins = controller_.landmarks().gc_begin_rows;
-    auto it = std::upper_bound(begins.begin(), begins.end(), pos,
-                               [](std::uint64_t p, const auto &b) { return p < b.first; });
-    const std::uint64_t begin = it == begins.begin() ? 0 : std::prev(it)->first;
+    const RunLandmarks &marks = controller_.landmarks();
+    const auto it = std::upper_bound(marks.gc_steps.begin(), marks.gc_steps.end(), pos);
+    const std::size_t collection = static_cast<std::size_t>(it - marks.gc_steps.begin()); // one past pos's
+    const std::uint64_t begin = collection ? marks.gc_steps[collection - 1] : 0;
     if (begin != begin_step_ || pos < done_to_) {
         // Another collection, or backwards: start over from its gc_begin.
         begin_step_ = begin;
-        next_row_ = begin ? std::prev(it)->second : 0;
+        next_row_ = begin ? marks.gc_begin_rows[collection - 1] : 0;
         done_to_ = 0;
         sccs_.clear();
         stack_.clear();

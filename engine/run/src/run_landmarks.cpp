@@ -92,7 +92,7 @@ RunLandmarks run_landmarks(const RecordedEvents &events, std::uint64_t total, Gc
         spans.see(e);
         if (e.kind == EventKind::gc_begin) {
             m.gc_steps.push_back(e.step);
-            m.gc_begin_rows.emplace_back(e.step, row);
+            m.gc_begin_rows.push_back(row);
         } else if ((e.kind == EventKind::stmt_end && e.before != 0) || e.kind == EventKind::finding) {
             m.warning_steps.push_back(e.step);
         } else if (e.kind == EventKind::expect_result) {
