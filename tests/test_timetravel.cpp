@@ -549,6 +549,52 @@ private slots:
         }
     }
 
+    void finalisingAnSccCountsAsItsOwnLevel()
+    {
+        // The walk finalises an SCC inline (no nested path per SCC), yet its events sit one
+        // level below the DFS and the verdicts on its members one more, in the walk and in the
+        // fast path, and collect_skb's splices (a path of its own that collect_skb calls) two
+        // levels below the SCC: "step out of the current
+        // function" leaves one SCC, not the whole DFS.
+        std::size_t walked = 0, fast = 0, spliced = 0;
+        for (const char *name : {"selftest-triangle-stream.scn", "cycle-kept-alive-by-open-fd.scn",
+                                 "bugs/cve-2025-40214-stale-scc-index.scn"}) {
+            ParseResult r = load_scene_file(std::string(INFLIGHT_SOURCE_DIR "/scenes/") + name);
+            QVERIFY(r.ok());
+            auto scene = std::make_shared<const Scene>(std::move(r.scene));
+            SimulationOptions o;
+            o.era = GcEra::graph;
+            o.record = true;
+            Simulation sim(scene, o);
+            sim.run();
+            int dfs = -1, scc = -1; // depth of the last vertex visit, of the last SCC found
+            for (const Event &e : sim.events()) {
+                switch (e.kind) {
+                case EventKind::vertex_visit: dfs = e.depth; break;
+                case EventKind::scc_found:
+                    if (e.fn == KFn::__unix_walk_scc) {
+                        QCOMPARE(int(e.depth), dfs + 1);
+                        ++walked;
+                    } else {
+                        ++fast;
+                    }
+                    scc = e.depth;
+                    break;
+                case EventKind::scc_verdict: QCOMPARE(int(e.depth), scc); break;
+                case EventKind::vertex_dead: QCOMPARE(int(e.depth), scc + 1); break;
+                case EventKind::queue_splice:
+                    if (e.fn == KFn::unix_collect_skb) {
+                        QCOMPARE(int(e.depth), scc + 2);
+                        ++spliced;
+                    }
+                    break;
+                default: break;
+                }
+            }
+        }
+        QVERIFY(walked > 0 && fast > 0 && spliced > 0);
+    }
+
     void stepOutOfTheCurrentFunction()
     {
         // From a step deep inside a collection, step_out_function() stops at the first step

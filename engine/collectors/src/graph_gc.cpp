@@ -2,6 +2,7 @@
 #include "graph_gc.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace inflight {
 
@@ -205,7 +206,8 @@ bool GraphCollector::scc_cyclic(const std::vector<UnixVertex *> &scc) const
     return false;
 }
 
-Event GraphCollector::vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> &scc, bool &dead) const
+Event GraphCollector::vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> &scc, bool &dead,
+                                  std::uint8_t levels) const
 {
     // A plain function, as unix_vertex_dead() is: its one micro-step is the verdict the caller
     // yields, and a coroutine frame per judged vertex cost more than the judging.
@@ -234,37 +236,41 @@ Event GraphCollector::vertex_dead(UnixVertex *v, const std::vector<UnixVertex *>
     dead = reason == 0;
     Event e =
         Event::vertex_dead(KFn::unix_vertex_dead, v->sock_id, where, static_cast<std::uint32_t>(total), dead, reason);
-    line(e, AlgoLine::graph_vertex_dead);
+    line(e, AlgoLine::graph_vertex_dead, levels);
     return e;
 }
 
-Proc GraphCollector::scc_dead(const std::vector<UnixVertex *> &scc, bool &dead, std::uint32_t &alive_by)
+std::optional<Event> GraphCollector::scc_dead_end(const std::vector<UnixVertex *> &scc, std::uint64_t peek_seq,
+                                                 bool &dead, std::uint32_t &alive_by, std::uint8_t levels) const
 {
-    // unix_scc_dead(): the SCC is garbage when every member is dead. 7.0 (peek-seqcount) reads
-    // unix_peek_seq around the loop: a MSG_PEEK that ran meanwhile may have made a member live
-    // behind the verdicts already given, so the SCC is given up until the next collection.
-    const std::uint64_t seq = k_.unix_peek_seq;
-    dead = true;
-    for (UnixVertex *v : scc) {
-        co_yield vertex_dead(v, scc, dead);
-        if (!dead) {
-            alive_by = v->sock_id;
-            co_return;
-        }
-    }
-    if (k_.config().has(KernelChange::peek_seqcount) && k_.unix_peek_seq != seq) {
+    // 7.0 (peek-seqcount) reads unix_peek_seq around unix_scc_dead()'s loop: a MSG_PEEK that
+    // ran meanwhile may have made a member live behind the verdicts already given, so the SCC
+    // is given up until the next collection.
+    if (k_.config().has(KernelChange::peek_seqcount) && k_.unix_peek_seq != peek_seq) {
         dead = false;
         UnixVertex *v = scc.front();
         alive_by = v->sock_id;
         const long total = v->sock->file ? v->sock->file->count : 0;
-        co_yield line(
-            Event::vertex_dead(KFn::unix_vertex_dead, v->sock_id, npos, static_cast<std::uint32_t>(total), false, 5),
-            AlgoLine::graph_vertex_dead);
-        co_return;
+        Event e = Event::vertex_dead(KFn::unix_vertex_dead, v->sock_id, npos, static_cast<std::uint32_t>(total), false, 5);
+        line(e, AlgoLine::graph_vertex_dead, levels);
+        return e;
     }
     // Dead: a file count above out_degree now is a reference taken behind the verdict.
     for (UnixVertex *v : scc)
         k_.check_purge_live(*v->sock, static_cast<long>(v->out_degree), KFn::unix_vertex_dead);
+    return std::nullopt;
+}
+
+void GraphCollector::record_verdict(const std::vector<UnixVertex *> &scc, bool dead)
+{
+    ++k_.gc_runs.back().sccs;
+    for (UnixVertex *v : scc) {
+        v->verdict_value = dead ? 1 : 0;
+        v->verdict_run = k_.gc_walk_number;
+        v->sock->judged_garbage = v->sock->judged_garbage || dead; // kept for the views until release
+    }
+    if (dead)
+        k_.gc_runs.back().garbage += static_cast<std::uint32_t>(scc.size());
 }
 
 Proc GraphCollector::collect_skb(const std::vector<UnixVertex *> &scc)
@@ -303,61 +309,14 @@ Proc GraphCollector::collect_skb(const std::vector<UnixVertex *> &scc)
     }
 }
 
-Proc GraphCollector::finish_scc(const std::vector<UnixVertex *> &scc, UnixVertex *root)
+void GraphCollector::link_scc_ring(std::vector<UnixVertex *> &scc)
 {
-    GcRun &run = k_.gc_runs.back();
-    co_yield line(Event::scc_found(KFn::__unix_walk_scc, root->sock_id, static_cast<std::int64_t>(scc.size())),
-                  AlgoLine::graph_scc_cut);
-    for (UnixVertex *v : scc) {
-        k_.unvisited_vertices.erase(k_.unvisited_vertices.iterator_to(*v));
-        k_.visited_vertices.push_back(*v);
-        v->visited_mark = k_.visited_generation;
-        v->index = k_.grouped_index;
-    }
-    if (k_.config().has(KernelChange::unify_scc_index)) {
-        // The fix of "Unify scc_index when finalising SCC": every member carries the root's
-        // low-link, so unix_vertex_dead() compares like with like.
-        for (UnixVertex *v : scc)
-            if (v->scc_index != root->scc_index) {
-                const auto before = static_cast<std::int64_t>(v->scc_index);
-                v->scc_index = root->scc_index;
-                co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, v->sock_id, root->sock_id, before,
-                                                      static_cast<std::int64_t>(v->scc_index)),
-                              AlgoLine::graph_unify);
-            }
-    }
     // The SCC ring the fast path will walk next time (prev runs in push order).
     const std::size_t n = scc.size();
     for (std::size_t i = 0; i < n; ++i) {
         scc[i]->scc_prev = scc[i + 1 < n ? i + 1 : 0]; // no division: this runs for every vertex of every walk
         scc[i]->scc_next = scc[i > 0 ? i - 1 : n - 1];
     }
-    bool dead = true;
-    std::uint32_t alive_by = npos; // the member that kept the SCC, for the verdict's narration
-    co_yield scc_dead(scc, dead, alive_by);
-    bool cyclic = false;
-    ++run.sccs;
-    for (UnixVertex *v : scc) {
-        v->verdict_value = dead ? 1 : 0;
-        v->verdict_run = k_.gc_walk_number;
-        if (dead)
-            v->sock->judged_garbage = true; // kept for the views until release
-    }
-    if (dead) {
-        run.garbage += static_cast<std::uint32_t>(n);
-        co_yield collect_skb(scc);
-    } else {
-        k_.max_scc_index = std::max(k_.max_scc_index, root->scc_index);
-        cyclic = scc_cyclic(scc);
-        k_.graph_cyclic_sccs += cyclic ? 1 : 0;
-        if (!k_.graph_maybe_cyclic && cyclic) {
-            k_.graph_maybe_cyclic = true;
-            co_yield line(Event::graph_state(KFn::unix_scc_cyclic, root->sock_id, graph_bits(k_) & ~1, graph_bits(k_)),
-                          AlgoLine::graph_cyclic);
-        }
-    }
-    co_yield line(Event::scc_verdict(KFn::__unix_walk_scc, root->sock_id, alive_by, dead, cyclic),
-                  dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic);
 }
 
 void GraphCollector::prefetch_roots_ahead(const VertexList &list, VertexList::const_iterator at)
@@ -408,7 +367,7 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
             co_yield line(e, AlgoLine::graph_enter);
             it = vertex->edges.begin();
             enter = false;
-            // finish_scc() will unlink this vertex from unix_unvisited_vertices, which writes to
+            // Finalising its SCC will unlink this vertex from unix_unvisited_vertices, which writes to
             // both its list neighbours. In a graph walked many times the list's order no longer
             // follows memory, so each unlink missed the cache twice: fetch them now instead.
             const auto at = k_.unvisited_vertices.iterator_to(*vertex);
@@ -448,7 +407,65 @@ Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
             // finalises: no allocation per SCC, of which a walk can finalise 30,000.
             scc_.assign(pos, vertex_stack.end());
             vertex_stack.erase(pos, vertex_stack.end());
-            co_yield finish_scc(scc_, vertex);
+            const std::vector<UnixVertex *> &scc = scc_;
+            UnixVertex *root = vertex;
+            // Finalising the SCC is written out here, as the kernel writes it in
+            // __unix_walk_scc(): a nested path for it and one for unix_scc_dead() cost a quarter
+            // of a fast-forwarded collection, which finalises an SCC for every vertex of a
+            // graph of chains. Its events still count as a level of their own (the SCC) and
+            // the verdicts as one more, so "step out of the current function" leaves one SCC.
+            co_yield line(Event::scc_found(KFn::__unix_walk_scc, root->sock_id, static_cast<std::int64_t>(scc.size())),
+                          AlgoLine::graph_scc_cut, 1);
+            for (UnixVertex *v : scc) {
+                k_.unvisited_vertices.erase(k_.unvisited_vertices.iterator_to(*v));
+                k_.visited_vertices.push_back(*v);
+                v->visited_mark = k_.visited_generation;
+                v->index = k_.grouped_index;
+            }
+            if (k_.config().has(KernelChange::unify_scc_index)) {
+                // The fix of "Unify scc_index when finalising SCC": every member carries the
+                // root's low-link, so unix_vertex_dead() compares like with like.
+                for (UnixVertex *v : scc)
+                    if (v->scc_index != root->scc_index) {
+                        const auto before = static_cast<std::int64_t>(v->scc_index);
+                        v->scc_index = root->scc_index;
+                        co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, v->sock_id, root->sock_id, before,
+                                                              static_cast<std::int64_t>(v->scc_index)),
+                                      AlgoLine::graph_unify, 1);
+                    }
+            }
+            link_scc_ring(scc_);
+            // unix_scc_dead(): the SCC is garbage when every member is dead.
+            bool dead = true;
+            std::uint32_t alive_by = npos; // the member that kept the SCC, for the verdict's narration
+            const std::uint64_t peek_seq = k_.unix_peek_seq;
+            for (UnixVertex *v : scc) {
+                co_yield vertex_dead(v, scc, dead, 2);
+                if (!dead) {
+                    alive_by = v->sock_id;
+                    break;
+                }
+            }
+            if (dead)
+                if (const std::optional<Event> given_up = scc_dead_end(scc, peek_seq, dead, alive_by, 2))
+                    co_yield *given_up;
+            record_verdict(scc, dead);
+            bool cyclic = false;
+            if (dead) {
+                co_yield collect_skb(scc).below_inline(1);
+            } else {
+                k_.max_scc_index = std::max(k_.max_scc_index, root->scc_index);
+                cyclic = scc_cyclic(scc);
+                k_.graph_cyclic_sccs += cyclic ? 1 : 0;
+                if (!k_.graph_maybe_cyclic && cyclic) {
+                    k_.graph_maybe_cyclic = true;
+                    co_yield line(Event::graph_state(KFn::unix_scc_cyclic, root->sock_id, graph_bits(k_) & ~1,
+                                                     graph_bits(k_)),
+                                  AlgoLine::graph_cyclic, 1);
+                }
+            }
+            co_yield line(Event::scc_verdict(KFn::__unix_walk_scc, root->sock_id, alive_by, dead, cyclic),
+                          dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic, 1);
             finalised = true;
         }
         if (edge_stack.empty())
@@ -502,7 +519,6 @@ Proc GraphCollector::walk_scc()
 
 Proc GraphCollector::walk_scc_fast()
 {
-    GcRun &run = k_.gc_runs.back();
     const std::int64_t before = graph_bits(k_);
     k_.graph_maybe_cyclic = false;
     // 6.19 decrements the count for each dead cyclic SCC; counting the live ones again is the
@@ -532,18 +548,23 @@ Proc GraphCollector::walk_scc_fast()
             k_.visited_vertices.push_back(*v);
             v->visited_mark = k_.visited_generation;
         }
+        // unix_scc_dead(), written out as in __unix_walk_scc() (its verdicts a level deeper).
         bool dead = true;
         std::uint32_t alive_by = npos;
-        co_yield scc_dead(scc, dead, alive_by);
-        ++run.sccs;
+        const std::uint64_t peek_seq = k_.unix_peek_seq;
         for (UnixVertex *v : scc) {
-            v->verdict_value = dead ? 1 : 0;
-            v->verdict_run = k_.gc_walk_number;
-            v->sock->judged_garbage = v->sock->judged_garbage || dead; // kept for the views until release
+            co_yield vertex_dead(v, scc, dead, 1);
+            if (!dead) {
+                alive_by = v->sock_id;
+                break;
+            }
         }
+        if (dead)
+            if (const std::optional<Event> given_up = scc_dead_end(scc, peek_seq, dead, alive_by, 1))
+                co_yield *given_up;
+        record_verdict(scc, dead);
         bool cyclic = false;
         if (dead) {
-            run.garbage += static_cast<std::uint32_t>(scc.size());
             co_yield collect_skb(scc);
         } else {
             cyclic = scc_cyclic(scc);

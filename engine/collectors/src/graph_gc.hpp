@@ -7,6 +7,7 @@
 #include "inflight/collector.hpp"
 #include "inflight/kernel.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace inflight {
@@ -34,9 +35,15 @@ private:
     Proc walk_scc_fast();
     Proc walk_from(UnixVertex *vertex, unsigned long &last_index);
     static void prefetch_roots_ahead(const VertexList &list, VertexList::const_iterator at);
-    Proc finish_scc(const std::vector<UnixVertex *> &scc, UnixVertex *root);
-    Proc scc_dead(const std::vector<UnixVertex *> &scc, bool &dead, std::uint32_t &alive_by);
-    Event vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> &scc, bool &dead) const;
+    // unix_vertex_dead()'s verdict on one member, as the event the caller yields; `levels`:
+    // the inline levels it is yielded at (Event::depth).
+    Event vertex_dead(UnixVertex *v, const std::vector<UnixVertex *> &scc, bool &dead, std::uint8_t levels) const;
+    // The end of unix_scc_dead() for an SCC every member of which was judged dead: the event of
+    // a verdict given up (7.0's peek seqcount), or none.
+    std::optional<Event> scc_dead_end(const std::vector<UnixVertex *> &scc, std::uint64_t peek_seq, bool &dead,
+                                      std::uint32_t &alive_by, std::uint8_t levels) const;
+    void record_verdict(const std::vector<UnixVertex *> &scc, bool dead);
+    static void link_scc_ring(std::vector<UnixVertex *> &scc);
     Proc collect_skb(const std::vector<UnixVertex *> &scc);
     bool scc_cyclic(const std::vector<UnixVertex *> &scc) const;
     UnixVertex *new_vertex(UnixSock &u);
@@ -46,14 +53,16 @@ private:
     // coroutine resumes). Taking and returning the event by value copied each one through the
     // frame with wide loads over the narrow stores that had just built it, stalling store
     // forwarding on every micro-step of a walk.
-    static const Event &line(Event &&e, AlgoLine l) { return line(e, l); }
-    static const Event &line(Event &e, AlgoLine l)
+    // `levels`: yielded from code written inline for that many kernel functions (Event::depth).
+    static const Event &line(Event &&e, AlgoLine l, std::uint8_t levels = 0) { return line(e, l, levels); }
+    static const Event &line(Event &e, AlgoLine l, std::uint8_t levels = 0)
     {
         e.algo_line = static_cast<std::uint16_t>(l);
+        e.depth = levels;
         return e;
     }
 
-    std::vector<UnixVertex *> scc_; // the SCC the walk is finalising (finish_scc())
+    std::vector<UnixVertex *> scc_; // the SCC the walk is finalising
 };
 
 } // namespace inflight

@@ -623,7 +623,7 @@ const Event *Simulation::step()
             continue;
         } else {
             last_ = *e;
-            last_.depth = static_cast<std::uint8_t>(std::min(255, t->body.depth()));
+            last_.depth = static_cast<std::uint8_t>(std::min(255, t->body.depth() + e->depth));
         }
         steps_ += std::exchange(kernel_.steps_skipped, 0);
         last_.step = ++steps_;

@@ -11,6 +11,7 @@
 #include "inflight/frame_pool.hpp"
 
 #include <coroutine>
+#include <cstdint>
 #include <exception>
 #include <utility>
 
@@ -30,6 +31,9 @@ public:
         std::exception_ptr error;     // only meaningful in the root
         EventSink *sink = nullptr;    // only meaningful in the root
         bool stopped = false;         // only meaningful in the root: a step's event was not absorbed
+        // Levels of kernel function this path sits below that its caller wrote inline (see
+        // below_inline()): depth() counts them as frames.
+        std::uint8_t inline_levels = 0;
 
         // Frames come from a per-thread pool (frame_pool.hpp): a collection makes one per
         // vertex it judges.
@@ -118,8 +122,19 @@ public:
             return 0;
         int d = 0;
         for (Handle h = handle_.promise().leaf ? handle_.promise().leaf : handle_; h; h = h.promise().parent)
-            ++d;
+            d += 1 + h.promise().inline_levels;
         return d;
+    }
+    // A call from code that stands in for kernel functions of its own but is written inline in
+    // its caller, because a nested path per call cost too much where it runs for every SCC of
+    // every walk: the called path is counted `levels` deeper, as if those functions were
+    // frames, so that "step out of the current function" and the trace's depths are those of
+    // the functions. An event yielded from such inline code says the same in Event::depth.
+    Proc &&below_inline(std::uint8_t levels) &&
+    {
+        if (handle_)
+            handle_.promise().inline_levels = levels;
+        return std::move(*this);
     }
     // Every event of this path (and the paths it calls) goes through sink first.
     void set_sink(EventSink *sink)
@@ -149,7 +164,7 @@ struct Proc::promise_type::CallAwaiter {
     // The child runs at once, from here: most calls (a verdict, an SCC that is not garbage)
     // finish with every event absorbed, and then the parent goes on without a trip through
     // next()'s loop, which cost a tenth of a fast-forwarded collection. The native stack grows
-    // only by the paths nested at this moment (fput -> ... -> finish_scc: a handful), never
+    // only by the paths nested at this moment (fput -> ... -> collect_skb: a handful), never
     // by the number of calls made one after another, so it stays bounded with or without
     // tail calls. A child that stops at an event leaves the parent suspended, and next()
     // resumes the leaf as before.

@@ -210,7 +210,10 @@ struct Event {
     std::uint64_t time = 0; // modelled clock (ns) of the task when the micro-step ended
     std::uint16_t task = 0; // which task ran it (Simulation::tasks(); 0 = main)
     // How deep in the task's call chain of kernel paths it was yielded (1 = the scene's
-    // script itself): "step out of the current function" runs to a shallower event.
+    // script itself): "step out of the current function" runs to a shallower event. Set by
+    // Simulation from the path's depth; an emitter sets it beforehand only when it yields from
+    // code written inline for a kernel function of its own (the levels that code stands for,
+    // Proc::below_inline()), and Simulation adds the path's depth to that.
     std::uint8_t depth = 0;
 
     // ---- constructors, one per kind; fn is the kernel function the micro-step belongs to ----
