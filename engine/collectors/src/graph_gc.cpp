@@ -345,157 +345,165 @@ void GraphCollector::prefetch_roots_ahead(const VertexList &list, VertexList::co
         __builtin_prefetch(at->sock->file);
 }
 
-Proc GraphCollector::walk_from(UnixVertex *vertex, unsigned long &last_index)
+Proc GraphCollector::walk_roots(unsigned long &last_index)
 {
-    // Iterative Tarjan as __unix_walk_scc() does it: a vertex stack, an edge stack for
-    // backtracking, and scc_index (the low-link) propagated from the successor's scc_index.
+    // unix_walk_scc() calls __unix_walk_scc() for the first vertex still on
+    // unix_unvisited_vertices until none is left; here one path runs all those walks. A path
+    // per root cost a tenth of a fast-forwarded collection: in a graph of chains most walks
+    // are one vertex long. Nothing of unix_walk_scc()'s own happens between two walks, so
+    // "step out of the current function" leaves them where it left them before.
     std::vector<UnixVertex *> &vertex_stack = k_.vertex_stack_view;
     std::vector<UnixEdge *> &edge_stack = k_.edge_stack_view;
-    vertex_stack.clear();
-    edge_stack.clear();
-    EdgeList::iterator it;
-    bool enter = true;
-    for (;;) {
-        if (enter) {
-            vertex_stack.push_back(vertex);
-            vertex->index = last_index;
-            vertex->scc_index = last_index;
-            ++last_index;
-            Event e =
-                Event::vertex_visit(KFn::__unix_walk_scc, vertex->sock_id, static_cast<std::int64_t>(vertex->index));
-            e.to = ListId::vertex_stack;
-            co_yield line(e, AlgoLine::graph_enter);
-            it = vertex->edges.begin();
-            enter = false;
-            // Finalising its SCC will unlink this vertex from unix_unvisited_vertices, which writes to
-            // both its list neighbours. In a graph walked many times the list's order no longer
-            // follows memory, so each unlink missed the cache twice: fetch them now instead.
-            const auto at = k_.unvisited_vertices.iterator_to(*vertex);
-            __builtin_prefetch(std::next(at).pointed_node(), 1);
-            __builtin_prefetch(std::prev(at).pointed_node(), 1);
-            prefetch_roots_ahead(k_.unvisited_vertices, at);
-        }
-        for (; it != vertex->edges.end(); ++it) {
-            UnixEdge &edge = *it;
-            UnixVertex *next = successor(edge);
-            if (!next)
-                continue; // the receiver is not in flight
-            if (next->index == k_.unvisited_index) {
-                edge_stack.push_back(&edge);
-                Event e = Event::edge_push(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, edge.successor->id);
-                e.to = ListId::edge_stack;
-                co_yield line(e, AlgoLine::graph_tree_edge);
-                vertex = next;
-                enter = true;
-                break;
+    while (!k_.unvisited_vertices.empty()) {
+        // Iterative Tarjan as __unix_walk_scc() does it: a vertex stack, an edge stack for
+        // backtracking, and scc_index (the low-link) propagated from the successor's scc_index.
+        UnixVertex *vertex = &k_.unvisited_vertices.front();
+        vertex_stack.clear();
+        edge_stack.clear();
+        EdgeList::iterator it;
+        bool enter = true;
+        for (;;) {
+            if (enter) {
+                vertex_stack.push_back(vertex);
+                vertex->index = last_index;
+                vertex->scc_index = last_index;
+                ++last_index;
+                Event e =
+                    Event::vertex_visit(KFn::__unix_walk_scc, vertex->sock_id, static_cast<std::int64_t>(vertex->index));
+                e.to = ListId::vertex_stack;
+                co_yield line(e, AlgoLine::graph_enter);
+                it = vertex->edges.begin();
+                enter = false;
+                // Finalising its SCC will unlink this vertex from unix_unvisited_vertices, which writes to
+                // both its list neighbours. In a graph walked many times the list's order no longer
+                // follows memory, so each unlink missed the cache twice: fetch them now instead.
+                const auto at = k_.unvisited_vertices.iterator_to(*vertex);
+                __builtin_prefetch(std::next(at).pointed_node(), 1);
+                __builtin_prefetch(std::prev(at).pointed_node(), 1);
+                prefetch_roots_ahead(k_.unvisited_vertices, at);
             }
-            if (next->index != k_.grouped_index) {
-                // A back or cross edge to a vertex still on the stack: same SCC.
-                const auto before = static_cast<std::int64_t>(vertex->scc_index);
-                vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
-                co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, before,
-                                                      static_cast<std::int64_t>(vertex->scc_index)),
-                              AlgoLine::graph_back_edge);
-            }
-        }
-        if (enter)
-            continue;
-        bool finalised = false;
-        if (vertex->index == vertex->scc_index) {
-            auto pos = std::find(vertex_stack.begin(), vertex_stack.end(), vertex);
-            // One walk runs at a time (under unix_gc_lock), so one buffer serves every SCC it
-            // finalises: no allocation per SCC, of which a walk can finalise 30,000.
-            scc_.assign(pos, vertex_stack.end());
-            vertex_stack.erase(pos, vertex_stack.end());
-            const std::vector<UnixVertex *> &scc = scc_;
-            UnixVertex *root = vertex;
-            // Finalising the SCC is written out here, as the kernel writes it in
-            // __unix_walk_scc(): a nested path for it and one for unix_scc_dead() cost a quarter
-            // of a fast-forwarded collection, which finalises an SCC for every vertex of a
-            // graph of chains. Its events still count as a level of their own (the SCC) and
-            // the verdicts as one more, so "step out of the current function" leaves one SCC.
-            co_yield line(Event::scc_found(KFn::__unix_walk_scc, root->sock_id, static_cast<std::int64_t>(scc.size())),
-                          AlgoLine::graph_scc_cut, 1);
-            for (UnixVertex *v : scc) {
-                k_.unvisited_vertices.erase(k_.unvisited_vertices.iterator_to(*v));
-                k_.visited_vertices.push_back(*v);
-                v->visited_mark = k_.visited_generation;
-                v->index = k_.grouped_index;
-            }
-            if (k_.config().has(KernelChange::unify_scc_index)) {
-                // The fix of "Unify scc_index when finalising SCC": every member carries the
-                // root's low-link, so unix_vertex_dead() compares like with like.
-                for (UnixVertex *v : scc)
-                    if (v->scc_index != root->scc_index) {
-                        const auto before = static_cast<std::int64_t>(v->scc_index);
-                        v->scc_index = root->scc_index;
-                        co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, v->sock_id, root->sock_id, before,
-                                                              static_cast<std::int64_t>(v->scc_index)),
-                                      AlgoLine::graph_unify, 1);
-                    }
-            }
-            link_scc_ring(scc_);
-            // unix_scc_dead(): the SCC is garbage when every member is dead.
-            bool dead = true;
-            std::uint32_t alive_by = npos; // the member that kept the SCC, for the verdict's narration
-            const std::uint64_t peek_seq = k_.unix_peek_seq;
-            for (UnixVertex *v : scc) {
-                co_yield vertex_dead(v, scc, dead, 2);
-                if (!dead) {
-                    alive_by = v->sock_id;
+            for (; it != vertex->edges.end(); ++it) {
+                UnixEdge &edge = *it;
+                UnixVertex *next = successor(edge);
+                if (!next)
+                    continue; // the receiver is not in flight
+                if (next->index == k_.unvisited_index) {
+                    edge_stack.push_back(&edge);
+                    Event e = Event::edge_push(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, edge.successor->id);
+                    e.to = ListId::edge_stack;
+                    co_yield line(e, AlgoLine::graph_tree_edge);
+                    vertex = next;
+                    enter = true;
                     break;
                 }
-            }
-            if (dead)
-                if (const std::optional<Event> given_up = scc_dead_end(scc, peek_seq, dead, alive_by, 2))
-                    co_yield *given_up;
-            record_verdict(scc, dead);
-            bool cyclic = false;
-            if (dead) {
-                co_yield collect_skb(scc).below_inline(1);
-            } else {
-                k_.max_scc_index = std::max(k_.max_scc_index, root->scc_index);
-                cyclic = scc_cyclic(scc);
-                k_.graph_cyclic_sccs += cyclic ? 1 : 0;
-                if (!k_.graph_maybe_cyclic && cyclic) {
-                    k_.graph_maybe_cyclic = true;
-                    co_yield line(Event::graph_state(KFn::unix_scc_cyclic, root->sock_id, graph_bits(k_) & ~1,
-                                                     graph_bits(k_)),
-                                  AlgoLine::graph_cyclic, 1);
+                if (next->index != k_.grouped_index) {
+                    // A back or cross edge to a vertex still on the stack: same SCC.
+                    const auto before = static_cast<std::int64_t>(vertex->scc_index);
+                    vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
+                    co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, before,
+                                                          static_cast<std::int64_t>(vertex->scc_index)),
+                                  AlgoLine::graph_back_edge);
                 }
             }
-            co_yield line(Event::scc_verdict(KFn::__unix_walk_scc, root->sock_id, alive_by, dead, cyclic),
-                          dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic, 1);
-            finalised = true;
+            if (enter)
+                continue;
+            bool finalised = false;
+            if (vertex->index == vertex->scc_index) {
+                auto pos = std::find(vertex_stack.begin(), vertex_stack.end(), vertex);
+                // One walk runs at a time (under unix_gc_lock), so one buffer serves every SCC it
+                // finalises: no allocation per SCC, of which a walk can finalise 30,000.
+                scc_.assign(pos, vertex_stack.end());
+                vertex_stack.erase(pos, vertex_stack.end());
+                const std::vector<UnixVertex *> &scc = scc_;
+                UnixVertex *root = vertex;
+                // Finalising the SCC is written out here, as the kernel writes it in
+                // __unix_walk_scc(): a nested path for it and one for unix_scc_dead() cost a quarter
+                // of a fast-forwarded collection, which finalises an SCC for every vertex of a
+                // graph of chains. Its events still count as a level of their own (the SCC) and
+                // the verdicts as one more, so "step out of the current function" leaves one SCC.
+                co_yield line(Event::scc_found(KFn::__unix_walk_scc, root->sock_id, static_cast<std::int64_t>(scc.size())),
+                              AlgoLine::graph_scc_cut, 1);
+                for (UnixVertex *v : scc) {
+                    k_.unvisited_vertices.erase(k_.unvisited_vertices.iterator_to(*v));
+                    k_.visited_vertices.push_back(*v);
+                    v->visited_mark = k_.visited_generation;
+                    v->index = k_.grouped_index;
+                }
+                if (k_.config().has(KernelChange::unify_scc_index)) {
+                    // The fix of "Unify scc_index when finalising SCC": every member carries the
+                    // root's low-link, so unix_vertex_dead() compares like with like.
+                    for (UnixVertex *v : scc)
+                        if (v->scc_index != root->scc_index) {
+                            const auto before = static_cast<std::int64_t>(v->scc_index);
+                            v->scc_index = root->scc_index;
+                            co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, v->sock_id, root->sock_id, before,
+                                                                  static_cast<std::int64_t>(v->scc_index)),
+                                          AlgoLine::graph_unify, 1);
+                        }
+                }
+                link_scc_ring(scc_);
+                // unix_scc_dead(): the SCC is garbage when every member is dead.
+                bool dead = true;
+                std::uint32_t alive_by = npos; // the member that kept the SCC, for the verdict's narration
+                const std::uint64_t peek_seq = k_.unix_peek_seq;
+                for (UnixVertex *v : scc) {
+                    co_yield vertex_dead(v, scc, dead, 2);
+                    if (!dead) {
+                        alive_by = v->sock_id;
+                        break;
+                    }
+                }
+                if (dead)
+                    if (const std::optional<Event> given_up = scc_dead_end(scc, peek_seq, dead, alive_by, 2))
+                        co_yield *given_up;
+                record_verdict(scc, dead);
+                bool cyclic = false;
+                if (dead) {
+                    co_yield collect_skb(scc).below_inline(1);
+                } else {
+                    k_.max_scc_index = std::max(k_.max_scc_index, root->scc_index);
+                    cyclic = scc_cyclic(scc);
+                    k_.graph_cyclic_sccs += cyclic ? 1 : 0;
+                    if (!k_.graph_maybe_cyclic && cyclic) {
+                        k_.graph_maybe_cyclic = true;
+                        co_yield line(Event::graph_state(KFn::unix_scc_cyclic, root->sock_id, graph_bits(k_) & ~1,
+                                                         graph_bits(k_)),
+                                      AlgoLine::graph_cyclic, 1);
+                    }
+                }
+                co_yield line(Event::scc_verdict(KFn::__unix_walk_scc, root->sock_id, alive_by, dead, cyclic),
+                              dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic, 1);
+                finalised = true;
+            }
+            if (edge_stack.empty())
+                break;
+            UnixEdge *edge = edge_stack.back();
+            edge_stack.pop_back();
+            UnixVertex *next = vertex;
+            vertex = edge->predecessor->vertex;
+            const auto before = static_cast<std::int64_t>(vertex->scc_index);
+            if (finalised && !k_.config().has(KernelChange::walk_uninit)) {
+                // Before 927fa5b3e4f5 the loop over the finalised SCC left the walk's vertex pointing
+                // at that loop's list head, which lives on the stack: the backtrack reads its
+                // "scc_index" from uninitialised stack memory (KMSAN: uninit-value). The model says
+                // so here and keeps the predecessor's own value, which is what the fixed code
+                // computes (a finalised root's scc_index is never below its predecessor's).
+                k_.warn_finding("KMSAN: uninit-value in __unix_walk_scc()",
+                                "backtracking from the SCC of " + k_.label_of(*next->sock) + " (just finalised) to " +
+                                    k_.label_of(*vertex->sock) +
+                                    " reads next_vertex->scc_index through the loop's list head on the stack "
+                                    "(walk-uninit, 927fa5b3e4f5)");
+            } else {
+                vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
+            }
+            Event e = Event::edge_pop(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, before,
+                                      static_cast<std::int64_t>(vertex->scc_index));
+            e.from = ListId::edge_stack;
+            co_yield line(e, AlgoLine::graph_backtrack);
+            it = std::next(vertex->edges.iterator_to(*edge));
         }
-        if (edge_stack.empty())
-            break;
-        UnixEdge *edge = edge_stack.back();
-        edge_stack.pop_back();
-        UnixVertex *next = vertex;
-        vertex = edge->predecessor->vertex;
-        const auto before = static_cast<std::int64_t>(vertex->scc_index);
-        if (finalised && !k_.config().has(KernelChange::walk_uninit)) {
-            // Before 927fa5b3e4f5 the loop over the finalised SCC left the walk's vertex pointing
-            // at that loop's list head, which lives on the stack: the backtrack reads its
-            // "scc_index" from uninitialised stack memory (KMSAN: uninit-value). The model says
-            // so here and keeps the predecessor's own value, which is what the fixed code
-            // computes (a finalised root's scc_index is never below its predecessor's).
-            k_.warn_finding("KMSAN: uninit-value in __unix_walk_scc()",
-                            "backtracking from the SCC of " + k_.label_of(*next->sock) + " (just finalised) to " +
-                                k_.label_of(*vertex->sock) +
-                                " reads next_vertex->scc_index through the loop's list head on the stack "
-                                "(walk-uninit, 927fa5b3e4f5)");
-        } else {
-            vertex->scc_index = std::min(vertex->scc_index, next->scc_index);
-        }
-        Event e = Event::edge_pop(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, before,
-                                  static_cast<std::int64_t>(vertex->scc_index));
-        e.from = ListId::edge_stack;
-        co_yield line(e, AlgoLine::graph_backtrack);
-        it = std::next(vertex->edges.iterator_to(*edge));
+        vertex_stack.clear();
     }
-    vertex_stack.clear();
 }
 
 Proc GraphCollector::walk_scc()
@@ -506,8 +514,7 @@ Proc GraphCollector::walk_scc()
     k_.graph_maybe_cyclic = false;
     k_.graph_cyclic_sccs = 0;
     co_yield line(Event::graph_state(KFn::unix_walk_scc, npos, before, graph_bits(k_)), AlgoLine::graph_walk_loop);
-    while (!k_.unvisited_vertices.empty())
-        co_yield walk_from(&k_.unvisited_vertices.front(), last_index);
+    co_yield walk_roots(last_index);
     // The visited list becomes the unvisited one and the marks swap: no O(n) reset next time.
     k_.unvisited_vertices.splice(k_.unvisited_vertices.end(), k_.visited_vertices);
     ++k_.visited_generation;

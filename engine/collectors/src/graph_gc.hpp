@@ -33,7 +33,7 @@ private:
     Proc update_graph(UnixVertex *v, KFn fn);
     Proc walk_scc();
     Proc walk_scc_fast();
-    Proc walk_from(UnixVertex *vertex, unsigned long &last_index);
+    Proc walk_roots(unsigned long &last_index);
     static void prefetch_roots_ahead(const VertexList &list, VertexList::const_iterator at);
     // unix_vertex_dead()'s verdict on one member, as the event the caller yields; `levels`:
     // the inline levels it is yielded at (Event::depth).
