@@ -241,7 +241,7 @@ Event GraphCollector::vertex_dead(UnixVertex *v, const std::vector<UnixVertex *>
 }
 
 std::optional<Event> GraphCollector::scc_dead_end(const std::vector<UnixVertex *> &scc, std::uint64_t peek_seq,
-                                                 bool &dead, std::uint32_t &alive_by, std::uint8_t levels) const
+                                                  bool &dead, std::uint32_t &alive_by, std::uint8_t levels) const
 {
     // 7.0 (peek-seqcount) reads unix_peek_seq around unix_scc_dead()'s loop: a MSG_PEEK that
     // ran meanwhile may have made a member live behind the verdicts already given, so the SCC
@@ -251,7 +251,8 @@ std::optional<Event> GraphCollector::scc_dead_end(const std::vector<UnixVertex *
         UnixVertex *v = scc.front();
         alive_by = v->sock_id;
         const long total = v->sock->file ? v->sock->file->count : 0;
-        Event e = Event::vertex_dead(KFn::unix_vertex_dead, v->sock_id, npos, static_cast<std::uint32_t>(total), false, 5);
+        Event e =
+            Event::vertex_dead(KFn::unix_vertex_dead, v->sock_id, npos, static_cast<std::uint32_t>(total), false, 5);
         line(e, AlgoLine::graph_vertex_dead, levels);
         return e;
     }
@@ -368,8 +369,8 @@ Proc GraphCollector::walk_roots(unsigned long &last_index)
                 vertex->index = last_index;
                 vertex->scc_index = last_index;
                 ++last_index;
-                Event e =
-                    Event::vertex_visit(KFn::__unix_walk_scc, vertex->sock_id, static_cast<std::int64_t>(vertex->index));
+                Event e = Event::vertex_visit(KFn::__unix_walk_scc, vertex->sock_id,
+                                              static_cast<std::int64_t>(vertex->index));
                 e.to = ListId::vertex_stack;
                 co_yield line(e, AlgoLine::graph_enter);
                 it = vertex->edges.begin();
@@ -389,7 +390,8 @@ Proc GraphCollector::walk_roots(unsigned long &last_index)
                     continue; // the receiver is not in flight
                 if (next->index == k_.unvisited_index) {
                     edge_stack.push_back(&edge);
-                    Event e = Event::edge_push(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, edge.successor->id);
+                    Event e =
+                        Event::edge_push(KFn::__unix_walk_scc, vertex->sock_id, next->sock_id, edge.successor->id);
                     e.to = ListId::edge_stack;
                     co_yield line(e, AlgoLine::graph_tree_edge);
                     vertex = next;
@@ -421,8 +423,9 @@ Proc GraphCollector::walk_roots(unsigned long &last_index)
                 // of a fast-forwarded collection, which finalises an SCC for every vertex of a
                 // graph of chains. Its events still count as a level of their own (the SCC) and
                 // the verdicts as one more, so "step out of the current function" leaves one SCC.
-                co_yield line(Event::scc_found(KFn::__unix_walk_scc, root->sock_id, static_cast<std::int64_t>(scc.size())),
-                              AlgoLine::graph_scc_cut, 1);
+                co_yield line(
+                    Event::scc_found(KFn::__unix_walk_scc, root->sock_id, static_cast<std::int64_t>(scc.size())),
+                    AlgoLine::graph_scc_cut, 1);
                 for (UnixVertex *v : scc) {
                     k_.unvisited_vertices.erase(k_.unvisited_vertices.iterator_to(*v));
                     k_.visited_vertices.push_back(*v);
@@ -436,8 +439,8 @@ Proc GraphCollector::walk_roots(unsigned long &last_index)
                         if (v->scc_index != root->scc_index) {
                             const auto before = static_cast<std::int64_t>(v->scc_index);
                             v->scc_index = root->scc_index;
-                            co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, v->sock_id, root->sock_id, before,
-                                                                  static_cast<std::int64_t>(v->scc_index)),
+                            co_yield line(Event::scc_index_update(KFn::__unix_walk_scc, v->sock_id, root->sock_id,
+                                                                  before, static_cast<std::int64_t>(v->scc_index)),
                                           AlgoLine::graph_unify, 1);
                         }
                 }
