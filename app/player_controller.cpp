@@ -985,11 +985,15 @@ void PlayerController::runInBackground(std::function<std::unique_ptr<Player>(con
                 self->seek_cancel_.reset();
                 if (self->checkpoints_ != store) // another run since (new scene or options)
                     return;
-                // The state left behind is freed by the checkpoint store's thread, not here.
+                // The state left behind is freed by the checkpoint store's thread, or a pool thread
+                // when that one already has a state to free: never here.
                 std::unique_ptr<Player> left =
                     std::exchange(self->player_, std::make_unique<Player>(std::move(*player)));
                 if (left)
-                    store->retire(left->release_sim());
+                    if (std::unique_ptr<Simulation> refused = store->retire(left->release_sim()))
+                        background::start([dead = std::shared_ptr<Simulation>(std::move(refused))]() mutable {
+                            dead.reset(); // on a pool thread, not between two frames
+                        });
                 emit self->busyChanged(false);
                 self->moved();
                 if (after)

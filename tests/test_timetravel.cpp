@@ -353,6 +353,27 @@ private slots:
         QCOMPARE(digest_text(Simulation(*stored)), digest_text(live));
         QCOMPARE(digest_text(Simulation(*early)), digest_text(live)); // the packed form outlives its swap
         QCOMPARE(store.stats().taken, std::size_t(1));
+        // retire(): a store with none waiting takes the state; one it does not take comes back
+        // untouched for the caller to free elsewhere, never destroyed on the caller's thread.
+        {
+            CheckpointStore retiring;
+            QVERIFY2(!retiring.retire(std::make_unique<Simulation>(live)), "an idle store takes the state");
+            // Back to back, so that the store's thread is usually still busy with the first.
+            std::vector<std::unique_ptr<Simulation>> states;
+            for (int i = 0; i < 8; ++i)
+                states.push_back(std::make_unique<Simulation>(live));
+            std::vector<const Simulation *> given;
+            std::vector<std::unique_ptr<Simulation>> back;
+            for (auto &state : states) {
+                given.push_back(state.get());
+                back.push_back(retiring.retire(std::move(state)));
+            }
+            for (std::size_t i = 0; i < back.size(); ++i)
+                if (back[i]) {
+                    QCOMPARE(back[i].get(), given[i]);
+                    QCOMPARE(digest_text(*back[i]), digest_text(live));
+                }
+        }
         // A store dropped with a checkpoint still being compressed does not wait for ever.
         auto dropped = std::make_unique<CheckpointStore>();
         dropped->add(restored);

@@ -230,21 +230,21 @@ std::shared_ptr<const Simulation> CheckpointStore::at_or_before(std::uint64_t st
     return best ? best->sim : nullptr;
 }
 
-void CheckpointStore::retire(std::unique_ptr<Simulation> old)
+std::unique_ptr<Simulation> CheckpointStore::retire(std::unique_ptr<Simulation> old)
 {
     if (!old)
-        return;
+        return nullptr;
     {
         std::lock_guard lock(m_);
-        // One waits at most (the thread may be busy compressing): a burst of seeks on a
-        // million-socket state must not pile up 150 MB states. The rest are destroyed here.
+        // One waits at most (the thread may be busy compressing); the caller frees the rest.
         if (stopping_ || !retired_.empty())
-            return;
+            return old;
         retired_.push_back(std::move(old));
         if (!compressor_.joinable())
             compressor_ = std::thread([this] { compress_loop(); });
     }
     work_.notify_one();
+    return nullptr;
 }
 
 void CheckpointStore::set_present(std::uint64_t step)
