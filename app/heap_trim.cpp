@@ -3,6 +3,8 @@
 
 #include "background_job.h"
 
+#include "inflight/recycled_blocks.hpp"
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -22,6 +24,8 @@ void IdleHeapTrim::poke() { idle_.start(); }
 
 void IdleHeapTrim::trimNow()
 {
+    // The blocks kept for the next restore go first: a burst of steps back is over.
+    inflight::release_recycled_blocks();
 #if defined(__GLIBC__)
     malloc_trim(0);
 #endif

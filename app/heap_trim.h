@@ -7,7 +7,8 @@
 // socket. On the million-socket scene that left ~650 MB free but resident next to 1.6 GB of
 // live data (inflight-app-bench million). malloc_trim() gives it back in ~40 ms, but it locks
 // each arena while it walks it, so it runs on a pool thread and only after a second without
-// a move: never between the steps of playback or of a burst of step-backs.
+// a move: never between the steps of playback or of a burst of step-backs. The large blocks the
+// engine keeps for the next restore (inflight/recycled_blocks.hpp) go back then too.
 #pragma once
 
 #include <QObject>

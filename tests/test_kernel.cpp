@@ -2,6 +2,8 @@
 // The socket model: references, errno behaviour, release and its cascade, per-era triggers.
 #include "scene_runner.hpp"
 
+#include "inflight/recycled_blocks.hpp"
+
 #include <QTest>
 
 using namespace inflight;
@@ -326,6 +328,41 @@ private slots:
         QCOMPARE(k.socks[0].peer, &k.socks[1]);
         QCOMPARE(k.socks[3999].peer, &k.socks[3998]);
         QCOMPARE(k.files[3999].sock, &k.socks[3999]);
+    }
+
+    void freedLargeChunksAreUsedAgain()
+    {
+        // A restore builds a state of the same shape as the one just freed: its large chunks
+        // are taken back whole, at the same addresses, instead of faulting fresh memory in.
+        release_recycled_blocks();
+        QCOMPARE(recycled_block_bytes(), std::size_t(0));
+        using Row = std::array<char, 64>;
+        constexpr std::size_t kRows = 40'000; // chunk 10 (32,768 rows of 64 B: 2 MiB) is in use
+        constexpr std::size_t kInChunk10 = 32 * ((std::size_t(1) << 10) - 1) + 7;
+        const Row *first_at = nullptr;
+        {
+            ChunkedVector<Row> v;
+            for (std::size_t i = 0; i < kRows; ++i)
+                v.emplace_back();
+            first_at = &v[kInChunk10];
+        }
+        QVERIFY(recycled_block_bytes() >= std::size_t(2) << 20); // chunk 10 waits; small ones were freed
+        QVERIFY(recycled_block_bytes() < std::size_t(4) << 20);
+        {
+            ChunkedVector<Row> w;
+            for (std::size_t i = 0; i < kRows; ++i)
+                w.emplace_back().fill(static_cast<char>(i));
+            QCOMPARE(&w[kInChunk10], first_at);
+            QCOMPARE(recycled_block_bytes(), std::size_t(0));
+            QCOMPARE(w[kInChunk10][0], static_cast<char>(kInChunk10));
+        }
+        // Bounded: past the cap a block is not kept, and the caller frees it as before.
+        void *big = std::malloc(16);
+        QVERIFY(!keep_recycled_block(big, kRecycledBlocksCap + 1));
+        std::free(big);
+        QVERIFY(recycled_block_bytes() > 0); // w's chunk
+        release_recycled_blocks();
+        QCOMPARE(recycled_block_bytes(), std::size_t(0));
     }
 
     void perEraTriggers()

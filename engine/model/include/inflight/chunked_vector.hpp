@@ -9,10 +9,12 @@
 // samples in the fill scene. Here chunk k holds kFirst << k elements: a small scene allocates one
 // small chunk, a million elements take 15 chunks, nothing is ever copied, and index arithmetic
 // is one count-leading-zeros. Chunks of 2 MiB and more ask the kernel for transparent huge pages
-// (a hint only), so a large fill costs few page faults.
+// (a hint only), so a large fill costs few page faults; freed, they wait to be used again
+// (recycled_blocks.hpp), so a restored state does not fault its memory in anew.
 #pragma once
 
 #include "inflight/index_iterator.hpp"
+#include "inflight/recycled_blocks.hpp"
 
 #include <array>
 #include <bit>
@@ -119,7 +121,9 @@ public:
         for (std::size_t i = size_; i > 0; --i)
             (*this)[i - 1].~T();
         for (std::size_t k = 0; k < kMaxChunks && chunks_[k]; ++k) {
-            std::free(chunks_[k]);
+            const std::size_t bytes = chunk_bytes(k);
+            if (bytes < kHugePage || !keep_recycled_block(chunks_[k], bytes))
+                std::free(chunks_[k]);
             chunks_[k] = nullptr;
         }
         size_ = 0;
@@ -143,12 +147,20 @@ private:
         const std::size_t j = i + kFirst;
         return j - (std::size_t(1) << (std::bit_width(j) - 1));
     }
-    static T *allocate_chunk(std::size_t k)
+    // What chunk k occupies: large ones in whole huge pages (the size a recycled block is kept by).
+    static std::size_t chunk_bytes(std::size_t k)
     {
         const std::size_t bytes = (kFirst << k) * sizeof(T);
+        return bytes < kHugePage ? bytes : (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    }
+    static T *allocate_chunk(std::size_t k)
+    {
+        const std::size_t bytes = chunk_bytes(k);
         void *p = nullptr;
         if (bytes >= kHugePage) {
-            p = std::aligned_alloc(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage);
+            if (void *kept = take_recycled_block(bytes))
+                return static_cast<T *>(kept);
+            p = std::aligned_alloc(kHugePage, bytes);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
             if (p)
                 ::madvise(p, bytes, MADV_HUGEPAGE);
