@@ -307,9 +307,20 @@ int main(int argc, char **argv)
             back_ms.push_back(bt.nsecsElapsed() / 1e6);
         }
         const double backs_stall = backs_meter.stop();
+        // After a pause the idle heap trim has handed the blocks a restore reuses back to the
+        // system (the resident-memory goal below is for an app at rest): the next step back
+        // builds its state in fresh memory.
+        serve_until([] { return false; }, 2500);
+        background::pool().waitForDone(5000);
+        QElapsedTimer pt;
+        pt.start();
+        c.back();
+        wait_idle(c, 600000);
+        const double after_pause = pt.nsecsElapsed() / 1e6;
         std::printf("  a step back near the end: %.0f ms median (first %.0f ms)       goal: <= 200 ms\n"
+                    "  one more after a pause of 2.5 s (its memory handed back meanwhile): %.0f ms\n"
                     "  longest GUI-thread stall during five steps back: %.0f ms\n",
-                    median(back_ms), back_ms.front(), backs_stall);
+                    median(back_ms), back_ms.front(), after_pause, backs_stall);
         std::printf("  a step near the end (engine + every view but a deferred graph): %.1f ms median, %.1f ms max;\n"
                     "  one graph refresh over a million sockets: %.0f ms\n",
                     median(step_ms), *std::max_element(step_ms.begin(), step_ms.end()), graph_ms);
