@@ -93,6 +93,8 @@ const Kernel &PlayerController::kernel() const { return player_->sim().kernel();
 
 void PlayerController::takeSnapshot(bool new_run)
 {
+    if (!player_ && lent_)
+        return; // the values of the state on screen stay until the seek lands
     ++generation_;
     if (!player_) {
         snapshot_ = std::make_shared<const StepSnapshot>();
@@ -107,7 +109,7 @@ void PlayerController::takeSnapshot(bool new_run)
 std::shared_ptr<const GraphSnapshot> PlayerController::graphSnapshot() const
 {
     if (!player_)
-        return std::make_shared<const GraphSnapshot>();
+        return lent_ && graph_snapshot_ ? graph_snapshot_ : std::make_shared<const GraphSnapshot>();
     if (!graph_snapshot_ || graph_generation_ != generation_) {
         graph_snapshot_ = std::make_shared<const GraphSnapshot>(snapshot_graph(kernel()));
         graph_generation_ = generation_;
@@ -117,9 +119,11 @@ std::shared_ptr<const GraphSnapshot> PlayerController::graphSnapshot() const
 
 const SocketDetail *PlayerController::selectedDetail() const
 {
-    if (!player_ || !selected_)
+    if (!selected_ || (!player_ && !lent_))
         return nullptr;
     if (detail_generation_ != generation_) {
+        if (!player_)
+            return nullptr; // lent, and the selection changed since: known when the seek lands
         detail_ = socket_detail(kernel(), *selected_);
         detail_generation_ = generation_;
     }
@@ -140,6 +144,8 @@ QString PlayerController::narration() const
     if (!e)
         return {};
     if (narration_generation_ != generation_) {
+        if (!player_)
+            return {}; // lent (see currentEvent())
         narration_ = QString::fromStdString(narrate(*e, kernel(), &player_->sim().scene()));
         narration_generation_ = generation_;
     }
@@ -151,9 +157,26 @@ const AbstractNamespace *PlayerController::abstractNamespace() const
     return player_ ? &abstract_namespace(kernel()) : nullptr;
 }
 
-const Event *PlayerController::currentEvent() const { return player_ ? player_->sim().last_event() : nullptr; }
+const Event *PlayerController::currentEvent() const
+{
+    if (player_)
+        return player_->sim().last_event();
+    return lent_ && lent_->event ? &*lent_->event : nullptr;
+}
 
-bool PlayerController::atEnd() const { return !player_ || player_->at_end(); }
+bool PlayerController::atEnd() const
+{
+    if (player_)
+        return player_->at_end();
+    return !lent_ || lent_->at_end;
+}
+
+std::uint64_t PlayerController::statementsShown() const
+{
+    if (player_)
+        return player_->sim().statements_executed();
+    return lent_ ? lent_->statements : 0;
+}
 
 bool PlayerController::openFile(const QString &path, QStringList *errors)
 {
@@ -205,8 +228,8 @@ void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
         return;
     }
     // Where the view is: the statement being run (its ordinal) and how far into it.
-    const std::uint64_t position = player_->position();
-    const std::uint64_t statement = player_->sim().statements_executed();
+    const std::uint64_t position = this->position();
+    const std::uint64_t statement = statementsShown();
     std::uint64_t offset = 0;
     for (std::size_t row = index_.first_at_or_after(position + 1); row-- > 0;) {
         const Event e = index_[row];
@@ -380,6 +403,7 @@ void PlayerController::cancelSeek()
     if (seek_cancel_)
         seek_cancel_->store(true);
     seek_cancel_.reset();
+    dropLent(); // its caller installs another player
     if (busy_) {
         busy_ = false;
         emit busyChanged(false);
@@ -456,8 +480,8 @@ const KernelProfile &PlayerController::kernelProfile() const
 void PlayerController::rerunUnderCollector()
 {
     // Keep the statement: go back to the start of the one being executed, under the new era.
-    const std::uint64_t statement = player_->sim().statements_executed();
-    const std::uint64_t old_position = player_->position();
+    const std::uint64_t statement = statementsShown();
+    const std::uint64_t old_position = position();
     pause();
     cancelSeek();
     cancelRerun();
@@ -732,8 +756,11 @@ void PlayerController::moved() { emit positionChanged(); }
 
 void PlayerController::first()
 {
-    if (!player_)
+    if (!player_) {
+        if (lent_)
+            seek(0); // supersedes the seek under way
         return;
+    }
     player_->seek(0);
     moved();
 }
@@ -777,9 +804,9 @@ void PlayerController::setLineBreakpoints(const QSet<int> &lines)
 
 void PlayerController::back()
 {
-    if (!player_ || player_->position() == 0)
+    if ((!player_ && !lent_) || position() == 0)
         return;
-    const std::uint64_t here = player_->position();
+    const std::uint64_t here = position();
     if (!fast_forward_) {
         seek(here - 1);
         return;
@@ -791,6 +818,8 @@ void PlayerController::back()
         seek(row == 0 ? 0 : index_[row - 1].step);
         return;
     }
+    if (!player_)
+        return;      // lent: the step before needs the state (or the index)
     player_->back(); // finds it by stepping from the checkpoint before here
     moved();
 }
@@ -904,8 +933,11 @@ void PlayerController::reverseContinue()
 
 void PlayerController::last()
 {
-    if (!player_)
+    if (!player_) {
+        if (lent_)
+            seek(std::numeric_limits<std::uint64_t>::max()); // supersedes the seek under way
         return;
+    }
     // Once the index knows the end, a long way there is one replay on a pool thread (seek())
     // rather than slices that repaint every view each 40 ms: the views of a million-socket
     // scene would take most of each slice.
@@ -930,34 +962,26 @@ void PlayerController::last()
 
 void PlayerController::seek(std::uint64_t step)
 {
-    if (!player_)
+    if (!player_ && !lent_)
         return;
     // A seek costs the replay from the nearest checkpoint at or before the target (or from
     // here, going forward). Up to ~30 ms of replay runs inline, and a restore only of a small
-    // state; longer ones run on a pool thread with a Player sharing this run's checkpoints,
-    // which then replaces ours.
-    const std::uint64_t here = player_->position();
-    std::shared_ptr<const Simulation> c = checkpoints_->at_or_before(step);
-    const bool restores = c && (step < here || c->steps() > here);
-    const std::uint64_t from = restores ? c->steps() : (step >= here ? here : 0);
-    if (!busy_ && step - from <= kInlineSteps && (!restores || state_bytes(player_->sim()) <= kInlineRestoreBytes)) {
-        player_->seek(step);
-        moved();
-        return;
+    // state; longer ones run on a pool thread, on the player itself (runLentSeek()).
+    if (player_ && !busy_) {
+        const std::uint64_t here = player_->position();
+        std::shared_ptr<const Simulation> c = checkpoints_->at_or_before(step);
+        const bool restores = c && (step < here || c->steps() > here);
+        const std::uint64_t from = restores ? c->steps() : (step >= here ? here : 0);
+        if (step - from <= kInlineSteps && (!restores || state_bytes(player_->sim()) <= kInlineRestoreBytes)) {
+            player_->seek(step);
+            moved();
+            return;
+        }
     }
-    auto scene = scene_;
-    auto store = checkpoints_;
-    const SimulationOptions o = simulationOptions();
-    runInBackground([scene, store, o, step](const std::atomic<bool> &cancel) -> std::unique_ptr<Player> {
-        auto p = std::make_unique<Player>(scene, o, store);
-        if (!p->seek(step, &cancel))
-            return nullptr;
-        return p;
-    });
+    runLentSeek(step);
 }
 
-void PlayerController::runInBackground(std::function<std::unique_ptr<Player>(const std::atomic<bool> &)> job,
-                                       std::function<void()> after)
+std::shared_ptr<std::atomic<bool>> PlayerController::startJob()
 {
     // A newer request supersedes one under way: the old job stops at its next statement end
     // and its result is dropped, so input is never queued behind a replay.
@@ -970,6 +994,70 @@ void PlayerController::runInBackground(std::function<std::unique_ptr<Player>(con
         busy_ = true;
         emit busyChanged(true);
     }
+    return cancel;
+}
+
+void PlayerController::dropLent()
+{
+    if (!lent_)
+        return;
+    // The seek working on it still holds it (and its lock) until its next statement end.
+    background::start([lent = std::move(lent_)]() mutable { lent.reset(); });
+    lent_.reset();
+}
+
+void PlayerController::runLentSeek(std::uint64_t step)
+{
+    if (lent_ && busy_ && lent_->target == step)
+        return; // that seek is under way (a key held down repeats it)
+    if (!lent_) {
+        auto lent = std::make_shared<LentPlayer>();
+        lent->position = player_->position();
+        lent->statements = player_->sim().statements_executed();
+        lent->at_end = player_->at_end();
+        if (const Event *e = player_->sim().last_event())
+            lent->event = *e;
+        lent->player = std::move(player_);
+        lent_ = std::move(lent);
+        emit stateLent();
+    }
+    lent_->target = step;
+    const auto cancel = startJob();
+    auto lent = lent_;
+    QPointer<PlayerController> self(this);
+    background::start([self, lent, cancel, step]() {
+        {
+            // A seek superseded by this one lets go at its next statement end.
+            std::lock_guard hold(lent->lock);
+            if (!lent->player || cancel->load() || !lent->player->seek(step, cancel.get()))
+                return;
+        }
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, lent, cancel]() {
+                if (!self || cancel->load() || self->seek_cancel_ != cancel || self->lent_ != lent)
+                    return; // superseded: the newer seek works on the same player and brings it back
+                // Free: the job let go before it posted this, and no newer seek took it (the
+                // cancel flag would say so).
+                std::unique_lock hold(lent->lock);
+                if (!lent->player)
+                    return;
+                self->busy_ = false;
+                self->seek_cancel_.reset();
+                self->player_ = std::move(lent->player);
+                hold.unlock();
+                self->lent_.reset();
+                emit self->busyChanged(false);
+                self->moved();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void PlayerController::runInBackground(std::function<std::unique_ptr<Player>(const std::atomic<bool> &)> job,
+                                       std::function<void()> after)
+{
+    const auto cancel = startJob();
     auto store = checkpoints_;
     QPointer<PlayerController> self(this);
     background::start([self, store, cancel, job = std::move(job), after = std::move(after)]() {
@@ -989,6 +1077,7 @@ void PlayerController::runInBackground(std::function<std::unique_ptr<Player>(con
                 // when that one already has a state to free: never here.
                 std::unique_ptr<Player> left =
                     std::exchange(self->player_, std::make_unique<Player>(std::move(*player)));
+                self->dropLent(); // a seek's player, superseded by this job
                 if (left)
                     if (std::unique_ptr<Simulation> refused = store->retire(left->release_sim()))
                         background::start([dead = std::shared_ptr<Simulation>(std::move(refused))]() mutable {

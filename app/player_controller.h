@@ -4,26 +4,28 @@
 // all views, breakpoints, and play/pause. Views read the state at the current position as values
 // (snapshot(), graphSnapshot(), selectedDetail()), taken once per position change before any view
 // hears of it; they never walk the live model, which moves on (or is replaced by a checkpoint
-// restore) while they paint, and they never step the engine themselves.
+// restore, or lent to a background seek that restores into its memory) while they paint, and
+// they never step the engine themselves.
 #pragma once
 
+#include "heap_trim.h"
 #include "inflight/checkpoint_store.hpp"
 #include "inflight/event.hpp"
 #include "inflight/event_breakpoints.hpp"
+#include "inflight/finished_run.hpp"
 #include "inflight/gc_era.hpp"
 #include "inflight/latency.hpp"
 #include "inflight/player.hpp"
+#include "inflight/recorded_events.hpp"
+#include "inflight/run_landmarks.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/scene_cursor.hpp"
 #include "inflight/socket_detail.hpp"
-#include "inflight/finished_run.hpp"
-#include "inflight/recorded_events.hpp"
-#include "inflight/run_landmarks.hpp"
 #include "inflight/step_snapshot.hpp"
 #include "inflight/stop_conditions.hpp"
 #include "inflight/watch.hpp"
-#include "heap_trim.h"
 #include "latency/latency_run.h"
+#include "lent_player.h"
 
 #include <QObject>
 #include <QSet>
@@ -138,13 +140,14 @@ public:
     QString narration() const;
     // The live abstract namespace, for the autobind map only: it reads the 2^20-name table
     // incrementally (AbstractNamespace::read_dirty), which a copy per step would defeat. Re-read
-    // it at every positionChanged(): a backward step replaces the kernel. Null without a scene.
+    // it at every positionChanged(): a backward step replaces the kernel; and let go of it at
+    // stateLent(). Null without a scene and while the state is lent.
     const inflight::AbstractNamespace *abstractNamespace() const;
-    // The live run, for tests that check the views against the model. Views read the values
-    // above instead.
+    // The live run, for tests that check the views against the model (never while
+    // isStateLent()). Views read the values above instead.
     const inflight::Simulation &sim() const { return player_->sim(); }
     const inflight::Event *currentEvent() const; // the step just taken (nullptr at step 0)
-    std::uint64_t position() const { return player_ ? player_->position() : 0; }
+    std::uint64_t position() const { return player_ ? player_->position() : lent_ ? lent_->position : 0; }
     std::uint64_t totalSteps() const { return index_ready_ ? total_steps_ : 0; }
     bool atEnd() const;
 
@@ -211,6 +214,9 @@ public:
     // ---- playback ------------------------------------------------------------------------------
     bool isPlaying() const { return timer_.isActive(); }
     bool isBusy() const { return busy_; }
+    // A background seek works on the player itself (lent_player.h): the live state is not here,
+    // and what views read is the state on screen before it.
+    bool isStateLent() const { return !player_ && lent_; }
     double speed() const { return speed_; } // micro-steps per second
 
 public slots:
@@ -246,6 +252,9 @@ signals:
     void indexProgress(quint64 steps, quint64 statements);
     // A long backward seek replays off the GUI thread; busy while it does.
     void busyChanged(bool busy);
+    // The live state went to a background seek, which frees it: a view holding a pointer into
+    // it (abstractNamespace()) lets go now and takes the new one at the next positionChanged().
+    void stateLent();
     void playingChanged(bool playing);
     void breakpointHit(const QString &why);
     void lineBreakpointsChanged();
@@ -270,6 +279,15 @@ private:
     // replay) on a pool thread; installs it unless a newer job or another run superseded it.
     void runInBackground(std::function<std::unique_ptr<inflight::Player>(const std::atomic<bool> &)> job,
                          std::function<void()> after = {});
+    // A seek on a pool thread that works on the player itself (lent to it: see lent_player.h);
+    // the player comes back when it lands, unless a newer seek took over.
+    void runLentSeek(std::uint64_t step);
+    // Supersedes the job under way and marks the controller busy: the new job's cancel flag.
+    std::shared_ptr<std::atomic<bool>> startJob();
+    // The player lent and not back (a reset or another job's player replaces it): freed off the
+    // GUI thread once the seek working on it has let go.
+    void dropLent();
+    std::uint64_t statementsShown() const; // statements executed at the position on screen
     // The breakpoints and watches as one engine value, for searches off the GUI thread.
     inflight::StopConditions stopConditions() const;
     void onTick();
@@ -292,6 +310,7 @@ private:
     bool fast_forward_ = false;
     std::vector<std::pair<inflight::Cost, std::uint64_t>> cost_overrides_;
     std::unique_ptr<inflight::Player> player_;
+    std::shared_ptr<LentPlayer> lent_; // while a seek works on the player (then player_ is null)
     // The run's checkpoints: the index's recorder pass and the player both fill it, so a jump
     // restores the nearest one instead of replaying from step 0. One per run (new options, new
     // store): a checkpoint of another run must never be restored.

@@ -25,6 +25,7 @@
 #include <QTest>
 #include <QWheelEvent>
 
+#include <memory>
 #include <random>
 
 using namespace inflight;
@@ -105,6 +106,32 @@ private slots:
         // No namespace: all free.
         map.setNamespace(nullptr);
         QCOMPARE(pixel(map, 0x0abce), rgb(AutobindMap::freeColor()));
+    }
+
+    void keepsItsPictureWhileTheStateIsLent()
+    {
+        // A background seek frees the namespace the map shows (the controller's stateLent()):
+        // the map lets go of it at once and keeps its picture until the next one arrives.
+        auto ns = std::make_unique<AbstractNamespace>();
+        ns->bind_value(0x12345, SockType::dgram, 3);
+        AutobindMap map;
+        map.resize(512, 512);
+        map.setNamespace(ns.get());
+        map.sync();
+        QCOMPARE(pixel(map, 0x12345), rgb(AutobindMap::typeColor(SockType::dgram)));
+        map.letGoKeepingPicture();
+        QVERIFY(!map.ns());
+        ns.reset(); // freed by the seek
+        map.sync(); // a repaint meanwhile reads nothing of it
+        QCOMPARE(pixel(map, 0x12345), rgb(AutobindMap::typeColor(SockType::dgram)));
+        // The state the seek lands on: painted whole.
+        AbstractNamespace landed;
+        landed.bind_value(0x54321, SockType::stream, 4);
+        map.setNamespace(&landed);
+        map.sync();
+        QVERIFY(map.lastSyncFull());
+        QCOMPARE(pixel(map, 0x12345), rgb(AutobindMap::freeColor()));
+        QCOMPARE(pixel(map, 0x54321), rgb(AutobindMap::typeColor(SockType::stream)));
     }
 
     void incrementalUpdate()

@@ -2,13 +2,16 @@
 // The controller's background jobs: a reverse-continue lands on the previous hit, a newer
 // request supersedes an older one whose result is never installed, a reload during indexing
 // installs only the new run's index, a collector switch replays off the GUI thread and keeps
-// the statement, and a controller destroyed mid-seek goes away cleanly.
+// the statement, and a controller destroyed mid-seek goes away cleanly. A background seek works
+// on the player itself: meanwhile the controller answers with the state on screen.
 
 #include "docks/lists_dock.h"
+#include "inflight/checkpoint_store.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
+#include "inflight/state_digest.hpp"
 #include "player_controller.h"
 #include "wait_index.hpp"
 
@@ -44,6 +47,21 @@ std::uint64_t fullRunSteps(const char *name, GcEra era)
     Simulation sim(std::make_shared<const Scene>(std::move(r.scene)), o);
     sim.run();
     return sim.steps();
+}
+
+// 200,000 sockets by the end, fully indexed, at the end: a state over kInlineRestoreBytes, so
+// a seek that restores another state runs on a pool thread, on the player itself, whatever
+// the machine's speed.
+void openManySockets(PlayerController &c)
+{
+    QVERIFY(c.openText(QStringLiteral("set nofile 300000\nnote \"Sockets\"\nrepeat 100000 as i {\n"
+                                      "  socketpair a$i b$i\n}\nnote \"All made\"\n"),
+                       QStringLiteral("many.scn")));
+    QVERIFY(test::waitIndex(c, 60000));
+    c.seek(c.totalSteps());
+    QVERIFY(waitIdle(c));
+    QCOMPARE(c.position(), c.totalSteps());
+    QVERIFY(state_bytes(c.sim()) > PlayerController::kInlineRestoreBytes);
 }
 
 } // namespace
@@ -129,8 +147,8 @@ private slots:
         c.seek(3); // no socket exists yet at step 3
         const QByteArray early = QByteArray::fromStdString(c.traceJson());
         // What the export wrote before: labels from the kernel at the current position.
-        QVERIFY(
-            QByteArray::fromStdString(trace_json(c.timeline(), RunNames::of(c.sim().kernel()), c.scene().title)).contains("\"?\""));
+        QVERIFY(QByteArray::fromStdString(trace_json(c.timeline(), RunNames::of(c.sim().kernel()), c.scene().title))
+                    .contains("\"?\""));
         c.seek(c.totalSteps());
         const QByteArray late = QByteArray::fromStdString(c.traceJson());
         QVERIFY(!early.isEmpty());
@@ -235,6 +253,86 @@ private slots:
         QCOMPARE(c.snapshot().position, std::uint64_t(0));
         QVERIFY(told > 200);
         QCOMPARE(stale, std::size_t(0));
+    }
+
+    void aSeekWorksOnThePlayerAndViewsKeepTheStateOnScreen()
+    {
+        // A background seek takes the player itself (its restore reuses the state's memory):
+        // meanwhile the controller answers with the state on screen, and the seek's result is
+        // the state a replay reaches.
+        PlayerController c;
+        openManySockets(c);
+        const std::uint64_t shown = c.position();
+        const Event shown_event = *c.currentEvent();
+        const std::uint64_t shown_statements = c.sim().statements_executed();
+        const std::string shown_digest = digest_text(c.sim());
+        const QString shown_narration = c.narration();
+        QVERIFY(!shown_narration.isEmpty());
+        const auto shown_graph = c.graphSnapshot();
+        const std::uint64_t shown_snapshot = c.snapshot().position;
+
+        QSignalSpy lent(&c, &PlayerController::stateLent);
+        const std::uint64_t middle = c.totalSteps() / 2;
+        c.seek(middle);
+        QVERIFY(c.isBusy());
+        QVERIFY(c.isStateLent());
+        QCOMPARE(lent.count(), 1);
+        QCOMPARE(c.position(), shown);
+        QVERIFY(c.currentEvent());
+        QCOMPARE(c.currentEvent()->step, shown_event.step);
+        QCOMPARE(c.currentEvent()->kind, shown_event.kind);
+        QCOMPARE(c.narration(), shown_narration);
+        QCOMPARE(c.graphSnapshot(), shown_graph); // the same value, not a blank graph
+        QCOMPARE(c.snapshot().position, shown_snapshot);
+        QVERIFY(c.atEnd() == (shown == c.totalSteps()));
+        QVERIFY(!c.abstractNamespace()); // freed by the seek: nobody may keep reading it
+        c.seek(middle);                  // the same seek again (a key held down): not restarted
+        QCOMPARE(lent.count(), 1);
+        QVERIFY(waitIdle(c));
+        QVERIFY(!c.isStateLent());
+        QCOMPARE(c.position(), middle);
+        QVERIFY(c.abstractNamespace());
+        Simulation reference(std::make_shared<const Scene>(c.scene()), c.simulationOptions());
+        reference.advance_to(middle);
+        QCOMPARE(digest_text(c.sim()), digest_text(reference));
+
+        // Back where it was, by a restore into the same player: the same state as before.
+        c.seek(shown);
+        QVERIFY(c.isStateLent());
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.position(), shown);
+        QCOMPARE(c.sim().statements_executed(), shown_statements);
+        QCOMPARE(digest_text(c.sim()), shown_digest);
+    }
+
+    void collectorSwitchDuringASeekKeepsTheStatementShown()
+    {
+        // The player is lent to a seek when the collector changes: the switch re-runs to the
+        // statement on screen (not the seek's target), and the lent player is dropped.
+        PlayerController c;
+        openManySockets(c);
+        const std::uint64_t statement = c.sim().statements_executed();
+        c.seek(c.totalSteps() / 3);
+        QVERIFY(c.isStateLent());
+        c.setEra(c.era() == GcEra::graph ? GcEra::classic : GcEra::graph);
+        QVERIFY(!c.isStateLent());
+        QVERIFY(waitIdle(c));
+        QTest::qWait(50); // a stale result of the dropped seek would arrive as a queued call
+        QCOMPARE(c.sim().statements_executed(), statement);
+        QCOMPARE(c.sim().era(), c.era());
+    }
+
+    void firstDuringASeekSupersedesIt()
+    {
+        PlayerController c;
+        openManySockets(c);
+        c.seek(c.totalSteps() / 2);
+        QVERIFY(c.isStateLent());
+        c.first();
+        QVERIFY(waitIdle(c));
+        QTest::qWait(50);
+        QCOMPARE(c.position(), std::uint64_t(0));
+        QVERIFY(!c.isStateLent());
     }
 
     void destroyedDuringASeek()

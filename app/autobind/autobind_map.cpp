@@ -95,6 +95,12 @@ void AutobindMap::setNamespace(const AbstractNamespace *ns)
     }
 }
 
+void AutobindMap::letGoKeepingPicture()
+{
+    ns_ = nullptr;
+    cursor_ = DirtyCursor{};
+}
+
 void AutobindMap::setTypeFilter(int type)
 {
     if (type < kAllTypes || type > 2 || type == filter_)

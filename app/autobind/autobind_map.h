@@ -37,6 +37,9 @@ public:
     // The namespace drawn (nullptr: an empty map). It must stay alive while set; the map reads it
     // in sync() and while painting (the probe overlay) and hovering.
     void setNamespace(const inflight::AbstractNamespace *ns);
+    // Forgets the namespace, which is about to be freed, and keeps the picture of it: a seek
+    // is building the next one (setNamespace() then repaints).
+    void letGoKeepingPicture();
     const inflight::AbstractNamespace *ns() const { return ns_; }
     // Brings the image up to date with the namespace; returns the pixels rewritten.
     int sync();

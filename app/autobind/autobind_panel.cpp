@@ -230,6 +230,8 @@ void AutobindPanel::applyTheme()
 
 void AutobindPanel::setNamespace(const AbstractNamespace *ns) { map_->setNamespace(ns); }
 
+void AutobindPanel::letGoKeepingPicture() { map_->letGoKeepingPicture(); }
+
 void AutobindPanel::setFigure(const QString &key, const QString &text)
 {
     if (QLabel *l = values_.value(key))
@@ -361,6 +363,9 @@ AutobindDock::AutobindDock(PlayerController &controller, QWidget *parent)
         takeNamespace();
         scheduleRefresh();
     });
+    // A seek working on the player in place frees this namespace: the map lets go of it at
+    // once and shows the last picture until the seek lands.
+    connect(&controller_, &PlayerController::stateLent, panel_, &AutobindPanel::letGoKeepingPicture);
     connect(&controller_, &PlayerController::sceneLoaded, this, [this] {
         takeNamespace();
         takeSamples();
@@ -395,6 +400,10 @@ void AutobindDock::scheduleRefresh()
 void AutobindDock::refresh()
 {
     throttle_.stop();
+    if (controller_.isStateLent()) {
+        scheduleRefresh(); // the figures and the map of the state on screen stay until it lands
+        return;
+    }
     ++refreshes_;
     takeNamespace();
     panel_->refresh();

@@ -45,6 +45,7 @@ public:
 
     AutobindMap *map() const { return map_; }
     void setNamespace(const inflight::AbstractNamespace *ns);
+    void letGoKeepingPicture(); // the namespace is being freed (AutobindMap::letGoKeepingPicture())
     const inflight::AbstractNamespace *ns() const { return map_->ns(); }
     void setLabeler(std::function<QString(std::uint32_t sock)> labeler) { map_->setLabeler(std::move(labeler)); }
     // Re-reads the namespace: the map's changed pixels, the trace overlay and the figures.
