@@ -8,7 +8,7 @@
 // the copy are linked in the same order.
 #include "inflight/kernel.hpp"
 
-#include "object_image.hpp"
+#include "inflight/object_image.hpp"
 
 #include <cassert>
 

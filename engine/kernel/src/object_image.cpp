@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "object_image.hpp"
+#include "inflight/object_image.hpp"
 
 #include "inflight/kernel.hpp"
 
@@ -634,21 +634,24 @@ struct ImageReader::Stream {
     bool fill(Window &w, std::string &why)
     {
         ZSTD_outBuffer out{w.bytes.get() + kCarry, kWindow, 0};
+        bool ended = false;
         while (out.pos < out.size) {
             const std::size_t r = ZSTD_decompressStream(dctx, &out, &in);
             if (ZSTD_isError(r)) {
                 why = std::string("a checkpoint's image does not decompress: ") + ZSTD_getErrorName(r);
                 break;
             }
-            if (r == 0)
-                break; // the frame is whole
+            if (r == 0) {
+                ended = true; // the frame is whole (possibly with this window exactly full)
+                break;
+            }
             if (in.pos == in.size && out.pos < out.size) {
                 why = "a checkpoint's image is cut short";
                 break;
             }
         }
         w.size = out.pos;
-        return out.pos == out.size && why.empty();
+        return !ended && out.pos == out.size && why.empty();
     }
 
     void decompress_ahead()

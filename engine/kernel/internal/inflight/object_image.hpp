@@ -7,7 +7,8 @@
 // is what lets the store hold a checkpoint every few million micro-steps of a 64,000-socket
 // state instead of ten full copies.
 //
-// Internal to the kernel library: Kernel's copy constructor (both forms) is its one user.
+// Internal to the kernel library: Kernel's copy constructor (both forms) is its one user (and
+// test_timetravel, which reads images through ImageReader directly).
 #pragma once
 
 #include "inflight/latency.hpp"
