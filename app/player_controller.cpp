@@ -109,7 +109,10 @@ void PlayerController::takeSnapshot(bool new_run)
 std::shared_ptr<const GraphSnapshot> PlayerController::graphSnapshot() const
 {
     if (!player_)
-        return lent_ && graph_snapshot_ ? graph_snapshot_ : std::make_shared<const GraphSnapshot>();
+        // Lent: the graph of the state on screen if it was taken, never an older one (the graph
+        // panel waits for the seek to land instead).
+        return lent_ && graph_snapshot_ && graph_generation_ == generation_ ? graph_snapshot_
+                                                                            : std::make_shared<const GraphSnapshot>();
     if (!graph_snapshot_ || graph_generation_ != generation_) {
         graph_snapshot_ = std::make_shared<const GraphSnapshot>(snapshot_graph(kernel()));
         graph_generation_ = generation_;
@@ -1026,17 +1029,31 @@ void PlayerController::runLentSeek(std::uint64_t step)
     auto lent = lent_;
     QPointer<PlayerController> self(this);
     background::start([self, lent, cancel, step]() {
+        QString failed;
         {
             // A seek superseded by this one lets go at its next statement end.
             std::lock_guard hold(lent->lock);
-            if (!lent->player || cancel->load() || !lent->player->seek(step, cancel.get()))
+            if (!lent->player || cancel->load())
                 return;
+            try {
+                if (!lent->player->seek(step, cancel.get()))
+                    return; // superseded
+            } catch (const std::exception &e) {
+                // The player is still there (a failed restore leaves it at step 0): it comes
+                // back, and the user is told.
+                failed = QString::fromUtf8(e.what());
+            }
         }
         QMetaObject::invokeMethod(
             self.data(),
-            [self, lent, cancel]() {
-                if (!self || cancel->load() || self->seek_cancel_ != cancel || self->lent_ != lent)
-                    return; // superseded: the newer seek works on the same player and brings it back
+            [self, lent, cancel, failed]() mutable {
+                if (!self || cancel->load() || self->seek_cancel_ != cancel || self->lent_ != lent) {
+                    // Superseded: a newer seek works on the same player and brings it back. Or
+                    // dropped (another run): then this may be the last reference to a state of
+                    // hundreds of MB, which is not freed between two frames.
+                    background::start([dropped = std::move(lent)]() mutable { dropped.reset(); });
+                    return;
+                }
                 // Free: the job let go before it posted this, and no newer seek took it (the
                 // cancel flag would say so).
                 std::unique_lock hold(lent->lock);
@@ -1047,8 +1064,12 @@ void PlayerController::runLentSeek(std::uint64_t step)
                 self->player_ = std::move(lent->player);
                 hold.unlock();
                 self->lent_.reset();
-                emit self->busyChanged(false);
+                // The new position's values first: a view told the seek is over (the graph
+                // panel draws what it owes then) reads them, not the ones it had.
                 self->moved();
+                emit self->busyChanged(false);
+                if (!failed.isEmpty())
+                    emit self->breakpointHit(tr("the seek failed (%1)").arg(failed));
             },
             Qt::QueuedConnection);
     });

@@ -148,6 +148,10 @@ void GraphPanel::flushRefresh()
 void GraphPanel::refresh()
 {
     deferred_->stop();
+    if (controller_.isStateLent()) {
+        refresh_owed_ = true; // the state is being replaced: drawn once the seek lands
+        return;
+    }
     refresh_owed_ = false;
     if (!controller_.hasScene())
         return;
