@@ -400,10 +400,10 @@ void AutobindDock::scheduleRefresh()
 void AutobindDock::refresh()
 {
     throttle_.stop();
-    if (controller_.isStateLent()) {
-        scheduleRefresh(); // the figures and the map of the state on screen stay until it lands
+    // The figures and the map of the state on screen stay while a seek works on the player:
+    // its landing (positionChanged, or sceneLoaded if another run replaces it) refreshes them.
+    if (controller_.isStateLent())
         return;
-    }
     ++refreshes_;
     takeNamespace();
     panel_->refresh();
