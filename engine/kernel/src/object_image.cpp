@@ -120,8 +120,15 @@ ObjectImage ObjectImage::pack(const Kernel &k)
                                    k.gc_runs.size() * sizeof(GcRun) + 4096));
     ImageWriter w(img.data_);
 
-    // ---- sockets and files ---------------------------------------------------------------------
+    // ---- how many of each object: unpack() makes them all first, then reads each object's
+    // links as pointers at once (it kept them as ids in a temporary array: 20 MB for a million
+    // sockets, touched anew by every restore after the idle heap trim had handed it back).
     w.put(static_cast<std::uint32_t>(k.socks.size()));
+    w.put(static_cast<std::uint32_t>(k.files.size()));
+    w.put(static_cast<std::uint32_t>(k.skb_slots_.size()));
+    w.put(static_cast<std::uint32_t>(k.vertex_pool.size()));
+
+    // ---- sockets and files ---------------------------------------------------------------------
     for (const UnixSock &u : k.socks) {
         // The flags travel as one word: bit-fields have no address to copy from.
         const std::uint32_t flags = static_cast<std::uint32_t>(u.type) | static_cast<std::uint32_t>(u.state) << 2 |
@@ -147,7 +154,6 @@ ObjectImage ObjectImage::pack(const Kernel &k)
         for (const SkBuff &s : u.receive_queue)
             w.put(s.slot);
     }
-    w.put(static_cast<std::uint32_t>(k.files.size()));
     for (const File &f : k.files) {
         w.put(f.id);
         w.put(f.released);
@@ -191,7 +197,6 @@ ObjectImage ObjectImage::pack(const Kernel &k)
     // ---- skbs with their SCM_RIGHTS lists and graph edges ----------------------------------------
     EdgeLocator edges;
     std::vector<std::pair<const ScmFpList *, std::uint32_t>> fpl_slot;
-    w.put(static_cast<std::uint32_t>(k.skb_slots_.size()));
     for (const auto &slot : k.skb_slots_) {
         const SkBuff &s = *slot;
         w.put(s.id);
@@ -256,7 +261,6 @@ ObjectImage ObjectImage::pack(const Kernel &k)
         w.put(s.slot);
 
     // ---- the graph: vertices with their edge lists, the vertex lists ----------------------------
-    w.put(static_cast<std::uint32_t>(k.vertex_pool.size()));
     for (const UnixVertex &v : k.vertex_pool) {
         w.put(id_of(v.scc_prev));
         w.put(id_of(v.scc_next));
@@ -351,18 +355,26 @@ void ObjectImage::unpack(Kernel &k) const
     auto vertex = [&k](std::uint32_t id) { return id == kNone ? nullptr : &k.vertex_pool[id]; };
     auto skb = [&k](std::uint32_t slot) { return slot == kNone ? nullptr : k.skb_slots_[slot].get(); };
 
-    // Sockets and files first (everything points at them), with pointers to skbs and vertices
-    // set once those exist: their ids are kept meanwhile.
-    // One flat array of queued slots for all sockets (a vector per socket was 64,000
-    // allocations per restore of the 32,000-in-flight scene).
-    struct SockLinks {
-        std::uint32_t file, vertex, oob_skb, queue_begin, queue_end;
-    };
+    // Every socket, file, skb and vertex exists before any is read: a pointer read is set as it
+    // is read (the arenas never move their objects).
     const auto nsocks = r.get<std::uint32_t>();
-    std::vector<SockLinks> sock_links(nsocks);
-    std::vector<std::uint32_t> queued_slots;
+    const auto nfiles = r.get<std::uint32_t>();
+    const auto nslots = r.get<std::uint32_t>();
+    const auto nvertices = r.get<std::uint32_t>();
     for (std::uint32_t i = 0; i < nsocks; ++i)
         k.socks.emplace_back();
+    for (std::uint32_t i = 0; i < nfiles; ++i)
+        k.files.emplace_back();
+    k.skb_slots_.resize(nslots);
+    for (std::uint32_t i = 0; i < nslots; ++i) {
+        k.skb_slots_[i] = std::make_unique<SkBuff>();
+        k.skb_slots_[i]->slot = i;
+    }
+    for (std::uint32_t i = 0; i < nvertices; ++i) {
+        UnixVertex &v = k.vertex_pool.emplace_back();
+        v.pool_index = i;
+    }
+
     for (std::uint32_t i = 0; i < nsocks; ++i) {
         UnixSock &u = k.socks[i];
         const auto flags = r.get<std::uint32_t>();
@@ -385,19 +397,15 @@ void ObjectImage::unpack(Kernel &k) const
         u.inflight = r.get<std::int32_t>();
         u.peer = sock(r.get<std::uint32_t>());
         u.listener = sock(r.get<std::uint32_t>());
-        SockLinks &l = sock_links[i];
-        l.file = r.get<std::uint32_t>();
-        l.vertex = r.get<std::uint32_t>();
-        l.oob_skb = r.get<std::uint32_t>();
+        u.file = file(r.get<std::uint32_t>());
+        u.vertex = vertex(r.get<std::uint32_t>());
+        u.oob_skb = skb(r.get<std::uint32_t>());
         const auto queued = r.get<std::uint32_t>();
-        l.queue_begin = static_cast<std::uint32_t>(queued_slots.size());
         for (std::uint32_t j = 0; j < queued; ++j)
-            queued_slots.push_back(r.get<std::uint32_t>());
-        l.queue_end = static_cast<std::uint32_t>(queued_slots.size());
+            u.receive_queue.push_back(*k.skb_slots_[r.get<std::uint32_t>()]);
     }
-    const auto nfiles = r.get<std::uint32_t>();
     for (std::uint32_t i = 0; i < nfiles; ++i) {
-        File &f = k.files.emplace_back();
+        File &f = k.files[i];
         f.id = r.get<std::uint32_t>();
         f.released = r.get<bool>();
         f.cause = r.get<FreedBy>();
@@ -406,8 +414,6 @@ void ObjectImage::unpack(Kernel &k) const
         f.peeked_step = r.get<std::uint64_t>();
         f.peeked_process = r.get<std::uint32_t>();
     }
-    for (std::uint32_t i = 0; i < nsocks; ++i) // now that the files exist
-        k.socks[i].file = file(sock_links[i].file);
     // The tables a replay from here grows get their room now, as the running kernel makes it
     // (label_owner and the fd names: the name pool's capacity; an fd table: a quarter more).
     // Copied at their size, the first socket a replay made moved tens of MB to bigger blocks.
@@ -452,11 +458,8 @@ void ObjectImage::unpack(Kernel &k) const
         f = file(r.get<std::uint32_t>());
 
     // skbs with their SCM_RIGHTS lists and edges.
-    const auto nslots = r.get<std::uint32_t>();
-    k.skb_slots_.resize(nslots);
     for (std::uint32_t i = 0; i < nslots; ++i) {
-        auto s = std::make_unique<SkBuff>();
-        s->slot = i;
+        SkBuff *s = k.skb_slots_[i].get();
         s->id = r.get<std::uint32_t>();
         s->len = r.get<std::uint64_t>();
         s->oob = r.get<bool>();
@@ -486,7 +489,6 @@ void ObjectImage::unpack(Kernel &k) const
             }
             s->fp = std::move(fpl);
         }
-        k.skb_slots_[i] = std::move(s);
     }
     k.free_skbs_.reserve(nslots);
     k.free_skbs_.resize(r.get<std::uint32_t>());
@@ -513,11 +515,6 @@ void ObjectImage::unpack(Kernel &k) const
         k.hitlist.push_back(*k.skb_slots_[r.get<std::uint32_t>()]);
 
     // The graph.
-    const auto nvertices = r.get<std::uint32_t>();
-    for (std::uint32_t i = 0; i < nvertices; ++i) {
-        UnixVertex &v = k.vertex_pool.emplace_back();
-        v.pool_index = i;
-    }
     for (UnixVertex &v : k.vertex_pool) {
         v.scc_prev = vertex(r.get<std::uint32_t>());
         v.scc_next = vertex(r.get<std::uint32_t>());
@@ -544,16 +541,6 @@ void ObjectImage::unpack(Kernel &k) const
     k.free_vertices.resize(r.get<std::uint32_t>());
     for (UnixVertex *&v : k.free_vertices)
         v = vertex(r.get<std::uint32_t>());
-
-    // Now every skb and vertex exists: the sockets' links to them and their receive queues.
-    for (std::uint32_t i = 0; i < nsocks; ++i) {
-        UnixSock &u = k.socks[i];
-        const SockLinks &l = sock_links[i];
-        u.vertex = vertex(l.vertex);
-        u.oob_skb = skb(l.oob_skb);
-        for (std::uint32_t j = l.queue_begin; j < l.queue_end; ++j)
-            u.receive_queue.push_back(*k.skb_slots_[queued_slots[j]]);
-    }
 
     // Histories.
     const auto nruns = r.get<std::uint64_t>();
