@@ -8,6 +8,7 @@
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <gnu/libc-version.h>
+#include <malloc.h>
 #include <unistd.h>
 #endif
 
@@ -46,6 +47,8 @@ bool huge_pages_available()
 void use_huge_page_heap(char **argv)
 {
 #if defined(__linux__) && defined(__GLIBC__)
+    // One arena for every thread (before any thread exists; again after the exec below).
+    mallopt(M_ARENA_MAX, 1);
     const char *set = std::getenv("GLIBC_TUNABLES");
     std::string tunables = set ? set : "";
     if (tunables.find("glibc.malloc.hugetlb") != std::string::npos)
