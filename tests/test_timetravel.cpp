@@ -504,25 +504,37 @@ private slots:
     void largeStateTailSkipsItsEndAndNearBoundaries()
     {
         // A state whose copy takes over a quarter of the budget (the million-bind scene's) gets
-        // no checkpoint of the end itself, and of the last statements' boundaries only those a
-        // sixteenth of an interval past the one before: each costs a pack of the whole state.
+        // no checkpoint of the end itself, and of the last kTailStatementsLarge statements'
+        // boundaries only those a sixteenth of an interval past the one before: each costs a
+        // pack of the whole state, and a sixteenth of an interval is little replay.
         const auto scene = closed_rings(100, "gc\nexpect freed u0_0\n");
         QVERIFY2(scene, "the scene parses");
         const SimulationOptions o = fast_forwarded();
-        std::vector<std::uint64_t> quiet; // steps of the quiescent statement ends, in order
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> quiet; // (statements, steps) of the
+                                                                    // quiescent statement ends
+        std::uint64_t statements = 0;
         {
             Simulation full(scene, o);
             while (const Event *e = full.step())
                 if (e->kind == EventKind::stmt_end && full.quiescent())
-                    quiet.push_back(full.steps());
+                    quiet.emplace_back(full.statements_executed(), full.steps());
+            statements = full.statements_executed();
         }
-        QVERIFY(quiet.size() >= 4);
-        const std::uint64_t end = quiet.back(), gc_end = quiet[quiet.size() - 2], gc_start = quiet[quiet.size() - 3],
-                            last_close = quiet[quiet.size() - 4];
+        QVERIFY(quiet.size() > kTailStatementsLarge);
+        const std::uint64_t end = quiet.back().second, gc_end = quiet[quiet.size() - 2].second,
+                            gc_start = quiet[quiet.size() - 3].second;
         constexpr std::uint64_t interval = std::uint64_t(1) << 12; // tail spacing: 256 steps
-        QVERIFY2(gc_start - last_close < interval / 16, "the last close is short: its end is near the gc's start");
-        QVERIFY2(gc_end - gc_start >= interval / 16 && last_close >= interval / 16,
-                 "the gc and the run before are long");
+        QVERIFY2(gc_end - gc_start >= interval / 16, "the gc is long");
+        QVERIFY2(end - gc_end < interval / 16, "the expect after it is short");
+        // The boundaries the rule keeps, worked out here from the plain run: in the window,
+        // not the end, each a sixteenth of an interval past the one kept before (step 0 first).
+        std::vector<std::uint64_t> kept{0};
+        for (const auto &[at, steps] : quiet)
+            if (at + kTailStatementsLarge >= statements && steps < end && steps >= kept.back() + interval / 16)
+                kept.push_back(steps);
+        QVERIFY2(std::find(kept.begin(), kept.end(), gc_end) != kept.end(), "the gc's end is kept");
+        QVERIFY2(std::find(kept.begin(), kept.end(), gc_start) == kept.end(),
+                 "the gc's start is near a boundary kept before it");
         Simulation run(scene, o);
         run.advance_to(~std::uint64_t(0));
         QCOMPARE(run.steps(), end);
@@ -533,12 +545,13 @@ private slots:
         std::atomic<bool> cancel{false};
         checkpoint_tail(run, store, cancel);
         store.flush();
-        // Step 0, the start of the last close (kTailStatements back), the gc's end; not the
-        // gc's start (a close's few steps after the last one), not the end.
-        QCOMPARE(store.stats().count, std::size_t(3));
+        // Exactly those: the gc's end serves "last", and a step back into the gc restores a
+        // boundary a sixteenth of an interval or less before its start.
+        QCOMPARE(store.stats().count, kept.size());
         QCOMPARE(store.at_or_before(end)->steps(), gc_end);
-        QCOMPARE(store.at_or_before(gc_start)->steps(), last_close);
-        for (std::uint64_t step : {last_close, gc_end}) {
+        QVERIFY(gc_start - store.at_or_before(gc_start)->steps() < interval / 16);
+        for (std::uint64_t step : kept) {
+            QCOMPARE(store.at_or_before(step)->steps(), step);
             Simulation reference(scene, o);
             reference.advance_to(step);
             QCOMPARE(digest_text(Simulation(*store.at_or_before(step))), digest_text(reference));
@@ -546,13 +559,63 @@ private slots:
         // A player restoring from them (and freeing its state first) lands on every step of the
         // tail as a full run does, stepping back from the end.
         Player player(scene, o, shared);
-        for (std::uint64_t step : {end, end - 1, gc_end, gc_start + 1, last_close}) {
+        for (std::uint64_t step : {end, end - 1, gc_end, gc_start + 1, kept[1]}) {
             player.seek(step);
             Simulation reference(scene, o);
             reference.advance_to(step);
             QCOMPARE(player.position(), step);
             QCOMPARE(digest_text(player.sim()), digest_text(reference));
         }
+    }
+
+    void aLargeLiveStateLeavesCheckpointsLessRoom()
+    {
+        // The budget counts what time travel adds to the live state: past a quarter of the
+        // budget, what the live state takes comes off the checkpoints' room (CheckpointStore::
+        // room()), so the app holding a million-socket state stays within its memory goal.
+        const auto scene = closed_rings(100, "gc\n");
+        QVERIFY2(scene, "the scene parses");
+        const SimulationOptions o = fast_forwarded();
+        // Five quiescent statement ends spread over the run (a frozen copy is a fraction of a
+        // live one: a few of them weigh about what the live state does).
+        std::vector<std::uint64_t> quiet;
+        {
+            Simulation full(scene, o);
+            while (const Event *e = full.step())
+                if (e->kind == EventKind::stmt_end && full.quiescent())
+                    quiet.push_back(full.steps());
+        }
+        QVERIFY(quiet.size() >= 100);
+        std::vector<std::unique_ptr<Simulation>> states;
+        for (std::size_t i = 0; i < 5; ++i) {
+            auto s = std::make_unique<Simulation>(scene, o);
+            s->advance_to(quiet[i * (quiet.size() - 1) / 4]);
+            states.push_back(std::move(s));
+        }
+        // What they take frozen, with room to spare; and the live size of the last one.
+        std::size_t frozen = 0;
+        {
+            CheckpointStore all(std::size_t(1) << 40);
+            for (const auto &s : states)
+                all.add(*s);
+            all.flush();
+            QCOMPARE(all.stats().count, states.size());
+            frozen = all.stats().bytes;
+        }
+        const std::size_t live = state_bytes(*states.back());
+        // A budget that holds them all, but whose room (budget - (live - budget / 4)) does not.
+        const std::size_t budget = std::max(frozen + frozen / 8, live * 4 / 3 + 1);
+        const std::size_t room = budget - (live - budget / 4);
+        QVERIFY2(live > budget / 4 && room < frozen, "the live state is large against this budget");
+        CheckpointStore store(budget);
+        for (const auto &s : states)
+            store.add(*s);
+        store.flush();
+        QVERIFY2(store.stats().thinned > 0, "thinned to its room, though within its budget");
+        QVERIFY(store.stats().bytes <= room);
+        // Thinning keeps the first and the newest: seeks still find them.
+        QCOMPARE(store.at_or_before(states.front()->steps())->steps(), states.front()->steps());
+        QCOMPARE(store.at_or_before(~std::uint64_t(0))->steps(), states.back()->steps());
     }
 
     void fastForwardNeverRenumbers()

@@ -58,7 +58,7 @@ bool CheckpointStore::due(std::uint64_t step, std::uint64_t work) const
     // Far from the present the thinning keeps gaps in proportion to the distance, with as many
     // checkpoints as fit in the budget: a copy spaced closer than that would only be thinned
     // away again, so it is not taken.
-    const std::uint64_t fit = std::max<std::uint64_t>(2, last_frozen_bytes_ ? budget_ / last_frozen_bytes_ : 2);
+    const std::uint64_t fit = std::max<std::uint64_t>(2, last_frozen_bytes_ ? room() / last_frozen_bytes_ : 2);
     const std::uint64_t distance = work > present_work_ ? work - present_work_ : present_work_ - work;
     spacing = std::max(spacing, distance / fit);
     return pending_.empty() && !near_one(entries_, step, work, spacing) && !near_one(compressing_, step, work, spacing);
@@ -172,6 +172,13 @@ bool CheckpointStore::offer(const Simulation &sim, bool move_present)
     return true;
 }
 
+std::size_t CheckpointStore::room() const
+{
+    const std::size_t quarter = budget_ / 4;
+    const std::size_t beyond = last_live_bytes_ > quarter ? last_live_bytes_ - quarter : 0;
+    return budget_ > beyond ? budget_ - beyond : 0;
+}
+
 void CheckpointStore::thin()
 {
     std::size_t bytes = 0;
@@ -179,7 +186,8 @@ void CheckpointStore::thin()
         bytes += e.bytes;
     // Drop, one at a time, the checkpoint whose removal leaves the smallest gap for its
     // distance from the present: gaps then grow in proportion to that distance.
-    while (bytes > budget_ && entries_.size() > 2) {
+    const std::size_t room_for = room();
+    while (bytes > room_for && entries_.size() > 2) {
         std::size_t victim = 0;
         double best = std::numeric_limits<double>::max();
         for (std::size_t i = 1; i + 1 < entries_.size(); ++i) {

@@ -200,7 +200,8 @@ void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::a
     const std::uint64_t n = end.statements_executed();
     if (n == 0)
         return;
-    std::uint64_t next = std::max(n > kTailStatements ? n - kTailStatements : 0, from->statements_executed());
+    const std::uint64_t window = large ? kTailStatementsLarge : kTailStatements;
+    std::uint64_t next = std::max(n > window ? n - window : 0, from->statements_executed());
     Simulation probe(*from);
     std::uint64_t last = from->steps();
     for (; next < n; next = probe.statements_executed() + 1) {

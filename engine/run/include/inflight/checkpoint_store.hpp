@@ -4,10 +4,11 @@
 // distance to it (rr's approach, with copies of a value instead of forked processes).
 //
 // Placement: a checkpoint is due every `interval` micro-steps of work (kernel micro-steps,
-// absorbed ones included: that is what replay costs). Memory: within `budget` bytes; when full,
-// the store thins itself so that checkpoints stay dense around the present (the position the
-// user is at, or the recorder's frontier) and grow sparser with distance from it, O(log L)
-// of them for a run of L micro-steps, as rr keeps them. The state at step 0 is never dropped.
+// absorbed ones included: that is what replay costs). Memory: within `budget` bytes (less for a
+// state larger than a quarter of it: room()); when full, the store thins itself so that
+// checkpoints stay dense around the present (the position the user is at, or the recorder's
+// frontier) and grow sparser with distance from it, O(log L) of them for a run of L
+// micro-steps, as rr keeps them. The state at step 0 is never dropped.
 //
 // Thread-safe: the recorder adds from a worker thread while the player restores on another.
 // A checkpoint is immutable once added; restoring copies it. Of a checkpoint's cost, packing
@@ -94,7 +95,14 @@ private:
         std::shared_ptr<const Simulation> sim;
         bool tail = false; // add_tail(): never thinned
     };
-    void thin();         // with m_ held
+    void thin(); // with m_ held
+    // The bytes checkpoints may take: the budget, less what a live state larger than a quarter
+    // of it takes beyond that quarter (with m_ held). Whoever holds this store holds a live copy
+    // of the state too, and usually views of it: on the million-socket scene (a 190 MB state)
+    // the app's memory at rest is the live state plus the checkpoints plus its snapshots, and
+    // with the whole budget for checkpoints it read 841-846 MB in some runs (goal: 800 MB). A
+    // small state (the 32,000-in-flight scene's ~20 MB) keeps the whole budget.
+    std::size_t room() const;
     void store(Entry e); // with m_ held
     void add_packed(const Simulation &sim, bool tail);
     void compress_loop(); // the store's thread: destroys retired states, compresses pending ones

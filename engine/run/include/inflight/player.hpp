@@ -91,8 +91,14 @@ private:
 // checkpoint once: a few million micro-steps, as the recorder's checkpoints thin out towards
 // the end only in proportion to the run's length. A state whose copy takes over a quarter of
 // the store's budget gets no checkpoint of the end itself, and of those statement ends only
-// the ones a sixteenth of an interval apart (see player.cpp).
+// the ones a sixteenth of an interval apart (see player.cpp), among the last
+// kTailStatementsLarge statements: such a scene ends with a long call and then a few short
+// statements (notes and expects count), and it is the long call's start that bounds the replay
+// of a step back into it (autobind-exhaustion.scn: `bind last` scans 2^20 names, 1.05 million
+// micro-steps, and is followed by five statements; a step back into it replayed 530-724 million
+// micro-steps from the last spaced checkpoint, 50-130 ms).
 inline constexpr std::uint64_t kTailStatements = 3;
+inline constexpr std::uint64_t kTailStatementsLarge = 6;
 void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::atomic<bool> &cancel);
 
 // Records a whole run once, off the GUI thread: steps it to the end, hands every event to
