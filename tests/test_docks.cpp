@@ -139,6 +139,35 @@ void addEras()
 class TestDocks : public QObject {
     Q_OBJECT
 private slots:
+    void pseudoCodeWrapsNamesAtTheirUnderscores()
+    {
+        const auto [text, comment] = docks::listingText("if !unix_graph_maybe_cyclic: done  # nothing to do");
+        // Drawn as it reads: the break opportunities are invisible.
+        QCOMPARE(QString(text).remove(QChar(0x200B)),
+                 QStringLiteral("if !unix_graph_maybe_cyclic: done  # nothing to do"));
+        QCOMPARE(text.mid(comment, 3), QStringLiteral("  #"));
+        QCOMPARE(docks::listingText("__unix_gc():").first, QStringLiteral("__unix_\u200Bgc():"));
+        // Laid out narrower than the name, as the presentation view's large font does: every
+        // line after the first starts after a space or an underscore, never inside a part.
+        QFont f;
+        f.setPixelSize(28);
+        QTextLayout l(text, f);
+        QTextOption o;
+        o.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        l.setTextOption(o);
+        const int width = QFontMetrics(f).horizontalAdvance(QStringLiteral("unix_graph_maybe_cyc"));
+        l.beginLayout();
+        for (QTextLine line = l.createLine(); line.isValid(); line = l.createLine())
+            line.setLineWidth(width);
+        l.endLayout();
+        QVERIFY(l.lineCount() >= 3);
+        for (int i = 1; i < l.lineCount(); ++i) {
+            const int start = l.lineAt(i).textStart();
+            const QChar before = text[start - 1];
+            QVERIFY2(before == u' ' || before == QChar(0x200B), qPrintable(text.left(start) + QStringLiteral(" | ")));
+        }
+    }
+
     void initTestCase()
     {
         Theme::instance().setFontScale(1.0);

@@ -18,14 +18,6 @@ namespace docks {
 namespace {
 constexpr int kPad = 4; // vertical padding of a row
 
-// The text and where its comment starts (-1: none).
-std::pair<QString, int> split(std::string_view s)
-{
-    const QString t = QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-    const int hash = static_cast<int>(t.indexOf(QStringLiteral("  #")));
-    return {t, hash};
-}
-
 QTextLayout *make_layout(const QString &text, int comment, const QFont &font, int width, const QColor &muted)
 {
     auto *l = new QTextLayout(text, font);
@@ -56,6 +48,21 @@ QTextLayout *make_layout(const QString &text, int comment, const QFont &font, in
     return l;
 }
 } // namespace
+
+std::pair<QString, int> listingText(std::string_view line)
+{
+    const QString raw = QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size()));
+    QString t;
+    t.reserve(raw.size() + raw.size() / 4);
+    for (qsizetype i = 0; i < raw.size(); ++i) {
+        t += raw[i];
+        // Between two parts of a name: `unix_graph`, not the leading `__` of `__unix_gc`.
+        if (raw[i] == u'_' && i > 0 && raw[i - 1].isLetterOrNumber() && i + 1 < raw.size() &&
+            raw[i + 1].isLetterOrNumber())
+            t += QChar(0x200B);
+    }
+    return {t, static_cast<int>(t.indexOf(QStringLiteral("  #")))};
+}
 
 AlgorithmView::AlgorithmView(QWidget *parent) : QWidget(parent)
 {
@@ -116,7 +123,7 @@ const std::vector<AlgorithmView::Laid> &AlgorithmView::layoutRows(int width) con
         const QColor muted = mutedColor();
         for (const auto &line : *listing_) {
             const int x = gutter() + line.indent * indentStep();
-            auto [text, comment] = split(line.text);
+            auto [text, comment] = listingText(line.text);
             // Rows are measured bold: the current line is drawn bold and must not need more room.
             std::shared_ptr<QTextLayout> b(make_layout(text, comment, bold, width - x - 6, muted));
             std::shared_ptr<QTextLayout> r;

@@ -10,10 +10,17 @@
 #include <QWidget>
 
 #include <memory>
-
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace docks {
+
+// A listing line as drawn: its text, with a break opportunity (U+200B) after each underscore
+// inside an identifier, and where its comment starts (-1: none). A narrow pane (the
+// presentation view's large font) then wraps `unix_graph_maybe_cyclic` after `maybe_`, not
+// as `unix_graph_maybe_cyc` / `lic`.
+std::pair<QString, int> listingText(std::string_view line);
 
 class AlgorithmView : public QWidget {
     Q_OBJECT
