@@ -520,6 +520,57 @@ private slots:
         QCOMPARE(ad->panel()->latency().count(), 0u);
     }
 
+    void stepsBackTakeReturnedCallsBack()
+    {
+        // Stepping back takes the calls that return after the new step out of the histogram
+        // one by one; it does not start again from no calls (on the million-bind scene that
+        // re-sorted a million durations on the GUI thread at each step back).
+        PlayerController c;
+        MainWindow w(c);
+        auto *ad = qobject_cast<AutobindDock *>(w.findChild<QDockWidget *>("autobindDock"));
+        QVERIFY(ad);
+        QString text;
+        for (int i = 0; i < 12; ++i)
+            text += QStringLiteral("socket s%1 dgram\nbind s%1\n").arg(i);
+        QVERIFY(c.openText(text, "t.scn"));
+        QSignalSpy ready(&c, &PlayerController::indexReadyChanged);
+        while (!c.indexReady())
+            QVERIFY(ready.wait(10000));
+        QVERIFY(c.latencyRun());
+        // The durations of the autobind calls returned by each step, in the order they returned.
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> calls; // (last_step, duration_ns)
+        for (const LatencySample &s : c.latencyRun()->samples)
+            if (s.kind == CallKind::autobind)
+                calls.emplace_back(s.last_step, s.duration_ns);
+        std::stable_sort(calls.begin(), calls.end(), [](auto a, auto b) { return a.first < b.first; });
+        QCOMPARE(calls.size(), std::size_t(12));
+        auto expected = [&calls](std::uint64_t step) {
+            std::vector<std::uint64_t> v;
+            for (const auto &[last, ns] : calls)
+                if (last <= step)
+                    v.push_back(ns);
+            return v;
+        };
+        c.last();
+        ad->refresh();
+        QCOMPARE(ad->panel()->latency().values_ns(), expected(c.position()));
+        const int restarts = ad->latencyRestarts();
+        int checked = 0;
+        while (c.position() > 0) {
+            c.back();
+            ad->refresh();
+            QCOMPARE(ad->panel()->latency().values_ns(), expected(c.position()));
+            ++checked;
+        }
+        QVERIFY(checked > 24);
+        QCOMPARE(ad->latencyRestarts(), restarts);
+        QCOMPARE(ad->panel()->latency().count(), 0u);
+        // Forward again: the calls come back in order.
+        c.last();
+        ad->refresh();
+        QCOMPARE(ad->panel()->latency().values_ns(), expected(c.position()));
+    }
+
 private:
     static std::uint32_t valueOfCell(int x, int y) { return AutobindMap::valueOfCell(x, y); }
 };

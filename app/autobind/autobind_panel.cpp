@@ -433,14 +433,26 @@ void AutobindDock::takeSamples()
 
 void AutobindDock::updateLatency()
 {
-    // The calls that have returned by the player's step: forward adds the new ones, backward
-    // starts again.
+    // The calls that have returned by the player's step: forward adds the new ones; backward
+    // past a few returns (a step back) takes those back one by one, as the latency dock does
+    // (LiveLatency). Starting again re-added and re-sorted every shown duration: 40-120 ms on
+    // the GUI thread after a step back near the end of autobind-exhaustion.scn, with the dock
+    // behind its tab or not.
+    constexpr std::size_t kTakeBackAtMost = 64;
     const std::uint64_t pos = controller_.hasScene() ? controller_.position() : 0;
     bool changed = false;
-    if (pos < shown_position_ && shown_ > 0) {
-        latency_.clear();
-        shown_ = 0;
+    for (std::size_t taken = 0; pos < shown_position_ && shown_ > 0; ++taken) {
+        const LatencySample &s = (*run_)[samples_[shown_ - 1]];
+        if (s.last_step <= pos)
+            break;
         changed = true;
+        if (taken == kTakeBackAtMost || !latency_.remove_last(s.duration_ns)) {
+            latency_.clear();
+            shown_ = 0;
+            ++latency_restarts_;
+            break;
+        }
+        --shown_;
     }
     shown_position_ = pos;
     while (shown_ < samples_.size() && (*run_)[samples_[shown_]].last_step <= pos) {

@@ -100,6 +100,9 @@ public:
     // applied at most every 16 ms, so a fill can play at 60 frames a second).
     void refresh();
     int refreshCount() const { return refreshes_; }
+    // How often the latency histogram started again from no calls (a step back past many
+    // returns, or to the start) instead of taking the returned calls back one by one.
+    int latencyRestarts() const { return latency_restarts_; }
 
     static constexpr int kRefreshMs = 16;
 
@@ -114,6 +117,7 @@ private:
     std::function<const inflight::AbstractNamespace *()> provider_;
     QTimer throttle_;
     int refreshes_ = 0;
+    int latency_restarts_ = 0;
     // The run's autobind calls, as indices into run_'s samples in the order of the step they
     // returned at (4 bytes a call, not a copy of each step and duration: a million calls).
     std::shared_ptr<const inflight::LatencyLog> run_;
