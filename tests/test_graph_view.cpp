@@ -200,6 +200,21 @@ private slots:
         Theme::instance().setHighContrast(false);
     }
 
+    void slowRefreshesWaitForTheMovesToStop()
+    {
+        // A frame's worth: at once. Up to the 50 ms a stall may take: once per interval while
+        // stepping. Longer: only once the steps stop (each restarts the wait), so a series of
+        // steps back never waits for a graph refresh; playing, only past 250 ms.
+        QCOMPARE(planGraphRefresh(10, false).when, GraphRefreshPlan::now);
+        QCOMPARE(planGraphRefresh(10, true).when, GraphRefreshPlan::now);
+        QCOMPARE(planGraphRefresh(40, false).when, GraphRefreshPlan::every_interval);
+        QCOMPARE(planGraphRefresh(40, false).interval_ms, 40);
+        QCOMPARE(planGraphRefresh(120, false).when, GraphRefreshPlan::when_quiet);
+        QCOMPARE(planGraphRefresh(120, true).when, GraphRefreshPlan::every_interval);
+        QCOMPARE(planGraphRefresh(300, true).when, GraphRefreshPlan::when_quiet);
+        QCOMPARE(planGraphRefresh(2000, false).interval_ms, 500);
+    }
+
     void oneItemPerSocketCopyAndFd()
     {
         PlayerController c;

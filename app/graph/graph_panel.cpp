@@ -116,27 +116,40 @@ int GraphPanel::fdEdgeItemCount() const { return scene_->fdEdgeItemCount(); }
 int GraphPanel::processItemCount() const { return scene_->processItemCount(); }
 int GraphPanel::aggregateItemCount() const { return scene_->aggregateItemCount(); }
 
-void GraphPanel::positionMoved()
+GraphRefreshPlan planGraphRefresh(qint64 last_refresh_ms, bool playing)
 {
     constexpr qint64 kFrameMs = 16;
-    if (last_refresh_ms_ <= kFrameMs) {
-        refresh();
+    if (last_refresh_ms <= kFrameMs)
+        return {};
+    const int interval = static_cast<int>(std::min<qint64>(last_refresh_ms, 500));
+    // Stepping by hand, a refresh longer than the 50 ms a GUI-thread stall may take (the
+    // million-socket scene's: 70-300 ms to snapshot and group every socket) waits until the
+    // moves stop. Refreshed once per interval, it froze the window in the middle of a series of
+    // steps back, each of which then waited for it: with the threshold at 250 ms, a refresh
+    // that had last taken 70-250 ms still ran mid-series, and five steps back stalled the GUI
+    // thread for 273-395 ms in about one bench run in five (inflight-app-bench million).
+    // Playing, the graph still follows a refresh of up to 250 ms, once per interval (playback
+    // moves on every tick and would never be quiet); a slower one would hold the window more
+    // than half the time, so it waits for the pause.
+    constexpr qint64 kWaitsForQuietMs = 50, kWaitsForPauseMs = 250;
+    if (last_refresh_ms > (playing ? kWaitsForPauseMs : kWaitsForQuietMs))
+        return {GraphRefreshPlan::when_quiet, interval};
+    return {GraphRefreshPlan::every_interval, interval};
+}
+
+void GraphPanel::positionMoved()
+{
+    const GraphRefreshPlan plan = planGraphRefresh(last_refresh_ms_, controller_.isPlaying());
+    switch (plan.when) {
+    case GraphRefreshPlan::now: refresh(); return;
+    case GraphRefreshPlan::when_quiet:
+        deferred_->start(plan.interval_ms); // restarted by each move
+        return;
+    case GraphRefreshPlan::every_interval:
+        if (!deferred_->isActive()) // not restarted by each move
+            deferred_->start(plan.interval_ms);
         return;
     }
-    const int interval = static_cast<int>(std::min<qint64>(last_refresh_ms_, 500));
-    // A refresh this slow (the million-socket scene's: 0.3-0.4 s to snapshot and group every
-    // socket, 0.4-1.7 s before the grouping used flat arrays) waits until the moves stop:
-    // refreshed once per interval, it froze the window in the middle of a series of steps
-    // back, each of which then waited for it.
-    constexpr qint64 kWaitsForQuietMs = 250;
-    if (last_refresh_ms_ > kWaitsForQuietMs) {
-        deferred_->start(interval); // restarted by each move
-        return;
-    }
-    // Not restarted by each step: while stepping or playing it still refreshes, once per
-    // interval, with the step it has reached by then.
-    if (!deferred_->isActive())
-        deferred_->start(interval);
 }
 
 void GraphPanel::flushRefresh()

@@ -18,6 +18,15 @@ class QLabel;
 class QTimer;
 class QLineEdit;
 
+// When the graph follows a move, given how long its last refresh took and whether the player
+// is playing: at once (a frame or less), once per `interval_ms` while the moves go on, or once
+// they have stopped for `interval_ms` (each move restarts the wait).
+struct GraphRefreshPlan {
+    enum When { now, every_interval, when_quiet } when = now;
+    int interval_ms = 0;
+};
+GraphRefreshPlan planGraphRefresh(qint64 last_refresh_ms, bool playing);
+
 class GraphPanel : public QWidget {
     Q_OBJECT
 public:
