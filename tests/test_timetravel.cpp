@@ -618,6 +618,50 @@ private slots:
         QCOMPARE(store.at_or_before(~std::uint64_t(0))->steps(), states.back()->steps());
     }
 
+    void aStoreFullOfTailCheckpointsTakesNoMore()
+    {
+        // Tail checkpoints are never thinned. Where they fill the room a large live state
+        // leaves, a spaced checkpoint would be packed (a copy of the whole state) and thinned
+        // away at once, again at every offer: the store says it is full and due() says no.
+        const auto scene = closed_rings(100, "gc\n");
+        QVERIFY2(scene, "the scene parses");
+        const SimulationOptions o = fast_forwarded();
+        std::vector<std::uint64_t> quiet;
+        {
+            Simulation full(scene, o);
+            while (const Event *e = full.step())
+                if (e->kind == EventKind::stmt_end && full.quiescent())
+                    quiet.push_back(full.steps());
+        }
+        QVERIFY(quiet.size() >= 10);
+        std::vector<std::unique_ptr<Simulation>> tails;
+        for (std::size_t i = quiet.size() - 3; i < quiet.size(); ++i) {
+            auto s = std::make_unique<Simulation>(scene, o);
+            s->advance_to(quiet[i]);
+            tails.push_back(std::move(s));
+        }
+        const std::size_t live = state_bytes(*tails.back());
+        Simulation start(scene, o);
+        // Roomy: the three tails and step 0 fit.
+        CheckpointStore roomy(std::size_t(1) << 40);
+        roomy.add(start);
+        for (const auto &t : tails)
+            roomy.add_tail(*t);
+        roomy.flush();
+        QCOMPARE(roomy.stats().count, std::size_t(4));
+        QVERIFY(!roomy.full());
+        // A budget whose room the live state takes whole (room = budget * 5 / 4 - live = 0).
+        CheckpointStore tight(live * 4 / 5);
+        tight.add(start);
+        for (const auto &t : tails)
+            tight.add_tail(*t);
+        tight.flush();
+        QCOMPARE(tight.stats().count, std::size_t(4)); // undroppable, over its room
+        QVERIFY(tight.full());
+        const std::uint64_t far = quiet.back() + (std::uint64_t(1) << 40);
+        QVERIFY(!tight.due(far, far));
+    }
+
     void fastForwardNeverRenumbers()
     {
         // Every event a fast-forwarded run shows is the event of the full run at that step.

@@ -46,6 +46,10 @@ bool CheckpointStore::near_one(const std::vector<Entry> &entries, std::uint64_t 
 bool CheckpointStore::due(std::uint64_t step, std::uint64_t work) const
 {
     std::lock_guard lock(m_);
+    // Its undroppable checkpoints (step 0, the tail, the newest) fill its room already: a new
+    // one would be packed, at the cost of a copy of the whole state, and thinned away at once.
+    if (full_)
+        return false;
     const auto elapsed = std::chrono::steady_clock::now() - created_;
     if (entries_.size() > 1 && freezing_ > elapsed * kFreezeShare)
         return false;
@@ -212,8 +216,15 @@ void CheckpointStore::thin()
         entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(victim));
         ++stats_.thinned;
     }
+    full_ = bytes > room_for;
     stats_.bytes = bytes;
     stats_.count = entries_.size();
+}
+
+bool CheckpointStore::full() const
+{
+    std::lock_guard lock(m_);
+    return full_;
 }
 
 std::shared_ptr<const Simulation> CheckpointStore::at_or_before(std::uint64_t step) const

@@ -83,6 +83,9 @@ public:
     // when one is already waiting, `old` comes back untouched and the caller frees it where
     // nobody waits for it (never on a GUI thread: that was a 0.3 s freeze).
     [[nodiscard]] std::unique_ptr<Simulation> retire(std::unique_ptr<Simulation> old);
+    // Whether the checkpoints thinning may not drop (step 0, the tail's, the newest) take all
+    // of its room: then no more spaced ones are due (due() says no).
+    bool full() const;
     std::uint64_t interval() const { return interval_; }
     std::size_t budget() const { return budget_; }
     CheckpointStats stats() const; // after flush(): every checkpoint added so far counts
@@ -133,6 +136,7 @@ private:
     std::chrono::steady_clock::duration freezing_{};
     std::size_t last_live_bytes_ = 0;   // the newest checkpoint's state, live (its copy's cost)
     std::size_t last_frozen_bytes_ = 0; // the same, frozen (what it takes in the store)
+    bool full_ = false;                 // thin() could not bring it within room()
     CheckpointStats stats_;
 };
 
