@@ -157,6 +157,25 @@ std::shared_ptr<const Scene> closed_rings(int rings, const std::string &tail)
     return std::make_shared<const Scene>(std::move(parsed.scene));
 }
 
+// The steps of a run's quiescent statement ends, in order, and a state of the run at a step.
+std::vector<std::uint64_t> quiet_statement_ends(const std::shared_ptr<const Scene> &scene, const SimulationOptions &o)
+{
+    std::vector<std::uint64_t> steps;
+    Simulation full(scene, o);
+    while (const Event *e = full.step())
+        if (e->kind == EventKind::stmt_end && full.quiescent())
+            steps.push_back(full.steps());
+    return steps;
+}
+
+std::unique_ptr<Simulation> state_at(const std::shared_ptr<const Scene> &scene, const SimulationOptions &o,
+                                     std::uint64_t step)
+{
+    auto s = std::make_unique<Simulation>(scene, o);
+    s->advance_to(step);
+    return s;
+}
+
 // Restored from `image` (a checkpoint of `live`), a state equals `live`, and both run to the
 // same end. QCOMPARE returns from here only: callers check QTest::currentTestFailed().
 void restoresWhole(const Simulation &image, Simulation &live)
@@ -578,20 +597,11 @@ private slots:
         const SimulationOptions o = fast_forwarded();
         // Five quiescent statement ends spread over the run (a frozen copy is a fraction of a
         // live one: a few of them weigh about what the live state does).
-        std::vector<std::uint64_t> quiet;
-        {
-            Simulation full(scene, o);
-            while (const Event *e = full.step())
-                if (e->kind == EventKind::stmt_end && full.quiescent())
-                    quiet.push_back(full.steps());
-        }
+        const std::vector<std::uint64_t> quiet = quiet_statement_ends(scene, o);
         QVERIFY(quiet.size() >= 100);
         std::vector<std::unique_ptr<Simulation>> states;
-        for (std::size_t i = 0; i < 5; ++i) {
-            auto s = std::make_unique<Simulation>(scene, o);
-            s->advance_to(quiet[i * (quiet.size() - 1) / 4]);
-            states.push_back(std::move(s));
-        }
+        for (std::size_t i = 0; i < 5; ++i)
+            states.push_back(state_at(scene, o, quiet[i * (quiet.size() - 1) / 4]));
         // What they take frozen, with room to spare; and the live size of the last one.
         std::size_t frozen = 0;
         {
@@ -626,20 +636,11 @@ private slots:
         const auto scene = closed_rings(100, "gc\n");
         QVERIFY2(scene, "the scene parses");
         const SimulationOptions o = fast_forwarded();
-        std::vector<std::uint64_t> quiet;
-        {
-            Simulation full(scene, o);
-            while (const Event *e = full.step())
-                if (e->kind == EventKind::stmt_end && full.quiescent())
-                    quiet.push_back(full.steps());
-        }
+        const std::vector<std::uint64_t> quiet = quiet_statement_ends(scene, o);
         QVERIFY(quiet.size() >= 10);
         std::vector<std::unique_ptr<Simulation>> tails;
-        for (std::size_t i = quiet.size() - 3; i < quiet.size(); ++i) {
-            auto s = std::make_unique<Simulation>(scene, o);
-            s->advance_to(quiet[i]);
-            tails.push_back(std::move(s));
-        }
+        for (std::size_t i = quiet.size() - 3; i < quiet.size(); ++i)
+            tails.push_back(state_at(scene, o, quiet[i]));
         const std::size_t live = state_bytes(*tails.back());
         Simulation start(scene, o);
         // Roomy: the three tails and step 0 fit.
