@@ -33,6 +33,14 @@ QStringList messages_of(const std::vector<Diagnostic> &diagnostics)
     return out;
 }
 
+// A state of hundreds of MB (a player lent to a seek, a retired Simulation) is not freed
+// between two frames: the last reference goes on a pool thread.
+template <typename T>
+void free_off_thread(std::shared_ptr<T> last)
+{
+    background::start([last = std::move(last)]() mutable { last.reset(); });
+}
+
 // The run being replaced owns a Simulation per checkpoint, its finished run and the player's
 // own: hundreds of MB for a large scene, whose freeing took tens of ms between two frames. It
 // is freed on a pool thread; a job still holding the checkpoint store keeps that until it ends.
@@ -93,7 +101,7 @@ const Kernel &PlayerController::kernel() const { return player_->sim().kernel();
 
 void PlayerController::takeSnapshot(bool new_run)
 {
-    if (!player_ && lent_)
+    if (isStateLent())
         return; // the values of the state on screen stay until the seek lands
     ++generation_;
     if (!player_) {
@@ -1005,8 +1013,7 @@ void PlayerController::dropLent()
     if (!lent_)
         return;
     // The seek working on it still holds it (and its lock) until its next statement end.
-    background::start([lent = std::move(lent_)]() mutable { lent.reset(); });
-    lent_.reset();
+    free_off_thread(std::move(lent_)); // leaves lent_ empty
 }
 
 void PlayerController::runLentSeek(std::uint64_t step)
@@ -1049,9 +1056,8 @@ void PlayerController::runLentSeek(std::uint64_t step)
             [self, lent, cancel, failed]() mutable {
                 if (!self || cancel->load() || self->seek_cancel_ != cancel || self->lent_ != lent) {
                     // Superseded: a newer seek works on the same player and brings it back. Or
-                    // dropped (another run): then this may be the last reference to a state of
-                    // hundreds of MB, which is not freed between two frames.
-                    background::start([dropped = std::move(lent)]() mutable { dropped.reset(); });
+                    // dropped (another run): then this may be the last reference to its state.
+                    free_off_thread(std::move(lent));
                     return;
                 }
                 // Free: the job let go before it posted this, and no newer seek took it (the
@@ -1101,9 +1107,7 @@ void PlayerController::runInBackground(std::function<std::unique_ptr<Player>(con
                 self->dropLent(); // a seek's player, superseded by this job
                 if (left)
                     if (std::unique_ptr<Simulation> refused = store->retire(left->release_sim()))
-                        background::start([dead = std::shared_ptr<Simulation>(std::move(refused))]() mutable {
-                            dead.reset(); // on a pool thread, not between two frames
-                        });
+                        free_off_thread(std::shared_ptr<Simulation>(std::move(refused)));
                 emit self->busyChanged(false);
                 self->moved();
                 if (after)
