@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -60,31 +61,46 @@ nlohmann::json profiles_json()
     return all;
 }
 
+// printf's columns, into std::cout (main() checks that everything printed got out).
+[[gnu::format(printf, 1, 2)]] void print(const char *format, ...)
+{
+    std::va_list args;
+    va_start(args, format);
+    std::va_list again;
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, format, args);
+    va_end(args);
+    std::string line(static_cast<std::size_t>(std::max(n, 0)) + 1, '\0');
+    std::vsnprintf(line.data(), line.size(), format, again);
+    va_end(again);
+    line.pop_back();
+    std::cout << line;
+}
+
 void print_text()
 {
-    std::printf("Kernel profiles (set kernel VERSION, run --kernel VERSION); * = what `set gc ERA` means\n\n");
+    print("Kernel profiles (set kernel VERSION, run --kernel VERSION); * = what `set gc ERA` means\n\n");
     for (const KernelProfile &p : kernel_profiles()) {
-        std::printf("%s%-5s %-8s %.*s\n", p.default_of_era ? "*" : " ", std::string(p.name).c_str(),
-                    std::string(era_name(p.era)).c_str(), static_cast<int>(p.title.size()), p.title.data());
+        print("%s%-5s %-8s %.*s\n", p.default_of_era ? "*" : " ", std::string(p.name).c_str(),
+              std::string(era_name(p.era)).c_str(), static_cast<int>(p.title.size()), p.title.data());
         std::string on;
         for (const KernelChangeInfo *c : changes_by_release())
             if (p.changes.has(c->id) && !c->era)
                 on += (on.empty() ? "" : " ") + std::string(c->name);
-        std::printf("       has: %s\n", on.empty() ? "(none of the named changes)" : on.c_str());
-        std::printf("       checked against: %s\n",
-                    p.checked.empty() ? "no real kernel yet" : std::string(p.checked).c_str());
+        print("       has: %s\n", on.empty() ? "(none of the named changes)" : on.c_str());
+        print("       checked against: %s\n",
+              p.checked.empty() ? "no real kernel yet" : std::string(p.checked).c_str());
     }
-    std::printf("\nNamed changes (set fix NAME on|off):\n\n");
+    print("\nNamed changes (set fix NAME on|off):\n\n");
     for (const KernelChangeInfo *c : changes_by_release()) {
         const std::string commit = c->commit.empty() ? std::string("(id not found)") : std::string(c->commit);
-        std::printf("  %-19s %-12s %-5s %.*s\n", std::string(c->name).c_str(), commit.c_str(),
-                    version_text(c->since).c_str(), static_cast<int>(c->subject.size()), c->subject.data());
-        std::printf("  %-19s %.*s\n", "", static_cast<int>(c->summary.size()), c->summary.data());
+        print("  %-19s %-12s %-5s %.*s\n", std::string(c->name).c_str(), commit.c_str(), version_text(c->since).c_str(),
+              static_cast<int>(c->subject.size()), c->subject.data());
+        print("  %-19s %.*s\n", "", static_cast<int>(c->summary.size()), c->summary.data());
         if (c->era)
-            std::printf("  %-19s (a collector: set gc / set kernel picks it)\n", "");
+            print("  %-19s (a collector: set gc / set kernel picks it)\n", "");
         else if (!c->not_modelled.empty())
-            std::printf("  %-19s not modelled: %.*s\n", "", static_cast<int>(c->not_modelled.size()),
-                        c->not_modelled.data());
+            print("  %-19s not modelled: %.*s\n", "", static_cast<int>(c->not_modelled.size()), c->not_modelled.data());
     }
 }
 
@@ -98,7 +114,7 @@ int kernels_main(int argc, char **argv)
         if (a == "--json") {
             json = true;
         } else if (a == "-h" || a == "--help") {
-            std::printf("usage: inflight-cli kernels [--json]\n");
+            std::cout << "usage: inflight-cli kernels [--json]\n";
             return 0;
         } else {
             std::fprintf(stderr, "inflight-cli kernels: unknown option '%s'\nusage: inflight-cli kernels [--json]\n",

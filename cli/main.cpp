@@ -11,10 +11,11 @@
 #include "inflight/utf8.hpp"
 #include "inflight/version.hpp"
 
-#include "kernels_command.hpp"
-#include "replay_command.hpp"
+#include "checked_stdout.hpp"
 #include "diagnostic_json.hpp"
+#include "kernels_command.hpp"
 #include "lsp_server.hpp"
+#include "replay_command.hpp"
 #include "run_progress.hpp"
 #include "step_to.hpp"
 #include "watch_cli.hpp"
@@ -30,6 +31,8 @@
 #include <optional>
 #include <string>
 
+#include <unistd.h>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -38,69 +41,68 @@ using namespace inflight;
 
 namespace {
 
-void usage(std::FILE *to)
+void usage(std::ostream &to)
 {
-    std::fputs("usage: inflight-cli run FILE [--gc classic|async|graph] [--kernel VERSION] [--json] [--trace]\n"
-               "                        [--seed N] [--check]\n"
-               "                        [--hist] [--unit ns|us|ms] [--variant NAME] [--at STEP]\n"
-               "                        [--watch EXPR]... [--break LINE[ if COND]]...\n"
-               "                        [--limit NAME=N]... [--max-steps N] [--timeout SECONDS]\n"
-               "       inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]\n"
-               "       inflight-cli check FILE [--json] [--limit NAME=N]...   (parse and check only)\n"
-               "       inflight-cli replay FILE [--json] [--gc ERA]   (on this machine's kernel; see replay --help)\n"
-               "       inflight-cli export-c FILE [-o OUT.c] [--gc ERA]   (the scene as a standalone C test)\n"
-               "       inflight-cli kernels [--json]   (the kernel profiles and their named changes)\n"
-               "       inflight-cli lsp        (a Language Server on stdin/stdout, for editors)\n"
-               "       inflight-cli --help | --version\n"
-               "\n"
-               "Runs a scene of AF_UNIX syscalls against a model of the Linux garbage collector of\n"
-               "the chosen era and reports which sockets were freed, the collections that ran and\n"
-               "whether the scene's expectations held.\n"
-               "  --json    one JSON object instead of the text report\n"
-               "  --trace   one line per micro-step before the report; with --json, JSON Lines:\n"
-               "            one object per micro-step, the report object as the last line\n"
-               "  --at STEP the state after STEP micro-steps instead of the report: every socket,\n"
-               "            the collector's lists in order and the globals (--json: one object)\n"
-               "  --gc ERA  the collector, as that era's default profile (overrides `set gc`/`set kernel`)\n"
-               "  --kernel VERSION  a kernel profile, as in 6.1 (overrides `set kernel` and --gc);\n"
-               "            the scene's `set fix` lines still apply on top\n"
-               "  --seed N  seed for autobind names (overrides `set seed`)\n"
-               "  --check   verify the model's invariants after every micro-step\n"
-               "  --hist    after the report, the latency histograms of every timed call (sendmsg,\n"
-               "            autobind) per task and call kind, in bcc funclatency's format; a scene\n"
-               "            with `variant` blocks runs once per variant and ends with their ratios\n"
-               "  --unit U  histogram unit: ns (default), us or ms\n"
-               "  --variant NAME  run only that variant of the scene\n"
-               "  --watch EXPR    print each step where EXPR fires, before the report (repeatable):\n"
-               "            FIELD LABEL  fires when the value changes; fields: inflight, refs (file_count),\n"
-               "                         out_degree, index, scc_index, flags (gc_flags), queue, nr_fds, state\n"
-               "            LABEL freed|alive|candidate|garbage   fires when it becomes true\n"
-               "            unix_tot_inflight, gc_in_progress, hitlist, unix_graph_maybe_cyclic,\n"
-               "            unix_graph_grouped, user NAME inflight (user->unix_inflight)\n"
-               "            ... OP VALUE (==, !=, <, <=, >, >=): fires when the condition becomes true;\n"
-               "            a socket not created yet (or a field it lacks) is none\n"
-               "  --break LINE[ if COND]  print each step where a statement on LINE begins (and COND,\n"
-               "            a watch expression, holds) (repeatable)\n"
-               "            Either runs every micro-step (no fast-forward); --json adds \"hits\".\n"
-               "  --limit NAME=N  a run budget (scenes/LANGUAGE.md, 'Limits'), over the scene's\n"
-               "            `set limit`: objects, steps, collections, warnings, latency-samples,\n"
-               "            latency-values, queued-skbs, queued-bytes, input-bytes, name-lookups,\n"
-               "            time-ns, range-names. Reaching one ends the run (or rejects the scene)\n"
-               "            with file:line:col: error:, exit 2\n"
-               "  --max-steps N   the same as --limit steps=N\n"
-               "  --timeout S     end the run after S seconds of wall-clock time (exit 2)\n"
-               "  On a terminal, a long run prints its progress to stderr.\n"
-               "\n"
-               "why: the shortest chain of references from a process fd that keeps socket LABEL alive\n"
-               "at STEP (default: the end), or, when none does, why the collector left it: the rule\n"
-               "of the era in the kernel's names. --json: the chain, verdict and reason as an object.\n",
-               to);
+    to << ("usage: inflight-cli run FILE [--gc classic|async|graph] [--kernel VERSION] [--json] [--trace]\n"
+           "                        [--seed N] [--check]\n"
+           "                        [--hist] [--unit ns|us|ms] [--variant NAME] [--at STEP]\n"
+           "                        [--watch EXPR]... [--break LINE[ if COND]]...\n"
+           "                        [--limit NAME=N]... [--max-steps N] [--timeout SECONDS]\n"
+           "       inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]\n"
+           "       inflight-cli check FILE [--json] [--limit NAME=N]...   (parse and check only)\n"
+           "       inflight-cli replay FILE [--json] [--gc ERA]   (on this machine's kernel; see replay --help)\n"
+           "       inflight-cli export-c FILE [-o OUT.c] [--gc ERA]   (the scene as a standalone C test)\n"
+           "       inflight-cli kernels [--json]   (the kernel profiles and their named changes)\n"
+           "       inflight-cli lsp        (a Language Server on stdin/stdout, for editors)\n"
+           "       inflight-cli --help | --version\n"
+           "\n"
+           "Runs a scene of AF_UNIX syscalls against a model of the Linux garbage collector of\n"
+           "the chosen era and reports which sockets were freed, the collections that ran and\n"
+           "whether the scene's expectations held.\n"
+           "  --json    one JSON object instead of the text report\n"
+           "  --trace   one line per micro-step before the report; with --json, JSON Lines:\n"
+           "            one object per micro-step, the report object as the last line\n"
+           "  --at STEP the state after STEP micro-steps instead of the report: every socket,\n"
+           "            the collector's lists in order and the globals (--json: one object)\n"
+           "  --gc ERA  the collector, as that era's default profile (overrides `set gc`/`set kernel`)\n"
+           "  --kernel VERSION  a kernel profile, as in 6.1 (overrides `set kernel` and --gc);\n"
+           "            the scene's `set fix` lines still apply on top\n"
+           "  --seed N  seed for autobind names (overrides `set seed`)\n"
+           "  --check   verify the model's invariants after every micro-step\n"
+           "  --hist    after the report, the latency histograms of every timed call (sendmsg,\n"
+           "            autobind) per task and call kind, in bcc funclatency's format; a scene\n"
+           "            with `variant` blocks runs once per variant and ends with their ratios\n"
+           "  --unit U  histogram unit: ns (default), us or ms\n"
+           "  --variant NAME  run only that variant of the scene\n"
+           "  --watch EXPR    print each step where EXPR fires, before the report (repeatable):\n"
+           "            FIELD LABEL  fires when the value changes; fields: inflight, refs (file_count),\n"
+           "                         out_degree, index, scc_index, flags (gc_flags), queue, nr_fds, state\n"
+           "            LABEL freed|alive|candidate|garbage   fires when it becomes true\n"
+           "            unix_tot_inflight, gc_in_progress, hitlist, unix_graph_maybe_cyclic,\n"
+           "            unix_graph_grouped, user NAME inflight (user->unix_inflight)\n"
+           "            ... OP VALUE (==, !=, <, <=, >, >=): fires when the condition becomes true;\n"
+           "            a socket not created yet (or a field it lacks) is none\n"
+           "  --break LINE[ if COND]  print each step where a statement on LINE begins (and COND,\n"
+           "            a watch expression, holds) (repeatable)\n"
+           "            Either runs every micro-step (no fast-forward); --json adds \"hits\".\n"
+           "  --limit NAME=N  a run budget (scenes/LANGUAGE.md, 'Limits'), over the scene's\n"
+           "            `set limit`: objects, steps, collections, warnings, latency-samples,\n"
+           "            latency-values, queued-skbs, queued-bytes, input-bytes, name-lookups,\n"
+           "            time-ns, range-names. Reaching one ends the run (or rejects the scene)\n"
+           "            with file:line:col: error:, exit 2\n"
+           "  --max-steps N   the same as --limit steps=N\n"
+           "  --timeout S     end the run after S seconds of wall-clock time (exit 2)\n"
+           "  On a terminal, a long run prints its progress to stderr.\n"
+           "\n"
+           "why: the shortest chain of references from a process fd that keeps socket LABEL alive\n"
+           "at STEP (default: the end), or, when none does, why the collector left it: the rule\n"
+           "of the era in the kernel's names. --json: the chain, verdict and reason as an object.\n");
 }
 
 int fail_usage(const std::string &msg)
 {
     std::fprintf(stderr, "inflight-cli: error: %s\n", msg.c_str());
-    usage(stderr);
+    usage(std::cerr);
     return 2;
 }
 
@@ -174,18 +176,34 @@ int cli_main(int argc, char **argv);
 int main(int argc, char **argv)
 {
     use_huge_page_heap(argv); // before anything else: it may start the process again
+    // Every command prints through std::cout, into a buffer that remembers why a write failed.
+    // Unsyncing stdio replaces the standard streams' buffers (the language server asks for it),
+    // so it is done first, once, and the buffer installed after it stays.
+    std::ios::sync_with_stdio(false);
+    inflight_cli::CheckedStdout out(STDOUT_FILENO);
+    std::streambuf *const stdout_buffer = std::cout.rdbuf(&out);
+    int status = 2;
     // With the default budgets a run stays within ~2 GB (scenes/LANGUAGE.md, "Limits"); raised
     // limits can ask for more than the machine has. That still ends with a message and exit 2,
     // not an abort.
     try {
-        return cli_main(argc, argv);
+        status = cli_main(argc, argv);
     } catch (const std::bad_alloc &) {
         std::fprintf(stderr,
                      "%s%serror: out of memory; a limit raised with 'set limit' or --limit asks for more than "
                      "this machine has (see 'Limits' in scenes/LANGUAGE.md)\n",
                      g_scene_file.c_str(), g_scene_file.empty() ? "inflight-cli: " : ": ");
+        status = 2;
+    }
+    // Output that did not all get out (a full disk, /dev/full, an I/O error) is a failure
+    // whatever the command found: whoever reads the file would read a truncated report.
+    std::cout.flush();
+    std::cout.rdbuf(stdout_buffer);
+    if (out.error() != 0) {
+        std::fprintf(stderr, "inflight-cli: error: cannot write the output: %s\n", std::strerror(out.error()));
         return 2;
     }
+    return status;
 }
 
 namespace {
@@ -200,16 +218,16 @@ int cli_main(int argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
     if (argc < 2) {
-        usage(stderr);
+        usage(std::cerr);
         return 2;
     }
     const std::string command = argv[1];
     if (command == "--version" || command == "version") {
-        std::printf("inflight-cli %s\n", inflight::kVersion);
+        std::cout << "inflight-cli " << inflight::kVersion << "\n";
         return 0;
     }
     if (command == "-h" || command == "--help" || command == "help") {
-        usage(stdout);
+        usage(std::cout);
         return 0;
     }
     if (command == "why")

@@ -3,11 +3,12 @@
 // `inflight-cli export-c FILE [-o OUT.c] [--gc ERA]`.
 #include "replay_command.hpp"
 
+#include "inflight/atomic_file.hpp"
 #include "inflight/export_c.hpp"
-#include "inflight/release_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/release_profile.hpp"
 #include "inflight/replay_diff.hpp"
 #include "inflight/replay_plan.hpp"
 #include "inflight/utf8.hpp"
@@ -18,7 +19,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -97,7 +97,7 @@ std::optional<int> parse_args(int argc, char **argv, const char *usage, bool is_
                 return fail(usage, "-o needs a file name");
             c.out = v;
         } else if (a == "-h" || a == "--help") {
-            std::fputs(usage, stdout);
+            std::cout << usage;
             return 0;
         } else if (!a.empty() && a[0] == '-') {
             return fail(usage, "unknown option '" + a + "'");
@@ -220,11 +220,11 @@ int export_c_main(int argc, char **argv)
         std::cout << out.source;
         return 0;
     }
-    std::ofstream f(c.out, std::ios::binary | std::ios::trunc);
-    f << out.source;
-    f.close();
-    if (!f) {
-        std::cerr << "inflight-cli: error: cannot write " << c.out << "\n";
+    // Whole or not at all, and never over the scene it was made from.
+    AtomicWriteOptions options;
+    options.inputs = {c.file};
+    if (const auto failure = write_file_atomically(c.out, out.source, options)) {
+        std::cerr << "inflight-cli: error: " << printable(failure->message("write", c.out)) << "\n";
         return 2;
     }
     return 0;
