@@ -2,26 +2,19 @@
 // Whole reads and writes on pipes, across EINTR and short transfers.
 #pragma once
 
+#include "inflight/write_all.hpp"
+
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstddef>
+#include <string_view>
 
 namespace inflight::realkernel {
 
 inline bool write_all(int fd, const void *data, std::size_t n)
 {
-    const char *p = static_cast<const char *>(data);
-    while (n) {
-        const ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= static_cast<std::size_t>(w);
-    }
-    return true;
+    return inflight::write_all(fd, std::string_view(static_cast<const char *>(data), n)) == 0;
 }
 
 inline bool read_all(int fd, void *data, std::size_t n)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/vm_replay.hpp"
 
+#include "inflight/atomic_file.hpp"
+
 #include "pipe_io.hpp"
 
 #include <fcntl.h>
@@ -138,9 +140,12 @@ KernelRun run_in_vm(const std::string &scene_file, const VmOptions &o)
         return failed;
     }
     const std::string initrd = std::string(dir) + "/initrd.cpio";
-    {
-        std::ofstream f(initrd, std::ios::binary);
-        f << cpio.finish();
+    // A fresh file in a private directory: nothing to keep, but a short write (a full /tmp)
+    // must not boot a truncated initramfs that fails in some obscure way.
+    if (const auto failure = write_file_atomically(initrd, cpio.finish())) {
+        fs::remove_all(dir);
+        failed.failure = failure->message("write", initrd);
+        return failed;
     }
 
     const std::string memory = std::to_string(o.memory_mb);
