@@ -8,6 +8,7 @@
 #include "example_scenes.h"
 #include "help_dialogs.h"
 #include "player_controller.h"
+#include "save_file.h"
 #include "text_field_keys.h"
 #include "theme.h"
 #include "timeline_widget.h"
@@ -39,6 +40,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QBuffer>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
@@ -877,10 +879,14 @@ void MainWindow::exportGraph(const QString &format)
         QFileDialog::getSaveFileName(this, tr("Export graph"), QStringLiteral("inflight-graph.") + format, filter);
     if (path.isEmpty())
         return;
-    const bool ok = format == QLatin1String("png")   ? graph_->exportPng(path)
-                    : format == QLatin1String("svg") ? graph_->exportSvg(path)
-                                                     : graph_->exportDot(path);
-    statusBar()->showMessage(ok ? tr("Saved %1").arg(path) : tr("Could not write %1").arg(path), 6000);
+    QString error;
+    const bool ok = format == QLatin1String("png")   ? graph_->exportPng(path, &error)
+                    : format == QLatin1String("svg") ? graph_->exportSvg(path, &error)
+                                                     : graph_->exportDot(path, &error);
+    if (ok)
+        statusBar()->showMessage(tr("Saved %1").arg(path), 6000);
+    else
+        QMessageBox::warning(this, tr("Export graph"), error);
 }
 
 void MainWindow::exportTrace()
@@ -893,13 +899,11 @@ void MainWindow::exportTrace()
                                                       tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        statusBar()->showMessage(tr("Could not write %1: %2").arg(path, f.errorString()), 6000);
+    const std::string json = controller_.traceJson();
+    if (const auto error = saveFile(path, QByteArray::fromStdString(json), "export")) {
+        QMessageBox::warning(this, tr("Export trace"), *error);
         return;
     }
-    const std::string json = controller_.traceJson();
-    f.write(json.data(), static_cast<qint64>(json.size()));
     statusBar()->showMessage(tr("Saved %1 (%2 steps)").arg(path).arg(controller_.totalSteps()), 6000);
 }
 
@@ -1023,8 +1027,19 @@ bool MainWindow::saveScreenshot(const QString &file, int settle_ms)
     while (settle.elapsed() < 300)
         QApplication::processEvents(QEventLoop::AllEvents, 20);
     const QPixmap shot = grab();
-    if (shot.isNull() || !shot.save(file)) {
-        std::fprintf(stderr, "inflight: error: could not write %s\n", qPrintable(file));
+    // Encoded in memory in the format the name asks for (PNG without a suffix), then written
+    // whole or not at all.
+    const QByteArray suffix = QFileInfo(file).suffix().toLatin1();
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (shot.isNull() || !shot.save(&buffer, suffix.isEmpty() ? "PNG" : suffix.constData())) {
+        std::fprintf(stderr, "inflight: error: cannot write %s: the window could not be encoded as an image\n",
+                     qPrintable(file));
+        return false;
+    }
+    if (const auto error = saveFile(file, bytes, "write")) {
+        std::fprintf(stderr, "inflight: error: %s\n", qPrintable(*error));
         return false;
     }
     return true;

@@ -13,11 +13,14 @@
 #include "main_window.h"
 #include "player_controller.h"
 
+#include "file_size_limit.hpp"
+
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
@@ -257,6 +260,57 @@ private slots:
         QVERIFY(e.session.isModified());
         QCOMPARE(e.editor().bytes(), kTriangle + "gc");
         QCOMPARE(read_all(file), kTriangle);
+    }
+
+    void aSaveThatCannotBeWrittenKeepsTheFileTheEditAndItsRecoveryCopy()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        const QString recovery = path("recovery-unwritable");
+        w.session().setRecoveryStore(editor::RecoveryStore(recovery));
+        const QString file = path("unwritable.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(w.openSceneNow(file));
+        QStringList messages; // after opening: openSceneNow() sets the window's own sink
+        w.session().setMessageSink([&](const QString &m) { messages << m; });
+        w.show();
+        w.sceneEditor().SendScintilla(QsciScintilla::SCI_DOCUMENTEND);
+        QTest::keyClicks(&w.sceneEditor(), QStringLiteral("gc"));
+        QSignalSpy recovered(&w.session(), &EditorSession::recoveryWritten);
+        w.session().setRecoveryInterval(20);
+        QVERIFY(recovered.wait(10000));
+
+        // Ctrl+S when the disk takes only part of the file (a file size limit fails the write
+        // as a full disk does).
+        {
+            const inflight::test::FileSizeLimit limit(16);
+            QVERIFY(limit.active());
+            w.action("save")->trigger();
+        }
+        QCOMPARE(read_all(file), kTriangle);
+        QCOMPARE(messages.size(), 1);
+        QVERIFY2(messages.front().contains(QStringLiteral("writing: File too large; the file on disk is unchanged")),
+                 qPrintable(messages.front()));
+        QVERIFY(w.session().isModified());
+        QVERIFY2(w.windowTitle().contains(QStringLiteral("unwritable.scn*")), qPrintable(w.windowTitle()));
+        const auto copy = editor::RecoveryStore(recovery).read(file);
+        QVERIFY(copy);
+        QCOMPARE(copy->text, kTriangle + "gc");
+        QCOMPARE(QDir(dir_.path()).entryList({QStringLiteral("*unwritable.scn*")}, QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("unwritable.scn")});
+        // Quitting still asks.
+        int asked = 0;
+        w.session().setUnsavedPrompt([&](const QString &) {
+            ++asked;
+            return EditorSession::Answer::cancel;
+        });
+        QVERIFY(!w.close());
+        QCOMPARE(asked, 1);
+        // With room again, the same save goes through and ends the recovery copy.
+        w.action("save")->trigger();
+        QCOMPARE(read_all(file), kTriangle + "gc");
+        QVERIFY(!w.session().isModified());
+        QVERIFY(!editor::RecoveryStore(recovery).read(file));
     }
 
     void aVanishedFileIsWrittenBackOnSave()

@@ -5,6 +5,7 @@
 
 #include "../docks/scene_dock.h"
 #include "../player_controller.h"
+#include "../save_file.h"
 
 #include "inflight/parser.hpp"
 #include "inflight/utf8.hpp"
@@ -14,7 +15,6 @@
 #include <QFileSystemWatcher>
 #include <QMessageBox>
 #include <QMetaObject>
-#include <QSaveFile>
 
 #include <utility>
 
@@ -301,15 +301,10 @@ bool EditorSession::save()
         return false;
     }
     const QByteArray bytes = editor_->bytes();
-    // A temporary file beside it, renamed over it on commit: a full disk or a kill mid-write
-    // leaves the old file whole.
-    QSaveFile f(path_);
-    if (!f.open(QIODevice::WriteOnly)) {
-        report(tr("%1: error: cannot save: %2").arg(path_, f.errorString()));
-        return false;
-    }
-    if (f.write(bytes) != bytes.size() || !f.commit()) {
-        report(tr("%1: error: cannot save: %2; the file on disk is unchanged").arg(path_, f.errorString()));
+    // Whole or not at all: on a failure the file on disk, the buffer (still modified, so the
+    // title keeps its mark and quitting asks) and its recovery copy all stay.
+    if (const auto error = saveFile(path_, bytes)) {
+        report(tr("%1: error: %2").arg(path_, *error));
         return false;
     }
     saving_ = bytes;

@@ -4,8 +4,8 @@
 // would drop the buffer; diagnostics as you type (BufferChecker) shown in the Scene dock; a
 // clean buffer re-run where the view was ("Run as you type"); a recovery copy every few seconds
 // (RecoveryStore); a file changed on disk while edited asks instead of clobbering either side.
-// Saving writes a temporary file and renames it (QSaveFile) and writes the buffer's bytes as
-// they are: its line endings, its final newline or none.
+// Saving writes the buffer's bytes as they are (its line endings, its final newline or none)
+// whole or not at all (saveFile()): a failed save changes nothing but says why.
 #pragma once
 
 #include "buffer_checker.h"

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "recovery_store.h"
 
+#include "../save_file.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -42,21 +43,19 @@ bool RecoveryStore::write(const QString &original_path, const QByteArray &text, 
     }
     const QString slot = dir_ + QLatin1Char('/') + slotOf(original_path);
     // The text first, then the note that names it: a copy is only offered once both are there.
-    QSaveFile body(slot + QStringLiteral(".scn"));
-    if (!body.open(QIODevice::WriteOnly) || body.write(text) != text.size() || !body.commit()) {
+    if (const auto failed = saveFile(slot + QStringLiteral(".scn"), text, "write the recovery copy")) {
         if (error)
-            *error = QStringLiteral("%1: %2").arg(body.fileName(), body.errorString());
+            *error = *failed;
         return false;
     }
-    QSaveFile info(slot + QStringLiteral(".json"));
     const QJsonObject o{
         {QStringLiteral("path"), original_path.isEmpty() ? QString() : QFileInfo(original_path).absoluteFilePath()},
         {QStringLiteral("written"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
         {QStringLiteral("bytes"), static_cast<qint64>(text.size())}};
-    const QByteArray json = QJsonDocument(o).toJson();
-    if (!info.open(QIODevice::WriteOnly) || info.write(json) != json.size() || !info.commit()) {
+    if (const auto failed =
+            saveFile(slot + QStringLiteral(".json"), QJsonDocument(o).toJson(), "write the recovery note")) {
         if (error)
-            *error = QStringLiteral("%1: %2").arg(info.fileName(), info.errorString());
+            *error = *failed;
         return false;
     }
     return true;

@@ -27,8 +27,8 @@ public:
         QDateTime written;
         QString slot; // the slot's file name stem in the directory
     };
-    // Writes the copy of `original_path`'s buffer over its slot's previous one (temporary
-    // file, then rename: a kill mid-write leaves the previous one).
+    // Writes the copy of `original_path`'s buffer over its slot's previous one, whole or not at
+    // all (saveFile(): a full disk or a kill mid-write leaves the previous one).
     bool write(const QString &original_path, const QByteArray &text, QString *error = nullptr) const;
     // The copy of `original_path` (empty: the untitled buffer's), if one was left.
     std::optional<Copy> read(const QString &original_path) const;

@@ -7,11 +7,12 @@
 #include "graph/graph_scene.h"
 #include "graph/process_item.h"
 #include "graph/socket_item.h"
+#include "save_file.h"
 #include "theme.h"
 
+#include <QBuffer>
 #include <QImage>
 #include <QPainter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTextStream>
 
@@ -37,9 +38,24 @@ QString quoted(QString s)
 
 QString num(double v) { return QString::number(v, 'f', 2); }
 
+bool save(const QString &path, const QByteArray &bytes, QString *error)
+{
+    const auto failed = saveFile(path, bytes, "export");
+    if (failed && error)
+        *error = *failed;
+    return !failed;
+}
+
+bool failure(const QString &why, QString *error)
+{
+    if (error)
+        *error = why;
+    return false;
+}
+
 } // namespace
 
-bool writePng(GraphScene &scene, const QString &path, double scale)
+bool writePng(GraphScene &scene, const QString &path, double scale, QString *error)
 {
     const QRectF r = exportRect(scene);
     // Keep the image within 16k pixels a side whatever the graph's size.
@@ -54,14 +70,22 @@ bool writePng(GraphScene &scene, const QString &path, double scale)
         p.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
         scene.render(&p, QRectF(QPointF(0, 0), image.size()), r);
     }
-    return image.save(path, "PNG");
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG"))
+        return failure(QStringLiteral("cannot export %1: the image could not be encoded as PNG").arg(path), error);
+    return save(path, png, error);
 }
 
-bool writeSvg(GraphScene &scene, const QString &path)
+bool writeSvg(GraphScene &scene, const QString &path, QString *error)
 {
     const QRectF r = exportRect(scene);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
-    svg.setFileName(path);
+    svg.setOutputDevice(&buffer);
     svg.setSize(r.size().toSize());
     svg.setViewBox(QRectF(QPointF(0, 0), r.size()));
     svg.setResolution(96);
@@ -69,11 +93,13 @@ bool writeSvg(GraphScene &scene, const QString &path)
     svg.setDescription(QStringLiteral("Sockets, in-flight file copies and open fds at one step"));
     QPainter p;
     if (!p.begin(&svg))
-        return false;
+        return failure(QStringLiteral("cannot export %1: the SVG could not be drawn").arg(path), error);
     p.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     p.fillRect(QRectF(QPointF(0, 0), r.size()), Theme::instance().background());
     scene.render(&p, QRectF(QPointF(0, 0), r.size()), r);
-    return p.end();
+    if (!p.end())
+        return failure(QStringLiteral("cannot export %1: the SVG could not be drawn").arg(path), error);
+    return save(path, bytes, error);
 }
 
 QString dotText(const GraphScene &scene)
@@ -172,15 +198,9 @@ QString dotText(const GraphScene &scene)
     return out;
 }
 
-bool writeDot(const GraphScene &scene, const QString &path)
+bool writeDot(const GraphScene &scene, const QString &path, QString *error)
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Text))
-        return false;
-    const QByteArray bytes = dotText(scene).toUtf8();
-    if (f.write(bytes) != bytes.size())
-        return false;
-    return f.commit();
+    return save(path, dotText(scene).toUtf8(), error);
 }
 
 } // namespace graph_export

@@ -263,9 +263,12 @@ void GraphPanel::centreWhenShown(std::uint32_t sock)
     });
 }
 
-bool GraphPanel::exportPng(const QString &path) { return graph_export::writePng(*scene_, path); }
-bool GraphPanel::exportSvg(const QString &path) { return graph_export::writeSvg(*scene_, path); }
-bool GraphPanel::exportDot(const QString &path) { return graph_export::writeDot(*scene_, path); }
+bool GraphPanel::exportPng(const QString &path, QString *error)
+{
+    return graph_export::writePng(*scene_, path, 2.0, error);
+}
+bool GraphPanel::exportSvg(const QString &path, QString *error) { return graph_export::writeSvg(*scene_, path, error); }
+bool GraphPanel::exportDot(const QString &path, QString *error) { return graph_export::writeDot(*scene_, path, error); }
 
 bool GraphPanel::waitForLayout(int ms)
 {

@@ -49,10 +49,11 @@ public:
     // wrapping around; draws it out of an aggregate if needed. False when nothing matches.
     bool findNext(const QString &text);
 
-    // Exports of what is drawn (for the main window's File menu).
-    bool exportPng(const QString &path);
-    bool exportSvg(const QString &path);
-    bool exportDot(const QString &path);
+    // Exports of what is drawn (for the main window's File menu); false and `error` when the
+    // file could not be written (graph_export.h).
+    bool exportPng(const QString &path, QString *error = nullptr);
+    bool exportSvg(const QString &path, QString *error = nullptr);
+    bool exportDot(const QString &path, QString *error = nullptr);
 
     // Tests and benchmarks only: spins an event loop until the newest layout is applied (and
     // its animation finished). False on timeout.

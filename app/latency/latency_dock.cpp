@@ -8,6 +8,7 @@
 #include "percentile_model.h"
 
 #include "../player_controller.h"
+#include "../save_file.h"
 #include "../theme.h"
 
 #include <QComboBox>
@@ -20,13 +21,12 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QTransposeProxyModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
+#include <QTransposeProxyModel>
 #include <QVBoxLayout>
 
 using namespace inflight;
@@ -433,10 +433,9 @@ QString LatencyDock::exportText(ExportFormat format) const
 
 bool LatencyDock::exportToFile(const QString &path, ExportFormat format, QString *error) const
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Text) || f.write(exportText(format).toUtf8()) < 0 || !f.commit()) {
+    if (const auto failed = saveFile(path, exportText(format).toUtf8(), "export")) {
         if (error)
-            *error = f.errorString();
+            *error = *failed;
         return false;
     }
     return true;
@@ -468,7 +467,7 @@ void LatencyDock::chooseExportFile(ExportFormat format)
         return;
     QString error;
     if (!exportToFile(path, format, &error))
-        QMessageBox::warning(this, tr("Export latency histogram"), tr("Could not write %1: %2").arg(path, error));
+        QMessageBox::warning(this, tr("Export latency histogram"), error);
 }
 
 void LatencyDock::applyTheme()
