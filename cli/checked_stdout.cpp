@@ -6,9 +6,14 @@
 #include <cstring>
 #include <string_view>
 
+#include <unistd.h>
+
 namespace inflight_cli {
 
-CheckedStdout::CheckedStdout(int fd) : fd_(fd) { setp(buffer_.data(), buffer_.data() + buffer_.size()); }
+CheckedStdout::CheckedStdout(int fd) : fd_(fd), line_buffered_(::isatty(fd) == 1)
+{
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+}
 
 bool CheckedStdout::drain()
 {
@@ -27,6 +32,8 @@ CheckedStdout::int_type CheckedStdout::overflow(int_type c)
         return traits_type::not_eof(c);
     *pptr() = traits_type::to_char_type(c);
     pbump(1);
+    if (line_buffered_ && traits_type::to_char_type(c) == '\n' && !drain())
+        return traits_type::eof();
     return c;
 }
 
@@ -35,6 +42,8 @@ std::streamsize CheckedStdout::xsputn(const char *s, std::streamsize n)
     if (n <= epptr() - pptr()) {
         std::memcpy(pptr(), s, static_cast<std::size_t>(n));
         pbump(static_cast<int>(n));
+        if (line_buffered_ && std::memchr(s, '\n', static_cast<std::size_t>(n)) && !drain())
+            return 0;
         return n;
     }
     // Larger than the room left: what is buffered first, then this in one go.

@@ -3,7 +3,8 @@
 // itself and keeps the errno of the first write that failed. stdio's own buffer forgets it
 // (a failed flush empties the buffer, and the final fflush() then succeeds), so main() could
 // only tell that something was lost, not why. After a failure the rest is dropped: the output
-// is incomplete either way, and main() ends with a message and a non-zero exit.
+// is incomplete either way, and main() ends with a message and a non-zero exit. On a terminal
+// each line is written as it ends, as stdio does, so a long --trace shows as it runs.
 #pragma once
 
 #include <array>
@@ -27,6 +28,7 @@ protected:
 private:
     bool drain();
     int fd_;
+    bool line_buffered_;
     int error_ = 0;
     std::array<char, 64 * 1024> buffer_;
 };

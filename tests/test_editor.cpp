@@ -289,8 +289,9 @@ private slots:
         }
         QCOMPARE(read_all(file), kTriangle);
         QCOMPARE(messages.size(), 1);
-        QVERIFY2(messages.front().contains(QStringLiteral("writing: File too large; the file on disk is unchanged")),
-                 qPrintable(messages.front()));
+        QCOMPARE(messages.front(),
+                 QStringLiteral("cannot save %1: writing: File too large; the file on disk is unchanged")
+                     .arg(QFileInfo(file).absoluteFilePath()));
         QVERIFY(w.session().isModified());
         QVERIFY2(w.windowTitle().contains(QStringLiteral("unwritable.scn*")), qPrintable(w.windowTitle()));
         const auto copy = editor::RecoveryStore(recovery).read(file);

@@ -304,7 +304,7 @@ bool EditorSession::save()
     // Whole or not at all: on a failure the file on disk, the buffer (still modified, so the
     // title keeps its mark and quitting asks) and its recovery copy all stay.
     if (const auto error = saveFile(path_, bytes)) {
-        report(tr("%1: error: %2").arg(path_, *error));
+        report(*error); // "cannot save PATH: STEP: ERRNO TEXT; the file on disk is unchanged"
         return false;
     }
     saving_ = bytes;

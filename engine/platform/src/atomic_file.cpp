@@ -80,7 +80,7 @@ std::string WriteFailure::message(std::string_view action, std::string_view path
     std::string m = "cannot " + std::string(action) + " " + std::string(path) + ": " + text();
     if (replaced)
         m += "; the new contents are in place but may not survive a crash";
-    else if (target_existed)
+    else if (target_existed && error != 0)
         m += "; the file on disk is unchanged";
     else
         m += "; nothing was written";

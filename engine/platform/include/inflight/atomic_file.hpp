@@ -25,7 +25,8 @@ struct WriteFailure {
     // "writing: No space left on device", or the refusal alone.
     std::string text() const;
     // "cannot save PATH: writing: No space left on device; the file on disk is unchanged"
-    // ("...; nothing was written" when there was no file; `action`: "save", "write"...).
+    // ("...; nothing was written" after a refusal or where there was no file; `action`: "save",
+    // "write"...).
     std::string message(std::string_view action, std::string_view path) const;
 };
 
