@@ -706,33 +706,41 @@ private slots:
         QVERIFY(!tight.due(far, far));
     }
 
+    // Rows as everySceneEveryCollector's, less the scenes whose full runs take minutes
+    // (everySceneEveryCollector covers those fast-forwarded).
+    void fastForwardNeverRenumbers_data()
+    {
+        QTest::addColumn<int>("index");
+        const std::vector<Case> &all = shippedCases();
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (!all[i].file.contains(QStringLiteral("/large/")) &&
+                !all[i].file.endsWith(QStringLiteral("autobind-exhaustion.scn")))
+                QTest::newRow(label(all[i]).constData()) << static_cast<int>(i);
+    }
+
     void fastForwardNeverRenumbers()
     {
         // Every event a fast-forwarded run shows is the event of the full run at that step.
-        for (const Case &c : shippedCases()) {
-            if (c.file.contains(QStringLiteral("/large/")) ||
-                c.file.endsWith(QStringLiteral("autobind-exhaustion.scn")))
-                continue; // their full runs take minutes; everySceneEveryCollector covers them fast-forwarded
-            SimulationOptions full = options_for(c);
-            SimulationOptions ff = full;
-            ff.fast_forward = true;
-            Simulation a(c.scene, full), b(c.scene, ff);
-            std::uint64_t compared = 0;
-            while (const Event *e = b.step()) {
-                const Event mine = *e;
-                while (a.steps() < mine.step && a.step()) { }
-                const Event *ref = a.last_event();
-                QVERIFY2(ref && ref->step == mine.step,
-                         label(c) + " step " + QByteArray::number(qulonglong(mine.step)));
-                QVERIFY2(ref->kind == mine.kind && ref->a == mine.a && ref->b == mine.b && ref->before == mine.before &&
-                             ref->time == mine.time,
-                         label(c) + " same event at step " + QByteArray::number(qulonglong(mine.step)));
-                ++compared;
-            }
-            a.run();
-            QCOMPARE(b.steps(), a.steps());
-            QVERIFY(compared > 0);
+        QFETCH(int, index);
+        const Case &c = shippedCases().at(static_cast<std::size_t>(index));
+        SimulationOptions full = options_for(c);
+        SimulationOptions ff = full;
+        ff.fast_forward = true;
+        Simulation a(c.scene, full), b(c.scene, ff);
+        std::uint64_t compared = 0;
+        while (const Event *e = b.step()) {
+            const Event mine = *e;
+            while (a.steps() < mine.step && a.step()) { }
+            const Event *ref = a.last_event();
+            QVERIFY2(ref && ref->step == mine.step, label(c) + " step " + QByteArray::number(qulonglong(mine.step)));
+            QVERIFY2(ref->kind == mine.kind && ref->a == mine.a && ref->b == mine.b && ref->before == mine.before &&
+                         ref->time == mine.time,
+                     label(c) + " same event at step " + QByteArray::number(qulonglong(mine.step)));
+            ++compared;
         }
+        a.run();
+        QCOMPARE(b.steps(), a.steps());
+        QVERIFY(compared > 0);
     }
 
     void reverseContinueLandsOnThePreviousHit()
