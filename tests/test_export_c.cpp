@@ -343,6 +343,22 @@ private slots:
         QVERIFY(exported.out.isEmpty());
     }
 
+    // A scene export-c cannot write is refused with its file and lines, the file name shown
+    // terminal-safe.
+    void refusal_shows_the_file_name_safely()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::filesystem::path scene = tmp.filePath(QStringLiteral("x\x1b[31m.scn")).toStdString();
+        QVERIFY(std::filesystem::copy_file(INFLIGHT_SOURCE_DIR "/scenes/seed-splice-checksum.scn", scene));
+        const Ran r = run(cli(), {QStringLiteral("export-c"), QString::fromStdString(scene.string())});
+        QCOMPARE(r.status, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains("error: cannot export"), r.err.constData());
+        QVERIFY2(!r.err.contains('\x1b'), r.err.constData());
+        QVERIFY2(r.err.contains(QByteArray::fromStdString(printable(scene.string()))), r.err.constData());
+    }
+
     // The exporter itself does not trust what the parser lets through: names, addresses and the
     // file name of a plan built by hand reach the program as data.
     void hostile_plan_is_inert()
