@@ -124,7 +124,7 @@ struct Hostile {
 
 Hostile in_scene(std::string text) { return {std::move(text), {}, "scene.scn"}; }
 
-// The file name as the attack: the header comment once held the path. `splice` is the
+// The file name as the attack, as it would end a comment holding the path. `splice` is the
 // directories that follow "x*" (a trigraph's `/` ends a directory name), then comes a directory
 // named after the payload, then the file "* rest.scn".
 Hostile in_path(std::vector<std::string> splice)
