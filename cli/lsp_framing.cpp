@@ -169,7 +169,7 @@ Frame FrameReader::next()
                 problems.empty() ? std::string("a message header without Content-Length") : problems};
     if (*length > limits_.max_body)
         add_problem(problems, "a message of " + group_digits(*length) + " bytes, more than the limit of " +
-                                  group_digits(limits_.max_body));
+                                  group_digits(limits_.max_body) + " bytes");
     if (!problems.empty()) {
         if (!discard(*length))
             return {Frame::Kind::end, {}, problems + "; the input ended inside that message"};

@@ -471,7 +471,10 @@ int run_language_server(std::istream &in, std::ostream &out, std::ostream &log)
         bool sent = true;
         switch (frame.kind) {
         case Frame::Kind::message: sent = send(server.receive(frame.body)); break;
-        case Frame::Kind::skipped: sent = send(server.report(frame.problem + "; the message was skipped")); break;
+        case Frame::Kind::skipped:
+            sent = send(server.report(frame.problem + "; the message was skipped (a document may have at most " +
+                                      group_digits(max_document_bytes()) + " bytes)"));
+            break;
         case Frame::Kind::end:
             if (!frame.problem.empty())
                 server.report(frame.problem);
