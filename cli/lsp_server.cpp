@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "lsp_server.hpp"
 
+#include "json_shape.hpp"
+#include "lsp_framing.hpp"
+
 #include "inflight/language_service.hpp"
+#include "inflight/run_budget.hpp"
 
 #include <iostream>
+#include <stdexcept>
 #include <string_view>
 
 namespace inflight::cli {
@@ -65,10 +70,78 @@ json range(const std::vector<std::string_view> &lines, std::uint32_t line, std::
 
 json response(const json &id, json result) { return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}; }
 
-json error_response(const json &id, int code, const std::string &message)
+// JSON-RPC's and LSP's error codes.
+enum ErrorCode : int {
+    parse_error = -32700,
+    invalid_request = -32600,
+    method_not_found = -32601,
+    invalid_params = -32602,
+    server_not_initialized = -32002,
+};
+
+json error_response(const json &id, ErrorCode code, const std::string &message)
 {
     return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
 }
+
+// Text from the input quoted in a reply: bounded (a method name may be megabytes long).
+std::string excerpt(std::string_view s)
+{
+    constexpr std::size_t kShown = 200;
+    return s.size() <= kShown ? std::string(s) : std::string(s.substr(0, kShown)) + "...";
+}
+
+// params that do not have the shape a method needs: InvalidParams for a request.
+struct InvalidParams : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+const json &member(const json &object, const char *key)
+{
+    if (!object.is_object())
+        throw InvalidParams(std::string("an object with '") + key + "' was expected");
+    const auto it = object.find(key);
+    if (it == object.end())
+        throw InvalidParams(std::string("'") + key + "' is missing");
+    return *it;
+}
+
+const json &object_member(const json &object, const char *key)
+{
+    const json &value = member(object, key);
+    if (!value.is_object())
+        throw InvalidParams(std::string("'") + key + "' must be an object");
+    return value;
+}
+
+std::string string_member(const json &object, const char *key)
+{
+    const json &value = member(object, key);
+    if (!value.is_string())
+        throw InvalidParams(std::string("'") + key + "' must be a string");
+    return value.get<std::string>();
+}
+
+std::int64_t integer_member(const json &object, const char *key)
+{
+    const json &value = member(object, key);
+    if (!value.is_number_integer() || (value.is_number_unsigned() && value.get<std::uint64_t>() > INT64_MAX))
+        throw InvalidParams(std::string("'") + key + "' must be an integer");
+    return value.get<std::int64_t>();
+}
+
+// A 0-based line or character: LSP's uinteger, less one so that adding 1 cannot wrap.
+std::uint32_t position_member(const json &object, const char *key)
+{
+    const json &value = member(object, key);
+    if (!value.is_number_unsigned() || value.get<std::uint64_t>() >= UINT32_MAX)
+        throw InvalidParams(std::string("'") + key + "' must be an integer from 0 to " +
+                            std::to_string(UINT32_MAX - 1));
+    return value.get<std::uint32_t>();
+}
+
+// Open documents together: each at most max_document_bytes(), and not unboundedly many.
+std::uint64_t max_open_bytes() { return 16 * max_document_bytes(); }
 
 int severity_of(inflight::Diagnostic::Severity s)
 {
@@ -108,39 +181,84 @@ int symbol_kind(inflight::SceneSymbol::Kind k)
 
 } // namespace
 
-json LanguageServer::publish(const std::string &uri)
+std::uint64_t max_document_bytes() { return budget_info(Budget::input_bytes).default_value; }
+
+std::uint64_t max_message_bytes() { return 6 * max_document_bytes() + 64 * 1024; }
+
+LanguageServer::LanguageServer(std::ostream &log) : log_(log) { }
+
+json LanguageServer::publish(const std::string &uri) const
 {
-    const std::string &text = documents_[uri];
-    const auto lines = inflight::split_lines(text);
     json list = json::array();
-    for (const inflight::Diagnostic &d : inflight::check_text(text, uri)) {
-        json item = {{"range", range(lines, d.loc.line, d.loc.col ? d.loc.col : 1, d.end_col)},
-                     {"severity", severity_of(d.severity)},
-                     {"source", "inflight"},
-                     {"message", d.message}};
-        if (d.fix)
-            item["data"] = {
-                {"fix",
-                 {{"range", range(lines, d.fix->line, d.fix->col, d.fix->end_col)}, {"newText", d.fix->replacement}}}};
-        list.push_back(std::move(item));
+    std::optional<std::int64_t> version;
+    if (const auto doc = documents_.find(uri); doc != documents_.end()) {
+        version = doc->second.version;
+        if (!doc->second.refused.empty()) {
+            list.push_back(
+                {{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+                 {"severity", 1},
+                 {"source", "inflight"},
+                 {"message", doc->second.refused}});
+        } else {
+            const std::string &text = doc->second.text;
+            const auto lines = inflight::split_lines(text);
+            for (const inflight::Diagnostic &d : inflight::check_text(text, uri)) {
+                json item = {{"range", range(lines, d.loc.line, d.loc.col ? d.loc.col : 1, d.end_col)},
+                             {"severity", severity_of(d.severity)},
+                             {"source", "inflight"},
+                             {"message", d.message}};
+                if (d.fix)
+                    item["data"] = {{"fix",
+                                     {{"range", range(lines, d.fix->line, d.fix->col, d.fix->end_col)},
+                                      {"newText", d.fix->replacement}}}};
+                list.push_back(std::move(item));
+            }
+        }
     }
-    return {{"jsonrpc", "2.0"},
-            {"method", "textDocument/publishDiagnostics"},
-            {"params", {{"uri", uri}, {"diagnostics", std::move(list)}}}};
+    json params = {{"uri", uri}, {"diagnostics", std::move(list)}};
+    if (version)
+        params["version"] = *version;
+    return {{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"}, {"params", std::move(params)}};
+}
+
+void LanguageServer::store(const std::string &uri, std::string text, std::optional<std::int64_t> version)
+{
+    const auto [entry, added] = documents_.try_emplace(uri);
+    Document &doc = entry->second;
+    if (added)
+        open_bytes_ += uri.size();
+    open_bytes_ -= doc.text.size();
+    doc.version = version;
+    doc.refused.clear();
+    doc.text.clear();
+    if (text.size() > max_document_bytes()) {
+        doc.refused = "the document has " + group_digits(text.size()) + " bytes, more than the limit of " +
+                      group_digits(max_document_bytes()) +
+                      " bytes of a scene; it is not checked (inflight-cli check --limit input-bytes=N "
+                      "checks a larger file)";
+    } else if (open_bytes_ + text.size() > max_open_bytes()) {
+        doc.refused = "the open documents together would have more than " + group_digits(max_open_bytes()) +
+                      " bytes; close some to check this one";
+    } else {
+        open_bytes_ += text.size();
+        doc.text = std::move(text);
+    }
 }
 
 json LanguageServer::completion(const json &params) const
 {
-    const std::string uri = params.at("textDocument").at("uri").get<std::string>();
+    const std::string uri = string_member(object_member(params, "textDocument"), "uri");
+    const json &at = object_member(params, "position");
+    const std::uint32_t line = position_member(at, "line") + 1;
+    const std::uint32_t character = position_member(at, "character");
     const auto doc = documents_.find(uri);
     if (doc == documents_.end())
         return json::array();
-    const auto lines = inflight::split_lines(doc->second);
-    const std::uint32_t line = params.at("position").at("line").get<std::uint32_t>() + 1;
-    const std::uint32_t col = col_of(line_of(lines, line), params.at("position").at("character").get<std::uint32_t>());
+    const auto lines = inflight::split_lines(doc->second.text);
+    const std::uint32_t col = col_of(line_of(lines, line), character);
     std::uint32_t start = col;
     json items = json::array();
-    for (const inflight::CompletionItem &c : inflight::complete_at(doc->second, line, col, &start)) {
+    for (const inflight::CompletionItem &c : inflight::complete_at(doc->second.text, line, col, &start)) {
         json item = {{"label", c.label}, {"kind", completion_kind(c.kind)}, {"detail", c.detail}};
         if (!c.documentation.empty())
             item["documentation"] = {{"kind", "plaintext"}, {"value", c.documentation}};
@@ -152,14 +270,15 @@ json LanguageServer::completion(const json &params) const
 
 json LanguageServer::hover(const json &params) const
 {
-    const std::string uri = params.at("textDocument").at("uri").get<std::string>();
+    const std::string uri = string_member(object_member(params, "textDocument"), "uri");
+    const json &at = object_member(params, "position");
+    const std::uint32_t line = position_member(at, "line") + 1;
+    const std::uint32_t character = position_member(at, "character");
     const auto doc = documents_.find(uri);
     if (doc == documents_.end())
         return nullptr;
-    const auto lines = inflight::split_lines(doc->second);
-    const std::uint32_t line = params.at("position").at("line").get<std::uint32_t>() + 1;
-    const std::uint32_t col = col_of(line_of(lines, line), params.at("position").at("character").get<std::uint32_t>());
-    const auto h = inflight::hover_at(doc->second, line, col);
+    const auto lines = inflight::split_lines(doc->second.text);
+    const auto h = inflight::hover_at(doc->second.text, line, col_of(line_of(lines, line), character));
     if (!h)
         return nullptr;
     return {{"contents", {{"kind", "plaintext"}, {"value", h->text}}},
@@ -168,13 +287,13 @@ json LanguageServer::hover(const json &params) const
 
 json LanguageServer::symbols(const json &params) const
 {
-    const std::string uri = params.at("textDocument").at("uri").get<std::string>();
+    const std::string uri = string_member(object_member(params, "textDocument"), "uri");
     const auto doc = documents_.find(uri);
     json list = json::array();
     if (doc == documents_.end())
         return list;
-    const auto lines = inflight::split_lines(doc->second);
-    for (const inflight::SceneSymbol &s : inflight::document_symbols(doc->second)) {
+    const auto lines = inflight::split_lines(doc->second.text);
+    for (const inflight::SceneSymbol &s : inflight::document_symbols(doc->second.text)) {
         const json selection = range(lines, s.line, s.col, s.end_col);
         json whole = selection;
         if (s.end_line > s.line)
@@ -189,99 +308,146 @@ json LanguageServer::symbols(const json &params) const
     return list;
 }
 
+std::vector<json> LanguageServer::report(const std::string &problem)
+{
+    log_ << "inflight-cli lsp: " << problem << '\n';
+    log_.flush();
+    if (!initialized_ || exited_)
+        return {};
+    // MessageType 1: Error.
+    return {{{"jsonrpc", "2.0"}, {"method", "window/logMessage"}, {"params", {{"type", 1}, {"message", problem}}}}};
+}
+
+std::vector<json> LanguageServer::receive(std::string_view body)
+{
+    // Checked before parsing: nlohmann::json recurses on nesting (parse, copy, dump, destroy).
+    if (const auto problem = json_shape_problem(body))
+        return {error_response(nullptr, parse_error, "parse error: " + *problem)};
+    json message;
+    try {
+        message = json::parse(body);
+    } catch (const json::parse_error &e) {
+        return {error_response(nullptr, parse_error, "parse error: " + excerpt(e.what()))};
+    }
+    return handle(message);
+}
+
 std::vector<json> LanguageServer::handle(const json &message)
 {
-    std::vector<json> out;
-    if (!message.is_object() || !message.contains("method")) {
-        if (message.is_object() && message.contains("id"))
-            out.push_back(error_response(message["id"], -32600, "not a request"));
-        return out; // a response to something we never asked: nothing to do
+    if (!message.is_object())
+        return {error_response(nullptr, invalid_request, "a message must be a JSON object")};
+    const auto id_at = message.find("id");
+    const bool request = id_at != message.end();
+    // LSP's ids are integers or strings; anything else is never echoed back.
+    if (request && !id_at->is_string() && !id_at->is_number_integer())
+        return {error_response(nullptr, invalid_request, "an id must be an integer or a string")};
+    const json id = request ? *id_at : json();
+    const auto version = message.find("jsonrpc");
+    const auto method_at = message.find("method");
+    if (method_at == message.end()) {
+        if (request && (message.contains("result") || message.contains("error")))
+            return {}; // a response, and this server sends no requests: nothing to match it with
+        return request ? std::vector<json>{error_response(id, invalid_request, "a request needs a method")}
+                       : report("a message with neither a method nor an id");
     }
-    const std::string method = message["method"].is_string() ? message["method"].get<std::string>() : "";
-    const bool request = message.contains("id");
-    const json id = request ? message["id"] : json();
-    const json params = message.value("params", json::object());
-    try {
-        if (method == "initialize") {
-            out.push_back(response(id, {{"capabilities",
-                                         {{"textDocumentSync", {{"openClose", true}, {"change", 1}}},
-                                          {"completionProvider", {{"triggerCharacters", {" ", "=", ",", ":"}}}},
-                                          {"hoverProvider", true},
-                                          {"documentSymbolProvider", true}}},
-                                        {"serverInfo", {{"name", "inflight-cli lsp"}}}}));
-        } else if (method == "initialized" || method == "$/cancelRequest" || method == "$/setTrace") {
-            // notifications that need no answer
-        } else if (method == "shutdown") {
-            shutdown_ = true;
-            out.push_back(response(id, nullptr));
-        } else if (method == "exit") {
-            exited_ = true;
-        } else if (method == "textDocument/didOpen") {
-            const json &doc = params.at("textDocument");
-            const std::string uri = doc.at("uri").get<std::string>();
-            documents_[uri] = doc.at("text").get<std::string>();
-            out.push_back(publish(uri));
-        } else if (method == "textDocument/didChange") {
-            const std::string uri = params.at("textDocument").at("uri").get<std::string>();
-            // Full sync: the last change holds the whole text.
-            const json &changes = params.at("contentChanges");
-            if (!changes.empty())
-                documents_[uri] = changes.back().at("text").get<std::string>();
-            out.push_back(publish(uri));
-        } else if (method == "textDocument/didClose") {
-            const std::string uri = params.at("textDocument").at("uri").get<std::string>();
-            documents_.erase(uri);
-            // Clear what the editor shows for a file no longer open.
-            out.push_back({{"jsonrpc", "2.0"},
-                           {"method", "textDocument/publishDiagnostics"},
-                           {"params", {{"uri", uri}, {"diagnostics", json::array()}}}});
-        } else if (method == "textDocument/completion") {
-            out.push_back(response(id, completion(params)));
-        } else if (method == "textDocument/hover") {
-            out.push_back(response(id, hover(params)));
-        } else if (method == "textDocument/documentSymbol") {
-            out.push_back(response(id, symbols(params)));
-        } else if (request) {
-            out.push_back(error_response(id, -32601, "method not found: " + method));
-        }
-    } catch (const json::exception &e) {
+    if (version == message.end() || *version != "2.0" || !method_at->is_string()) {
+        const std::string problem = "not a JSON-RPC 2.0 request (\"jsonrpc\": \"2.0\" and a string method)";
+        return request ? std::vector<json>{error_response(id, invalid_request, problem)} : report(problem);
+    }
+    const std::string method = method_at->get<std::string>();
+    const auto params_at = message.find("params");
+    const json no_params = json::object();
+    const json &params = params_at == message.end() ? no_params : *params_at;
+    if (!params.is_object() && !params.is_array()) {
+        const std::string problem = "the params of " + excerpt(method) + " must be an object or an array";
+        return request ? std::vector<json>{error_response(id, invalid_params, problem)} : report(problem);
+    }
+
+    if (method == "exit") {
+        exited_ = true;
+        return {};
+    }
+    if (!initialized_ && method != "initialize") {
         if (request)
-            out.push_back(error_response(id, -32602, std::string("invalid params: ") + e.what()));
+            return {
+                error_response(id, server_not_initialized,
+                               "the server is not initialized yet: " + excerpt(method) + " came before initialize")};
+        return {}; // LSP: notifications before initialize are dropped
+    }
+    if (shutdown_) {
+        if (request)
+            return {error_response(id, invalid_request, excerpt(method) + " came after shutdown")};
+        return {};
+    }
+    std::vector<json> out;
+    try {
+        dispatch(method, id, params, out);
+    } catch (const InvalidParams &e) {
+        const std::string problem = "invalid params of " + excerpt(method) + ": " + e.what();
+        if (!request)
+            return report(problem);
+        out.push_back(error_response(id, invalid_params, problem));
     }
     return out;
 }
 
-std::optional<std::string> read_message(std::istream &in, std::string *error)
+void LanguageServer::dispatch(const std::string &method, const json &id, const json &params, std::vector<json> &out)
 {
-    std::size_t length = 0;
-    bool have_length = false;
-    std::string header;
-    while (std::getline(in, header)) {
-        if (!header.empty() && header.back() == '\r')
-            header.pop_back();
-        if (header.empty()) {
-            if (have_length)
-                break;
-            continue; // stray blank line between messages
+    const bool request = !id.is_null();
+    if (method == "initialize") {
+        if (!request)
+            throw InvalidParams("initialize is a request: it needs an id");
+        if (initialized_) {
+            out.push_back(error_response(id, invalid_request, "initialize came twice"));
+            return;
         }
-        constexpr std::string_view key = "Content-Length:";
-        if (header.size() > key.size() && std::string_view(header).substr(0, key.size()) == key) {
-            try {
-                length = std::stoul(header.substr(key.size()));
-                have_length = true;
-            } catch (const std::exception &) {
-                if (error)
-                    *error = "bad Content-Length header: " + header;
-            }
+        initialized_ = true;
+        out.push_back(response(id, {{"capabilities",
+                                     {{"textDocumentSync", {{"openClose", true}, {"change", 1}}},
+                                      {"completionProvider", {{"triggerCharacters", {" ", "=", ",", ":"}}}},
+                                      {"hoverProvider", true},
+                                      {"documentSymbolProvider", true}}},
+                                    {"serverInfo", {{"name", "inflight-cli lsp"}}}}));
+    } else if (method == "shutdown") {
+        shutdown_ = true;
+        if (request)
+            out.push_back(response(id, nullptr));
+    } else if (method == "textDocument/didOpen") {
+        const json &doc = object_member(params, "textDocument");
+        const std::string uri = string_member(doc, "uri");
+        store(uri, string_member(doc, "text"), integer_member(doc, "version"));
+        out.push_back(publish(uri));
+    } else if (method == "textDocument/didChange") {
+        const json &doc = object_member(params, "textDocument");
+        const std::string uri = string_member(doc, "uri");
+        const std::int64_t version = integer_member(doc, "version");
+        const json &changes = member(params, "contentChanges");
+        if (!changes.is_array())
+            throw InvalidParams("'contentChanges' must be an array");
+        // Full sync: the last change holds the whole text.
+        if (!changes.empty())
+            store(uri, string_member(changes.back(), "text"), version);
+        else if (auto it = documents_.find(uri); it != documents_.end())
+            it->second.version = version;
+        out.push_back(publish(uri));
+    } else if (method == "textDocument/didClose") {
+        const std::string uri = string_member(object_member(params, "textDocument"), "uri");
+        if (const auto it = documents_.find(uri); it != documents_.end()) {
+            open_bytes_ -= it->first.size() + it->second.text.size();
+            documents_.erase(it);
         }
+        // Clear what the editor shows for a file no longer open.
+        out.push_back(publish(uri));
+    } else if (method == "textDocument/completion") {
+        out.push_back(response(id, completion(params)));
+    } else if (method == "textDocument/hover") {
+        out.push_back(response(id, hover(params)));
+    } else if (method == "textDocument/documentSymbol") {
+        out.push_back(response(id, symbols(params)));
+    } else if (request) {
+        out.push_back(error_response(id, method_not_found, "method not found: " + excerpt(method)));
     }
-    if (!in || !have_length)
-        return std::nullopt;
-    std::string body(length, '\0');
-    in.read(body.data(), static_cast<std::streamsize>(length));
-    if (static_cast<std::size_t>(in.gcount()) != length)
-        return std::nullopt;
-    return body;
+    // Other notifications (initialized, $/cancelRequest, $/setTrace, ...) need no answer.
 }
 
 void write_message(std::ostream &out, const json &message)
@@ -291,27 +457,46 @@ void write_message(std::ostream &out, const json &message)
     out.flush();
 }
 
-int run_language_server(std::istream &in, std::ostream &out)
+int run_language_server(std::istream &in, std::ostream &out, std::ostream &log)
 {
-    std::ios::sync_with_stdio(false);
-    LanguageServer server;
-    std::string error;
-    while (auto body = read_message(in, &error)) {
-        json message;
-        try {
-            message = json::parse(*body);
-        } catch (const json::parse_error &e) {
-            write_message(out, {{"jsonrpc", "2.0"},
-                                {"id", nullptr},
-                                {"error", {{"code", -32700}, {"message", std::string("parse error: ") + e.what()}}}});
-            continue;
+    LanguageServer server(log);
+    FrameReader reader(*in.rdbuf(), FramingLimits{1024, max_message_bytes()});
+    const auto send = [&](const std::vector<json> &messages) {
+        for (const json &m : messages)
+            write_message(out, m);
+        return static_cast<bool>(out);
+    };
+    for (;;) {
+        Frame frame = reader.next();
+        bool sent = true;
+        switch (frame.kind) {
+        case Frame::Kind::message: sent = send(server.receive(frame.body)); break;
+        case Frame::Kind::skipped:
+            sent = send(server.report(frame.problem + "; the message was skipped (a document may have at most " +
+                                      group_digits(max_document_bytes()) + " bytes)"));
+            break;
+        case Frame::Kind::end:
+            if (!frame.problem.empty())
+                server.report(frame.problem);
+            return 1; // the input ended without `exit`
+        case Frame::Kind::lost:
+            server.report(frame.problem + "; where the next message starts cannot be known, so the server stops");
+            return 1;
         }
-        for (const json &reply : server.handle(message))
-            write_message(out, reply);
+        if (!sent) {
+            log << "inflight-cli lsp: cannot write to the client; the server stops\n";
+            return 1;
+        }
         if (server.exited())
             return server.exit_code();
     }
-    return server.exited() ? server.exit_code() : 1;
+}
+
+int run_language_server(std::istream &in, std::ostream &out)
+{
+    if (&in == &std::cin)
+        std::ios::sync_with_stdio(false);
+    return run_language_server(in, out, std::cerr);
 }
 
 } // namespace inflight::cli

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Issue 15, "Bounded by design": one regression test per numbered case. Each runs inflight-cli
+// Bounded by design: one regression test per hostile case. Each runs inflight-cli
 // under `ulimit -v 2000000` (2 GB of address space), so a case that grew without bound would
 // die of bad_alloc instead of passing, and asserts the exit code (0, 1 or 2) and, where a
 // budget ends the run, the located message naming it. The run lengths are chosen by budgets
 // (--max-steps and friends), never by the wall clock.
+#include "memory_limit.hpp"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -23,40 +25,16 @@
 
 namespace {
 
-struct CliResult {
-    int exit_code = -1;
-    QByteArray out, err;
-};
-
-#if defined(__SANITIZE_ADDRESS__)
-#define INFLIGHT_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define INFLIGHT_TEST_ASAN 1
-#endif
-#endif
+using inflight_test::memory_limit;
 
 // A guard against a hang, not an assertion on time: every case ends by a budget. Generous, for
 // the sanitizer build on a loaded machine.
 constexpr int kHangGuardMs = 900000;
 
-// The shell line that bounds the CLI's memory to `vmem_kb` before it starts. Normally the
-// address space (`ulimit -v`: growing past it is a bad_alloc). AddressSanitizer reserves
-// terabytes of shadow address space at start, so under the asan preset the bound is on resident
-// memory instead (ASan's hard_rss_limit_mb ends the process past it), with room for what ASan
-// itself keeps: shadow, redzones and its quarantine of freed blocks (capped at 64 MB here).
-// Unbounded growth still fails every case; the tight figures hold for the normal build.
-QString memory_limit(const char *vmem_kb)
-{
-#ifdef INFLIGHT_TEST_ASAN
-    const long rss_mb = std::strtol(vmem_kb, nullptr, 10) / 1000 * 2 + 256;
-    return QStringLiteral("export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=64:"
-                          "hard_rss_limit_mb=%1\"; ")
-        .arg(rss_mb);
-#else
-    return QStringLiteral("ulimit -v %1; ").arg(QLatin1String(vmem_kb));
-#endif
-}
+struct CliResult {
+    int exit_code = -1;
+    QByteArray out, err;
+};
 
 // Runs inflight-cli with `args` under a 2 GB address-space limit, in `dir`.
 CliResult run_cli(const QStringList &args, const QString &dir, const char *vmem_kb = "2000000")

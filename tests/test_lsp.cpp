@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `inflight-cli lsp` driven over a pipe as an editor drives it: JSON-RPC 2.0 with
 // Content-Length framing, a document opened with 20 mistakes, completion, hover, outline,
-// shutdown and exit.
+// shutdown and exit; and hostile streams through a pipe under a memory bound.
+#include "memory_limit.hpp"
+
 #include "inflight/statement_table.hpp"
 
 #include <QFile>
@@ -88,6 +90,39 @@ QJsonObject position(int line, int character)
 }
 
 // Twenty statement keywords, each misspelt its own way (alike messages would be folded).
+struct Piped {
+    int exit_code = -1; // -1: it did not end normally (a crash, or the hang guard)
+    QByteArray out, err;
+};
+
+// `generator` (a shell command list writing the client's bytes) piped into `inflight-cli lsp`
+// running under a memory bound of `vmem_kb`.
+Piped piped_into_server(const QString &generator, const char *vmem_kb)
+{
+    QProcess p;
+    p.start(QStringLiteral("/bin/sh"),
+            {QStringLiteral("-c"),
+             QStringLiteral("{ %1; } | { %2exec \"$0\" lsp; }").arg(generator, inflight_test::memory_limit(vmem_kb)),
+             QStringLiteral(INFLIGHT_CLI)});
+    // A guard against a hang, not a time limit: each case ends when its input does.
+    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+// Shell commands that frame JSON text (no single quotes in it) as one message.
+QString framed(const QByteArray &body)
+{
+    return QStringLiteral("printf 'Content-Length: %1\\r\\n\\r\\n%2'").arg(body.size()).arg(QString::fromLatin1(body));
+}
+
+// What a server bounded to this many kilobytes of address space (the CLI's own input limit and
+// its parser fit many times over) must never need, whatever it is sent.
+constexpr const char *kServerMemoryKb = "200000";
+
 const char *const kTypos[20] = {"sned", "recb",      "clsoe",  "lsiten", "acept",   "socketpiar", "conect",
                                 "bnid", "dupp",      "splcie", "wiat",   "expcet",  "noet",       "proces",
                                 "usr",  "setsockop", "gcc",    "sockte", "connetc", "sendd"};
@@ -263,6 +298,72 @@ private slots:
         c.notify(QStringLiteral("exit"));
         QVERIFY(c.process().waitForFinished(10000));
         QCOMPARE(c.process().exitCode(), 1);
+    }
+
+    // A 55 MB didOpen is more than any document the server keeps: it is passed over as it
+    // arrives, never held, and the request after it is answered.
+    void aFiftyFiveMegabyteDidOpenIsSkippedInBoundedMemory()
+    {
+        const QByteArray before =
+            "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":"
+            "{\"uri\":\"file:///big.scn\",\"languageId\":\"inflight\",\"version\":1,\"text\":\"";
+        const QByteArray after = "\"}}}";
+        const qint64 text_bytes = 55 * 1000 * 1000;
+        const QString generator =
+            framed("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}") +
+            QStringLiteral(
+                "; printf 'Content-Length: %1\\r\\n\\r\\n%2'; head -c %3 /dev/zero | tr '\\0' a; printf '%4'; ")
+                .arg(before.size() + text_bytes + after.size())
+                .arg(QString::fromLatin1(before))
+                .arg(text_bytes)
+                .arg(QString::fromLatin1(after)) +
+            framed("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\"}") + QStringLiteral("; ") +
+            framed("{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+        const Piped r = piped_into_server(generator, kServerMemoryKb);
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        QVERIFY2(r.out.contains("{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":null}"), r.out.right(300).constData());
+        QVERIFY(!r.out.contains("publishDiagnostics"));
+        QVERIFY2(r.err.contains("more than the limit") && r.err.contains("skipped"), r.err.constData());
+    }
+
+    // 119 bytes claiming 1.47 GB: nothing is allocated for bytes that never come.
+    void aHugeContentLengthAllocatesNothing()
+    {
+        const Piped r = piped_into_server(
+            QStringLiteral("printf 'Content-Length: 1470000000\\r\\n\\r\\n%1'")
+                .arg(QStringLiteral(
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"capabilities\":{}}}")),
+            kServerMemoryKb);
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("1,470,000,000 bytes, more than the limit"), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    // A header line that never ends (256 MiB without a line break) is not kept.
+    void anEndlessHeaderLineIsReadInBoundedMemory()
+    {
+        const Piped r = piped_into_server(
+            QStringLiteral("printf 'Content-Length: 1'; head -c 268435456 /dev/zero | tr '\\0' 1"), kServerMemoryKb);
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("the input ended inside a message header"), r.err.constData());
+    }
+
+    // After a Content-Length that is not a number the server cannot find the next message: it
+    // says so and exits, rather than waiting for ever with the client waiting on it.
+    void aBadContentLengthEndsTheServerWithAMessage()
+    {
+        for (const char *header : {"Content-Length: twelve", "Content-Length: -1"}) {
+            Client c;
+            QVERIFY(c.started());
+            c.process().write(QByteArray(header) + "\r\n\r\n{}");
+            c.request(1, QStringLiteral("initialize"));
+            // The pipe stays open: only the server can end the session.
+            QVERIFY(c.process().waitForFinished(10000));
+            QCOMPARE(c.process().exitStatus(), QProcess::NormalExit);
+            QCOMPARE(c.process().exitCode(), 1);
+            const QByteArray err = c.process().readAllStandardError();
+            QVERIFY2(err.contains("is not a length in bytes") && err.contains("the server stops"), err.constData());
+        }
     }
 };
 
