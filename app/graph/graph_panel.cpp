@@ -241,14 +241,18 @@ void GraphPanel::setPresentation(bool on, double min_label_pixels)
 {
     if (on == presenting_)
         return;
-    if (on)
+    if (on) {
         camera_before_presenting_ = view_->camera();
+        aspect_before_presenting_ = scene_->layoutAspect();
+    }
     presenting_ = on;
     presentation_label_pixels_ = on ? min_label_pixels : 0;
     text_label_pixels_ = 0; // the theme's switch of text size is the mode's, not the user's
     legend_->setCompact(on);
     subject_ = {};
-    scene_->setLayoutAspect(paneAspect());
+    // Back from presenting, the layout of before: the same shape (the pane is still the
+    // projector's until the window is given back its rectangle).
+    scene_->setLayoutAspect(on ? paneAspect() : aspect_before_presenting_);
     scene_->setCompact(on);
     applyLabelFloors();
     if (on) {

@@ -98,6 +98,7 @@ private:
     double text_label_pixels_ = 0;  // Larger text's: the names' size on screen it asked for
     StepSubject subject_;
     std::optional<GraphView::Camera> camera_before_presenting_;
+    double aspect_before_presenting_ = 0;
     QTimer *aspect_timer_ = nullptr; // the pane's shape settles before the graph is arranged to it
     QLineEdit *search_;
     QLabel *status_;

@@ -1193,8 +1193,8 @@ void GraphScene::setLayoutAspect(double aspect)
     aspect_ = aspect;
     const std::size_t nodes = run_ ? run_->nodes.size() + run_->processes.size()
                                    : sockets_.size() + processes_.size() + aggregates_.size();
-    if (nodes <= graph::kArrangeMaxNodes && !plan_pending_)
-        layOutAgain();
+    if (nodes <= graph::kArrangeMaxNodes)
+        layOutAgain(); // a plan on its way was made for the old shape: it is superseded
 }
 
 // ---- mouse --------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QLineF>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QVariantAnimation>
@@ -108,8 +109,10 @@ void GraphView::fitAll()
         // Closer than the whole graph: the subject stays where it is if it is in sight.
         if (!visibleSceneRect().contains(*subject_))
             centerOn(subject_->center());
-    } else if (!visibleSceneRect().intersects(r)) {
-        centerOn(r.center());
+    } else {
+        // No subject yet: the top left, where the processes and the first sockets are.
+        const QRectF seen = visibleSceneRect();
+        centerOn(r.topLeft() + QPointF(seen.width() / 2, seen.height() / 2));
     }
     viewChanged();
 }
@@ -120,8 +123,11 @@ void GraphView::showEverything()
     fitAll();
 }
 
-void GraphView::frameSubject(const QRectF &subject)
+void GraphView::frameSubject(const QRectF &wanted)
 {
+    // Only the part inside the scene can be brought into view (its margin is narrower than
+    // the subject's).
+    const QRectF subject = wanted & scene_->sceneRect();
     if (subject.isEmpty())
         return;
     subject_ = subject;
@@ -139,9 +145,21 @@ void GraphView::frameSubject(const QRectF &subject)
     moveCameraTo(to);
 }
 
-void GraphView::moveCameraTo(const QPointF &centre)
+void GraphView::moveCameraTo(const QPointF &wanted)
 {
+    // Where the view can go: its centre stays far enough inside the scene for the view to
+    // stay in it (centerOn() would stop there too).
+    const QRectF scene = scene_->sceneRect(), seen = visibleSceneRect();
+    auto reachable = [](double v, double lo, double hi, double half) {
+        return hi - lo <= 2 * half ? (lo + hi) / 2 : std::clamp(v, lo + half, hi - half);
+    };
+    const QPointF centre(reachable(wanted.x(), scene.left(), scene.right(), seen.width() / 2),
+                         reachable(wanted.y(), scene.top(), scene.bottom(), seen.height() / 2));
     const QPointF from = mapToScene(viewport()->rect().center());
+    // A subject a few pixels short of the edge is seen: no move for it.
+    constexpr double kLeastMovePixels = 8;
+    if (QLineF(mapFromScene(from), mapFromScene(centre)).length() < kLeastMovePixels)
+        return;
     camera_move_->stop();
     if (!isVisible()) {
         centerOn(centre);

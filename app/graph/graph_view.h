@@ -45,7 +45,7 @@ public:
     // The camera: what the step is about, in scene coordinates. While the view follows the
     // graph and cannot show all of it at the floor, a subject out of sight is brought into view
     // in one smooth move (kCameraMs); a subject already in sight moves nothing.
-    void frameSubject(const QRectF &subject);
+    void frameSubject(const QRectF &wanted);
     bool cameraMoving() const;
     void finishCameraMove(); // tests: jump to where the running move ends
     double labelScreenPixels() const; // the socket-name font's pixel size at the current zoom
@@ -82,7 +82,7 @@ private:
         show_everything_ = false;
     }
     void viewChanged();
-    void moveCameraTo(const QPointF &centre);
+    void moveCameraTo(const QPointF &wanted);
     double fitZoom(const QRectF &rect) const;
 
     GraphScene *scene_;
