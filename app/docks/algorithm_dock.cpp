@@ -22,6 +22,7 @@
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -122,13 +123,14 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
     finding_->setToolTip(tr("The kernel found a bug at this step: a WARN, a use-after-free or a leak. The objects it "
                             "names are ringed in red on the graph."));
     finding_->hide();
-    layout->addWidget(finding_);
     narration_ = new QLabel(body);
     narration_->setWordWrap(true);
     narration_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     narration_->setToolTip(tr("What this micro-step did, and why it matters to the collector."));
     narration_->setMinimumHeight(QFontMetrics(narration_->font()).height() * 2);
     layout->addWidget(narration_);
+    // Under the step's own narration: what the step did, then what the kernel found.
+    layout->addWidget(finding_);
 
     title_ = new QLabel(body);
     title_->setWordWrap(true);
@@ -288,7 +290,15 @@ void AlgorithmDock::refresh()
         // A finding made at this step is announced now, in a banner of its own.
         const QString told = controller_.narration();
         const QStringList findings = findingParagraphs(told);
-        finding_->setText(findings.join(QStringLiteral("\n\n")));
+        // Each finding's first line (what broke) in the narration's large type, its details under it.
+        QStringList html;
+        for (const QString &f : findings) {
+            const QString head = f.section(QLatin1Char('\n'), 0, 0), rest = f.section(QLatin1Char('\n'), 1);
+            html << QStringLiteral("<p style=\"font-size:%1pt; font-weight:bold\">%2</p><p>%3</p>")
+                        .arg(Theme::instance().font(kNarrationPoints).pointSizeF())
+                        .arg(head.toHtmlEscaped(), rest.toHtmlEscaped());
+        }
+        finding_->setText(html.join(QString()));
         finding_->setVisible(!findings.isEmpty());
         QString story = withoutFindings(told);
         // The last step also tells how the run ended: what was freed, what leaked, the expectations.
@@ -364,7 +374,14 @@ int AlgorithmDock::currentListingRow() const { return view_->currentRow(); }
 bool AlgorithmDock::currentLineDimmed() const { return view_->dimmed(); }
 QString AlgorithmDock::narrationText() const { return narration_->text(); }
 QString AlgorithmDock::captionText() const { return caption_->text(); }
-QString AlgorithmDock::findingText() const { return finding_->isHidden() ? QString() : finding_->text(); }
+QString AlgorithmDock::findingText() const
+{
+    if (finding_->isHidden())
+        return {};
+    QTextDocument doc;
+    doc.setHtml(finding_->text());
+    return doc.toPlainText();
+}
 QString AlgorithmDock::noteText() const { return note_box_->isHidden() ? QString() : note_->text(); }
 
 void AlgorithmDock::applyTheme()
@@ -378,7 +395,8 @@ void AlgorithmDock::applyTheme()
     title_->setFont(t.font(kTitlePoints, true));
     caption_->setFont(t.font(kRowPoints * 0.9));
     narration_->setFont(t.font(kNarrationPoints));
-    finding_->setFont(t.font(kNarrationPoints, true));
+    finding_->setFont(t.font(kRowPoints));
+    finding_->setTextFormat(Qt::RichText);
     finding_->setStyleSheet(QStringLiteral("#findingBanner { background: #c01010; color: white; padding: 6px; "
                                            "border-radius: 4px; }"));
     note_title_->setFont(t.font(kRowPoints * 0.9, true));

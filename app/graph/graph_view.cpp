@@ -47,7 +47,13 @@ GraphView::GraphView(GraphScene *scene, QWidget *parent) : QGraphicsView(scene, 
             fitAll();
         viewChanged();
     });
-    connect(scene_, &QGraphicsScene::sceneRectChanged, this, [this] { viewChanged(); });
+    // The rect grows once the edges are routed after a move: a view that follows fits again.
+    connect(scene_, &QGraphicsScene::sceneRectChanged, this, [this] {
+        if (follow_)
+            fitAll();
+        else
+            viewChanged();
+    });
 }
 
 QRectF GraphView::visibleSceneRect() const { return mapToScene(viewport()->rect()).boundingRect(); }

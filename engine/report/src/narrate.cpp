@@ -685,7 +685,7 @@ std::string narrate_with(const Event &e, const Names &k, const Scene *scene)
             continue;
         text += "\n\n";
         text += kFindingMark;
-        text += (f.warning ? "WARN: " : "BUG: ") + f.invariant + ": " + f.message +
+        text += (f.warning ? "WARN: " : "BUG: ") + f.invariant + "\n" + f.message +
                 (f.warning ? ". The kernel prints the warning and goes on, and so does the run."
                            : ". The run stops here so the state can be inspected.");
     }
