@@ -239,8 +239,8 @@ void GraphPanel::applyLabelFloors()
     // The presentation floor is for a 1280-pixel-wide projector; a smaller one (1024x768) is
     // seen from as far, but its whole picture is smaller: the floor shrinks with it, to 5/6.
     const double projector = std::clamp(window()->width() / 1280.0, 5.0 / 6.0, 1.0);
-    view_->setMinimumLabelPixels(
-        presenting_ ? std::max(presentation_label_pixels_ * projector, text_label_pixels_) : 0);
+    view_->setMinimumLabelPixels(presenting_ ? std::max(presentation_label_pixels_ * projector, text_label_pixels_)
+                                             : 0);
 }
 
 void GraphPanel::setPresentation(bool on, double min_label_pixels)

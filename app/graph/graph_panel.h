@@ -94,8 +94,8 @@ private:
     LegendBar *legend_;
     bool presenting_ = false;
     double presentation_label_pixels_ = 0;
-    double font_scale_ = 0;         // the theme's, as last seen
-    double text_label_pixels_ = 0;  // Larger text's: the names' size on screen it asked for
+    double font_scale_ = 0;        // the theme's, as last seen
+    double text_label_pixels_ = 0; // Larger text's: the names' size on screen it asked for
     StepSubject subject_;
     std::optional<GraphView::Camera> camera_before_presenting_;
     double aspect_before_presenting_ = 0;

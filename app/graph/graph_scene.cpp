@@ -153,9 +153,9 @@ void GraphScene::syncSockets(bool &sizes_changed)
                 if (item == highlighted_)
                     highlighted_ = nullptr;
                 for (QGraphicsItem *child : item->childItems()) {
-                    if (child->type() == FindingMarkItem::Type)
-                        continue; // goes with its node
-                    child->setParentItem(nullptr); // tracked children were removed in pass 0
+                    // A finding's mark goes with its node; tracked children were removed in pass 0.
+                    if (child->type() != FindingMarkItem::Type)
+                        child->setParentItem(nullptr);
                 }
                 placed_.erase(item->key());
                 delete item;
@@ -1086,8 +1086,8 @@ bool GraphScene::expandToShow(std::uint32_t sock)
 
 // ---- findings -----------------------------------------------------------------------------------
 
-void GraphScene::setFindingMarks(const std::vector<std::uint32_t> &sockets,
-                                 const std::vector<std::uint32_t> &processes, const QString &finding)
+void GraphScene::setFindingMarks(const std::vector<std::uint32_t> &sockets, const std::vector<std::uint32_t> &processes,
+                                 const QString &finding)
 {
     for (NodeKey key : marked_)
         if (NodeItem *node = nodeItem(key))
@@ -1191,8 +1191,8 @@ void GraphScene::setLayoutAspect(double aspect)
     if (!changed)
         return;
     aspect_ = aspect;
-    const std::size_t nodes = run_ ? run_->nodes.size() + run_->processes.size()
-                                   : sockets_.size() + processes_.size() + aggregates_.size();
+    const std::size_t nodes =
+        run_ ? run_->nodes.size() + run_->processes.size() : sockets_.size() + processes_.size() + aggregates_.size();
     if (nodes <= graph::kArrangeMaxNodes)
         layOutAgain(); // a plan on its way was made for the old shape: it is superseded
 }

@@ -47,7 +47,7 @@ public:
     // in one smooth move (kCameraMs); a subject already in sight moves nothing.
     void frameSubject(const QRectF &wanted);
     bool cameraMoving() const;
-    void finishCameraMove(); // tests: jump to where the running move ends
+    void finishCameraMove();          // tests: jump to where the running move ends
     double labelScreenPixels() const; // the socket-name font's pixel size at the current zoom
     // Presentation mode's way back: the transform, centre and follow state to restore.
     struct Camera {

@@ -100,7 +100,8 @@ QString ProcessItem::title() const
     // Compact: the name alone (the user is in the tooltip).
     if (graphStyle().compact)
         return QString::fromStdString(process().name);
-    return QStringLiteral("%1 · %2").arg(QString::fromStdString(process().name), QString::fromStdString(process().user));
+    return QStringLiteral("%1 · %2").arg(QString::fromStdString(process().name),
+                                         QString::fromStdString(process().user));
 }
 
 double ProcessItem::titleHeight() const

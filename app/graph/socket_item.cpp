@@ -159,8 +159,8 @@ bool SocketItem::relayout()
     } else {
         const double text =
             s.compact ? s.labelMetrics.horizontalAdvance(label)
-                      : qMax(s.labelMetrics.horizontalAdvance(label),
-                             qMax(s.countsMetrics.horizontalAdvance(counts_), s.countsMetrics.horizontalAdvance(reserve)));
+                      : qMax(s.labelMetrics.horizontalAdvance(label), qMax(s.countsMetrics.horizontalAdvance(counts_),
+                                                                           s.countsMetrics.horizontalAdvance(reserve)));
         const double decoration = node_.type == SockType::seqpacket ? 14 : (node_.type == SockType::dgram ? 10 : 0);
         // The fd tab on the left needs room beside the name.
         const double least = s.compact ? s.labelMetrics.height() * 2 : 96.0;
