@@ -4,6 +4,7 @@
 #include "algorithm_view.h"
 #include "dock_common.h"
 
+#include "../finding_text.h"
 #include "../player_controller.h"
 #include "../theme.h"
 
@@ -21,6 +22,7 @@
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -114,12 +116,21 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
     caption_->setToolTip(tr("The micro-step shown: its number, the scene line being executed, and the kernel "
                             "function it happens in."));
     layout->addWidget(caption_);
+    finding_ = new QLabel(body);
+    finding_->setObjectName(QStringLiteral("findingBanner"));
+    finding_->setWordWrap(true);
+    finding_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    finding_->setToolTip(tr("The kernel found a bug at this step: a WARN, a use-after-free or a leak. The objects it "
+                            "names are ringed in red on the graph."));
+    finding_->hide();
     narration_ = new QLabel(body);
     narration_->setWordWrap(true);
     narration_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     narration_->setToolTip(tr("What this micro-step did, and why it matters to the collector."));
     narration_->setMinimumHeight(QFontMetrics(narration_->font()).height() * 2);
     layout->addWidget(narration_);
+    // Under the step's own narration: what the step did, then what the kernel found.
+    layout->addWidget(finding_);
 
     title_ = new QLabel(body);
     title_->setWordWrap(true);
@@ -230,6 +241,8 @@ void AlgorithmDock::refresh()
     if (!controller_.hasScene()) {
         view_->setListing(nullptr);
         narration_->clear();
+        finding_->clear();
+        finding_->hide();
         caption_->clear();
         note_box_->hide();
         return;
@@ -274,7 +287,20 @@ void AlgorithmDock::refresh()
 
     // Narration.
     if (e) {
-        QString story = controller_.narration();
+        // A finding made at this step is announced now, in a banner of its own.
+        const QString told = controller_.narration();
+        const QStringList findings = findingParagraphs(told);
+        // Each finding's first line (what broke) in the narration's large type, its details under it.
+        QStringList html;
+        for (const QString &f : findings) {
+            const QString head = f.section(QLatin1Char('\n'), 0, 0), rest = f.section(QLatin1Char('\n'), 1);
+            html << QStringLiteral("<p style=\"font-size:%1pt; font-weight:bold\">%2</p><p>%3</p>")
+                        .arg(Theme::instance().font(kNarrationPoints).pointSizeF())
+                        .arg(head.toHtmlEscaped(), rest.toHtmlEscaped());
+        }
+        finding_->setText(html.join(QString()));
+        finding_->setVisible(!findings.isEmpty());
+        QString story = withoutFindings(told);
         // The last step also tells how the run ended: what was freed, what leaked, the expectations.
         if (controller_.indexReady() && pos == controller_.totalSteps() && controller_.endOfRun())
             story += QStringLiteral("\n\n") + QString::fromStdString(controller_.endOfRun()->ending);
@@ -282,8 +308,9 @@ void AlgorithmDock::refresh()
         QString cap = tr("Step %1").arg(pos);
         if (controller_.indexReady())
             cap += tr(" of %1").arg(controller_.totalSteps());
-        if (e->scene_line)
-            cap += tr(" · line %1").arg(e->scene_line);
+        // The line the editor and the timeline show (the step's own task's statement).
+        if (k.current_line)
+            cap += tr(" · line %1").arg(k.current_line);
         if (e->fn != KFn::none && e->fn != KFn::scene)
             cap += QStringLiteral(" · ") + qs(kfn_name(e->fn));
         // Several tasks: say whose step this is and when, on the modelled clock.
@@ -295,6 +322,8 @@ void AlgorithmDock::refresh()
             cap += QStringLiteral(" · t = ") + QString::fromStdString(format_ns(e->time));
         caption_->setText(cap);
     } else {
+        finding_->clear();
+        finding_->hide();
         narration_->setText(tr("Nothing has run yet. Step forward to start the scene."));
         caption_->setText(tr("Step 0"));
     }
@@ -344,6 +373,15 @@ QString AlgorithmDock::listingTitle() const { return title_->text(); }
 int AlgorithmDock::currentListingRow() const { return view_->currentRow(); }
 bool AlgorithmDock::currentLineDimmed() const { return view_->dimmed(); }
 QString AlgorithmDock::narrationText() const { return narration_->text(); }
+QString AlgorithmDock::captionText() const { return caption_->text(); }
+QString AlgorithmDock::findingText() const
+{
+    if (finding_->isHidden())
+        return {};
+    QTextDocument doc;
+    doc.setHtml(finding_->text());
+    return doc.toPlainText();
+}
 QString AlgorithmDock::noteText() const { return note_box_->isHidden() ? QString() : note_->text(); }
 
 void AlgorithmDock::applyTheme()
@@ -357,6 +395,10 @@ void AlgorithmDock::applyTheme()
     title_->setFont(t.font(kTitlePoints, true));
     caption_->setFont(t.font(kRowPoints * 0.9));
     narration_->setFont(t.font(kNarrationPoints));
+    finding_->setFont(t.font(kRowPoints));
+    finding_->setTextFormat(Qt::RichText);
+    finding_->setStyleSheet(QStringLiteral("#findingBanner { background: #c01010; color: white; padding: 6px; "
+                                           "border-radius: 4px; }"));
     note_title_->setFont(t.font(kRowPoints * 0.9, true));
     QPalette p = caption_->palette();
     p.setColor(QPalette::WindowText, t.highContrast() ? Qt::black : QColor(0x50, 0x50, 0x58));

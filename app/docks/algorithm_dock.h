@@ -35,6 +35,10 @@ public:
     int currentListingRow() const;
     bool currentLineDimmed() const;
     QString narrationText() const;
+    QString captionText() const; // "Step 103 of 147 · line 35 · …"
+    // The findings made at this step (a WARN, a use-after-free, a leak), as the banner shows
+    // them; empty when none.
+    QString findingText() const;
     QString noteText() const;
     bool noteIsCurrent() const { return note_current_; }
     AlgorithmView *listingView() const { return view_; }
@@ -65,6 +69,7 @@ private:
     QToolButton *outline_ = nullptr;
     QLabel *caption_ = nullptr;
     QLabel *narration_ = nullptr;
+    QLabel *finding_ = nullptr; // the findings' banner, above the narration
     QScrollArea *scroll_ = nullptr;
     AlgorithmView *view_ = nullptr;
     bool note_current_ = false;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/graph_panel.h"
 
+#include "finding_text.h"
 #include "graph/graph_export.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/legend_bar.h"
 #include "graph/node_item.h"
+#include "graph/process_item.h"
 #include "graph/socket_item.h"
 #include "inflight/scene.hpp"
 #include "inflight/simulation.hpp"
@@ -23,15 +25,13 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 GraphPanel::GraphPanel(PlayerController &controller, QWidget *parent)
     : QWidget(parent), controller_(controller), scene_(new GraphScene(this))
 {
     view_ = new GraphView(scene_, this);
-    // At a desk a fit stops where socket names would fall under 10 px (a wide scene at 1280x800):
-    // the overview map shows the rest, the view follows the step, F shows everything.
-    constexpr double kReadableLabelPixels = 10;
-    view_->setReadableLabelPixels(kReadableLabelPixels);
+    applyLabelFloors();
     legend_ = new LegendBar(this);
     search_ = new QLineEdit(this);
     search_->setPlaceholderText(tr("Find socket by name (Enter: next)"));
@@ -99,9 +99,21 @@ GraphPanel::GraphPanel(PlayerController &controller, QWidget *parent)
     connect(scene_, &GraphScene::socketClicked, this, [this](std::uint32_t sock) { controller_.selectSocket(sock); });
     connect(view_, &GraphView::backgroundClicked, this, [this] { controller_.selectSocket(std::nullopt); });
     connect(&Theme::instance(), &Theme::changed, this, [this] {
+        // Larger (or smaller) text scales the names on screen too: the zoom keeps them at their
+        // size times the change, the camera framing the subject if the whole no longer fits.
+        const double scale = Theme::instance().fontScale();
+        if (font_scale_ > 0 && std::abs(scale / font_scale_ - 1) > 1e-6 && view_->followsGraph())
+            text_label_pixels_ = view_->labelScreenPixels() * scale / font_scale_;
+        font_scale_ = scale;
+        applyLabelFloors();
         scene_->setBackgroundBrush(Theme::instance().background());
         scene_->restyle();
     });
+    font_scale_ = Theme::instance().fontScale();
+    aspect_timer_ = new QTimer(this);
+    aspect_timer_->setSingleShot(true);
+    aspect_timer_->setInterval(150);
+    connect(aspect_timer_, &QTimer::timeout, this, [this] { scene_->setLayoutAspect(paneAspect()); });
     scene_->setBackgroundBrush(Theme::instance().background());
     if (controller_.hasScene())
         onSceneLoaded();
@@ -173,22 +185,105 @@ void GraphPanel::refresh()
     const auto snapshot = controller_.graphSnapshot();
     scene_->setSnapshot(snapshot, controller_.snapshot().era == inflight::GcEra::graph);
     scene_->setSelectedSocket(controller_.selectedSocket());
-    if (presenting_ || view_->followsGraph()) {
-        // The view may be closer than the whole graph (the label floor): keep the socket the
-        // step is about in it.
-        const inflight::Event *e = controller_.currentEvent();
-        if (e && e->a < snapshot->nodes.size())
-            if (NodeItem *item = scene_->itemShowing(e->a))
-                view_->keepInView(item);
-    }
+    followSubject(*snapshot);
     last_refresh_ms_ = took.elapsed();
+}
+
+void GraphPanel::followSubject(const inflight::GraphSnapshot &snapshot)
+{
+    // A step announcing a finding rings what it names; the camera frames the finding first.
+    const QString story = controller_.currentEvent() ? controller_.narration() : QString();
+    const QStringList findings = findingParagraphs(story);
+    const QString finding_text = findings.join(QStringLiteral("\n\n"));
+    const StepSubject marked = findings.isEmpty() ? StepSubject{} : subjectOfText(snapshot, finding_text, false);
+    scene_->setFindingMarks(marked.sockets, marked.processes, finding_text);
+    StepSubject subject = marked.empty() ? subjectOfText(snapshot, withoutFindings(story)) : marked;
+    // A step that names nothing keeps the last subject: the camera stays.
+    if (subject.empty() || subject == subject_)
+        return;
+    subject_ = std::move(subject);
+    QRectF rect;
+    auto add = [&rect](const NodeItem *item) {
+        if (item && item->isVisible())
+            rect = rect.isNull() ? item->sceneBox() : rect.united(item->sceneBox());
+    };
+    for (std::uint32_t sock : subject_.sockets)
+        add(scene_->itemShowing(sock));
+    for (std::uint32_t process : subject_.processes)
+        add(scene_->processItem(process));
+    if (!rect.isNull())
+        view_->frameSubject(rect.adjusted(-20, -20, 20, 20));
+}
+
+double GraphPanel::paneAspect() const
+{
+    const QSize size = view_->viewport()->size();
+    return size.height() > 0 ? double(size.width()) / size.height() : 0;
+}
+
+void GraphPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    aspect_timer_->start();
+    if (presenting_)
+        applyLabelFloors();
+}
+
+void GraphPanel::applyLabelFloors()
+{
+    // At a desk a fit stops where socket names would fall under 10 px (a wide scene at 1280x800):
+    // the overview map shows the rest, the camera follows the step, F shows everything.
+    constexpr double kReadableLabelPixels = 10;
+    const double scale = Theme::instance().fontScale();
+    view_->setReadableLabelPixels(std::max(kReadableLabelPixels * scale, text_label_pixels_));
+    // The presentation floor is for a 1280-pixel-wide projector; a smaller one (1024x768) is
+    // seen from as far, but its whole picture is smaller: the floor shrinks with it, to 5/6.
+    const double projector = std::clamp(window()->width() / 1280.0, 5.0 / 6.0, 1.0);
+    view_->setMinimumLabelPixels(presenting_ ? std::max(presentation_label_pixels_ * projector, text_label_pixels_)
+                                             : 0);
 }
 
 void GraphPanel::setPresentation(bool on, double min_label_pixels)
 {
+    if (on == presenting_)
+        return;
+    if (on) {
+        camera_before_presenting_ = view_->camera();
+        aspect_before_presenting_ = scene_->layoutAspect();
+    }
     presenting_ = on;
+    presentation_label_pixels_ = on ? min_label_pixels : 0;
+    text_label_pixels_ = 0; // the theme's switch of text size is the mode's, not the user's
     legend_->setCompact(on);
-    view_->setMinimumLabelPixels(on ? min_label_pixels : 0);
+    subject_ = {};
+    // Back from presenting, the layout of before: the same shape (the pane is still the
+    // projector's until the window is given back its rectangle).
+    scene_->setLayoutAspect(on ? paneAspect() : aspect_before_presenting_);
+    scene_->setCompact(on);
+    applyLabelFloors();
+    if (on) {
+        view_->setFollowsGraph(true);
+        return;
+    }
+    // The view as it was once the normal layout is in.
+    const GraphView::Camera camera = camera_before_presenting_.value_or(GraphView::Camera{});
+    camera_before_presenting_.reset();
+    auto restore = [this, camera] {
+        scene_->finishAnimations();
+        view_->setCamera(camera);
+    };
+    if (!scene_->layoutPending()) {
+        restore();
+        return;
+    }
+    auto *conn = new QMetaObject::Connection;
+    *conn = connect(scene_, &GraphScene::layoutApplied, this, [this, conn, restore] {
+        if (scene_->layoutPending())
+            return; // a newer layout is on its way
+        disconnect(*conn);
+        delete conn;
+        restore();
+    });
 }
 
 void GraphPanel::onSceneLoaded()
@@ -198,6 +293,7 @@ void GraphPanel::onSceneLoaded()
     scene_->clearGraph();
     // The worker replays the run once (time-boxed) so every socket gets its place before it
     // exists; until then the scene waits with its first layout.
+    scene_->setLayoutAspect(paneAspect());
     if (controller_.hasScene()) {
         const inflight::SimulationOptions options = controller_.simulationOptions();
         scene_->planRun(std::make_shared<const inflight::Scene>(controller_.scene()), options);
@@ -205,6 +301,9 @@ void GraphPanel::onSceneLoaded()
     last_match_.reset();
     status_->clear();
     view_->setFollowsGraph(true);
+    subject_ = {};
+    text_label_pixels_ = 0;
+    applyLabelFloors();
     last_refresh_ms_ = 0;
     refresh();
 }

@@ -4,13 +4,15 @@
 // snapshot, the shared selection is highlighted, a click on a socket selects it.
 #pragma once
 
+#include "graph/graph_view.h"
+#include "graph/step_subject.h"
+
 #include <QWidget>
 
 #include <cstdint>
 #include <optional>
 
 class GraphScene;
-class GraphView;
 class LegendBar;
 class OverviewView;
 class PlayerController;
@@ -65,13 +67,24 @@ public slots:
     // Draws the current step now if a redraw is being held back (a slow redraw makes the next
     // ones wait up to 500 ms, so stepping stays responsive); tests synchronise on it.
     void flushRefresh();
-    // Presentation mode: socket names never under `min_label_pixels` on screen, the view keeps
-    // the socket each step is about in sight, the legend shows the colours only.
+    // Presentation mode: the presentation layout (compact boxes arranged to the pane's shape),
+    // socket names never under `min_label_pixels` on screen (the camera frames the step's
+    // subject when the whole graph cannot be shown so), the legend shows the colours only.
+    // Leaving it gives back the view's zoom and centre as they were.
     void setPresentation(bool on, double min_label_pixels);
+    bool presenting() const { return presenting_; }
+    // What the current step is about (the camera frames it) and the finding it announces.
+    const StepSubject &subject() const { return subject_; }
     void tidyLayout(); // a fresh layout of everything (nothing pinned)
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void onSceneLoaded();
+    void applyLabelFloors();
+    void followSubject(const inflight::GraphSnapshot &snapshot);
+    double paneAspect() const;
     void onSelectionChanged();
     void positionMoved();
     void centreWhenShown(std::uint32_t sock);
@@ -81,6 +94,13 @@ private:
     GraphView *view_;
     LegendBar *legend_;
     bool presenting_ = false;
+    double presentation_label_pixels_ = 0;
+    double font_scale_ = 0;        // the theme's, as last seen
+    double text_label_pixels_ = 0; // Larger text's: the names' size on screen it asked for
+    StepSubject subject_;
+    std::optional<GraphView::Camera> camera_before_presenting_;
+    double aspect_before_presenting_ = 0;
+    QTimer *aspect_timer_ = nullptr; // the pane's shape settles before the graph is arranged to it
     QLineEdit *search_;
     QLabel *status_;
     std::optional<std::uint32_t> last_match_;

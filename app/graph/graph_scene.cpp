@@ -4,6 +4,7 @@
 #include "graph/aggregate_item.h"
 #include "graph/edge_item.h"
 #include "graph/fd_edge_item.h"
+#include "graph/finding_mark_item.h"
 #include "graph/graph_style.h"
 #include "graph/layout_engine.h"
 #include "graph/peer_link_item.h"
@@ -23,7 +24,8 @@ using graph::NodeKey;
 namespace {
 
 constexpr std::uint32_t kNoNode = 0xffffffffu;
-constexpr double kGap = 30; // least space between two boxes in a layout
+constexpr double kGap = 30;        // least space between two boxes in a layout
+constexpr double kCompactGap = 18; // in the presentation layout
 constexpr int kAnimationMs = 250;
 constexpr std::size_t kMaxAnimated = 2500;        // more moving items: jump
 constexpr std::size_t kObstacleRoutingMax = 1000; // nodes; above, edges are not bent around boxes
@@ -65,6 +67,7 @@ void GraphScene::clearGraph()
 {
     finishAnimations();
     highlighted_ = nullptr;
+    marked_.clear(); // the marks are children of the nodes clear() deletes
     // Children (embryos) go with their listeners: delete top-level sockets only via clear().
     clear();
     sockets_.clear();
@@ -149,8 +152,11 @@ void GraphScene::syncSockets(bool &sizes_changed)
             if ((pass == 0) == (item->parentItem() != nullptr) && !keeps(it->first, item)) {
                 if (item == highlighted_)
                     highlighted_ = nullptr;
-                for (QGraphicsItem *child : item->childItems())
-                    child->setParentItem(nullptr); // tracked children were removed in pass 0
+                for (QGraphicsItem *child : item->childItems()) {
+                    // A finding's mark goes with its node; tracked children were removed in pass 0.
+                    if (child->type() != FindingMarkItem::Type)
+                        child->setParentItem(nullptr);
+                }
                 placed_.erase(item->key());
                 delete item;
                 it = sockets_.erase(it);
@@ -625,7 +631,8 @@ void GraphScene::setRunGraph(const graph::RunGraph &run)
     graph::LayoutRequest req;
     req.generation = ++plan_generation_;
     req.full = true;
-    req.gap = kGap;
+    req.gap = gap();
+    req.aspect = aspect_;
     req.dot_max_nodes = dot_max_nodes_;
     plan_keys_.clear();
     // The plan's processes and names as a snapshot, which the items measure from (a run small
@@ -719,7 +726,8 @@ std::uint64_t GraphScene::requestLayout(bool full)
     graph::LayoutRequest req;
     req.generation = ++requested_;
     req.full = full && !use_plan;
-    req.gap = kGap;
+    req.gap = gap();
+    req.aspect = aspect_;
     req.dot_max_nodes = dot_max_nodes_;
     request_keys_.clear();
     SeedHints hints;
@@ -952,7 +960,11 @@ QRectF GraphScene::contentRect() const
         add(item);
     for (auto &[k, item] : aggregates_)
         add(item);
-    return r.isNull() ? QRectF(0, 0, 1, 1) : r.adjusted(-70, -90, 70, 60);
+    if (r.isNull())
+        return QRectF(0, 0, 1, 1);
+    // Room for the highlight ring and edges bending around the outer boxes; the presentation
+    // layout keeps the margin small, every pixel of the pane going to the boxes.
+    return compact_ ? r.adjusted(-16, -16, 16, 16) : r.adjusted(-70, -90, 70, 60);
 }
 
 void GraphScene::updateSceneRect()
@@ -1072,6 +1084,31 @@ bool GraphScene::expandToShow(std::uint32_t sock)
     return true;
 }
 
+// ---- findings -----------------------------------------------------------------------------------
+
+void GraphScene::setFindingMarks(const std::vector<std::uint32_t> &sockets, const std::vector<std::uint32_t> &processes,
+                                 const QString &finding)
+{
+    for (NodeKey key : marked_)
+        if (NodeItem *node = nodeItem(key))
+            for (QGraphicsItem *child : node->childItems())
+                if (child->type() == FindingMarkItem::Type)
+                    delete child;
+    marked_.clear();
+    auto mark = [&](NodeItem *node) {
+        if (!node || isMarked(node->key()))
+            return;
+        new FindingMarkItem(node, finding);
+        marked_.push_back(node->key());
+    };
+    for (std::uint32_t sock : sockets)
+        mark(itemShowing(sock));
+    for (std::uint32_t process : processes)
+        mark(processItem(process));
+}
+
+bool GraphScene::isMarked(NodeKey key) const { return std::find(marked_.begin(), marked_.end(), key) != marked_.end(); }
+
 // ---- selection ----------------------------------------------------------------------------------
 
 void GraphScene::setSelectedSocket(std::optional<std::uint32_t> sock)
@@ -1120,14 +1157,44 @@ void GraphScene::restyle()
     for (auto &[k, e] : fd_edges_)
         e->update();
     // New sizes: plan again (the old plan's spacing was for the old boxes), then lay out.
+    layOutAgain();
+    routeEdges();
+    update();
+}
+
+void GraphScene::layOutAgain()
+{
     if (run_ && plan_enabled_ && !plan_dropped_) {
         plan_.clear();
         setRunGraph(*run_);
     }
     if (!sockets_.empty() || !processes_.empty())
         requestLayout(true);
-    routeEdges();
-    update();
+}
+
+double GraphScene::gap() const { return compact_ ? kCompactGap : kGap; }
+
+void GraphScene::setCompact(bool on)
+{
+    if (on == compact_ && graphStyle().compact == on)
+        return;
+    compact_ = on;
+    setCompactGraphStyle(on);
+    restyle();
+}
+
+void GraphScene::setLayoutAspect(double aspect)
+{
+    if (!(aspect > 0) || !std::isfinite(aspect))
+        return;
+    const bool changed = aspect_ <= 0 || std::abs(std::log(aspect / aspect_)) > std::log(1.2);
+    if (!changed)
+        return;
+    aspect_ = aspect;
+    const std::size_t nodes =
+        run_ ? run_->nodes.size() + run_->processes.size() : sockets_.size() + processes_.size() + aggregates_.size();
+    if (nodes <= graph::kArrangeMaxNodes)
+        layOutAgain(); // a plan on its way was made for the old shape: it is superseded
 }
 
 // ---- mouse --------------------------------------------------------------------------------------

@@ -119,12 +119,27 @@ public:
     // If the socket is inside an aggregate, draws its SCC one by one. False if already drawn.
     bool expandToShow(std::uint32_t sock);
 
+    // ---- findings ----------------------------------------------------------------------------------
+    // Rings the nodes of the sockets and processes a finding names (none: clears them).
+    void setFindingMarks(const std::vector<std::uint32_t> &sockets, const std::vector<std::uint32_t> &processes,
+                         const QString &finding);
+    int findingMarkCount() const { return static_cast<int>(marked_.size()); }
+    bool isMarked(graph::NodeKey key) const;
+
     // ---- selection --------------------------------------------------------------------------------
     void setSelectedSocket(std::optional<std::uint32_t> sock);
     std::optional<std::uint32_t> selectedSocket() const { return selected_; }
 
     // Theme changed: new fonts and sizes, so a new layout.
     void restyle();
+    // The presentation layout: compact boxes (GraphStyle::compact) and, for a small graph, its
+    // parts arranged to the pane's width / height (LayoutRequest::aspect); a new layout.
+    void setCompact(bool on);
+    bool compact() const { return compact_; }
+    // The pane's width / height, for the next full layouts; a graph small enough to be
+    // arranged is laid out again when it changes by more than a fifth.
+    void setLayoutAspect(double aspect);
+    double layoutAspect() const { return aspect_; }
 
 signals:
     void socketClicked(std::uint32_t sock);
@@ -163,6 +178,8 @@ private:
     void planFailed();
     void animate(double t);
     QString labelOf(std::uint32_t sock) const;
+    void layOutAgain(); // plan again (new box sizes or shape) and lay everything out
+    double gap() const;
 
     std::shared_ptr<const inflight::GraphSnapshot> snapshot_ = std::make_shared<const inflight::GraphSnapshot>();
     std::vector<std::uint32_t> node_index_; // socket id -> index in snapshot_.nodes
@@ -206,6 +223,9 @@ private:
     QVariantAnimation *animation_ = nullptr;
     bool animated_ = true;
 
+    std::vector<graph::NodeKey> marked_; // nodes carrying a FindingMarkItem
+    bool compact_ = false;
+    double aspect_ = 0;
     std::optional<std::uint32_t> selected_;
     NodeItem *highlighted_ = nullptr;
 };

@@ -12,6 +12,8 @@ QFont pixelFont(QFont f)
     return f;
 }
 
+bool compact_style = false;
+
 GraphStyle make()
 {
     const Theme &t = Theme::instance();
@@ -32,6 +34,9 @@ GraphStyle make()
     s.padding = 10 * k;
     s.laneSpacing = 22 * k;
     s.arrowLength = 13 * k;
+    s.compact = compact_style;
+    if (s.compact)
+        s.padding = 7 * k;
     return s;
 }
 
@@ -46,3 +51,9 @@ GraphStyle &storage()
 const GraphStyle &graphStyle() { return storage(); }
 
 void refreshGraphStyle() { storage() = make(); }
+
+void setCompactGraphStyle(bool on)
+{
+    compact_style = on;
+    refreshGraphStyle();
+}

@@ -23,7 +23,12 @@ struct GraphStyle {
     double padding = 10;     // inside node boxes
     double laneSpacing = 22; // between parallel edges
     double arrowLength = 13;
+    // The presentation layout: boxes hold their name only (the counts and a process's fd rows,
+    // secondary text a back row cannot read, are left to the tooltip) and sit closer together.
+    bool compact = false;
 };
 
 const GraphStyle &graphStyle();
 void refreshGraphStyle(); // after Theme::changed()
+// Compact boxes on or off (the scene lays out again: GraphScene::setCompact()).
+void setCompactGraphStyle(bool on);

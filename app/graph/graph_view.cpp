@@ -11,8 +11,10 @@
 
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QLineF>
 #include <QScrollBar>
 #include <QToolTip>
+#include <QVariantAnimation>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -33,12 +35,25 @@ GraphView::GraphView(GraphScene *scene, QWidget *parent) : QGraphicsView(scene, 
     setOptimizationFlags(QGraphicsView::DontSavePainterState);
     overview_ = new OverviewView(this, this);
     overview_->hide();
+    camera_move_ = new QVariantAnimation(this);
+    camera_move_->setDuration(kCameraMs);
+    camera_move_->setEasingCurve(QEasingCurve::InOutCubic);
+    connect(camera_move_, &QVariantAnimation::valueChanged, this, [this](const QVariant &v) {
+        centerOn(v.toPointF());
+        viewChanged();
+    });
     connect(scene_, &GraphScene::layoutApplied, this, [this] {
         if (follow_)
             fitAll();
         viewChanged();
     });
-    connect(scene_, &QGraphicsScene::sceneRectChanged, this, [this] { viewChanged(); });
+    // The rect grows once the edges are routed after a move: a view that follows fits again.
+    connect(scene_, &QGraphicsScene::sceneRectChanged, this, [this] {
+        if (follow_)
+            fitAll();
+        else
+            viewChanged();
+    });
 }
 
 QRectF GraphView::visibleSceneRect() const { return mapToScene(viewport()->rect()).boundingRect(); }
@@ -67,20 +82,43 @@ void GraphView::zoomBy(double factor)
     zoomAt(factor, viewport()->rect().center());
 }
 
+double GraphView::fitZoom(const QRectF &rect) const
+{
+    const QRectF port = viewport()->rect();
+    if (rect.width() <= 0 || rect.height() <= 0 || port.width() <= 2 || port.height() <= 2)
+        return zoom();
+    // fitInView()'s own margin: two pixels each side.
+    return std::min((port.width() - 4) / rect.width(), (port.height() - 4) / rect.height());
+}
+
+double GraphView::labelFloorPixels() const
+{
+    return show_everything_ ? 0.0 : std::max(min_label_pixels_, readable_label_pixels_);
+}
+
 void GraphView::fitAll()
 {
     follow_ = true;
     const QRectF r = scene_->sceneRect();
     if (r.width() <= 1 || r.height() <= 1)
         return;
-    fitInView(r, Qt::KeepAspectRatio);
+    camera_move_->stop();
     const double label_px = graphStyle().label.pixelSize();
-    const double pixels = std::max(min_label_pixels_, show_everything_ ? 0.0 : readable_label_pixels_);
+    const double pixels = labelFloorPixels();
     const double floor = pixels > 0 && label_px > 0 ? pixels / label_px : 0;
-    const double z = std::clamp(zoom(), std::min(floor, kMaxFitZoom), kMaxFitZoom);
-    if (z != zoom()) {
-        setTransform(QTransform::fromScale(z, z));
-        centerOn(focus_point_ && pixels > 0 ? *focus_point_ : r.center());
+    const double whole = fitZoom(r);
+    const double z = std::clamp(whole, std::min(floor, kMaxFitZoom), kMaxFitZoom);
+    setTransform(QTransform::fromScale(z, z));
+    if (z <= whole) {
+        centerOn(r.center());
+    } else if (subject_) {
+        // Closer than the whole graph: the subject stays where it is if it is in sight.
+        if (!visibleSceneRect().contains(*subject_))
+            centerOn(subject_->center());
+    } else {
+        // No subject yet: the top left, where the processes and the first sockets are.
+        const QRectF seen = visibleSceneRect();
+        centerOn(r.topLeft() + QPointF(seen.width() / 2, seen.height() / 2));
     }
     viewChanged();
 }
@@ -91,28 +129,93 @@ void GraphView::showEverything()
     fitAll();
 }
 
-void GraphView::keepInView(const QGraphicsItem *item)
+void GraphView::frameSubject(const QRectF &wanted)
 {
-    if (!item)
+    // Only the part inside the scene can be brought into view (its margin is narrower than
+    // the subject's).
+    const QRectF subject = wanted & scene_->sceneRect();
+    if (subject.isEmpty())
         return;
-    const QRectF r = item->sceneBoundingRect();
-    focus_point_ = r.center();
-    if (!visibleSceneRect().contains(r)) {
-        centerOn(r.center());
+    subject_ = subject;
+    if (!follow_)
+        return; // the user zoomed or panned: the view is theirs
+    const QRectF seen = visibleSceneRect();
+    if (seen.contains(subject))
+        return;
+    // Centred, or as much of it as fits: its top left part, where a row of sockets starts.
+    QPointF to = subject.center();
+    if (subject.width() > seen.width())
+        to.setX(subject.left() + seen.width() / 2);
+    if (subject.height() > seen.height())
+        to.setY(subject.top() + seen.height() / 2);
+    moveCameraTo(to);
+}
+
+void GraphView::moveCameraTo(const QPointF &wanted)
+{
+    // Where the view can go: its centre stays far enough inside the scene for the view to
+    // stay in it (centerOn() would stop there too).
+    const QRectF scene = scene_->sceneRect(), seen = visibleSceneRect();
+    auto reachable = [](double v, double lo, double hi, double half) {
+        return hi - lo <= 2 * half ? (lo + hi) / 2 : std::clamp(v, lo + half, hi - half);
+    };
+    const QPointF centre(reachable(wanted.x(), scene.left(), scene.right(), seen.width() / 2),
+                         reachable(wanted.y(), scene.top(), scene.bottom(), seen.height() / 2));
+    const QPointF from = mapToScene(viewport()->rect().center());
+    // A subject a few pixels short of the edge is seen: no move for it.
+    constexpr double kLeastMovePixels = 8;
+    if (QLineF(mapFromScene(from), mapFromScene(centre)).length() < kLeastMovePixels)
+        return;
+    camera_move_->stop();
+    if (!isVisible()) {
+        centerOn(centre);
         viewChanged();
+        return;
     }
+    camera_move_->setStartValue(from);
+    camera_move_->setEndValue(centre);
+    camera_move_->start();
+}
+
+bool GraphView::cameraMoving() const { return camera_move_->state() == QAbstractAnimation::Running; }
+
+void GraphView::finishCameraMove()
+{
+    if (!cameraMoving())
+        return;
+    const QPointF to = camera_move_->endValue().toPointF();
+    camera_move_->stop();
+    centerOn(to);
+    viewChanged();
 }
 
 void GraphView::setMinimumLabelPixels(double pixels)
 {
     min_label_pixels_ = pixels;
-    if (pixels <= 0)
-        focus_point_.reset();
     if (follow_)
         fitAll();
 }
 
 double GraphView::labelScreenPixels() const { return zoom() * graphStyle().label.pixelSize(); }
+
+GraphView::Camera GraphView::camera() const
+{
+    return {transform(), mapToScene(viewport()->rect().center()), follow_, show_everything_};
+}
+
+void GraphView::setCamera(const Camera &camera)
+{
+    camera_move_->stop();
+    follow_ = camera.follow;
+    show_everything_ = camera.show_everything;
+    if (follow_) {
+        fitAll();
+        return;
+    }
+    setTransform(camera.transform);
+    centerOn(camera.centre);
+    viewChanged();
+}
 
 void GraphView::centerOnItem(const QGraphicsItem *item)
 {
@@ -128,6 +231,7 @@ void GraphView::centerOnItem(const QGraphicsItem *item)
 
 void GraphView::wheelEvent(QWheelEvent *event)
 {
+    camera_move_->stop();
     stopFollowing();
     const double steps = event->angleDelta().y() / 120.0;
     if (steps != 0)
@@ -188,20 +292,19 @@ void GraphView::scrollContentsBy(int dx, int dy)
 
 void GraphView::placeOverview()
 {
-    const int w = qBound(160, width() / 5, 320), h = qBound(110, height() / 5, 220);
-    overview_->setGeometry(width() - w - 10, height() - h - 10, w, h);
+    // Small in a small pane (a projector's), where it must not hide what the step is about.
+    const int w = qBound(110, width() / 5, 320), h = qBound(70, height() / 4, 220);
+    overview_->setGeometry(width() - w - 8, height() - h - 8, w, h);
 }
 
 void GraphView::viewChanged()
 {
-    // The overview shows up as soon as part of the graph is off screen (not when presenting:
-    // the close-up follows the step, and the map would cover a corner of it), and only in a
-    // view at least three maps wide and high: in a small panel (a projector's 1280x800 with
-    // every dock open) it would hide the very sockets the step is about.
+    // The overview shows up as soon as part of the graph is off screen (presenting too: the
+    // class sees where the camera is), in a view at least three maps wide and high: in a
+    // smaller one it would hide the very sockets the step is about.
     const QRectF content = scene_->sceneRect().adjusted(30, 30, -30, -30);
     const bool room = width() >= 3 * overview_->width() && height() >= 3 * overview_->height();
-    overview_->setVisible(min_label_pixels_ <= 0 && room && content.isValid() &&
-                          !visibleSceneRect().contains(content));
+    overview_->setVisible(room && content.isValid() && !visibleSceneRect().contains(content));
     overview_->viewport()->update();
     emit visibleRectChanged();
 }

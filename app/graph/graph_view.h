@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The big view of the graph: wheel and +/- zoom about the cursor, drag to pan, F to fit. Until
 // the user zooms or pans it follows the graph (fits after every layout); F returns to that.
+// A graph too large to show whole at the label floor is followed by a camera that frames the
+// step's subject, moving only when the subject leaves the view.
 // Hover tooltips come from the items' describe(). Items pick their level of detail from the
 // view's transform, so zoomed out the graph is drawn as plain boxes.
 #pragma once
@@ -11,6 +13,7 @@
 
 class GraphScene;
 class OverviewView;
+class QVariantAnimation;
 
 class GraphView : public QGraphicsView {
     Q_OBJECT
@@ -23,9 +26,10 @@ public:
     void zoomBy(double factor);                         // about the view's centre
     void zoomAt(double factor, const QPoint &view_pos); // keeping the scene point under view_pos
     // Follows the graph again and fits it: the whole graph, unless that would draw socket names
-    // under the readable floor (then as much as fits at the floor, around keepInView()'s item).
+    // under the readable floor (then the camera: the subject at the floor's zoom).
     void fitAll();
-    // F and the Fit button: the whole graph, however small, until the user zooms or pans.
+    // F and the Fit button: the whole graph, however small (names under kTextLod's size are
+    // drawn as plain boxes), until the user zooms or pans.
     void showEverything();
     // The normal (desk) floor for follow-mode fits; presentation's setMinimumLabelPixels() is stricter.
     void setReadableLabelPixels(double pixels) { readable_label_pixels_ = pixels; }
@@ -34,14 +38,27 @@ public:
     void centerOnItem(const QGraphicsItem *item); // only if it is not fully visible
     QRectF visibleSceneRect() const;
     // Fitting never zooms out so far that a socket's name is drawn under `pixels` on screen
-    // (presentation mode: readable from the back row; the view then follows the current step
+    // (presentation mode: readable from the back row; the camera then frames the subject
     // instead of showing everything). 0: no floor.
     void setMinimumLabelPixels(double pixels);
-    // Presentation: keep this item in sight without leaving follow mode; a fit that cannot
-    // show everything at the label floor centres on it rather than on the graph's middle.
-    void keepInView(const QGraphicsItem *item);
+    double labelFloorPixels() const; // the floor follow-mode fits keep to (0: none)
+    // The camera: what the step is about, in scene coordinates. While the view follows the
+    // graph and cannot show all of it at the floor, a subject out of sight is brought into view
+    // in one smooth move (kCameraMs); a subject already in sight moves nothing.
+    void frameSubject(const QRectF &wanted);
+    bool cameraMoving() const;
+    void finishCameraMove();          // tests: jump to where the running move ends
     double labelScreenPixels() const; // the socket-name font's pixel size at the current zoom
+    // Presentation mode's way back: the transform, centre and follow state to restore.
+    struct Camera {
+        QTransform transform;
+        QPointF centre;
+        bool follow = true, show_everything = false;
+    };
+    Camera camera() const;
+    void setCamera(const Camera &camera);
 
+    static constexpr int kCameraMs = 250;
     static constexpr double kMinZoom = 0.01, kMaxZoom = 8, kMaxFitZoom = 1.6;
 
 signals:
@@ -65,6 +82,8 @@ private:
         show_everything_ = false;
     }
     void viewChanged();
+    void moveCameraTo(const QPointF &wanted);
+    double fitZoom(const QRectF &rect) const;
 
     GraphScene *scene_;
     OverviewView *overview_;
@@ -72,7 +91,8 @@ private:
     double min_label_pixels_ = 0;
     double readable_label_pixels_ = 0;
     bool show_everything_ = false;
-    std::optional<QPointF> focus_point_; // keepInView()'s item, in scene coordinates
+    std::optional<QRectF> subject_; // frameSubject()'s, in scene coordinates
+    QVariantAnimation *camera_move_ = nullptr;
     QPoint press_pos_;
     bool press_on_background_ = false;
 };

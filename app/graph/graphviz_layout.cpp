@@ -88,8 +88,11 @@ const char *engineName(Engine e)
 
 // Runs Graphviz on the nodes with include[i] set; writes their centres (y down) into out.
 // Returns false with a message on failure.
+// top_down: dot ranks from top to bottom (else left to right); pack_components: each connected
+// component laid out on its own and the components packed side by side.
 bool runGraphviz(const LayoutRequest &req, const std::vector<char> &include, Engine engine,
-                 std::vector<LayoutPoint> &out, std::string &error, double &graphviz_ms)
+                 std::vector<LayoutPoint> &out, std::string &error, double &graphviz_ms, bool top_down = false,
+                 bool pack_components = false)
 {
     std::lock_guard<std::mutex> lock(graphvizMutex());
     CNumericLocale c_locale;
@@ -108,10 +111,10 @@ bool runGraphviz(const LayoutRequest &req, const std::vector<char> &include, Eng
     agsafeset(g, cs("splines"), cs("false"), cs(""));
     agsafeset(g, cs("pad"), cs("0"), cs(""));
     if (engine == Engine::dot) {
-        agsafeset(g, cs("rankdir"), cs("LR"), cs(""));
+        agsafeset(g, cs("rankdir"), cs(top_down ? "TB" : "LR"), cs(""));
         agsafeset(g, cs("nodesep"), cs(num(req.gap / 72.0).c_str()), cs(""));
-        agsafeset(g, cs("ranksep"), cs(num(2.4 * req.gap / 72.0).c_str()), cs(""));
-        if (req.nodes.size() > 40) {
+        agsafeset(g, cs("ranksep"), cs(num((req.aspect > 0 ? 1.6 : 2.4) * req.gap / 72.0).c_str()), cs(""));
+        if (req.nodes.size() > 40 || pack_components) {
             // Many small components (a process with its sockets each, as in the seed 000
             // scene) stacked in one column would shrink to nothing in a wide panel: an array.
             agsafeset(g, cs("pack"), cs(std::to_string(static_cast<int>(req.gap)).c_str()), cs(""));
@@ -264,7 +267,172 @@ std::vector<int> components(const LayoutRequest &req, const std::vector<char> &k
     return comp;
 }
 
+// One connected group of sockets as dot drew it, in both directions: sizes and the members'
+// centres relative to the group's top left corner.
+struct Part {
+    std::vector<std::size_t> members;
+    double w[2] = {0, 0}, h[2] = {0, 0};
+    std::vector<LayoutPoint> local[2];
+};
+
+// Rows of parts no wider than `width` (a part wider than it gets a row of its own). Returns each
+// part's top left corner and the size of the whole.
+struct Shelves {
+    std::vector<LayoutPoint> corner;
+    double width = 0, height = 0;
+};
+
+Shelves shelve(const std::vector<Part> &parts, int dir, double width, double gap)
+{
+    Shelves out;
+    out.corner.resize(parts.size());
+    std::vector<std::pair<std::size_t, std::size_t>> rows; // [first, last) part of each row
+    std::vector<double> row_width, row_height;
+    double x = 0;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const double w = parts[i].w[dir];
+        if (rows.empty() || (x > 0 && x + w > width)) {
+            rows.emplace_back(i, i);
+            row_width.push_back(0);
+            row_height.push_back(0);
+            x = 0;
+        }
+        rows.back().second = i + 1;
+        x += (x > 0 ? gap : 0) + w;
+        row_width.back() = x;
+        row_height.back() = std::max(row_height.back(), parts[i].h[dir]);
+    }
+    for (double w : row_width)
+        out.width = std::max(out.width, w);
+    double y = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        // Each row centred in the widest, each part centred in its row's height.
+        double cx = (out.width - row_width[r]) / 2;
+        for (std::size_t i = rows[r].first; i < rows[r].second; ++i) {
+            out.corner[i] = {cx, y + (row_height[r] - parts[i].h[dir]) / 2};
+            cx += parts[i].w[dir] + gap;
+        }
+        y += row_height[r] + (r + 1 < rows.size() ? gap : 0);
+    }
+    out.height = y;
+    return out;
+}
+
 } // namespace
+
+bool arrangeForAspect(const LayoutRequest &req, LayoutResult &result)
+{
+    const std::size_t n = req.nodes.size();
+    std::vector<char> sockets(n, 0);
+    bool any_socket = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        sockets[i] = !req.nodes[i].process;
+        any_socket = any_socket || sockets[i];
+    }
+    int count = 0;
+    const std::vector<int> comp = components(req, sockets, count);
+    std::vector<Part> parts(static_cast<std::size_t>(count));
+    for (std::size_t i = 0; i < n; ++i)
+        if (comp[i] >= 0)
+            parts[static_cast<std::size_t>(comp[i])].members.push_back(i);
+    // Each group both ways: dot packs the components of one drawing apart, so two calls do all.
+    for (int dir = 0; dir < 2 && any_socket; ++dir) {
+        std::vector<LayoutPoint> gv(n);
+        double ms = 0;
+        if (!runGraphviz(req, sockets, Engine::dot, gv, result.error, ms, dir == 1, true))
+            return false;
+        result.graphviz_ms += ms;
+        for (Part &part : parts) {
+            Box b;
+            for (std::size_t i : part.members)
+                b.add(gv[i].x, gv[i].y, req.nodes[i].width, req.nodes[i].height);
+            part.w[dir] = b.right - b.left;
+            part.h[dir] = b.bottom - b.top;
+            for (std::size_t i : part.members)
+                part.local[dir].push_back({gv[i].x - b.left, gv[i].y - b.top});
+        }
+    }
+    // Processes: a column on the left or a row on top.
+    double column_w = 0, column_h = 0, row_w = 0, row_h = 0;
+    std::size_t processes = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        if (!sockets[i]) {
+            column_w = std::max(column_w, req.nodes[i].width);
+            column_h += (processes ? req.gap : 0) + req.nodes[i].height;
+            row_w += (processes ? req.gap : 0) + req.nodes[i].width;
+            row_h = std::max(row_h, req.nodes[i].height);
+            ++processes;
+        }
+    const double part_gap = 1.5 * req.gap, side_gap = 3 * req.gap;
+    // The arrangement the pane shows at the largest scale.
+    double best_scale = -1;
+    int best_dir = 0;
+    bool best_on_top = false;
+    Shelves best;
+    for (int dir = 0; dir < 2; ++dir) {
+        double widest = 0, total = 0;
+        for (const Part &p : parts) {
+            widest = std::max(widest, p.w[dir]);
+            total += p.w[dir] + part_gap;
+        }
+        std::vector<double> widths{widest, total};
+        double run = 0;
+        for (const Part &p : parts) {
+            run += p.w[dir] + (run > 0 ? part_gap : 0);
+            widths.push_back(std::max(run, widest));
+        }
+        for (double width : widths) {
+            const Shelves shelves = shelve(parts, dir, width, part_gap);
+            for (int on_top = 0; on_top < 2; ++on_top) {
+                if (on_top && !processes)
+                    continue;
+                double w = shelves.width, h = shelves.height;
+                if (processes && on_top) {
+                    w = std::max(w, row_w);
+                    h += (any_socket ? side_gap : 0) + row_h;
+                } else if (processes) {
+                    w += (any_socket ? side_gap : 0) + column_w;
+                    h = std::max(h, column_h);
+                }
+                const double scale = std::min(req.aspect / std::max(w, 1.0), 1.0 / std::max(h, 1.0));
+                // A clearly larger scale wins; else the fewer rows (the earlier candidate).
+                if (scale > best_scale * 1.001) {
+                    best_scale = scale;
+                    best_dir = dir;
+                    best_on_top = on_top;
+                    best = shelves;
+                }
+            }
+        }
+    }
+    const double sockets_left = processes && !best_on_top && any_socket ? column_w + side_gap : 0;
+    const double sockets_top = processes && best_on_top && any_socket ? row_h + side_gap : 0;
+    const double sockets_w = best.width;
+    for (std::size_t p = 0; p < parts.size(); ++p)
+        for (std::size_t k = 0; k < parts[p].members.size(); ++k) {
+            const LayoutPoint &l = parts[p].local[best_dir][k];
+            result.positions[parts[p].members[k]] = {sockets_left + best.corner[p].x + l.x,
+                                                     sockets_top + best.corner[p].y + l.y};
+        }
+    // Processes centred along the sockets' side.
+    double along = 0;
+    const double span = best_on_top ? row_w : column_h;
+    const double room = best_on_top ? std::max(sockets_w, row_w) : std::max(best.height, column_h);
+    along = (room - span) / 2;
+    for (std::size_t i = 0; i < n; ++i)
+        if (!sockets[i]) {
+            const LayoutNode &node = req.nodes[i];
+            if (best_on_top) {
+                result.positions[i] = {along + node.width / 2, node.height / 2};
+                along += node.width + req.gap;
+            } else {
+                result.positions[i] = {column_w - node.width / 2, along + node.height / 2};
+                along += node.height + req.gap;
+            }
+        }
+    result.engine = "dot";
+    return true;
+}
 
 std::string graphvizVersion()
 {
@@ -295,6 +463,11 @@ LayoutResult computeLayout(const LayoutRequest &req)
 
     if (pinned_count == n) {
         result.engine = "none";
+    } else if (!incremental && req.aspect > 0 && n <= kArrangeMaxNodes) {
+        // ---- a fresh layout of a small graph, to the pane's shape -------------------------------
+        if (!arrangeForAspect(req, result))
+            return result;
+        std::fill(placed.begin(), placed.end(), 1);
     } else if (!incremental) {
         // ---- a fresh layout of everything ----------------------------------------------------
         const Engine engine = large ? Engine::sfdp : Engine::dot;

@@ -17,6 +17,11 @@
 namespace graph {
 
 LayoutResult computeLayout(const LayoutRequest &request);
+// The full layout of a small graph for a pane of request.aspect (computeLayout() calls it): the
+// connected groups of sockets as dot draws them (left to right or top down), packed in rows, the
+// processes in a column on the left or a row on top - the arrangement that fits the pane at the
+// largest scale. Fills result.positions; false (result.error set) when Graphviz fails.
+bool arrangeForAspect(const LayoutRequest &request, LayoutResult &result);
 // The version of the Graphviz library loaded at run time (gvcVersion), for the About box.
 std::string graphvizVersion();
 

@@ -5,6 +5,7 @@
 
 #include "graph/graph_ids.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,7 +32,13 @@ struct LayoutRequest {
     std::vector<LayoutEdge> edges;
     double gap = 28;         // the least free space between two node boxes
     int dot_max_nodes = 300; // above: sfdp (full) / neato major (incremental), straight edges
+    // Width / height of the pane the drawing is for (0: any). A full layout of up to
+    // kArrangeMaxNodes nodes then arranges its parts to the pane's shape (arrangeForAspect()):
+    // the whole graph fits the pane at the largest scale.
+    double aspect = 0;
 };
+
+inline constexpr std::size_t kArrangeMaxNodes = 80;
 
 struct LayoutPoint {
     double x = 0, y = 0;

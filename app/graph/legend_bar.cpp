@@ -14,9 +14,11 @@ using inflight::GcRole;
 
 namespace {
 
-QFont legendFont()
+// `cap`: the largest font scale the key follows (0: any).
+QFont legendFont(double cap)
 {
-    QFont f = Theme::instance().font(10.5);
+    const double scale = Theme::instance().fontScale();
+    QFont f = Theme::instance().font(cap > 0 && scale > cap ? 10.5 * cap / scale : 10.5);
     f.setPixelSize(qMax(8, qRound(f.pointSizeF() * 96.0 / 72.0)));
     return f;
 }
@@ -50,7 +52,7 @@ bool LegendBar::withShapes(int width) const
     // (a wide scene's panel at 1280x800) keeps its height for the graph and shows the colours.
     if (compact_)
         return false;
-    const double row = QFontMetricsF(legendFont()).height() + 6;
+    const double row = QFontMetricsF(legendFont(compact_scale_)).height() + 6;
     return layoutEntries(width, nullptr, true) <= static_cast<int>(16 + 3 * row);
 }
 
@@ -180,6 +182,9 @@ void LegendBar::setCompact(bool on)
     if (on == compact_)
         return;
     compact_ = on;
+    // Presenting, Larger text is for the graph's names and the narration: the key keeps its
+    // size, so it neither wraps to more rows nor takes the graph's height.
+    compact_scale_ = on ? Theme::instance().fontScale() : 0;
     updateGeometry();
     update();
 }
@@ -199,7 +204,7 @@ int LegendBar::layoutEntries(int width, QPainter *painter, bool with_shapes) con
 {
     const Theme &t = Theme::instance();
     const std::vector<Entry> entries = this->entries(with_shapes);
-    const QFont f = legendFont();
+    const QFont f = legendFont(compact_scale_);
     const QFontMetricsF fm(f);
     const double h = fm.height(), sym_w = h * 1.7, pad = 8, spacing = h * 1.1;
     double x = pad, y = pad;

@@ -35,4 +35,5 @@ private:
     std::vector<Entry> entries(bool with_shapes) const;
     bool withShapes(int width) const; // not compact, and the whole key fits in three rows
     bool compact_ = false;
+    double compact_scale_ = 0; // the theme's font scale when it became compact
 };

@@ -95,9 +95,20 @@ void ProcessItem::buildRows()
     }
 }
 
+QString ProcessItem::title() const
+{
+    // Compact: the name alone (the user is in the tooltip).
+    if (graphStyle().compact)
+        return QString::fromStdString(process().name);
+    return QStringLiteral("%1 · %2").arg(QString::fromStdString(process().name),
+                                         QString::fromStdString(process().user));
+}
+
 double ProcessItem::titleHeight() const
 {
     const GraphStyle &s = graphStyle();
+    if (s.compact)
+        return s.labelMetrics.height() + s.padding * 1.2;
     return s.processTitleMetrics.height() + s.padding;
 }
 
@@ -107,9 +118,14 @@ bool ProcessItem::relayout()
 {
     buildRows();
     const GraphStyle &s = graphStyle();
-    const QString title =
-        QStringLiteral("%1 · %2").arg(QString::fromStdString(process().name), QString::fromStdString(process().user));
-    double w = s.processTitleMetrics.horizontalAdvance(title) + 2 * s.padding;
+    if (s.compact) {
+        // The title band only: its fd edges leave from the right side.
+        const double w = s.labelMetrics.horizontalAdvance(title()) + 2 * s.padding;
+        const QSizeF old = box().size();
+        setBoxSize(QSizeF(qMax(w, s.labelMetrics.height() * 2.5), titleHeight()));
+        return old != box().size();
+    }
+    double w = s.processTitleMetrics.horizontalAdvance(title()) + 2 * s.padding;
     for (int r = 0; r < rowCount(); ++r)
         w = qMax(w, s.processRowMetrics.horizontalAdvance(rowText(r)) + 2 * s.padding + 8);
     const int rows = qMax(rowCount(), 1);
@@ -133,6 +149,12 @@ QPointF ProcessItem::fdAnchor(int fd) const
                                rows_.begin()) -
                   1;
     const QRectF b = box();
+    if (graphStyle().compact) {
+        // Spread along the right side in fd order, so the fd edges do not leave from one point.
+        const auto rank = static_cast<double>(open - fds.begin());
+        const double y = b.top() + b.height() * (rank + 1) / (static_cast<double>(fds.size()) + 1);
+        return mapToScene(QPointF(b.right(), y));
+    }
     const double y = b.top() + titleHeight() + (qMax(row, 0) + 0.5) * rowHeight() + 2;
     return mapToScene(QPointF(b.right(), y));
 }
@@ -163,10 +185,10 @@ void ProcessItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *optio
     if (lod < kTextLod)
         return;
     painter->setPen(Qt::white);
-    painter->setFont(s.processTitle);
-    painter->drawText(
-        QRectF(b.left(), b.top(), b.width(), titleHeight()), Qt::AlignCenter,
-        QStringLiteral("%1 · %2").arg(QString::fromStdString(process().name), QString::fromStdString(process().user)));
+    painter->setFont(s.compact ? s.label : s.processTitle);
+    painter->drawText(QRectF(b.left(), b.top(), b.width(), titleHeight()), Qt::AlignCenter, title());
+    if (s.compact)
+        return;
     painter->setFont(s.processRow);
     painter->setPen(t.foreground());
     if (process().fds.empty()) {

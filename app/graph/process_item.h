@@ -44,6 +44,7 @@ private:
     };
     bool relayout();
     void buildRows();
+    QString title() const; // "main · root"; compact: "main"
     double titleHeight() const;
     double rowHeight() const;
 

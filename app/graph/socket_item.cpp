@@ -138,6 +138,8 @@ double SocketItem::headerHeight() const
     const GraphStyle &s = graphStyle();
     if (node_.embryo && isEmbryoChild())
         return s.smallMetrics.height() * 2 + s.padding;
+    if (s.compact)
+        return s.labelMetrics.height() + s.padding * 1.2;
     return s.labelMetrics.height() + s.countsMetrics.height() + s.padding * 1.2;
 }
 
@@ -156,10 +158,13 @@ bool SocketItem::relayout()
         h = headerHeight();
     } else {
         const double text =
-            qMax(s.labelMetrics.horizontalAdvance(label),
-                 qMax(s.countsMetrics.horizontalAdvance(counts_), s.countsMetrics.horizontalAdvance(reserve)));
+            s.compact ? s.labelMetrics.horizontalAdvance(label)
+                      : qMax(s.labelMetrics.horizontalAdvance(label), qMax(s.countsMetrics.horizontalAdvance(counts_),
+                                                                           s.countsMetrics.horizontalAdvance(reserve)));
         const double decoration = node_.type == SockType::seqpacket ? 14 : (node_.type == SockType::dgram ? 10 : 0);
-        w = qMax(text + 2 * s.padding + decoration, 96.0);
+        // The fd tab on the left needs room beside the name.
+        const double least = s.compact ? s.labelMetrics.height() * 2 : 96.0;
+        w = qMax(text + 2 * s.padding + decoration + (s.compact ? 8 : 0), least);
         h = headerHeight();
         if (node_.listener && !embryos_.empty()) {
             double row_w = 0, row_h = 0;
@@ -277,9 +282,11 @@ void SocketItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     lf.setItalic(embryo);
     painter->setFont(lf);
     painter->drawText(QRectF(b.left(), top, b.width(), s.labelMetrics.height()), Qt::AlignCenter, label);
-    painter->setFont(s.counts);
-    painter->drawText(QRectF(b.left(), top + s.labelMetrics.height(), b.width(), s.countsMetrics.height()),
-                      Qt::AlignCenter, counts_);
+    if (!s.compact) {
+        painter->setFont(s.counts);
+        painter->drawText(QRectF(b.left(), top + s.labelMetrics.height(), b.width(), s.countsMetrics.height()),
+                          Qt::AlignCenter, counts_);
+    }
     if (node_.listener && !embryos_.empty()) {
         const double y = b.top() + headerHeight();
         painter->setPen(QPen(border, 1, Qt::DotLine));

@@ -335,7 +335,7 @@ std::string describe_with(const Event &e, const Names &k, const Scene *scene)
 }
 
 template <class Names>
-std::string narrate_with(const Event &e, const Names &k, const Scene *scene)
+std::string narrate_event_with(const Event &e, const Names &k, const Scene *scene)
 {
     auto s = [&](std::uint32_t id) { return id == npos ? std::string("-") : k.label_of_id(id); };
     // The label of the object most kinds are about (the socket, predecessor, root or sender in
@@ -669,6 +669,27 @@ std::string narrate_with(const Event &e, const Names &k, const Scene *scene)
     case EventKind::sched_point: return {};
     }
     return describe_with(e, k, scene);
+}
+
+// The event's own narration, then the findings made at its step: a WARN is said when it
+// happens, not only in the run's summary.
+template <class Names>
+std::string narrate_with(const Event &e, const Names &k, const Scene *scene)
+{
+    std::string text = narrate_event_with(e, k, scene);
+    if (e.kind == EventKind::finding)
+        return text; // the event is the finding
+    for (std::size_t i = 0; i < k.finding_count(); ++i) {
+        const auto &f = k.finding(i);
+        if (f.step != e.step)
+            continue;
+        text += "\n\n";
+        text += kFindingMark;
+        text += (f.warning ? "WARN: " : "BUG: ") + f.invariant + "\n" + f.message +
+                (f.warning ? ". The kernel prints the warning and goes on, and so does the run."
+                           : ". The run stops here so the state can be inspected.");
+    }
+    return text;
 }
 
 std::string describe(const Event &e, const Kernel &k, const Scene *scene)

@@ -20,7 +20,7 @@ RunNames RunNames::of(const Kernel &k)
         n.tasks_.push_back(t.name);
     n.addresses_ = k.addresses;
     for (const Finding &f : k.findings)
-        n.findings_.push_back({f.invariant, f.message, f.warning});
+        n.findings_.push_back({f.invariant, f.message, f.warning, f.step});
     return n;
 }
 

@@ -75,7 +75,10 @@ EventBreak EventBreakpointSet::check(const Event &e, const Kernel &k) const
         return EventBreak::collection_starts;
     if (hitlist_non_empty && (e.kind == EventKind::skb_hitlist || (e.kind == EventKind::queue_splice && e.skbs() > 0)))
         return EventBreak::hitlist_non_empty;
-    if (invariant_violated && e.kind == EventKind::finding)
+    // A WARN (a use-after-free found after a purge) comes with no event of its own: the step
+    // it was made at stops too, so that a run playing on shows it when it happens.
+    if (invariant_violated &&
+        (e.kind == EventKind::finding || (!k.findings.empty() && k.findings.back().step == e.step)))
         return EventBreak::invariant_violated;
     if (statement_fails && e.kind == EventKind::stmt_end && e.error() != 0)
         return EventBreak::statement_fails;

@@ -108,7 +108,10 @@ StepSnapshot snapshot_step(const Simulation &sim, const StepSnapshot *previous)
     s.era = k.era();
     s.profile = std::string(k.config().profile);
     s.autobind = k.config().autobind;
-    s.current_line = sim.current_line();
+    // The line of the task whose step this is: after a task switch the statement that began
+    // last may be another task's, while this step belongs to the statement its own task runs.
+    const Event *last = sim.last_event();
+    s.current_line = last && last->scene_line ? last->scene_line : sim.current_line();
     s.collection_running = sim.gc_in_progress();
     s.collection = k.gc_runs.empty() ? 0 : k.gc_runs.back().number;
     s.gc_phase = k.gc_phase;

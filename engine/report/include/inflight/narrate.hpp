@@ -7,6 +7,7 @@
 #include "inflight/scene.hpp"
 
 #include <string>
+#include <string_view>
 
 namespace inflight {
 
@@ -21,7 +22,11 @@ std::string describe(const Event &e, const RunNames &names, const Scene *scene =
 // The narration: what happened and why it matters to the collector, in sentences with the
 // values they are about. Made from the event and the socket labels only (the event log calls it
 // for past steps with a later state); the scene tells what a statement's result means.
+// A step at which the kernel made a finding (a WARN, a use-after-free, a failed check) ends
+// with one paragraph per finding ("\n\n" before each), each starting with kFindingMark, so that
+// a view can set them apart: its first line says what broke, the next ones the details.
 std::string narrate(const Event &e, const Kernel &k, const Scene *scene = nullptr);
 std::string narrate(const Event &e, const RunNames &names, const Scene *scene = nullptr);
+inline constexpr std::string_view kFindingMark = "\u26a0 ";
 
 } // namespace inflight

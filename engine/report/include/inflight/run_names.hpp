@@ -25,6 +25,7 @@ public:
         std::string invariant;
         std::string message;
         bool warning = false;
+        std::uint64_t step = 0; // the micro-step it was made at
     };
 
     RunNames() = default;

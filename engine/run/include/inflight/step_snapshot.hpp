@@ -119,7 +119,7 @@ struct StepSnapshot {
     GcEra era = GcEra::async;
     std::string profile; // the kernel profile's name ("6.9")
     AutobindMode autobind = AutobindMode::random;
-    std::uint32_t current_line = 0; // the scene line of the statement that began last
+    std::uint32_t current_line = 0; // the scene line the step belongs to (its task's statement)
     // A collection has begun and not ended (Simulation::gc_in_progress()), its number (0: none
     // yet), and where it is.
     bool collection_running = false;
