@@ -19,7 +19,7 @@
 namespace inflight {
 
 struct StatementStart {
-    std::uint64_t step = 0;      // its stmt_begin
+    std::uint64_t step = 0; // its stmt_begin
     std::uint32_t scene_line = 0;
 };
 
@@ -59,7 +59,7 @@ public:
 
 private:
     std::vector<Beat> beats_;
-    std::vector<StatementStart> statements_;                    // in step order
+    std::vector<StatementStart> statements_;                     // in step order
     std::vector<std::pair<std::uint32_t, std::uint64_t>> lines_; // (line, step), sorted
     std::vector<std::uint64_t> notes_, collections_;
 };
