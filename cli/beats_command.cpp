@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "beats_command.hpp"
+#include "step_to.hpp"
 
 #include "inflight/beats.hpp"
-#include "inflight/parser.hpp"
 #include "inflight/recorded_events.hpp"
 #include "inflight/simulation.hpp"
 
 #include <algorithm>
 #include <cstdio>
-#include <iostream>
 #include <memory>
 #include <string>
 
@@ -57,12 +56,9 @@ int beats_main(int argc, char **argv)
     }
     if (file.empty())
         return fail("no scene file given");
-    ParseResult parsed = load_scene_file(file);
-    for (const auto &d : parsed.diagnostics)
-        std::cerr << d.format() << "\n";
-    if (!parsed.ok())
+    const std::shared_ptr<Scene> scene = load_scene_reporting(file);
+    if (!scene)
         return 2;
-    auto scene = std::make_shared<Scene>(std::move(parsed.scene));
     if (!variant.empty()) {
         auto it = std::find_if(scene->variants.begin(), scene->variants.end(),
                                [&](const SceneVariant &v) { return v.name == variant; });
@@ -70,7 +66,7 @@ int beats_main(int argc, char **argv)
             return fail("the scene has no variant '" + variant + "'");
         scene->settings = it->settings;
     }
-    Simulation sim(std::move(scene), options);
+    Simulation sim(scene, options);
     RecordedEvents events;
     while (const Event *e = sim.step())
         events.push_back(*e);

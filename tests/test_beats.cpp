@@ -12,7 +12,9 @@
 #include "inflight/run_index.hpp"
 #include "inflight/simulation.hpp"
 #include "inflight/step_snapshot.hpp"
+#include "scene_runner.hpp"
 
+#include <QProcess>
 #include <QtTest>
 
 #include <algorithm>
@@ -22,6 +24,7 @@
 #include <vector>
 
 using namespace inflight;
+using inflight::test::closed_rings;
 
 namespace {
 
@@ -39,28 +42,6 @@ std::shared_ptr<const Scene> load(const std::string &relative, const std::string
         scene->settings = it->settings;
     }
     return scene;
-}
-
-// `rings` closed rings of eight datagram sockets, every receiving end closed, then `gc`.
-std::shared_ptr<const Scene> dead_rings(int rings)
-{
-    const std::string n = std::to_string(rings);
-    const std::string text = "scene \"rings\"\nset gc graph\nset nofile 10000\n"
-                             "repeat " +
-                             n +
-                             " as r {\n  repeat 8 as j {\n    socketpair u${r}_$j p${r}_$j dgram\n  }\n}\n"
-                             "repeat " +
-                             n +
-                             " as r {\n  repeat 7 as j {\n    send p${r}_${j+1} fds=u${r}_$j\n  }\n"
-                             "  send p${r}_0 fds=u${r}_7\n}\n"
-                             "repeat " +
-                             n +
-                             " as r {\n  repeat 8 as j {\n    close u${r}_$j\n  }\n}\n"
-                             "note \"One collection frees them all.\"\ngc\n";
-    ParseResult parsed = parse_scene(text, "rings.scn");
-    if (!parsed.ok())
-        return nullptr;
-    return std::make_shared<const Scene>(std::move(parsed.scene));
 }
 
 SimulationOptions options(std::optional<GcEra> era = std::nullopt, bool fast_forward = false)
@@ -233,6 +214,7 @@ private slots:
     void fastForwardedCollectionIsEntered();
     void navigationEqualsALinearScan_data();
     void navigationEqualsALinearScan();
+    void cliListsTheSameBeats();
 };
 
 void TestBeats::triangleBeats_data()
@@ -387,7 +369,7 @@ void TestBeats::fastForwardedCollectionIsEntered()
     // The app fast-forwards a large scene: a collection's micro-steps are not handed out. Its
     // phases and the SCCs it frees still are, so a lesson enters it beat by beat.
     constexpr int kRings = 40;
-    const auto scene = dead_rings(kRings);
+    const auto scene = closed_rings(kRings, "note \"One collection frees them all.\"\ngc\n");
     QVERIFY(scene);
     const SimulationOptions ff = options(GcEra::graph, true);
     const Recorded r = record(scene, ff);
@@ -451,7 +433,7 @@ void TestBeats::navigationEqualsALinearScan()
     QFETCH(QString, scene);
     QFETCH(QString, variant);
     QFETCH(bool, fastForward);
-    const auto s = scene.isEmpty() ? dead_rings(6) : load(scene.toStdString(), variant.toStdString());
+    const auto s = scene.isEmpty() ? closed_rings(6, "gc\n") : load(scene.toStdString(), variant.toStdString());
     QVERIFY(s);
     const Recorded r = record(s, options(std::nullopt, fastForward));
     const RunIndex index(r.events, r.era, r.findings);
@@ -505,6 +487,44 @@ void TestBeats::navigationEqualsALinearScan()
                      at);
         }
     }
+}
+
+void TestBeats::cliListsTheSameBeats()
+{
+    // `inflight-cli beats`: one line a beat, "number step line kind [phase]", for scripts.
+    const QString file = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/bugs/cve-2021-0920-peek-classic.scn");
+    QProcess cli;
+    cli.start(QStringLiteral(INFLIGHT_CLI),
+              {QStringLiteral("beats"), file, QStringLiteral("--variant"), QStringLiteral("buggy")});
+    QVERIFY(cli.waitForFinished(30000));
+    QCOMPARE(cli.exitCode(), 0);
+    QStringList lines = QString::fromUtf8(cli.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+    QVERIFY(!lines.isEmpty() && lines.front().startsWith(u'#'));
+    lines.removeFirst();
+    const auto scene = load("bugs/cve-2021-0920-peek-classic.scn", "buggy");
+    QVERIFY(scene);
+    const Recorded r = record(scene, options());
+    const std::vector<Beat> beats = find_beats(r.events, r.era, r.findings);
+    QCOMPARE(static_cast<std::size_t>(lines.size()), beats.size());
+    for (std::size_t i = 0; i < beats.size(); ++i) {
+        const Beat &b = beats[i];
+        QString want = QStringLiteral("%1 %2 %3 %4")
+                           .arg(i + 1)
+                           .arg(b.step)
+                           .arg(b.scene_line)
+                           .arg(QString::fromUtf8(beat_kind_name(b.kind).data(),
+                                                  static_cast<qsizetype>(beat_kind_name(b.kind).size())));
+        if (b.kind == BeatKind::phase_begins)
+            want += u' ' + QString::fromUtf8(gc_phase_name(b.phase).data(),
+                                             static_cast<qsizetype>(gc_phase_name(b.phase).size()));
+        QCOMPARE(lines[static_cast<qsizetype>(i)], want);
+    }
+    QVERIFY(lines.filter(QStringLiteral(" finding")).size() >= 1);
+    // A scene that is not one: located message, exit 2.
+    cli.start(QStringLiteral(INFLIGHT_CLI), {QStringLiteral("beats"), QStringLiteral("/nonexistent.scn")});
+    QVERIFY(cli.waitForFinished(30000));
+    QCOMPARE(cli.exitCode(), 2);
+    QVERIFY(cli.readAllStandardError().contains("/nonexistent.scn"));
 }
 
 QTEST_APPLESS_MAIN(TestBeats)
