@@ -41,6 +41,19 @@ void PresenterKeys::setActive(bool on)
         setBlank(false);
 }
 
+QList<QPair<QString, QString>> PresenterKeys::help()
+{
+    return {
+        {tr("Presentation: next beat, beat back"), tr("Right, PageDown, Space, Enter; Left, PageUp")},
+        {tr("Presentation: next statement, statement back"), tr("Shift+Right; Shift+Left")},
+        {tr("Presentation: next micro-step, micro-step back"), tr("Ctrl+Right; Ctrl+Left")},
+        {tr("Presentation: present from the beat on screen"), tr("F5, Shift+F5")},
+        {tr("Presentation: go to a beat by its number"), tr("the number, then Enter")},
+        {tr("Presentation: blank the screen (any key brings it back)"), tr("B, .")},
+        {tr("Presentation: leave"), tr("Esc")},
+    };
+}
+
 bool PresenterKeys::isBlank() const { return blank_ && blank_->isVisible(); }
 
 void PresenterKeys::setBlank(bool on)

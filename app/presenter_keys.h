@@ -8,7 +8,9 @@
 // debugger's keys are left alone: the filter takes nothing.
 #pragma once
 
+#include <QList>
 #include <QObject>
+#include <QPair>
 #include <QString>
 
 class PlayerController;
@@ -29,6 +31,8 @@ public:
     void setGranularity(Granularity g) { granularity_ = g; }
     Granularity granularity() const { return granularity_; }
     bool isBlank() const;
+    // What each key does, for the keyboard shortcuts help: (what, keys) rows.
+    static QList<QPair<QString, QString>> help();
 
 signals:
     void leaveRequested(); // Esc
