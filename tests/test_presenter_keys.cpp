@@ -19,6 +19,7 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -241,6 +242,51 @@ private slots:
             p.key(Qt::Key_0 + d.digitValue());
         p.key(Qt::Key_Return);
         QTRY_COMPARE(p.c.position(), beats.back().step);
+    }
+
+    void fastForwardedCollectionIsEnteredBeatByBeat()
+    {
+        // As the app runs a large scene: fast-forwarded. The clicker still stops inside its
+        // collection, at each phase and at each SCC it frees.
+        PlayerController c;
+        std::string text = "scene \"rings\"\nset gc graph\n";
+        for (int r = 0; r < 12; ++r)
+            for (int j = 0; j < 3; ++j)
+                text += "socketpair u" + std::to_string(r) + "_" + std::to_string(j) + " p" + std::to_string(r) + "_" +
+                        std::to_string(j) + " dgram\n";
+        for (int r = 0; r < 12; ++r)
+            for (int j = 0; j < 3; ++j)
+                text += "send p" + std::to_string(r) + "_" + std::to_string((j + 1) % 3) + " fds=u" +
+                        std::to_string(r) + "_" + std::to_string(j) + "\n";
+        for (int r = 0; r < 12; ++r)
+            for (int j = 0; j < 3; ++j)
+                text += "close u" + std::to_string(r) + "_" + std::to_string(j) + "\n";
+        text += "gc\n";
+        QVERIFY(c.openText(QString::fromStdString(text), QStringLiteral("rings.scn")));
+        c.setStepsIntoCollections(false);
+        QVERIFY(waitIndex(c));
+        QVERIFY(!c.stepsIntoCollections());
+        const auto &beats = c.runIndex().beats();
+        auto begin = std::find_if(beats.rbegin(), beats.rend(), [](const inflight::Beat &b) {
+            return b.kind == inflight::BeatKind::collection_begins;
+        });
+        QVERIFY(begin != beats.rend());
+        const int at = static_cast<int>(beats.rend() - begin); // its 1-based number
+        c.goToBeat(at);
+        QTRY_COMPARE(c.position(), begin->step);
+        int verdicts = 0, inside = 0;
+        for (;;) {
+            c.nextBeat();
+            const auto &b = beats[static_cast<std::size_t>(at + inside)];
+            QTRY_COMPARE(c.position(), b.step);
+            if (b.kind == inflight::BeatKind::collection_ends)
+                break;
+            QVERIFY(c.snapshot().collection_running);
+            verdicts += b.kind == inflight::BeatKind::scc_verdict;
+            ++inside;
+        }
+        QCOMPARE(verdicts, 12);
+        QVERIFY(inside >= 12 + 2); // the walk, each ring's verdict, the purge
     }
 
     void goToBoxHandsTheKeysBack_data()
