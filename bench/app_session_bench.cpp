@@ -3,7 +3,7 @@
 //   opening a scene (first frame), indexing the whole run, jumping to step 100,000, and the
 //   memory of the open 32,000-socket scene; the million-socket autobind scene opened and
 //   played to its end.
-//   issue 12's figures on the 32,000-in-flight scene (timetravel): a step back at the end, random
+//   the time-travel figures on the 32,000-in-flight scene (timetravel): a step back at the end, random
 //   jumps, how long reload and a collector switch hold the GUI thread, quitting while busy.
 //   inflight-app-bench [jump] [open32k] [timetravel] [million]     (default: all four)
 #include "background_job.h"
@@ -157,7 +157,7 @@ int main(int argc, char **argv)
                     (bench::status_kib("VmRSS") - before) / 1024);
     }
     if (wanted("timetravel")) {
-        // Issue 12's goals, as a user meets them: everything through the controller and the
+        // The time-travel goals, as a user meets them: everything through the controller and the
         // window, background work included, on the 32,000-in-flight scene (2.2e8 micro-steps).
         const QString path = scenes + "large/large-32000-in-flight.scn";
         StallMeter stall;

@@ -210,7 +210,7 @@ void bench_parse()
                 static_cast<double>(text.size()) / 1e6, m, n / m / 1000.0);
 }
 
-// Parsing memory against the input's size (issue 15: a 10 MB file of names took 1 GB): the
+// Parsing memory against the input's size (a file of names must parse in memory proportional to its size): the
 // peak resident growth while parse_scene() reads 10 MB of names, measured from a peak reset
 // (/proc/self/clear_refs) so the sections before do not count. Two files: two-byte names
 // repeated ("close a a a ...", the most names per byte) and a million distinct names.
@@ -294,7 +294,7 @@ void bench_memory()
 
 // Time travel on a large scene, as the app runs it (fast-forwarded collections): one recorder
 // pass that fills the checkpoint store, then a player sharing that store. Figures next to the
-// goals of issue 12 (engine side: the app adds its views' refresh).
+// time-travel goals (engine side: the app adds its views' refresh).
 void bench_timetravel(const std::string &path)
 {
     ParseResult parsed = load_scene_file(path);
@@ -358,7 +358,7 @@ void bench_timetravel(const std::string &path)
         player.seek(it == shown.begin() ? 0 : *std::prev(it));
         back.push_back(ms_since(t0));
     }
-    // Issue 12's goals: 100 ms on the 32,000-socket scene; 200 ms on the million-socket one,
+    // The goals: 100 ms on the 32,000-socket scene; 200 ms on the million-socket one,
     // whose every restore is a ~210 MB state.
     const int back_goal = state_bytes(*recorder) > (std::size_t(128) << 20) ? 200 : 100;
     std::printf("  step back near the end: first %.1f ms, median of 9 %.1f ms     goal: <= %d ms\n", back.front(),

@@ -212,8 +212,8 @@ int export_c_main(int argc, char **argv)
     const ExportResult out = export_c(plan, model, parsed.scene.title, model_name);
     if (!out.problems.empty()) {
         for (const ReplayProblem &p : out.problems)
-            std::cerr << c.file << ":" << p.loc.line << ":" << p.loc.col << ": error: cannot export: " << p.message
-                      << "\n";
+            std::cerr << printable(c.file) << ":" << p.loc.line << ":" << p.loc.col
+                      << ": error: cannot export: " << printable(p.message) << "\n";
         return 2;
     }
     if (c.out.empty() || c.out == "-") {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `inflight-cli replay` and `inflight-cli export-c` (issue 14): the scene on the running kernel.
+// `inflight-cli replay` and `inflight-cli export-c`: the scene on the running kernel.
 #pragma once
 
 namespace inflight_cli {

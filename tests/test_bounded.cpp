@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Issue 15, "Bounded by design": one regression test per numbered case. Each runs inflight-cli
+// Bounded by design: one regression test per hostile case. Each runs inflight-cli
 // under `ulimit -v 2000000` (2 GB of address space), so a case that grew without bound would
 // die of bad_alloc instead of passing, and asserts the exit code (0, 1 or 2) and, where a
 // budget ends the run, the located message naming it. The run lengths are chosen by budgets

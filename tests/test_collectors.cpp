@@ -68,7 +68,7 @@ private slots:
         QCOMPARE(v2->scc_index, 3UL);
     }
 
-    // The alive verdict says why (issue 13): u1's copy sits with u2 in the same SCC under
+    // The alive verdict says why: u1's copy sits with u2 in the same SCC under
     // another scc_index, not in another SCC; --trace's short form says so too.
     void mixedLowpointAliveReasonIsTheSameScc()
     {

@@ -101,6 +101,7 @@ private slots:
             QStringLiteral("share/inflight/editors/vscode-inflight-scene/package.json"),
             QStringLiteral("share/doc/inflight/LANGUAGE.md"),
             QStringLiteral("share/doc/inflight/LICENSE"),
+            QStringLiteral("share/doc/inflight/user-guide.md"),
         };
         for (const QString &f : files)
             QTest::newRow(qPrintable(f)) << f;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Kernel profiles and named changes (issue 13): the tables, `set kernel` / `set fix` / --kernel,
+// Kernel profiles and named changes: the tables, `set kernel` / `set fix` / --kernel,
 // and every version-dependent rule, each shown on both of its sides.
 #include "inflight/kernel_profile.hpp"
 #include "inflight/parser.hpp"

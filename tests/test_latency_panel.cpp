@@ -371,7 +371,7 @@ private slots:
         QVERIFY(dock.minimumSizeHint().height() <= 160);
     }
 
-    // "Tables show their rows and columns at 1080p without scrolling" (issue 10): under the
+    // "Tables show their rows and columns at 1080p without scrolling": under the
     // graph of a 1920x1080 window the dock is about 630 x 410 px; with three groups of
     // seven-digit figures every column and every figure of the percentile table is in view,
     // and so it is in a dock wide enough to put the histograms beside it.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The first launch and the projector (issue 10): with empty settings, at 1280×720, 1280×800
+// The first launch and the projector: with empty settings, at 1280×720, 1280×800
 // and 1920×1080, every main dock is on screen with its share of the window, the pseudo-code
 // shows at least 12 lines, the scene 40 columns, the toolbar hides nothing; presentation mode
 // is full screen with socket names of at least 22 px and gives back the exact window after;

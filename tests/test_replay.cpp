@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Issue 14: scenes replayed on the machine's own kernel (in a fresh network namespace) agree
+// Scenes replayed on the machine's own kernel (in a fresh network namespace) agree
 // with the model of that kernel's era; scenes the replayer cannot do are refused with their
 // lines; a replay leaves no descriptor and no child behind; export-c programs compile with the
 // system compiler and pass on this kernel, and fail where the model is wrong for it.
@@ -133,7 +133,7 @@ private slots:
         QVERIFY(profile_for_release("6.17.13").kernel->changes.has(KernelChange::so_passrights)); // since 6.16
         QCOMPARE(QString::fromLatin1(profile_for_release("6.16.2").kernel->name.data(), 4), QStringLiteral("6.12"));
         QCOMPARE(QString::fromLatin1(profile_for_release("7.1.13").kernel->name.data(), 3), QStringLiteral("7.0"));
-        QVERIFY(!profile_for_release("7.1.13").unify_scc_index); // mixed_lowpoint leaks on 7.1.13 (issue 13)
+        QVERIFY(!profile_for_release("7.1.13").unify_scc_index); // mixed_lowpoint leaks on 7.1.13
         QCOMPARE(QString::fromLatin1(profile_for_release("6.1.100").kernel->name.data(), 3), QStringLiteral("6.8"));
         QCOMPARE(QString::fromLatin1(profile_for_release("5.10.262").kernel->name.data(), 4), QStringLiteral("5.10"));
         // 4.4 as released has the old order of unix_gc()'s last two steps; 4.19 has the new one.

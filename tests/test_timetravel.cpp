@@ -67,6 +67,13 @@ std::vector<Case> cases()
     return out;
 }
 
+// The cases, parsed once per process: every row's test and _data() read the same table.
+const std::vector<Case> &shippedCases()
+{
+    static const std::vector<Case> all = cases();
+    return all;
+}
+
 // Runs of more than this many micro-steps are checked fast-forwarded, as the app runs them
 // (their collections and probes absorbed, still numbered): the million-bind scene has 7.5e8.
 constexpr std::uint64_t kLargeRun = 2'000'000;
@@ -88,6 +95,18 @@ SimulationOptions options_for(const Case &c)
     o.checked = false;
     o.fast_forward = c.large;
     return o;
+}
+
+// A run is large when it goes past kLargeRun micro-steps. A scene of few statements cannot
+// (each statement would need a collection over tens of thousands of sockets), so only scenes
+// of many statements are probed.
+bool isLargeRun(const Case &c)
+{
+    if (unrolled_statements(c.scene->statements) < 1000)
+        return false;
+    Simulation probe(c.scene, options_for(c));
+    probe.advance_to(kLargeRun);
+    return !probe.finished();
 }
 
 // The reference: one micro-step at a time from step 0, the state text at each wanted step.
@@ -232,93 +251,117 @@ class TestTimeTravel : public QObject {
     }
 
 private slots:
+    // One row per shipped scene and collector it lists, so that each case can be run alone
+    // (`test_timetravel everySceneEveryCollector:"triangle.scn / graph"`) and ctest deals the
+    // rows to several entries (tests/run_shard.sh). The rows of large runs have ctest entries
+    // of their own (tests/CMakeLists.txt), checked against this table below.
+    void everySceneEveryCollector_data()
+    {
+        QTest::addColumn<int>("index");
+        const std::vector<Case> &all = shippedCases();
+        for (std::size_t i = 0; i < all.size(); ++i)
+            QTest::newRow(label(all[i]).constData()) << static_cast<int>(i);
+    }
+
     void everySceneEveryCollector()
     {
-        const std::vector<Case> all = cases();
-        QVERIFY2(all.size() >= 30, "the shipped scenes are found");
-        for (Case c : all) {
-            QElapsedTimer clock;
-            clock.start();
-            {
-                Simulation probe(c.scene, options_for(c));
-                probe.advance_to(kLargeRun);
-                c.large = !probe.finished();
-            }
-            std::mt19937_64 rng(std::hash<std::string>{}(label(c).toStdString()));
-            if (c.large) {
-                checkLargeRun(c, rng);
-                qInfo("%s: fast-forwarded, %lld ms", label(c).constData(), static_cast<long long>(clock.elapsed()));
-                continue;
-            }
-            std::uint64_t total = 0;
-            {
-                Simulation sized(c.scene, options_for(c));
-                sized.advance_to(~std::uint64_t(0));
-                total = sized.steps();
-            }
-            QVERIFY(total > 0);
-            // Targets: random steps (seeded by the scene) and the end; with each, the step
-            // before it (for back()).
-            std::vector<std::uint64_t> targets;
-            std::map<std::uint64_t, std::uint64_t> before;
-            for (int i = 0; i < 10; ++i) {
-                const auto t = std::uniform_int_distribution<std::uint64_t>(1, total)(rng);
-                targets.push_back(t);
-                before[t] = t - 1;
-            }
-            targets.push_back(total);
-            before[total] = total - 1;
-            std::vector<std::uint64_t> wanted = targets;
-            for (std::uint64_t t : targets)
-                wanted.push_back(before[t]);
-            std::sort(wanted.begin(), wanted.end());
-            wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-            std::uint64_t ref_total = 0;
-            const auto ref = reference_states(c, wanted, ref_total);
-            QCOMPARE(ref_total, total); // advance_to() numbers steps like one-by-one stepping
-
-            // Checkpoints dense enough that every seek starts from one.
-            const std::uint64_t interval = std::max<std::uint64_t>(16, total / 64);
-            auto store = std::make_shared<CheckpointStore>(CheckpointStore::kDefaultBudget, interval);
-            Player player(c.scene, options_for(c), store);
-            std::vector<std::uint64_t> order = targets;
-            std::shuffle(order.begin(), order.end(), rng);
-            for (std::uint64_t t : order) {
-                player.seek(t);
-                QCOMPARE(player.position(), t);
-                COMPARE_STATE(ref.at(t), digest_text(player.sim()), "seek to " + QByteArray::number(qulonglong(t)));
-                player.back();
-                QCOMPARE(player.position(), before[t]);
-                COMPARE_STATE(ref.at(before[t]), digest_text(player.sim()),
-                              "back from " + QByteArray::number(qulonglong(t)));
-                // As a user pausing between keys: the store's thread has compressed what the
-                // player offered (it takes no new one while one waits), so the next seeks
-                // restore from a mix of compressed and packed checkpoints.
-                store->flush();
-            }
-            QVERIFY2(store->stats().count > 1, label(c) + " took checkpoints");
-
-            // A restored checkpoint stepped one micro-step at a time (no absorption).
-            const std::uint64_t t = targets.front();
-            std::shared_ptr<const Simulation> cp = store->at_or_before(t);
-            QVERIFY(cp);
-            Simulation copy(*cp);
-            while (copy.steps() < t && copy.step()) { }
-            COMPARE_STATE(ref.at(t), digest_text(copy),
-                          "a restored copy stepped to " + QByteArray::number(qulonglong(t)));
-
-            // A store so small it keeps only two checkpoints: still exact, within its budget.
-            auto tiny = std::make_shared<CheckpointStore>(1, interval);
-            Player thin(c.scene, options_for(c), tiny);
-            for (std::uint64_t x : order) {
-                thin.seek(x);
-                COMPARE_STATE(ref.at(x), digest_text(thin.sim()),
-                              "thinned store, seek to " + QByteArray::number(qulonglong(x)));
-            }
-            QVERIFY(tiny->stats().count <= 2);
-            qInfo("%s: %llu steps, %lld ms", label(c).constData(), static_cast<unsigned long long>(total),
-                  static_cast<long long>(clock.elapsed()));
+        QFETCH(int, index);
+        Case c = shippedCases().at(static_cast<std::size_t>(index));
+        QElapsedTimer clock;
+        clock.start();
+        c.large = isLargeRun(c);
+        std::mt19937_64 rng(std::hash<std::string>{}(label(c).toStdString()));
+        if (c.large) {
+            checkLargeRun(c, rng);
+            qInfo("%s: fast-forwarded, %lld ms", label(c).constData(), static_cast<long long>(clock.elapsed()));
+            return;
         }
+        std::uint64_t total = 0;
+        {
+            Simulation sized(c.scene, options_for(c));
+            sized.advance_to(~std::uint64_t(0));
+            total = sized.steps();
+        }
+        QVERIFY(total > 0);
+        // Targets: random steps (seeded by the scene) and the end; with each, the step
+        // before it (for back()).
+        std::vector<std::uint64_t> targets;
+        std::map<std::uint64_t, std::uint64_t> before;
+        for (int i = 0; i < 10; ++i) {
+            const auto t = std::uniform_int_distribution<std::uint64_t>(1, total)(rng);
+            targets.push_back(t);
+            before[t] = t - 1;
+        }
+        targets.push_back(total);
+        before[total] = total - 1;
+        std::vector<std::uint64_t> wanted = targets;
+        for (std::uint64_t t : targets)
+            wanted.push_back(before[t]);
+        std::sort(wanted.begin(), wanted.end());
+        wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+        std::uint64_t ref_total = 0;
+        const auto ref = reference_states(c, wanted, ref_total);
+        QCOMPARE(ref_total, total); // advance_to() numbers steps like one-by-one stepping
+
+        // Checkpoints dense enough that every seek starts from one.
+        const std::uint64_t interval = std::max<std::uint64_t>(16, total / 64);
+        auto store = std::make_shared<CheckpointStore>(CheckpointStore::kDefaultBudget, interval);
+        Player player(c.scene, options_for(c), store);
+        std::vector<std::uint64_t> order = targets;
+        std::shuffle(order.begin(), order.end(), rng);
+        for (std::uint64_t t : order) {
+            player.seek(t);
+            QCOMPARE(player.position(), t);
+            COMPARE_STATE(ref.at(t), digest_text(player.sim()), "seek to " + QByteArray::number(qulonglong(t)));
+            player.back();
+            QCOMPARE(player.position(), before[t]);
+            COMPARE_STATE(ref.at(before[t]), digest_text(player.sim()),
+                          "back from " + QByteArray::number(qulonglong(t)));
+            // As a user pausing between keys: the store's thread has compressed what the
+            // player offered (it takes no new one while one waits), so the next seeks
+            // restore from a mix of compressed and packed checkpoints.
+            store->flush();
+        }
+        QVERIFY2(store->stats().count > 1, label(c) + " took checkpoints");
+
+        // A restored checkpoint stepped one micro-step at a time (no absorption).
+        const std::uint64_t t = targets.front();
+        std::shared_ptr<const Simulation> cp = store->at_or_before(t);
+        QVERIFY(cp);
+        Simulation copy(*cp);
+        while (copy.steps() < t && copy.step()) { }
+        COMPARE_STATE(ref.at(t), digest_text(copy),
+                      "a restored copy stepped to " + QByteArray::number(qulonglong(t)));
+
+        // A store so small it keeps only two checkpoints: still exact, within its budget.
+        auto tiny = std::make_shared<CheckpointStore>(1, interval);
+        Player thin(c.scene, options_for(c), tiny);
+        for (std::uint64_t x : order) {
+            thin.seek(x);
+            COMPARE_STATE(ref.at(x), digest_text(thin.sim()),
+                          "thinned store, seek to " + QByteArray::number(qulonglong(x)));
+        }
+        QVERIFY(tiny->stats().count <= 2);
+        qInfo("%s: %llu steps, %lld ms", label(c).constData(), static_cast<unsigned long long>(total),
+              static_cast<long long>(clock.elapsed()));
+    }
+
+    // Every row of a large run has a ctest entry of its own (INFLIGHT_LARGE_ROWS, from
+    // tests/CMakeLists.txt), and no other row has one: a new large scene cannot hide in a
+    // shard and push it past the suite's time limit unnoticed.
+    void largeRowsHaveEntriesOfTheirOwn()
+    {
+        QVERIFY2(shippedCases().size() >= 30, "the shipped scenes are found");
+        QStringList large;
+        for (const Case &c : shippedCases())
+            if (isLargeRun(c))
+                large << QString::fromUtf8(label(c));
+        QStringList registered = QStringLiteral(INFLIGHT_LARGE_ROWS).split(QLatin1Char('|'), Qt::SkipEmptyParts);
+        large.sort();
+        registered.sort();
+        QVERIFY2(registered == large, qPrintable(QStringLiteral("INFLIGHT_LARGE_ROWS in tests/CMakeLists.txt must be exactly: ") +
+                                                 large.join(QStringLiteral(" | ")) + QStringLiteral("; it is: ") +
+                                                 registered.join(QStringLiteral(" | "))));
     }
 
     void frozenCheckpointsAreCompactAndWhole()
@@ -644,33 +687,41 @@ private slots:
         QVERIFY(!tight.due(far, far));
     }
 
+    // Rows as everySceneEveryCollector's, less the scenes whose full runs take minutes
+    // (everySceneEveryCollector covers those fast-forwarded).
+    void fastForwardNeverRenumbers_data()
+    {
+        QTest::addColumn<int>("index");
+        const std::vector<Case> &all = shippedCases();
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (!all[i].file.contains(QStringLiteral("/large/")) &&
+                !all[i].file.endsWith(QStringLiteral("autobind-exhaustion.scn")))
+                QTest::newRow(label(all[i]).constData()) << static_cast<int>(i);
+    }
+
     void fastForwardNeverRenumbers()
     {
         // Every event a fast-forwarded run shows is the event of the full run at that step.
-        for (const Case &c : cases()) {
-            if (c.file.contains(QStringLiteral("/large/")) ||
-                c.file.endsWith(QStringLiteral("autobind-exhaustion.scn")))
-                continue; // their full runs take minutes; everySceneEveryCollector covers them fast-forwarded
-            SimulationOptions full = options_for(c);
-            SimulationOptions ff = full;
-            ff.fast_forward = true;
-            Simulation a(c.scene, full), b(c.scene, ff);
-            std::uint64_t compared = 0;
-            while (const Event *e = b.step()) {
-                const Event mine = *e;
-                while (a.steps() < mine.step && a.step()) { }
-                const Event *ref = a.last_event();
-                QVERIFY2(ref && ref->step == mine.step,
-                         label(c) + " step " + QByteArray::number(qulonglong(mine.step)));
-                QVERIFY2(ref->kind == mine.kind && ref->a == mine.a && ref->b == mine.b && ref->before == mine.before &&
-                             ref->time == mine.time,
-                         label(c) + " same event at step " + QByteArray::number(qulonglong(mine.step)));
-                ++compared;
-            }
-            a.run();
-            QCOMPARE(b.steps(), a.steps());
-            QVERIFY(compared > 0);
+        QFETCH(int, index);
+        const Case &c = shippedCases().at(static_cast<std::size_t>(index));
+        SimulationOptions full = options_for(c);
+        SimulationOptions ff = full;
+        ff.fast_forward = true;
+        Simulation a(c.scene, full), b(c.scene, ff);
+        std::uint64_t compared = 0;
+        while (const Event *e = b.step()) {
+            const Event mine = *e;
+            while (a.steps() < mine.step && a.step()) { }
+            const Event *ref = a.last_event();
+            QVERIFY2(ref && ref->step == mine.step, label(c) + " step " + QByteArray::number(qulonglong(mine.step)));
+            QVERIFY2(ref->kind == mine.kind && ref->a == mine.a && ref->b == mine.b && ref->before == mine.before &&
+                         ref->time == mine.time,
+                     label(c) + " same event at step " + QByteArray::number(qulonglong(mine.step)));
+            ++compared;
         }
+        a.run();
+        QCOMPARE(b.steps(), a.steps());
+        QVERIFY(compared > 0);
     }
 
     void reverseContinueLandsOnThePreviousHit()

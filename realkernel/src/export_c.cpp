@@ -2,6 +2,9 @@
 #include "inflight/export_c.hpp"
 
 #include "export_c_runtime.hpp"
+#include "inflight/c_literal.hpp"
+#include "inflight/errno_code.hpp"
+#include "inflight/utf8.hpp"
 
 #include <optional>
 
@@ -9,31 +12,31 @@ namespace inflight {
 
 namespace {
 
-std::string c_string(const std::string &s)
-{
-    std::string out = "\"";
-    for (char ch : s) {
-        if (ch == '"' || ch == '\\')
-            out += '\\';
-        if (static_cast<unsigned char>(ch) < 0x20)
-            continue;
-        out += ch;
-    }
-    return out + "\"";
-}
+// Everything a scene wrote reaches the C source through c_literal() alone; what the program only
+// shows (statements, notes, the title, the file name) is made terminal-safe first.
+std::string c_shown(const std::string &s) { return c_literal(printable(s)); }
 
-std::string c_opt_string(const std::optional<std::string> &s) { return s ? c_string(*s) : "NULL"; }
+std::string c_opt_string(const std::optional<std::string> &s) { return s ? c_literal(*s) : "NULL"; }
 
 // (const char *const[]){"a", "b", NULL}
 std::string c_list(const std::vector<std::string> &v)
 {
     std::string out = "(const char *const[]){";
     for (const std::string &s : v)
-        out += c_string(s) + ", ";
+        out += c_literal(s) + ", ";
     return out + "NULL}";
 }
 
-std::string c_errno(const std::string &name) { return name.empty() ? "0" : name; }
+// The errno a statement expects, as the <errno.h> macro: only names of the model's errno table
+// become identifiers; anything else is no errno this program can check.
+std::optional<std::string> c_errno(const std::string &name)
+{
+    if (name.empty())
+        return "0";
+    if (parse_errno(name))
+        return name;
+    return std::nullopt;
+}
 
 const char *c_type(SockType t)
 {
@@ -42,14 +45,6 @@ const char *c_type(SockType t)
     case SockType::seqpacket: return "SOCK_SEQPACKET";
     default: return "SOCK_STREAM";
     }
-}
-
-// Comment text that cannot end the comment early.
-std::string comment_safe(std::string s)
-{
-    for (std::size_t at; (at = s.find("*/")) != std::string::npos;)
-        s.replace(at, 2, "* /");
-    return s;
 }
 
 } // namespace
@@ -66,6 +61,8 @@ ExportResult export_c(const ReplayPlan &plan, const ModelTrace &model, const std
                                                  "' would need a fork per scene process (replay can run it)"});
     if (!model.failure.empty())
         r.problems.push_back({SourceLoc{}, "the model did not finish the scene: " + model.failure});
+    else if (model.errors.size() != plan.steps.size() || model.received.size() != plan.steps.size())
+        r.problems.push_back({SourceLoc{}, "the model's trace is not of this plan"});
     if (!r.problems.empty())
         return r;
 
@@ -82,64 +79,70 @@ ExportResult export_c(const ReplayPlan &plan, const ModelTrace &model, const std
     for (std::size_t k = 0; k < plan.steps.size(); ++k) {
         const ReplayStep &s = plan.steps[k];
         const int line = static_cast<int>(s.loc.line);
-        const std::string want = c_errno(model.errors[k]);
-        const std::string stmt = c_string(s.text);
+        const std::optional<std::string> errno_macro = c_errno(model.errors[k]);
+        if (!errno_macro) {
+            r.problems.push_back(
+                {s.loc, "the model expects an errno outside its table: " + printable(model.errors[k])});
+            continue;
+        }
+        const std::string &want = *errno_macro;
+        const std::string stmt = c_shown(s.text);
         const std::string at = "\t" + std::string("/* line ") + std::to_string(line) + " */ ";
         switch (s.op) {
         case Op::socketpair:
             body += at + "do_socketpair(" + std::to_string(line) + ", " + stmt + ", " + c_type(s.type) + ", " +
-                    c_string(s.names[0]) + ", " + c_string(s.names[1]) + ", " + want + ");\n";
+                    c_literal(s.names[0]) + ", " + c_literal(s.names[1]) + ", " + want + ");\n";
             break;
         case Op::socket:
             body += at + "do_socket(" + std::to_string(line) + ", " + stmt + ", " + c_type(s.type) + ", " +
-                    c_string(s.names[0]) + ", " + want + ");\n";
+                    c_literal(s.names[0]) + ", " + want + ");\n";
             break;
         case Op::bind:
-            body += at + "do_bind(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " +
+            body += at + "do_bind(" + std::to_string(line) + ", " + stmt + ", " + c_literal(s.names[0]) + ", " +
                     c_opt_string(s.address) + ", " + want + ");\n";
             break;
         case Op::listen:
-            body += at + "do_listen(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " + want +
-                    ");\n";
+            body += at + "do_listen(" + std::to_string(line) + ", " + stmt + ", " + c_literal(s.names[0]) + ", " +
+                    want + ");\n";
             break;
         case Op::connect: {
             const std::string embryo = "embryo(" + s.names[0] + ")";
-            const std::string embryo_arg = model_has(embryo) && model.errors[k].empty() ? c_string(embryo) : "NULL";
-            body += at + "do_connect(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " +
-                    c_opt_string(s.address) + ", " + (s.names.size() > 1 ? c_string(s.names[1]) : "NULL") + ", " +
+            const std::string embryo_arg = model_has(embryo) && model.errors[k].empty() ? c_literal(embryo) : "NULL";
+            body += at + "do_connect(" + std::to_string(line) + ", " + stmt + ", " + c_literal(s.names[0]) + ", " +
+                    c_opt_string(s.address) + ", " + (s.names.size() > 1 ? c_literal(s.names[1]) : "NULL") + ", " +
                     embryo_arg + ", " + want + ");\n";
             break;
         }
         case Op::accept:
-            body += at + "do_accept(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " +
-                    c_string(s.names[1]) + ", " + want + ");\n";
+            body += at + "do_accept(" + std::to_string(line) + ", " + stmt + ", " + c_literal(s.names[0]) + ", " +
+                    c_literal(s.names[1]) + ", " + want + ");\n";
             break;
         case Op::send:
-            body += at + "do_send(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " +
+            body += at + "do_send(" + std::to_string(line) + ", " + stmt + ", " + c_literal(s.names[0]) + ", " +
                     c_list(s.fds) + ", " + std::to_string(s.fds.size()) + ", " + std::to_string(s.bytes) + ", " +
                     (s.oob ? "1" : "0") + ", " + c_opt_string(s.address) + ", " + want + ");\n";
             break;
         case Op::recv:
-            body += at + "do_recv(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " +
+            body += at + "do_recv(" + std::to_string(line) + ", " + stmt + ", " + c_literal(s.names[0]) + ", " +
                     c_list(s.fds) + ", " + std::to_string(s.fds.size()) + ", " + c_list(model.received[k]) + ", " +
                     std::to_string(model.received[k].size()) + ", " + (s.peek ? "1" : "0") + ", " +
                     (s.oob ? "1" : "0") + ", " + want + ");\n";
             break;
         case Op::dup:
-            body += at + "do_dup(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " +
-                    c_string(s.names[1]) + ", " + want + ");\n";
+            body += at + "do_dup(" + std::to_string(line) + ", " + stmt + ", " + c_literal(s.names[0]) + ", " +
+                    c_literal(s.names[1]) + ", " + want + ");\n";
             break;
         case Op::close:
             body +=
                 at + "do_close(" + std::to_string(line) + ", " + stmt + ", " + c_list(s.names) + ", " + want + ");\n";
             break;
         case Op::setsockopt:
-            body += at + "do_setsockopt(" + std::to_string(line) + ", " + stmt + ", " + c_string(s.names[0]) + ", " +
+            body += at + "do_setsockopt(" + std::to_string(line) + ", " + stmt + ", " + c_literal(s.names[0]) + ", " +
                     (s.option == SockOpt::passrights ? "SO_PASSRIGHTS" : "SO_PASSCRED") + ", " +
                     (s.option_value ? "1" : "0") + ", " + want + ");\n";
             break;
         case Op::gc: body += at + "gc();\n"; break;
-        case Op::note: body += "\t/* " + comment_safe(s.text) + " */\n"; break;
+        case Op::note: body += "\tprint_note(" + std::to_string(line) + ", " + stmt + ");\n"; break;
         default: break;
         }
         if (s.observe) {
@@ -160,23 +163,17 @@ ExportResult export_c(const ReplayPlan &plan, const ModelTrace &model, const std
         }
     }
 
-    std::string src;
-    src += "// SPDX-License-Identifier: GPL-3.0-or-later\n";
-    src += "/* " + comment_safe(title) + "\n";
-    src += " *\n * Written by inflight-cli export-c from " + comment_safe(plan.file) + ".\n";
-    src += " * The scene, performed with real AF_UNIX syscalls in a fresh network namespace. Every\n"
-           " * statement's errno and, after each close, recv and gc, every socket's fate (found by inode in\n"
-           " * /proc/net/unix and UNIX_DIAG) are checked against the model: " +
-           comment_safe(model_name) + ".\n";
-    src += " * Build: cc -static -O2 -o scene scene.c   Run as root (or where user namespaces are allowed).\n"
-           " * Exit 0: the kernel did what the model predicts; 1: it did not (each FAIL line says where).\n"
-           " */\n";
+    if (!r.problems.empty())
+        return r;
+
+    std::string src = realkernel::kExportHeader;
     src += realkernel::kExportRuntime;
-    src += "\nint main(void)\n{\n\tsetvbuf(stdout, NULL, _IOLBF, 0);\n\tenter_namespace();\n"
-           "\tdiag_fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);\n\n";
+    src += "\nstatic const char scene_title[] = " + c_shown(title) + ";\n";
+    src += "static const char scene_file[] = " + c_shown(plan.file) + ";\n";
+    src += "static const char model_name[] = " + c_shown(model_name) + ";\n";
+    src += realkernel::kExportMainBegin;
     src += body;
-    src += "\n\tif (failures) {\n\t\tprintf(\"%d mismatches with the model\\n\", failures);\n\t\treturn 1;\n\t}\n"
-           "\tprintf(\"ok: the kernel agrees with the model\\n\");\n\treturn 0;\n}\n";
+    src += realkernel::kExportMainEnd;
     r.source = std::move(src);
     return r;
 }

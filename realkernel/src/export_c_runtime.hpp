@@ -1,10 +1,29 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The fixed part of every program export-c writes: helpers that perform one statement and
-// check its errno, and the census that judges sockets alive or freed by inode. Written for
-// Inflight; the selftest it imitates (scm_rights.c) only inspired its shape.
+// The fixed parts of every program export-c writes: its header comment, the helpers that perform
+// one statement and check its errno, the census that judges sockets alive or freed by inode, and
+// main()'s start and end. Nothing from a scene is in them; export_c.cpp adds the scene's text as
+// string literals (c_literal) between them. Written for Inflight; the selftest it imitates
+// (scm_rights.c) only inspired its shape.
 #pragma once
 
 namespace inflight::realkernel {
+
+inline constexpr const char *kExportHeader = R"C(// SPDX-License-Identifier: GPL-3.0-or-later
+/* Written by inflight-cli export-c: a scene performed with real AF_UNIX syscalls in a fresh
+ * network namespace. Every statement's errno and, after each close, recv and gc, every socket's
+ * fate (found by inode in /proc/net/unix and UNIX_DIAG) are checked against the model. The
+ * scene's title, its file and the model are the strings scene_title, scene_file and model_name
+ * below; the program prints them when it starts, and each note of the scene as it reaches it.
+ *
+ * Build: cc -static -O2 -o scene scene.c   Run as root (or where user namespaces are allowed).
+ * Usage: ./scene [--allow-host-namespace]
+ *   --allow-host-namespace  where no fresh network namespace can be made, run in the current
+ *                           one; its other sockets then count in the census, and the scene's
+ *                           addresses may reach the host's sockets.
+ * Exit 0: the kernel did what the model predicts; 1: it did not (each FAIL line says where);
+ * 2: a bad argument; 3: no fresh network namespace could be made (the reason is printed).
+ */
+)C";
 
 inline constexpr const char *kExportRuntime = R"C(#define _GNU_SOURCE
 #include <errno.h>
@@ -301,40 +320,58 @@ HELPER void gc(void)
 		close(fd);
 }
 
-HELPER void enter_namespace(void)
+/* Writes one line to a /proc/self file of the new user namespace; a failure leaves the ids
+ * unmapped, which this program does not need (it only creates sockets). */
+HELPER void write_proc_self(const char *file, const char *text)
+{
+	int fd = open(file, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (write(fd, text, strlen(text)) < 0)
+		fprintf(stderr, "note: %s: %s\n", file, strerror(errno));
+	close(fd);
+}
+
+/* A fresh network namespace starts with no AF_UNIX sockets: the census sees only the scene's,
+ * what it leaks stays out of the host's count, and no address it binds or connects to can reach
+ * a socket of the host. Returns 0 in one. Where none can be made it says why and returns -1,
+ * unless allow_host: then it says so and returns 0 in the current namespace. */
+HELPER int enter_namespace(int allow_host)
 {
 	char map[64];
-	int fd;
+	int err_net, err_user;
 	unsigned int uid = (unsigned int)geteuid(), gid = (unsigned int)getegid();
 
-	/* A fresh network namespace starts with no AF_UNIX sockets, and whatever this test leaks
-	 * stays out of the host's count. */
 	if (!unshare(CLONE_NEWNET))
-		return;
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNET)) {
-		printf("note: cannot unshare a network namespace (%s); running in the current one\n", strerror(errno));
-		return;
+		return 0;
+	err_net = errno;
+	if (!unshare(CLONE_NEWUSER | CLONE_NEWNET)) {
+		write_proc_self("/proc/self/setgroups", "deny");
+		snprintf(map, sizeof(map), "0 %u 1\n", uid);
+		write_proc_self("/proc/self/uid_map", map);
+		snprintf(map, sizeof(map), "0 %u 1\n", gid);
+		write_proc_self("/proc/self/gid_map", map);
+		return 0;
 	}
-	fd = open("/proc/self/setgroups", O_WRONLY);
-	if (fd >= 0) {
-		if (write(fd, "deny", 4) < 0)
-			perror("setgroups");
-		close(fd);
+	err_user = errno;
+	fprintf(stderr, "%s: cannot make a fresh network namespace: unshare(CLONE_NEWNET): %s;",
+		allow_host ? "note" : "error", strerror(err_net));
+	fprintf(stderr, " unshare(CLONE_NEWUSER | CLONE_NEWNET): %s\n", strerror(err_user));
+	if (allow_host) {
+		fprintf(stderr, "note: --allow-host-namespace: running in the current network namespace\n");
+		return 0;
 	}
-	snprintf(map, sizeof(map), "0 %u 1\n", uid);
-	fd = open("/proc/self/uid_map", O_WRONLY);
-	if (fd >= 0) {
-		if (write(fd, map, strlen(map)) < 0)
-			perror("uid_map");
-		close(fd);
-	}
-	snprintf(map, sizeof(map), "0 %u 1\n", gid);
-	fd = open("/proc/self/gid_map", O_WRONLY);
-	if (fd >= 0) {
-		if (write(fd, map, strlen(map)) < 0)
-			perror("gid_map");
-		close(fd);
-	}
+	fprintf(stderr, "error: refusing to run in the current network namespace, where the scene could reach the "
+			"host's sockets: run as root or where user namespaces are allowed, or pass "
+			"--allow-host-namespace\n");
+	return -1;
+}
+
+/* A note of the scene, when the program reaches it. */
+HELPER void print_note(int line, const char *text)
+{
+	printf("line %d: %s\n", line, text);
 }
 
 HELPER void do_socketpair(int line, const char *stmt, int type, const char *a, const char *b, int want)
@@ -515,6 +552,56 @@ HELPER void do_close(int line, const char *stmt, const char *const *list, int wa
 HELPER void do_setsockopt(int line, const char *stmt, const char *s, int opt, int on, int want)
 {
 	check_errno(line, stmt, setsockopt(fd_of(s), SOL_SOCKET, opt, &on, sizeof(on)) ? errno : 0, want);
+}
+)C";
+
+// main() up to the scene's first statement; scene_title, scene_file and model_name are defined
+// before it.
+inline constexpr const char *kExportMainBegin = R"C(
+static void usage(FILE *to)
+{
+	fputs("usage: scene [--allow-host-namespace]\n"
+	      "Performs a scene of Inflight with real AF_UNIX syscalls in a fresh network namespace and\n"
+	      "checks every errno and every socket's fate against the model.\n"
+	      "  --allow-host-namespace  where no fresh network namespace can be made, run in the\n"
+	      "                          current one (its other sockets then count in the census)\n"
+	      "Exit 0: the kernel agrees with the model; 1: it does not; 2: a bad argument;\n"
+	      "3: no fresh network namespace could be made.\n",
+	      to);
+}
+
+int main(int argc, char **argv)
+{
+	int allow_host_namespace = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--allow-host-namespace")) {
+			allow_host_namespace = 1;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "error: unknown argument (argument %d)\n", i);
+			usage(stderr);
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("scene: %s\nfrom: %s\nmodel: %s\n", scene_title, scene_file, model_name);
+	if (enter_namespace(allow_host_namespace))
+		return 3;
+	diag_fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+
+)C";
+
+// main() after the scene's last statement.
+inline constexpr const char *kExportMainEnd = R"C(
+	if (failures) {
+		printf("%d mismatches with the model\n", failures);
+		return 1;
+	}
+	printf("ok: the kernel agrees with the model\n");
+	return 0;
 }
 )C";
 

@@ -5,6 +5,7 @@
 // JSON that is not valid UTF-8 JSON, an error without a location, a run past its budgets.
 // Built by the `fuzz` preset (clang, -fsanitize=fuzzer); replay_main.cpp runs the same function
 // over the seed and regression corpora in the normal build (ctest fuzz_replay).
+#include "fuzz_budget.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
@@ -21,23 +22,6 @@
 using namespace inflight;
 
 namespace {
-
-// Budgets small enough for thousands of executions a second, whatever the scene sets.
-RunBudget fuzz_ceiling()
-{
-    RunBudget b;
-    b.set(Budget::objects, 2'000);
-    b.set(Budget::steps, 20'000);
-    b.set(Budget::collections, 64);
-    b.set(Budget::warnings, 64);
-    b.set(Budget::latency_samples, 256);
-    b.set(Budget::latency_values, 4'096);
-    b.set(Budget::queued_skbs, 4'096);
-    b.set(Budget::queued_bytes, 1ull << 30);
-    b.set(Budget::name_lookups, 200'000);
-    b.set(Budget::range_names, 20'000);
-    return b;
-}
 
 [[noreturn]] void fail(const char *what, const std::string &detail)
 {
@@ -60,8 +44,8 @@ void must_be_json(const std::string &text)
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
-    static const RunBudget ceiling = fuzz_ceiling();
-    static const ParseLimits limits{{}, ceiling};
+    static const RunBudget ceiling = fuzz::fuzz_ceiling();
+    static const ParseLimits &limits = fuzz::fuzz_parse_limits();
     const std::string_view text(reinterpret_cast<const char *>(data), size);
     ParseResult parsed = parse_scene(text, "fuzz.scn", limits);
     for (const Diagnostic &d : parsed.diagnostics)
