@@ -347,33 +347,22 @@ bool PlayerController::runToLine(int line)
 {
     if (!player_)
         return false;
-    const std::uint64_t at = player_->position();
-    std::uint64_t first = 0;
-    for (const Event &e : index_) {
-        if (e.kind != EventKind::stmt_begin || static_cast<int>(e.scene_line) != line)
-            continue;
-        if (e.step > at) {
-            seek(e.step);
-            return true;
-        }
-        if (!first)
-            first = e.step;
-    }
-    if (!first)
+    if (line <= 0)
         return false;
-    seek(first);
+    const auto l = static_cast<std::uint32_t>(line);
+    std::optional<std::uint64_t> to = run_index_->next_start_of_line(l, player_->position());
+    if (!to)
+        to = run_index_->first_start_of_line(l);
+    if (!to)
+        return false;
+    seek(*to);
     return true;
 }
 
 int PlayerController::nextStatementLine() const
 {
-    const std::uint64_t at = position();
-    for (std::size_t row = index_.first_at_or_after(at + 1); row < index_.size(); ++row) {
-        const Event e = index_[row];
-        if (e.kind == EventKind::stmt_begin)
-            return static_cast<int>(e.scene_line);
-    }
-    return 0;
+    const std::optional<StatementStart> next = run_index_->next_statement(position());
+    return next ? static_cast<int>(next->scene_line) : 0;
 }
 
 bool PlayerController::fastForwardsByDefault(const Scene &scene)
@@ -533,6 +522,7 @@ void PlayerController::startIndex()
     index_ready_ = false;
     index_.clear();
     landmarks_ = std::make_shared<const RunLandmarks>();
+    run_index_ = std::make_shared<const RunIndex>();
     latency_run_ = std::make_shared<const latency::LatencyRun>();
     end_of_run_.reset();
     emit indexReadyChanged();
@@ -615,6 +605,7 @@ void PlayerController::startIndex()
         // The views' marks, found here: walks over 640,000 packed events, ~10 ms each, that
         // the GUI thread spent as the index landed.
         auto marks = std::make_shared<const RunLandmarks>(run_landmarks(*events, total, era, *scene));
+        auto navigation = std::make_shared<const RunIndex>(*events, era, finding_steps(*sim));
         // The latency panel's samples, and the task and user names its groups are called by.
         auto timed = std::make_shared<const latency::LatencyRun>(
             latency::LatencyRun{sim->take_latencies(), sim->tasks(), user_names(sim->kernel())});
@@ -624,7 +615,7 @@ void PlayerController::startIndex()
         sim.reset();
         QMetaObject::invokeMethod(
             self.data(),
-            [self, cancel, events, complete, total, timed, finished, marks]() {
+            [self, cancel, events, complete, total, timed, finished, marks, navigation]() {
                 if (!self || cancel->load())
                     return;
                 self->latency_run_ = timed;
@@ -632,6 +623,7 @@ void PlayerController::startIndex()
                 self->index_complete_ = complete;
                 self->total_steps_ = total;
                 self->landmarks_ = marks;
+                self->run_index_ = navigation;
                 self->end_of_run_ = finished;
                 self->index_ready_ = true;
                 emit self->indexReadyChanged();
@@ -650,10 +642,9 @@ std::string PlayerController::traceJson() const
 
 std::uint64_t PlayerController::firstStepOfLine(int line) const
 {
-    for (const Event &e : index_)
-        if (e.kind == EventKind::stmt_begin && static_cast<int>(e.scene_line) == line)
-            return e.step;
-    return 0;
+    if (line <= 0)
+        return 0;
+    return run_index_->first_start_of_line(static_cast<std::uint32_t>(line)).value_or(0);
 }
 
 void PlayerController::selectSocket(std::optional<std::uint32_t> sock)
@@ -780,29 +771,53 @@ void PlayerController::nextNote()
 {
     if (!player_ || !index_ready_)
         return;
-    const std::uint64_t here = player_->position();
-    for (std::size_t row = index_.first_at_or_after(here + 1); row < index_.size(); ++row) {
-        const Event e = index_[row];
-        if (e.kind == EventKind::note) {
-            seek(e.step);
-            return;
-        }
-    }
+    if (const std::optional<std::uint64_t> note = run_index_->next_note(player_->position()))
+        seek(*note);
 }
 
 void PlayerController::previousNote()
 {
     if (!player_ || !index_ready_)
         return;
-    const std::uint64_t here = player_->position();
-    for (std::size_t row = index_.first_at_or_after(here); row-- > 0;) {
-        const Event e = index_[row];
-        if (e.kind == EventKind::note) {
-            seek(e.step);
-            return;
-        }
+    seek(run_index_->previous_note(player_->position()).value_or(0));
+}
+
+void PlayerController::nextBeat()
+{
+    if (!player_)
+        return;
+    if (!index_ready_) {
+        stepOver();
+        return;
     }
-    seek(0);
+    if (const std::optional<Beat> beat = run_index_->next_beat(player_->position()))
+        seek(beat->step);
+    else
+        last();
+}
+
+void PlayerController::previousBeat()
+{
+    if (!player_ || player_->position() == 0)
+        return;
+    if (!index_ready_) {
+        backStatement();
+        return;
+    }
+    const std::optional<Beat> beat = run_index_->previous_beat(player_->position());
+    seek(beat ? beat->step : 0);
+}
+
+void PlayerController::goToBeat(int n)
+{
+    if (!player_ || !index_ready_)
+        return;
+    const std::vector<Beat> &beats = run_index_->beats();
+    if (n <= 0 || beats.empty()) {
+        seek(0);
+        return;
+    }
+    seek(beats[static_cast<std::size_t>(std::min<std::size_t>(static_cast<std::size_t>(n), beats.size()) - 1)].step);
 }
 
 void PlayerController::setLineBreakpoints(const QSet<int> &lines)
@@ -845,15 +860,8 @@ void PlayerController::backStatement()
         return;
     }
     // The index knows where every statement begins: the last one before here.
-    const std::uint64_t here = player_->position();
-    for (std::size_t row = index_.first_at_or_after(here); row-- > 0;) {
-        const Event e = index_[row];
-        if (e.kind == EventKind::stmt_begin) {
-            seek(e.step - 1);
-            return;
-        }
-    }
-    seek(0);
+    const std::optional<StatementStart> start = run_index_->statement_before(player_->position());
+    seek(start ? start->step - 1 : 0);
 }
 
 void PlayerController::stepInto()
@@ -887,13 +895,9 @@ void PlayerController::reverseStepOut()
     if (!player_)
         return;
     if (player_->sim().gc_in_progress() && index_ready_) {
-        const std::uint64_t here = player_->position();
-        for (std::size_t row = index_.first_at_or_after(here); row-- > 0;) {
-            const Event e = index_[row];
-            if (e.kind == EventKind::gc_begin) {
-                seek(e.step - 1);
-                return;
-            }
+        if (const std::optional<std::uint64_t> begin = run_index_->collection_start_before(player_->position())) {
+            seek(*begin - 1);
+            return;
         }
     }
     backStatement();

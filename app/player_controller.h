@@ -17,6 +17,7 @@
 #include "inflight/latency.hpp"
 #include "inflight/player.hpp"
 #include "inflight/recorded_events.hpp"
+#include "inflight/run_index.hpp"
 #include "inflight/run_landmarks.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/scene_cursor.hpp"
@@ -150,6 +151,10 @@ public:
     std::uint64_t position() const { return player_ ? player_->position() : lent_ ? lent_->position : 0; }
     std::uint64_t totalSteps() const { return index_ready_ ? total_steps_ : 0; }
     bool atEnd() const;
+    // The number of the lesson's beat on screen: how many beats are at or before here (0:
+    // before the first), and how many the run has (0 until indexReady()).
+    int beatNumber() const { return static_cast<int>(run_index_->beats_up_to(position())); }
+    int beatCount() const { return static_cast<int>(run_index_->beats().size()); }
 
     // ---- the whole run (ready once indexReady() is true) ------------------------------------------
     bool indexReady() const { return index_ready_; }
@@ -164,6 +169,9 @@ public:
     // indexReady()): the timeline's ticks and bands, the listing line at any step, where each
     // collection's events start.
     const inflight::RunLandmarks &landmarks() const { return *landmarks_; }
+    // Where the run can be navigated to, as binary searches (empty until indexReady()): the
+    // statements, notes, collections and the lesson's beats.
+    const inflight::RunIndex &runIndex() const { return *run_index_; }
     // Steps where a collection starts, a statement fails, a finding was made (for timeline ticks).
     const std::vector<std::uint64_t> &collectionSteps() const { return landmarks_->gc_steps; }
     const std::vector<std::uint64_t> &warningSteps() const { return landmarks_->warning_steps; }
@@ -236,6 +244,11 @@ public slots:
     // To the next (previous) `note` statement: the lesson's outline. Needs the index.
     void nextNote();
     void previousNote();
+    // A lesson's beats (inflight/beats.hpp): to the next one, the one before, the n-th (1-based;
+    // 0: the start). Before the index is ready, a statement is the nearest thing to a beat.
+    void nextBeat();
+    void previousBeat();
+    void goToBeat(int n);
     void seek(std::uint64_t step);
     // Runs forward until a breakpoint or the end (bounded work per call: stays responsive).
     void continueToBreakpoint();
@@ -317,6 +330,7 @@ private:
     std::shared_ptr<inflight::CheckpointStore> checkpoints_;
     inflight::RecordedEvents index_;
     std::shared_ptr<const inflight::RunLandmarks> landmarks_ = std::make_shared<const inflight::RunLandmarks>();
+    std::shared_ptr<const inflight::RunIndex> run_index_ = std::make_shared<const inflight::RunIndex>();
     std::shared_ptr<const latency::LatencyRun> latency_run_ = std::make_shared<const latency::LatencyRun>();
     std::shared_ptr<const inflight::FinishedRun> end_of_run_;
     bool index_ready_ = false;
