@@ -143,6 +143,33 @@ std::uint32_t position_member(const json &object, const char *key)
 // Open documents together: each at most max_document_bytes(), and not unboundedly many.
 std::uint64_t max_open_bytes() { return 16 * max_document_bytes(); }
 
+// What one open document costs: its uri and text, and the bookkeeping around them (so that a
+// flood of empty documents is bounded too).
+std::uint64_t entry_bytes(const std::string &uri, const std::string &text)
+{
+    constexpr std::uint64_t kBookkeeping = 256;
+    return uri.size() + text.size() + kBookkeeping;
+}
+
+json diagnostics_message(const std::string &uri, std::optional<std::int64_t> version, json list)
+{
+    json params = {{"uri", uri}, {"diagnostics", std::move(list)}};
+    if (version)
+        params["version"] = *version;
+    return {{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"}, {"params", std::move(params)}};
+}
+
+// A document that is not kept, with the reason on its first line.
+json refusal(const std::string &uri, std::int64_t version, const std::string &why)
+{
+    const json start = {{"line", 0}, {"character", 0}};
+    return diagnostics_message(uri, version,
+                               json::array({{{"range", {{"start", start}, {"end", start}}},
+                                             {"severity", 1},
+                                             {"source", "inflight"},
+                                             {"message", why}}}));
+}
+
 int severity_of(inflight::Diagnostic::Severity s)
 {
     switch (s) {
@@ -193,55 +220,44 @@ json LanguageServer::publish(const std::string &uri) const
     std::optional<std::int64_t> version;
     if (const auto doc = documents_.find(uri); doc != documents_.end()) {
         version = doc->second.version;
-        if (!doc->second.refused.empty()) {
-            list.push_back(
-                {{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
-                 {"severity", 1},
-                 {"source", "inflight"},
-                 {"message", doc->second.refused}});
-        } else {
-            const std::string &text = doc->second.text;
-            const auto lines = inflight::split_lines(text);
-            for (const inflight::Diagnostic &d : inflight::check_text(text, uri)) {
-                json item = {{"range", range(lines, d.loc.line, d.loc.col ? d.loc.col : 1, d.end_col)},
-                             {"severity", severity_of(d.severity)},
-                             {"source", "inflight"},
-                             {"message", d.message}};
-                if (d.fix)
-                    item["data"] = {{"fix",
-                                     {{"range", range(lines, d.fix->line, d.fix->col, d.fix->end_col)},
-                                      {"newText", d.fix->replacement}}}};
-                list.push_back(std::move(item));
-            }
+        const std::string &text = doc->second.text;
+        const auto lines = inflight::split_lines(text);
+        for (const inflight::Diagnostic &d : inflight::check_text(text, uri)) {
+            json item = {{"range", range(lines, d.loc.line, d.loc.col ? d.loc.col : 1, d.end_col)},
+                         {"severity", severity_of(d.severity)},
+                         {"source", "inflight"},
+                         {"message", d.message}};
+            if (d.fix)
+                item["data"] = {{"fix",
+                                 {{"range", range(lines, d.fix->line, d.fix->col, d.fix->end_col)},
+                                  {"newText", d.fix->replacement}}}};
+            list.push_back(std::move(item));
         }
     }
-    json params = {{"uri", uri}, {"diagnostics", std::move(list)}};
-    if (version)
-        params["version"] = *version;
-    return {{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"}, {"params", std::move(params)}};
+    return diagnostics_message(uri, version, std::move(list));
 }
 
-void LanguageServer::store(const std::string &uri, std::string text, std::optional<std::int64_t> version)
+std::optional<std::string> LanguageServer::store(const std::string &uri, std::string text, std::int64_t version)
 {
-    const auto [entry, added] = documents_.try_emplace(uri);
-    Document &doc = entry->second;
-    if (added)
-        open_bytes_ += uri.size();
-    open_bytes_ -= doc.text.size();
-    doc.version = version;
-    doc.refused.clear();
-    doc.text.clear();
-    if (text.size() > max_document_bytes()) {
-        doc.refused = "the document has " + group_digits(text.size()) + " bytes, more than the limit of " +
-                      group_digits(max_document_bytes()) +
-                      " bytes of a scene; it is not checked (inflight-cli check --limit input-bytes=N "
-                      "checks a larger file)";
-    } else if (open_bytes_ + text.size() > max_open_bytes()) {
-        doc.refused = "the open documents together would have more than " + group_digits(max_open_bytes()) +
-                      " bytes; close some to check this one";
-    } else {
-        open_bytes_ += text.size();
-        doc.text = std::move(text);
+    forget(uri); // whatever happens, the text held before is not the editor's any more
+    const std::uint64_t cost = entry_bytes(uri, text);
+    if (text.size() > max_document_bytes())
+        return "the document has " + group_digits(text.size()) + " bytes, more than the limit of " +
+               group_digits(max_document_bytes()) +
+               " bytes of a scene; it is not checked (inflight-cli check --limit input-bytes=N checks a larger file)";
+    if (open_bytes_ + cost > max_open_bytes())
+        return "the open documents together would have more than " + group_digits(max_open_bytes()) +
+               " bytes; close some to check this one";
+    open_bytes_ += cost;
+    documents_.emplace(uri, Document{std::move(text), version});
+    return std::nullopt;
+}
+
+void LanguageServer::forget(const std::string &uri)
+{
+    if (const auto it = documents_.find(uri); it != documents_.end()) {
+        open_bytes_ -= entry_bytes(it->first, it->second.text);
+        documents_.erase(it);
     }
 }
 
@@ -415,8 +431,9 @@ void LanguageServer::dispatch(const std::string &method, const json &id, const j
     } else if (method == "textDocument/didOpen") {
         const json &doc = object_member(params, "textDocument");
         const std::string uri = string_member(doc, "uri");
-        store(uri, string_member(doc, "text"), integer_member(doc, "version"));
-        out.push_back(publish(uri));
+        const std::int64_t version = integer_member(doc, "version");
+        const auto refused = store(uri, string_member(doc, "text"), version);
+        out.push_back(refused ? refusal(uri, version, *refused) : publish(uri));
     } else if (method == "textDocument/didChange") {
         const json &doc = object_member(params, "textDocument");
         const std::string uri = string_member(doc, "uri");
@@ -425,17 +442,15 @@ void LanguageServer::dispatch(const std::string &method, const json &id, const j
         if (!changes.is_array())
             throw InvalidParams("'contentChanges' must be an array");
         // Full sync: the last change holds the whole text.
+        std::optional<std::string> refused;
         if (!changes.empty())
-            store(uri, string_member(changes.back(), "text"), version);
+            refused = store(uri, string_member(changes.back(), "text"), version);
         else if (auto it = documents_.find(uri); it != documents_.end())
             it->second.version = version;
-        out.push_back(publish(uri));
+        out.push_back(refused ? refusal(uri, version, *refused) : publish(uri));
     } else if (method == "textDocument/didClose") {
         const std::string uri = string_member(object_member(params, "textDocument"), "uri");
-        if (const auto it = documents_.find(uri); it != documents_.end()) {
-            open_bytes_ -= it->first.size() + it->second.text.size();
-            documents_.erase(it);
-        }
+        forget(uri);
         // Clear what the editor shows for a file no longer open.
         out.push_back(publish(uri));
     } else if (method == "textDocument/completion") {

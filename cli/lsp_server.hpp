@@ -38,14 +38,15 @@ public:
 private:
     struct Document {
         std::string text;
-        std::optional<std::int64_t> version;
-        std::string refused; // why the text was not kept (too large), or empty
+        std::int64_t version = 0;
     };
 
     std::vector<nlohmann::json> handle(const nlohmann::json &message);
     void dispatch(const std::string &method, const nlohmann::json &id, const nlohmann::json &params,
                   std::vector<nlohmann::json> &out);
-    void store(const std::string &uri, std::string text, std::optional<std::int64_t> version);
+    // Keeps `text` as the document `uri`, or says why it is not kept (too large).
+    std::optional<std::string> store(const std::string &uri, std::string text, std::int64_t version);
+    void forget(const std::string &uri);
     nlohmann::json publish(const std::string &uri) const;
     nlohmann::json completion(const nlohmann::json &params) const;
     nlohmann::json hover(const nlohmann::json &params) const;
@@ -53,7 +54,7 @@ private:
 
     std::ostream &log_;
     std::map<std::string, Document> documents_; // by uri
-    std::uint64_t open_bytes_ = 0;              // uris and texts in documents_
+    std::uint64_t open_bytes_ = 0;              // entry_bytes() of documents_
     bool initialized_ = false;
     bool shutdown_ = false;
     bool exited_ = false;

@@ -356,6 +356,29 @@ private slots:
         QVERIFY2(checked.find("sned") != std::string::npos, checked.c_str());
         QVERIFY(s.response(4)["result"] == json::array()); // the refused text is not kept
     }
+
+    // Open documents are bounded together too: past the total, the next one is refused until
+    // another is closed.
+    void openDocumentsAreBoundedTogether()
+    {
+        // One comment line: quick to check, so that the bound is what the test spends time on.
+        const std::string text = "#" + std::string(inflight::cli::max_document_bytes() - 1, 'x');
+        const auto uri = [](int i) { return "file:///" + std::to_string(i) + ".scn"; };
+        std::string input = kInitialize;
+        for (int i = 0; i < 16; ++i)
+            input += notification("textDocument/didOpen", open_params(uri(i), text, 1));
+        input += notification("textDocument/didClose", {{"textDocument", {{"uri", uri(0)}}}}) +
+                 notification("textDocument/didOpen", open_params(uri(15), "sned a\n", 2)) + kShutdownAndExit;
+        const Session s = run(input);
+        const auto published = s.notifications("textDocument/publishDiagnostics");
+        QCOMPARE(published.size(), std::size_t(18));
+        for (int i = 0; i < 15; ++i)
+            QVERIFY(published[i]["params"]["diagnostics"].empty());
+        const std::string refused = published[15]["params"]["diagnostics"][0]["message"];
+        QVERIFY2(refused.find("the open documents together") != std::string::npos, refused.c_str());
+        const std::string checked = published[17]["params"]["diagnostics"][0]["message"];
+        QVERIFY2(checked.find("sned") != std::string::npos, checked.c_str());
+    }
 };
 
 QTEST_MAIN(TestLspStreams)
