@@ -24,7 +24,7 @@ struct ForcedCollection {
     // A copy needs a quiescent state (Kernel::quiescent()): mid-statement or mid-collection
     // nothing runs and the record stays empty.
     bool ran = false;
-    bool began = false;           // gc_begin was seen (a hung collector starts none)
+    bool began = false;            // gc_begin was seen (a hung collector starts none)
     bool graph_not_cyclic = false; // the run skipped its walk: unix_graph_maybe_cyclic was false
     bool fast_path = false;        // graph: unix_walk_scc_fast() judged the rings of the last walk
     std::uint32_t run = 0;         // the number the run would have

@@ -185,7 +185,6 @@ struct Ruling {
     bool defect = false;
 };
 
-
 // The sockets whose queues (as the collector scans them) hold a copy of u's file.
 std::vector<std::uint32_t> holders_of(const Kernel &k, const UnixSock &u)
 {
@@ -226,7 +225,6 @@ std::vector<std::string> unscanned_copies(const Kernel &k, const UnixSock &u)
             out.push_back("skb #" + std::to_string(skb.id) + " on the hitlist");
     return out;
 }
-
 
 // ---- the rule a collection's record gives for one socket -----------------------------------
 
@@ -290,8 +288,8 @@ Ruling classic_ruling(const Kernel &k, const UnixSock &u, const ForcedCollection
         for (std::size_t i = path.size() - 1; i > 0; --i)
             via += k.label_of_id(path[i]) + " -> ";
         via += k.label_of(u);
-        out.reason = "a candidate, but the walk over not_cycle_list would restore it (inc_inflight_move_tail along " + via +
-                     "): " + why_root;
+        out.reason = "a candidate, but the walk over not_cycle_list would restore it (inc_inflight_move_tail along " +
+                     via + "): " + why_root;
     }
     return out;
 }
@@ -304,7 +302,8 @@ void explain_alive(const Kernel &k, const VertexJudgement &j, const std::string 
     switch (j.reason) {
     case 1:
         out.rule = "edge to a receiver not in flight";
-        out.reason = lead + " has an edge to " + wl + ", a receiver that is not in flight (no vertex): "
+        out.reason = lead + " has an edge to " + wl +
+                     ", a receiver that is not in flight (no vertex): "
                      "unix_vertex_dead() says alive";
         break;
     case 2:
@@ -374,8 +373,9 @@ Ruling graph_ruling(const Kernel &k, const UnixSock &u, const ForcedCollection &
         out.reason = scc_text + " would be judged alive by " + path;
         return out;
     }
-    explain_alive(k, *scc.alive_by, scc_text + " would be judged alive by " + path + " because, in that walk, vertex " +
-                                        k.label_of_id(scc.alive_by->vertex),
+    explain_alive(k, *scc.alive_by,
+                  scc_text + " would be judged alive by " + path + " because, in that walk, vertex " +
+                      k.label_of_id(scc.alive_by->vertex),
                   out);
     return out;
 }
@@ -403,7 +403,8 @@ std::string gc_runs_text(const Kernel &k, const WhyHistory *h)
     if (k.gc_runs.empty())
         return "no collection has run yet";
     const GcRun &last = k.gc_runs.back();
-    return "the last collection, #" + std::to_string(last.number) + ", began at step " + std::to_string(last.first_step);
+    return "the last collection, #" + std::to_string(last.number) + ", began at step " +
+           std::to_string(last.first_step);
 }
 
 // What one state's answers share, computed once when many sockets are asked about (leaks_of()):
@@ -507,8 +508,8 @@ void running_graph_answer(const Kernel &k, const UnixSock &u, const WhyHistory *
     if (verdict == 1) {
         w.verdict = WhyVerdict::awaiting_gc;
         w.rule = "garbage";
-        w.reason = "the running collection judged " + scc_text + " dead: unix_vertex_dead() held for every member" +
-                   running;
+        w.reason =
+            "the running collection judged " + scc_text + " dead: unix_vertex_dead() held for every member" + running;
         return;
     }
     w.verdict = WhyVerdict::left_by_gc;
@@ -537,7 +538,8 @@ void running_classic_answer(const Kernel &k, const UnixSock &u, const std::strin
         if (!l.is_cursor)
             w.group.push_back(static_cast<const UnixSock &>(l).id);
     const bool decided = k.gc_phase == GcPhase::hitlist || k.gc_phase == GcPhase::purge;
-    if (u.on == ListId::not_cycle_list || (decided && u.on == ListId::gc_inflight_list && u.file->count == u.inflight)) {
+    if (u.on == ListId::not_cycle_list ||
+        (decided && u.on == ListId::gc_inflight_list && u.file->count == u.inflight)) {
         w.verdict = WhyVerdict::left_by_gc;
         w.rule = "inflight after dec_inflight";
         w.reason = "the running collection's restore walk found it referenced from outside the candidates "

@@ -47,12 +47,12 @@ struct WhyHop {
 
 // One unix_vertex_dead() verdict of a walk, with the values it compared at that micro-step.
 struct VertexJudgement {
-    std::uint64_t step = 0;      // the vertex_dead event's step (0 on a copy)
+    std::uint64_t step = 0; // the vertex_dead event's step (0 on a copy)
     std::uint32_t vertex = 0xFFFFFFFFu;
     bool dead = false;
-    std::int64_t reason = 0;     // vertex_dead's reason (see describe())
+    std::int64_t reason = 0;           // vertex_dead's reason (see describe())
     std::uint32_t where = 0xFFFFFFFFu; // the successor (or receiver not in flight) that decided it
-    std::int64_t refs = 0;       // the vertex's file_count
+    std::int64_t refs = 0;             // the vertex's file_count
     std::uint64_t out_degree = 0;
     unsigned long scc_index = 0, where_scc_index = 0;
     bool where_in_flight = false;
