@@ -106,14 +106,25 @@ void drive(Proc p, Recorder &r)
     while (p.next()) { }
 }
 
+// Files whose release a suspended path is running (taken off task_work with the rest of its
+// batch): a copy has no frame to finish them, so they go back on the first task's list.
+std::vector<std::uint32_t> releases_under_way(const Kernel &k)
+{
+    std::vector<std::uint32_t> out;
+    for (const File &f : k.files)
+        if (!f.released && f.count <= 0 && f.sock && !f.sock->released && !k.fput_queued(f))
+            out.push_back(f.id);
+    return out;
+}
+
 // The copy runs on one CPU: the queued collection and the releases it defers run here, in
 // order, as a one-CPU run's statement runs them. Deterministic, whatever the scene's tasks.
-Kernel runnable_copy(const Kernel &k)
+void make_runnable(Kernel &copy, const std::vector<std::uint32_t> &under_way)
 {
-    Kernel copy(k);
     copy.concurrent = false;
     copy.fast_forward = false; // every candidate_check is yielded, none memoised
-    return copy;
+    for (std::uint32_t id : under_way)
+        copy.processes.front().task_work.push_back(&copy.files[id]);
 }
 
 void drain(Kernel &copy, Recorder &r)
@@ -193,8 +204,10 @@ ForcedCollection force_collection(const Kernel &k)
     if (!k.quiescent() || k.frozen())
         return out;
     out.ran = true;
+    const std::vector<std::uint32_t> under_way = releases_under_way(k);
     {
-        Kernel copy = runnable_copy(k);
+        Kernel copy(k);
+        make_runnable(copy, under_way);
         Recorder r(copy, out);
         drive(copy.force_gc("why"), r);
         drain(copy, r);
@@ -203,11 +216,12 @@ ForcedCollection force_collection(const Kernel &k)
     }
     // Releases already on their way (an __fput() queued, a delayed_fput not run yet) free what
     // they free with or without a collection: told apart on a second copy that runs only them.
-    bool pending = k.delayed_fput_queued();
+    bool pending = k.delayed_fput_queued() || !under_way.empty();
     for (const Process &p : k.processes)
         pending = pending || !p.task_work.empty();
     if (pending) {
-        Kernel copy = runnable_copy(k);
+        Kernel copy(k);
+        make_runnable(copy, under_way);
         ForcedCollection none;
         Recorder r(copy, none);
         drain_releases(copy, r);
