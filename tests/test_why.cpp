@@ -450,8 +450,8 @@ private slots:
                     continue;
                 ++unreachable;
                 const WhyAlive w = why_alive(k, u.id);
-                const std::string where = scene.toStdString() + " step " + std::to_string(sim.steps()) + ": " +
-                                          why_text(k, w);
+                const std::string where =
+                    scene.toStdString() + " step " + std::to_string(sim.steps()) + ": " + why_text(k, w);
                 QVERIFY2(w.verdict == WhyVerdict::awaiting_gc || w.verdict == WhyVerdict::pending_release ||
                              w.verdict == WhyVerdict::left_by_gc,
                          where.c_str());
@@ -465,8 +465,8 @@ private slots:
             predicted = said;
         }
         QVERIFY(checked > 0);
-        qDebug("%s: %llu statement ends, %llu checked, %llu unreachable sockets, %llu gc statements",
-               qPrintable(scene), static_cast<unsigned long long>(ends), static_cast<unsigned long long>(checked),
+        qDebug("%s: %llu statement ends, %llu checked, %llu unreachable sockets, %llu gc statements", qPrintable(scene),
+               static_cast<unsigned long long>(ends), static_cast<unsigned long long>(checked),
                static_cast<unsigned long long>(unreachable), static_cast<unsigned long long>(continuations));
     }
 
@@ -534,7 +534,8 @@ private slots:
             QVERIFY(w.scc_index_defect);
             QCOMPARE(w.group.size(), std::size_t(3));
             QVERIFY2(w.reason.find("judged its SCC {u0, u1, u2} alive at step 191: unix_vertex_dead(u1) returned "
-                                   "alive because vertex u1 (scc_index 2, but u2 has scc_index 3)") != std::string::npos,
+                                   "alive because vertex u1 (scc_index 2, but u2 has scc_index 3)") !=
+                         std::string::npos,
                      w.reason.c_str());
         }
         Cli r = cli({"why", scene_path("selftest-mixed-lowpoint-stream.scn"), "u2", "--at", "191"});
