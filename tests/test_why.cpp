@@ -8,6 +8,7 @@
 #include "inflight/simulation.hpp"
 #include "inflight/why_alive.hpp"
 
+#include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 using namespace inflight;
@@ -94,6 +96,49 @@ Cli cli(const QStringList &args)
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
+}
+
+// The oracle, kept apart from why's own forced collection: a copy of the state collected as a
+// one-CPU `gc` statement collects it, and the sockets its sock_release events name.
+std::set<std::uint32_t> freed_by_a_collection_now(const Kernel &k)
+{
+    Kernel copy(k);
+    copy.concurrent = false;
+    std::set<std::uint32_t> freed;
+    auto drive = [&](Proc p) {
+        while (const Event *e = p.next())
+            if (e->kind == EventKind::sock_release)
+                freed.insert(e->sock());
+    };
+    drive(copy.force_gc("gc statement"));
+    for (Process &p : copy.processes)
+        drive(copy.run_task_work(p));
+    drive(copy.run_workqueue());
+    return freed;
+}
+
+void gc_lines(const std::vector<Statement> &statements, std::set<std::uint32_t> &out)
+{
+    for (const Statement &s : statements) {
+        if (s.op == Op::gc)
+            out.insert(s.loc.line);
+        gc_lines(s.body, out);
+    }
+}
+
+// Steps until steps() == step; a tracker for `label` starts once the label names a socket.
+bool step_to(Simulation &sim, std::uint64_t step, const std::string &label, std::optional<WhyTracker> &tracker)
+{
+    while (sim.steps() < step) {
+        const Event *e = sim.step();
+        if (!e)
+            return false;
+        if (!tracker && sock_of(sim, label) != npos)
+            tracker.emplace(sock_of(sim, label));
+        if (tracker)
+            tracker->observe(*e, sim.kernel());
+    }
+    return true;
 }
 
 // Two sockets in a cycle through each other's queues (a's file in b's queue and back).
@@ -340,6 +385,163 @@ private slots:
         }
         QVERIFY(reachable > 0);
         QVERIFY(unreachable > 0);
+    }
+
+    // At every quiescent statement end of every shipped scene (long runs sampled), for every
+    // socket no fd reaches: why says awaiting_gc (or pending_release) exactly when a collection
+    // run on a copy of the state releases it, and left_by_gc exactly when it does not. Where
+    // the scene's next statement is `gc`, what that statement really frees is what why said.
+    void verdictsAreWhatACollectionNowDoes_data()
+    {
+        QTest::addColumn<QString>("scene");
+        const QString root = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes");
+        QStringList files;
+        QDirIterator it(root, {QStringLiteral("*.scn")}, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next().mid(root.size() + 1);
+        files.sort();
+        for (const QString &f : files) {
+            // The large scenes and the autobind fills are about scale, not the collector.
+            if (f.startsWith(QLatin1String("large/")) || f.startsWith(QLatin1String("autobind-")))
+                continue;
+            QTest::newRow(f.toUtf8().constData()) << f;
+        }
+        QVERIFY(files.size() > 30);
+    }
+    void verdictsAreWhatACollectionNowDoes()
+    {
+        QFETCH(QString, scene);
+        auto sc = load(scene_path(scene.toUtf8().constData()));
+        QVERIFY(sc);
+        std::set<std::uint32_t> gcs;
+        gc_lines(sc->statements, gcs);
+        Simulation sim(sc, every_step());
+        // A long run is checked at a thinning sample of its statement ends (the first ones all,
+        // then every 8th, then every 64th), up to kChecks of them within its first kEnds.
+        constexpr std::uint64_t kChecks = 120, kEnds = 2048;
+        std::uint64_t ends = 0, checked = 0, unreachable = 0, continuations = 0;
+        std::optional<std::set<std::uint32_t>> predicted; // freed by a collection, said at the last end
+        std::optional<std::set<std::uint32_t>> gc_freed;  // what the running `gc` statement released
+        while (const Event *e = sim.step()) {
+            if (e->kind == EventKind::stmt_begin && predicted && gcs.count(e->scene_line) && !sim.concurrent())
+                gc_freed.emplace();
+            if (gc_freed && e->kind == EventKind::sock_release)
+                gc_freed->insert(e->sock());
+            if (e->kind != EventKind::stmt_end)
+                continue;
+            if (gc_freed) {
+                QCOMPARE(*gc_freed, *predicted);
+                ++continuations;
+                gc_freed.reset();
+            }
+            predicted.reset();
+            if (checked >= kChecks || ends >= kEnds)
+                break;
+            ++ends;
+            const bool sample = ends <= 64 || (ends <= 512 && ends % 8 == 0) || ends % 64 == 0;
+            if (!sample || !sim.quiescent())
+                continue;
+            ++checked;
+            const Kernel &k = sim.kernel();
+            const std::set<std::uint32_t> freed = freed_by_a_collection_now(k);
+            std::set<std::uint32_t> said;
+            for (const UnixSock &u : k.socks) {
+                if (u.released || reachable_from_fds(k, u.id))
+                    continue;
+                ++unreachable;
+                const WhyAlive w = why_alive(k, u.id);
+                const std::string where =
+                    scene.toStdString() + " step " + std::to_string(sim.steps()) + ": " + why_text(k, w);
+                QVERIFY2(w.verdict == WhyVerdict::awaiting_gc || w.verdict == WhyVerdict::pending_release ||
+                             w.verdict == WhyVerdict::left_by_gc,
+                         where.c_str());
+                QVERIFY2((w.verdict != WhyVerdict::left_by_gc) == (freed.count(u.id) != 0), where.c_str());
+                if (w.verdict != WhyVerdict::left_by_gc)
+                    said.insert(u.id);
+            }
+            // A collection only ever releases sockets no fd reaches.
+            for (std::uint32_t id : freed)
+                QVERIFY2(said.count(id), (scene.toStdString() + ": " + k.label_of_id(id)).c_str());
+            predicted = said;
+        }
+        QVERIFY(checked > 0);
+        qDebug("%s: %llu statement ends, %llu checked, %llu unreachable sockets, %llu gc statements", qPrintable(scene),
+               static_cast<unsigned long long>(ends), static_cast<unsigned long long>(checked),
+               static_cast<unsigned long long>(unreachable), static_cast<unsigned long long>(continuations));
+    }
+
+    // Between collections why predicts, and says so: at step 150 of mixed_lowpoint no
+    // collection has run, and the scc_index values it quotes are those a walk run now on a
+    // copy compares, not a verdict of the past.
+    void betweenCollectionsWhyPredicts()
+    {
+        auto scene = load(scene_path("selftest-mixed-lowpoint-stream.scn"));
+        QVERIFY(scene);
+        Simulation sim(scene, every_step());
+        std::optional<WhyTracker> tracker;
+        QVERIFY(step_to(sim, 150, "u2", tracker));
+        const Kernel &k = sim.kernel();
+        QVERIFY(k.gc_runs.empty());
+        const std::uint32_t u1 = sock_of(sim, "u1"), u2 = sock_of(sim, "u2");
+        // The values the walk of a collection run now compares when it says u1 is alive.
+        std::string values;
+        {
+            Kernel copy(k);
+            copy.concurrent = false;
+            Proc p = copy.force_gc("gc statement");
+            while (const Event *e = p.next())
+                if (e->kind == EventKind::vertex_dead && e->sock() == u1 && !e->dead())
+                    values = "vertex u1 (scc_index " + std::to_string(copy.socks[u1].vertex->scc_index) + ", but u2 " +
+                             "has scc_index " + std::to_string(copy.socks[u2].vertex->scc_index) + ")";
+        }
+        QVERIFY(!values.empty());
+        const WhyAlive w = why_alive(k, u2, &tracker->history());
+        QCOMPARE(w.verdict, WhyVerdict::left_by_gc);
+        QCOMPARE(w.rule, std::string("scc_index mismatch in one SCC"));
+        QVERIFY2(w.reason.rfind("a collection run now would leave it: ", 0) == 0, w.reason.c_str());
+        QVERIFY2(w.reason.find("would be judged alive by Tarjan's walk because, in that walk, " + values) !=
+                     std::string::npos,
+                 w.reason.c_str());
+        QVERIFY2(w.reason.find("was judged") == std::string::npos, w.reason.c_str());
+        QVERIFY2(w.reason.find("no collection has run since it became unreachable") != std::string::npos,
+                 w.reason.c_str());
+
+        Cli r = cli({"why", scene_path("selftest-mixed-lowpoint-stream.scn"), "u2", "--at", "150"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("u2: left_by_gc (scc_index mismatch in one SCC)"), r.out.constData());
+        QVERIFY2(r.out.contains("a collection run now would leave it"), r.out.constData());
+    }
+
+    // At the very micro-step where unix_vertex_dead(u1) returns alive, the running walk has
+    // judged the SCC {u0, u1, u2}: why says so, with the values that walk compared.
+    void judgedAliveAtTheVertexDeadStep()
+    {
+        auto scene = load(scene_path("selftest-mixed-lowpoint-stream.scn"));
+        QVERIFY(scene);
+        for (const char *label : {"u1", "u2"}) {
+            Simulation sim(scene, every_step());
+            std::optional<WhyTracker> tracker;
+            QVERIFY(step_to(sim, 191, label, tracker));
+            const Event *e = sim.last_event();
+            QVERIFY(e);
+            QCOMPARE(e->kind, EventKind::vertex_dead);
+            QCOMPARE(e->sock(), sock_of(sim, "u1"));
+            QVERIFY(!e->dead());
+            const WhyAlive w = why_alive(sim.kernel(), sock_of(sim, label), &tracker->history());
+            QCOMPARE(w.verdict, WhyVerdict::left_by_gc);
+            QCOMPARE(w.rule, std::string("scc_index mismatch in one SCC"));
+            QCOMPARE(w.culprit, sock_of(sim, "u1"));
+            QVERIFY(w.scc_index_defect);
+            QCOMPARE(w.group.size(), std::size_t(3));
+            QVERIFY2(w.reason.find("judged its SCC {u0, u1, u2} alive at step 191: unix_vertex_dead(u1) returned "
+                                   "alive because vertex u1 (scc_index 2, but u2 has scc_index 3)") !=
+                         std::string::npos,
+                     w.reason.c_str());
+        }
+        Cli r = cli({"why", scene_path("selftest-mixed-lowpoint-stream.scn"), "u2", "--at", "191"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("u2: left_by_gc (scc_index mismatch in one SCC)"), r.out.constData());
+        QVERIFY2(!r.out.contains("not judged yet"), r.out.constData());
     }
 
     // ---- the CLI ---------------------------------------------------------------------------

@@ -147,6 +147,16 @@ std::uint32_t Kernel::fd_refs(const File &f) const
     return n;
 }
 
+bool Kernel::fput_queued(const File &f) const
+{
+    if (std::find(delayed_fput_list_.begin(), delayed_fput_list_.end(), &f) != delayed_fput_list_.end())
+        return true;
+    for (const Process &p : processes)
+        if (std::find(p.task_work.begin(), p.task_work.end(), &f) != p.task_work.end())
+            return true;
+    return false;
+}
+
 std::uint32_t Kernel::fp_refs(const File &f) const
 {
     std::uint32_t n = 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/why_alive.hpp"
 
+#include "forced_collection.hpp"
+
 #include "inflight/kernel.hpp"
 
 #include <algorithm>
@@ -175,43 +177,6 @@ void for_each_child_queue(const UnixSock &x, F &&f)
         if (skb.sk && skb.sk->state == SockState::embryo)
             f(*skb.sk);
 }
-
-// What the purge of `garbage` takes along: a released socket's queues are purged, dropping
-// the files they carry; a file whose count reaches 0 releases its socket in turn.
-std::unordered_set<std::uint32_t> cascade_of(const Kernel &k, const std::unordered_set<std::uint32_t> &garbage)
-{
-    std::unordered_map<std::uint32_t, long> count;
-    std::unordered_set<std::uint32_t> freed(garbage);
-    std::deque<std::uint32_t> work(garbage.begin(), garbage.end());
-    std::unordered_set<std::uint32_t> purged;
-    while (!work.empty()) {
-        const UnixSock &x = k.socks[work.front()];
-        work.pop_front();
-        if (!purged.insert(x.id).second)
-            continue;
-        auto purge = [&](const UnixSock &q) {
-            auto drop = [&](const SkBuff &skb) {
-                if (!skb.fp)
-                    return;
-                for (const File *f : skb.fp->fp) {
-                    if (!f || !f->sock || f->released)
-                        continue;
-                    auto [it, fresh] = count.try_emplace(f->sock->id, f->count);
-                    if (--it->second <= 0 && freed.insert(f->sock->id).second)
-                        work.push_back(f->sock->id);
-                }
-            };
-            for (const SkBuff &skb : q.receive_queue) {
-                drop(skb);
-                if (skb.sk && skb.sk != &q && skb.sk->state == SockState::embryo && freed.insert(skb.sk->id).second)
-                    work.push_back(skb.sk->id);
-            }
-        };
-        purge(x);
-    }
-    return freed;
-}
-
 struct Ruling {
     bool garbage = false;
     std::string rule, reason;
@@ -219,62 +184,6 @@ struct Ruling {
     std::uint32_t culprit = npos;
     bool defect = false;
 };
-
-// ---- classic and async: unix_gc() re-enacted on the side -----------------------------------
-struct ClassicRun {
-    std::vector<std::uint32_t> candidates;                        // in gc_inflight_list order
-    std::unordered_map<std::uint32_t, long> after_dec;            // inflight after dec_inflight
-    std::unordered_map<std::uint32_t, std::uint32_t> restored_by; // alive candidate -> parent (npos: direct)
-    std::unordered_set<std::uint32_t> garbage;
-};
-
-ClassicRun classic_run(const Kernel &k)
-{
-    ClassicRun r;
-    std::unordered_set<std::uint32_t> is_cand;
-    for (const GcLink &l : k.gc_inflight_list) {
-        if (l.is_cursor)
-            continue;
-        const auto &u = static_cast<const UnixSock &>(l);
-        const long total = u.file ? u.file->count : 0;
-        if (total == u.inflight) {
-            r.candidates.push_back(u.id);
-            is_cand.insert(u.id);
-            r.after_dec[u.id] = u.inflight;
-        }
-    }
-    for (std::uint32_t c : r.candidates)
-        for_each_child_queue(k.socks[c], [&](const UnixSock &q) {
-            for (const SkBuff &skb : q.receive_queue)
-                if (skb.fp)
-                    for (const File *f : skb.fp->fp)
-                        if (f && f->sock && is_cand.count(f->sock->id))
-                            --r.after_dec[f->sock->id];
-        });
-    std::deque<std::uint32_t> work;
-    for (std::uint32_t c : r.candidates)
-        if (r.after_dec[c] > 0) {
-            r.restored_by[c] = npos;
-            work.push_back(c);
-        }
-    while (!work.empty()) {
-        const std::uint32_t x = work.front();
-        work.pop_front();
-        for_each_child_queue(k.socks[x], [&](const UnixSock &q) {
-            for (const SkBuff &skb : q.receive_queue)
-                if (skb.fp)
-                    for (const File *f : skb.fp->fp)
-                        if (f && f->sock && is_cand.count(f->sock->id) && !r.restored_by.count(f->sock->id)) {
-                            r.restored_by[f->sock->id] = x;
-                            work.push_back(f->sock->id);
-                        }
-        });
-    }
-    for (std::uint32_t c : r.candidates)
-        if (!r.restored_by.count(c))
-            r.garbage.insert(c);
-    return r;
-}
 
 // The sockets whose queues (as the collector scans them) hold a copy of u's file.
 std::vector<std::uint32_t> holders_of(const Kernel &k, const UnixSock &u)
@@ -317,268 +226,93 @@ std::vector<std::string> unscanned_copies(const Kernel &k, const UnixSock &u)
     return out;
 }
 
-Ruling classic_ruling(const Kernel &k, const UnixSock &u, const ClassicRun &r)
+// ---- the rule a collection's record gives for one socket -----------------------------------
+
+Ruling classic_ruling(const Kernel &k, const UnixSock &u, const ForcedCollection &c)
 {
     Ruling out;
-    out.group = r.candidates;
-    const long total = u.file ? u.file->count : 0;
-    if (std::find(r.candidates.begin(), r.candidates.end(), u.id) == r.candidates.end()) {
+    out.group = c.candidates;
+    const auto it = c.checks.find(u.id);
+    if (it == c.checks.end()) {
+        out.rule = "not in flight";
+        out.reason = "select_candidates() does not look at it: it is not on gc_inflight_list";
+        return out;
+    }
+    const ForcedCollection::Check &ch = it->second;
+    if (!ch.candidate) {
         out.rule = "not a candidate";
         out.culprit = u.id;
-        out.reason = "not a candidate: file_count " + std::to_string(total) + " > inflight " +
-                     std::to_string(u.inflight) + " (" + (u.file ? refs_breakdown(k, *u.file) : std::string()) +
+        out.reason = "not a candidate: file_count " + std::to_string(ch.refs) + " > inflight " +
+                     std::to_string(ch.inflight) + " (" + (u.file ? refs_breakdown(k, *u.file) : std::string()) +
                      "): unix_gc() only considers sockets whose every reference is an in-flight copy";
         return out;
     }
-    if (r.garbage.count(u.id)) {
+    if (!ch.restored) {
         out.garbage = true;
         out.rule = "garbage";
-        out.reason = "a candidate (file_count " + std::to_string(total) + " == inflight " + std::to_string(u.inflight) +
+        out.reason = "a candidate (file_count " + std::to_string(ch.refs) + " == inflight " +
+                     std::to_string(ch.inflight) +
                      ") whose every copy sits in a queue of another candidate (inflight 0 after dec_inflight), "
                      "and no candidate referenced from outside reaches it: garbage";
         return out;
     }
     // Alive: up the restore chain to the candidate referenced from outside.
     std::vector<std::uint32_t> path{u.id};
-    for (std::uint32_t x = r.restored_by.at(u.id); x != npos; x = r.restored_by.at(x))
+    for (std::uint32_t x = ch.restored_by; x != npos && path.size() <= c.checks.size();) {
         path.push_back(x);
+        const auto p = c.checks.find(x);
+        x = p == c.checks.end() ? npos : p->second.restored_by;
+    }
     const std::uint32_t root = path.back();
     const UnixSock &ru = k.socks[root];
     std::vector<std::uint32_t> outside;
     for (std::uint32_t h : holders_of(k, ru))
-        if (std::find(r.candidates.begin(), r.candidates.end(), h) == r.candidates.end())
+        if (std::find(c.candidates.begin(), c.candidates.end(), h) == c.candidates.end())
             outside.push_back(h);
     out.culprit = root;
     out.rule = "inflight after dec_inflight";
-    std::string why_root = "candidate " + k.label_of(ru) + " keeps inflight " + std::to_string(r.after_dec.at(root)) +
-                           " after dec_inflight: ";
+    const auto rc = c.checks.find(root);
+    std::string why_root = "candidate " + k.label_of(ru) + " would keep inflight " +
+                           std::to_string(rc == c.checks.end() ? 0 : rc->second.after_dec) + " after dec_inflight: ";
     if (!outside.empty())
         why_root += "copies of its file sit in the queue of " + join_labels(k, outside) +
                     (outside.size() == 1 ? ", which is not a candidate" : ", which are not candidates");
     else
         why_root += "a copy of its file is held where no candidate's scan_children() reaches";
-    for (const std::string &c : unscanned_copies(k, ru))
-        why_root += "; " + c + ": scan_children() walks receive queues only, so nothing decrements it";
+    for (const std::string &cp : unscanned_copies(k, ru))
+        why_root += "; " + cp + ": scan_children() walks receive queues only, so nothing decrements it";
     if (path.size() == 1) {
-        out.reason = "a candidate, but judged alive by the restore walk: " + why_root;
+        out.reason = "a candidate, but the restore walk would judge it alive: " + why_root;
     } else {
         std::string via;
         for (std::size_t i = path.size() - 1; i > 0; --i)
             via += k.label_of_id(path[i]) + " -> ";
         via += k.label_of(u);
-        out.reason = "a candidate, but restored by the walk over not_cycle_list (inc_inflight_move_tail along " + via +
-                     "): " + why_root;
+        out.reason = "a candidate, but the walk over not_cycle_list would restore it (inc_inflight_move_tail along " +
+                     via + "): " + why_root;
     }
     return out;
 }
 
-// ---- graph: __unix_gc() re-enacted on the side ----------------------------------------------
-struct VState {
-    unsigned long index = 0, scc_index = 0;
-};
-
-const UnixVertex *succ_vertex(const UnixEdge &e)
+// unix_vertex_dead()'s "alive", in words; lead names the SCC and the vertex ("... because vertex x").
+void explain_alive(const Kernel &k, const VertexJudgement &j, const std::string &lead, Ruling &out)
 {
-    // unix_edge_successor(): an unaccepted embryo's fds belong to its listener.
-    if (e.successor->listener)
-        return e.successor->listener->vertex;
-    return e.successor->vertex;
-}
-
-struct GraphRun {
-    std::vector<std::vector<const UnixVertex *>> sccs;               // in the order the collector judges them
-    std::unordered_map<const UnixVertex *, unsigned long> scc_index; // at the verdict
-    std::unordered_map<const UnixVertex *, std::size_t> scc_of;
-    std::vector<int> failed;               // per SCC: -1 dead, else the failing member
-    std::vector<int> reason;               // unix_vertex_dead()'s reason of that member
-    std::vector<const UnixVertex *> where; // the edge's successor that failed it
-    bool fast = false;
-    bool mid_run = false; // the rings of the walk running now
-};
-
-int vertex_dead(const UnixVertex *v, const GraphRun &r, const UnixVertex *&where)
-{
-    where = nullptr;
-    const auto idx = [&](const UnixVertex *x) { return r.scc_index.at(x); };
-    for (const UnixEdge &e : v->edges) {
-        const UnixVertex *w = succ_vertex(e);
-        if (!w) {
-            where = nullptr;
-            return 1;
-        }
-        if (!r.scc_index.count(w) || idx(w) != idx(v)) {
-            where = w;
-            return 2;
-        }
-    }
-    const long total = v->sock->file ? v->sock->file->count : 0;
-    return total != static_cast<long>(v->out_degree) ? 3 : 0;
-}
-
-void judge(GraphRun &r, std::vector<const UnixVertex *> scc)
-{
-    const std::size_t i = r.sccs.size();
-    for (const UnixVertex *v : scc)
-        r.scc_of[v] = i;
-    r.sccs.push_back(std::move(scc));
-    r.failed.push_back(-1);
-    r.reason.push_back(0);
-    r.where.push_back(nullptr);
-}
-
-void verdicts(GraphRun &r)
-{
-    for (std::size_t i = 0; i < r.sccs.size(); ++i)
-        for (std::size_t m = 0; m < r.sccs[i].size(); ++m) {
-            const UnixVertex *where = nullptr;
-            const int reason = vertex_dead(r.sccs[i][m], r, where);
-            if (reason) { // unix_vertex_dead() short-circuits: the first live member decides
-                r.failed[i] = static_cast<int>(m);
-                r.reason[i] = reason;
-                r.where[i] = where;
-                break;
-            }
-        }
-}
-
-// use_rings: judge the rings the vertices carry (the fast path, or mid-walk the SCCs the running
-// walk has already cut) instead of re-enacting Tarjan's walk.
-GraphRun graph_run(const Kernel &k, bool use_rings)
-{
-    GraphRun r;
-    std::vector<const UnixVertex *> order;
-    for (const UnixVertex &v : k.unvisited_vertices)
-        order.push_back(&v);
-    for (const UnixVertex &v : k.visited_vertices)
-        order.push_back(&v);
-    if (use_rings) {
-        // unix_walk_scc_fast(): the rings the last Tarjan walk left, with the scc_index values
-        // the vertices carry now.
-        r.fast = true;
-        std::unordered_set<const UnixVertex *> done;
-        for (const UnixVertex *first : order) {
-            if (done.count(first))
-                continue;
-            std::vector<const UnixVertex *> scc{first};
-            done.insert(first);
-            for (const UnixVertex *w = first->scc_prev; w != first && w->sock && !done.count(w); w = w->scc_prev) {
-                scc.push_back(w);
-                done.insert(w);
-            }
-            for (const UnixVertex *v : scc)
-                r.scc_index[v] = v->scc_index;
-            judge(r, std::move(scc));
-        }
-        verdicts(r);
-        return r;
-    }
-    // __unix_walk_scc(), iterative as the model runs it (graph_gc.cpp): scc_index is the low-link
-    // taken from the successor's scc_index, and without the fix members keep their own.
-    constexpr unsigned long unvisited = 0, grouped = 1;
-    std::unordered_map<const UnixVertex *, VState> st;
-    for (const UnixVertex *v : order)
-        st[v] = VState{unvisited, 0};
-    unsigned long last_index = 2;
-    for (const UnixVertex *start : order) {
-        if (st[start].index != unvisited)
-            continue;
-        std::vector<const UnixVertex *> vstack;
-        std::vector<const UnixEdge *> estack;
-        const UnixVertex *vertex = start;
-        EdgeList::const_iterator it;
-        bool enter = true;
-        for (;;) {
-            if (enter) {
-                vstack.push_back(vertex);
-                st[vertex].index = st[vertex].scc_index = last_index++;
-                it = vertex->edges.begin();
-                enter = false;
-            }
-            for (; it != vertex->edges.end(); ++it) {
-                const UnixVertex *next = succ_vertex(*it);
-                if (!next || !st.count(next))
-                    continue;
-                if (st[next].index == unvisited) {
-                    estack.push_back(&*it);
-                    vertex = next;
-                    enter = true;
-                    break;
-                }
-                if (st[next].index != grouped)
-                    st[vertex].scc_index = std::min(st[vertex].scc_index, st[next].scc_index);
-            }
-            if (enter)
-                continue;
-            if (st[vertex].index == st[vertex].scc_index) {
-                auto pos = std::find(vstack.begin(), vstack.end(), vertex);
-                std::vector<const UnixVertex *> scc(pos, vstack.end());
-                vstack.erase(pos, vstack.end());
-                for (const UnixVertex *m : scc) {
-                    st[m].index = grouped;
-                    r.scc_index[m] =
-                        k.config().has(KernelChange::unify_scc_index) ? st[vertex].scc_index : st[m].scc_index;
-                }
-                judge(r, std::move(scc));
-            }
-            if (estack.empty())
-                break;
-            const UnixEdge *edge = estack.back();
-            estack.pop_back();
-            const UnixVertex *next = vertex;
-            vertex = edge->predecessor->vertex;
-            st[vertex].scc_index = std::min(st[vertex].scc_index, st[next].scc_index);
-            it = std::next(vertex->edges.iterator_to(*edge));
-        }
-    }
-    // Verdicts after the walk: a member's scc_index is final once its SCC is cut, and an edge
-    // never leads to an SCC cut later, so judging here gives what finish_scc() judged then.
-    verdicts(r);
-    return r;
-}
-
-Ruling graph_ruling(const Kernel &k, const UnixSock &u, const GraphRun &r)
-{
-    Ruling out;
-    const std::size_t i = r.scc_of.at(u.vertex);
-    for (const UnixVertex *v : r.sccs[i])
-        out.group.push_back(v->sock->id);
-    const std::string path = r.mid_run ? "the running collection"
-                             : r.fast  ? "unix_walk_scc_fast() (the SCCs of the last Tarjan walk)"
-                                       : "Tarjan's walk";
-    const std::string scc_text = "its SCC {" + join_labels(k, out.group) + "}";
-    if (r.failed[i] < 0) {
-        out.garbage = true;
-        out.rule = "garbage";
-        out.reason = scc_text + " is dead to " + path +
-                     ": every edge of every vertex stays inside the SCC and each file_count equals its out_degree";
-        return out;
-    }
-    const UnixVertex *v = r.sccs[i][static_cast<std::size_t>(r.failed[i])];
-    const std::string vl = k.label_of(*v->sock);
-    out.culprit = v->sock->id;
-    const std::string lead = scc_text + " was judged alive by " + path + " because vertex " + vl;
-    switch (r.reason[i]) {
-    case 1: {
-        std::string receivers;
-        for (const UnixEdge &e : v->edges)
-            if (!succ_vertex(e))
-                receivers += (receivers.empty() ? "" : ", ") + k.label_of(*e.successor);
+    const std::string wl = j.where != npos ? k.label_of_id(j.where) : std::string("?");
+    out.culprit = j.vertex;
+    switch (j.reason) {
+    case 1:
         out.rule = "edge to a receiver not in flight";
-        out.reason = lead + " has an edge to " + receivers +
-                     ", a receiver that is not in flight (no vertex): unix_vertex_dead() says alive";
+        out.reason = lead + " has an edge to " + wl +
+                     ", a receiver that is not in flight (no vertex): "
+                     "unix_vertex_dead() says alive";
         break;
-    }
-    case 2: {
-        const UnixVertex *w = r.where[i];
-        const bool same = r.scc_of.count(w) && r.scc_of.at(w) == i;
-        const std::string wl = k.label_of(*w->sock);
-        const std::string values = "scc_index " + std::to_string(r.scc_index.at(v)) + ", but " + wl +
-                                   " has scc_index " +
-                                   (r.scc_index.count(w) ? std::to_string(r.scc_index.at(w)) : std::string("none"));
-        if (same) {
+    case 2:
+    case 4: {
+        const std::string values = "scc_index " + std::to_string(j.scc_index) + ", but " + wl + " has scc_index " +
+                                   (j.where_in_flight ? std::to_string(j.where_scc_index) : std::string("none"));
+        if (j.reason == 4) {
             out.rule = "scc_index mismatch in one SCC";
             out.defect = true;
-            out.culprit = v->sock->id;
             out.reason = lead + " (" + values + ") has an edge to " + wl +
                          ", a member of the same SCC. __unix_walk_scc() lowers scc_index from the successor's "
                          "scc_index (a low-link), so members of one SCC can end with different values, and "
@@ -591,17 +325,64 @@ Ruling graph_ruling(const Kernel &k, const UnixSock &u, const GraphRun &r)
         }
         break;
     }
+    case 5:
+        out.rule = "peek during the verdict";
+        out.reason = lead + " was given up: unix_peek_seq changed while unix_scc_dead() judged the SCC (a MSG_PEEK "
+                            "of AF_UNIX fds ran meanwhile), so the SCC waits for the next collection";
+        break;
     default: {
-        const long total = v->sock->file ? v->sock->file->count : 0;
+        const File *f = k.socks[j.vertex].file;
         out.rule = "out_degree != file_count";
-        out.reason = lead + " has out_degree " + std::to_string(v->out_degree) + " != file_count " +
-                     std::to_string(total) + " (" +
-                     (v->sock->file ? refs_breakdown(k, *v->sock->file) : std::string()) +
+        out.reason = lead + " has out_degree " + std::to_string(j.out_degree) + " != file_count " +
+                     std::to_string(j.refs) + " (" + (f ? refs_breakdown(k, *f) : std::string()) +
                      "): a reference outside flight";
         break;
     }
     }
+}
+
+Ruling graph_ruling(const Kernel &k, const UnixSock &u, const ForcedCollection &c)
+{
+    Ruling out;
+    if (c.graph_not_cyclic) {
+        out.rule = "graph not maybe_cyclic";
+        out.reason = "unix_graph_maybe_cyclic is false: __unix_gc() skips the walk (the last walk found no cyclic "
+                     "SCC left and no edge into an in-flight receiver was added since)";
+        return out;
+    }
+    const auto s = c.scc_of.find(u.id);
+    if (s == c.scc_of.end()) {
+        out.rule = "not in flight";
+        out.reason = "the walk gives it no verdict: it has no vertex";
+        return out;
+    }
+    const ForcedCollection::Scc &scc = c.sccs[s->second];
+    out.group = scc.members;
+    const std::string path =
+        c.fast_path ? "unix_walk_scc_fast() (on the SCCs of the last Tarjan walk)" : std::string("Tarjan's walk");
+    const std::string scc_text = "its SCC {" + join_labels(k, out.group) + "}";
+    if (scc.dead) {
+        out.garbage = true;
+        out.rule = "garbage";
+        out.reason = scc_text + " would be dead to " + path +
+                     ": every edge of every vertex stays inside the SCC and each file_count equals its out_degree";
+        return out;
+    }
+    if (!scc.alive_by) {
+        out.rule = "judged alive";
+        out.reason = scc_text + " would be judged alive by " + path;
+        return out;
+    }
+    explain_alive(k, *scc.alive_by,
+                  scc_text + " would be judged alive by " + path + " because, in that walk, vertex " +
+                      k.label_of_id(scc.alive_by->vertex),
+                  out);
     return out;
+}
+
+Ruling ruling_of(const Kernel &k, const UnixSock &u, const ForcedCollection &c)
+{
+    return k.era() == GcEra::graph ? graph_ruling(k, u, c) : classic_ruling(k, u, c);
 }
 
 std::string left_runs_text(const WhyHistory &h)
@@ -622,33 +403,25 @@ std::string gc_runs_text(const Kernel &k, const WhyHistory *h)
     if (k.gc_runs.empty())
         return "no collection has run yet";
     const GcRun &last = k.gc_runs.back();
-    return "a collection run now would free it (the last, #" + std::to_string(last.number) + ", began at step " +
-           std::to_string(last.first_step) + ")";
+    return "the last collection, #" + std::to_string(last.number) + ", began at step " +
+           std::to_string(last.first_step);
 }
 
 // What one state's answers share, computed once when many sockets are asked about (leaks_of()):
-// the reach of every fd, and the collection re-enacted on the side.
+// the reach of every fd, and the collection run on a copy.
 struct Memo {
     std::optional<Reach> reach;
-    std::optional<ClassicRun> classic;
-    std::optional<GraphRun> graph;
-    std::optional<std::unordered_set<std::uint32_t>> cascade;
-    std::optional<std::unordered_set<std::uint32_t>> doomed;
+    std::optional<ForcedCollection> forced;
 };
 
-// What the releases already on their way take along: a socket whose file count is 0 has its
-// __fput() queued (task_work or delayed_fput); unix_release_sock() will purge its queue, and
-// whatever held only there goes in the cascade, whatever a collection would say about it.
-std::unordered_set<std::uint32_t> doomed_by_pending_releases(const Kernel &k)
+const ForcedCollection &forced_of(const Kernel &k, Memo &memo)
 {
-    std::unordered_set<std::uint32_t> pending;
-    for (const UnixSock &x : k.socks)
-        if (!x.released && x.file && x.file->count <= 0)
-            pending.insert(x.id);
-    return pending.empty() ? pending : cascade_of(k, pending);
+    if (!memo.forced)
+        memo.forced = force_collection(k);
+    return *memo.forced;
 }
 
-WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *history, Memo *memo);
+WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *history, Memo &memo);
 
 } // namespace
 
@@ -661,7 +434,8 @@ bool reachable_from_fds(const Kernel &k, std::uint32_t sock)
 
 WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *history)
 {
-    return why_alive_with(k, sock, history, nullptr);
+    Memo memo;
+    return why_alive_with(k, sock, history, memo);
 }
 
 std::vector<LeakedSocket> leaks_of(const Kernel &k)
@@ -674,7 +448,7 @@ std::vector<LeakedSocket> leaks_of(const Kernel &k)
     for (const UnixSock &u : k.socks) {
         if (u.released || memo.reach->seen[u.id])
             continue;
-        const WhyAlive w = why_alive_with(k, u.id, nullptr, &memo);
+        const WhyAlive w = why_alive_with(k, u.id, nullptr, memo);
         if (w.verdict == WhyVerdict::left_by_gc)
             out.push_back({u.id, w.reason});
     }
@@ -683,7 +457,119 @@ std::vector<LeakedSocket> leaks_of(const Kernel &k)
 
 namespace {
 
-WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *history, Memo *memo)
+WhyAlive released_answer(const Kernel &k, const UnixSock &u, const WhyHistory *history)
+{
+    WhyAlive w;
+    w.sock = u.id;
+    w.verdict = WhyVerdict::released;
+    w.rule = std::string(freed_by_name(u.freed_by));
+    std::string how;
+    switch (u.freed_by) {
+    case FreedBy::close: how = "its last file reference was dropped by a close() (or a receive) of user space"; break;
+    case FreedBy::gc: how = "the collector purged the skbs that held its last references (hitlist)"; break;
+    case FreedBy::cascade: how = "a socket holding its last in-flight copy was released, and purged its queue"; break;
+    case FreedBy::none: how = "released"; break;
+    }
+    w.reason = "released (freed_by " + w.rule + "): " + how;
+    if (history && history->released_step)
+        w.reason += ", at step " + std::to_string(*history->released_step);
+    if ((u.freed_by == FreedBy::gc || u.freed_by == FreedBy::cascade) && history && history->released_step) {
+        // The purge's fput() may be deferred to delayed_fput, so the release can come after
+        // the run's last step: name the latest collection that began before it.
+        const GcRun *by = nullptr;
+        for (const GcRun &r : k.gc_runs)
+            if (r.first_step <= *history->released_step)
+                by = &r;
+        if (by)
+            w.reason += ", after collection #" + std::to_string(by->number) + " (began at step " +
+                        std::to_string(by->first_step) + ", " + by->trigger + ")";
+    }
+    return w;
+}
+
+// A graph collection is running: its verdicts so far (the state's marks, and the one the tracker
+// saw unix_vertex_dead() give a moment before the state records it).
+void running_graph_answer(const Kernel &k, const UnixSock &u, const WhyHistory *history, const std::string &running,
+                          WhyAlive &w)
+{
+    const int verdict = verdict_of(k, *u.vertex);
+    const std::uint32_t run = k.gc_runs.empty() ? 0 : k.gc_runs.back().number;
+    const bool seen_alive = history && history->running_alive && history->running_alive_run == run;
+    if (verdict < 0 && !seen_alive) {
+        w.verdict = WhyVerdict::gc_running;
+        w.rule = "not judged yet";
+        w.reason = "the running collection has not judged its SCC yet (index " + std::to_string(u.vertex->index) +
+                   ", scc_index " + std::to_string(u.vertex->scc_index) + " so far)" + running;
+        return;
+    }
+    w.group = scc_ring_of(k, u.id);
+    std::sort(w.group.begin(), w.group.end());
+    const std::string scc_text = "its SCC {" + join_labels(k, w.group) + "}";
+    if (verdict == 1) {
+        w.verdict = WhyVerdict::awaiting_gc;
+        w.rule = "garbage";
+        w.reason =
+            "the running collection judged " + scc_text + " dead: unix_vertex_dead() held for every member" + running;
+        return;
+    }
+    w.verdict = WhyVerdict::left_by_gc;
+    if (!seen_alive) {
+        w.rule = "judged alive";
+        w.reason = "the running collection judged " + scc_text + " alive" + running;
+        return;
+    }
+    const VertexJudgement &j = *history->running_alive;
+    Ruling r;
+    explain_alive(k, j,
+                  "the running collection judged " + scc_text + " alive at step " + std::to_string(j.step) +
+                      ": unix_vertex_dead(" + k.label_of_id(j.vertex) + ") returned alive because vertex " +
+                      k.label_of_id(j.vertex),
+                  r);
+    w.rule = r.rule;
+    w.culprit = r.culprit;
+    w.scc_index_defect = r.defect;
+    w.reason = r.reason + running;
+}
+
+// A classic collection is running: the marks it has set so far are the answer.
+void running_classic_answer(const Kernel &k, const UnixSock &u, const std::string &running, WhyAlive &w)
+{
+    for (const GcLink &l : k.gc_candidates)
+        if (!l.is_cursor)
+            w.group.push_back(static_cast<const UnixSock &>(l).id);
+    const bool decided = k.gc_phase == GcPhase::hitlist || k.gc_phase == GcPhase::purge;
+    if (u.on == ListId::not_cycle_list ||
+        (decided && u.on == ListId::gc_inflight_list && u.file->count == u.inflight)) {
+        w.verdict = WhyVerdict::left_by_gc;
+        w.rule = "inflight after dec_inflight";
+        w.reason = "the running collection's restore walk found it referenced from outside the candidates "
+                   "(moved to not_cycle_list, MAYBE_CYCLE cleared)" +
+                   running;
+    } else if (u.on == ListId::gc_candidates && decided) {
+        w.verdict = WhyVerdict::awaiting_gc;
+        w.rule = "garbage";
+        w.reason = "the running collection found it garbage: still on gc_candidates after the restore walk; "
+                   "the hitlist takes the skbs that carry it" +
+                   running;
+    } else if (u.on == ListId::gc_candidates) {
+        w.verdict = WhyVerdict::gc_running;
+        w.rule = "candidate";
+        w.reason = "a candidate of the running collection (gc_flags " +
+                   std::string((u.gc_flags & UNIX_GC_MAYBE_CYCLE) ? "CANDIDATE|MAYBE_CYCLE" : "CANDIDATE") +
+                   ", inflight " + std::to_string(u.inflight) + " so far): not decided yet" + running;
+    } else if (k.gc_phase == GcPhase::select) {
+        w.verdict = WhyVerdict::gc_running;
+        w.rule = "selecting";
+        w.reason = "the running collection is still selecting candidates" + running;
+    } else {
+        w.verdict = WhyVerdict::left_by_gc;
+        w.rule = "not a candidate";
+        w.reason = "not a candidate of the running collection: file_count " + std::to_string(u.file->count) +
+                   " > inflight " + std::to_string(u.inflight) + running;
+    }
+}
+
+WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *history, Memo &memo)
 {
     WhyAlive w;
     w.sock = sock;
@@ -694,44 +580,13 @@ WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *h
         return w;
     }
     const UnixSock &u = k.socks[sock];
-    const std::string label = k.label_of(u);
-    if (u.released) {
-        w.verdict = WhyVerdict::released;
-        w.rule = std::string(freed_by_name(u.freed_by));
-        std::string how;
-        switch (u.freed_by) {
-        case FreedBy::close:
-            how = "its last file reference was dropped by a close() (or a receive) of user space";
-            break;
-        case FreedBy::gc: how = "the collector purged the skbs that held its last references (hitlist)"; break;
-        case FreedBy::cascade:
-            how = "a socket holding its last in-flight copy was released, and purged its queue";
-            break;
-        case FreedBy::none: how = "released"; break;
-        }
-        w.reason = "released (freed_by " + w.rule + "): " + how;
-        if (history && history->released_step)
-            w.reason += ", at step " + std::to_string(*history->released_step);
-        if ((u.freed_by == FreedBy::gc || u.freed_by == FreedBy::cascade) && history && history->released_step) {
-            // The purge's fput() may be deferred to delayed_fput, so the release can come after
-            // the run's last step: name the latest collection that began before it.
-            const GcRun *by = nullptr;
-            for (const GcRun &r : k.gc_runs)
-                if (r.first_step <= *history->released_step)
-                    by = &r;
-            if (by)
-                w.reason += ", after collection #" + std::to_string(by->number) + " (began at step " +
-                            std::to_string(by->first_step) + ", " + by->trigger + ")";
-        }
-        return w;
-    }
+    if (u.released)
+        return released_answer(k, u, history);
 
-    Reach own_reach;
-    if (!memo)
-        own_reach = bfs(k, sock);
-    else if (!memo->reach)
-        memo->reach = bfs(k, npos);
-    const Reach &reach = memo ? *memo->reach : own_reach;
+    if (!memo.reach)
+        memo.reach = bfs(k, sock);
+    const Reach &reach = *memo.reach;
+    const bool graph = k.era() == GcEra::graph;
     if (reach.seen[sock]) {
         w.verdict = WhyVerdict::reachable;
         w.rule = "fd";
@@ -744,22 +599,17 @@ WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *h
         w.reason = w.chain.size() == 1 ? "a process holds an fd on it"
                                        : "a process fd reaches it through " + std::to_string(w.chain.size() - 1) +
                                              " in-flight reference(s): it can still be received";
-        // In flight too: how the collector sees it, so the rule that keeps a reachable socket
-        // (the fd's reference, counted or not) can be read next to the chain.
-        const bool in_flight = k.era() == GcEra::graph ? u.vertex != nullptr : u.inflight > 0;
-        if (in_flight && k.gc_phase == GcPhase::none && u.file) {
-            Ruling r;
-            if (k.era() == GcEra::graph) {
-                if (k.graph_maybe_cyclic)
-                    r = graph_ruling(k, u, graph_run(k, k.graph_grouped));
-            } else {
-                r = classic_ruling(k, u, classic_run(k));
-            }
-            if (!r.rule.empty()) {
+        // In flight too: what a collection run now rules about it, so the rule that keeps a
+        // reachable socket (the fd's reference, counted or not) can be read next to the chain.
+        const bool in_flight = graph ? u.vertex != nullptr : u.inflight > 0;
+        if (in_flight && u.file) {
+            const ForcedCollection &c = forced_of(k, memo);
+            if (c.ran && c.began) {
+                const Ruling r = ruling_of(k, u, c);
                 w.group = r.group;
                 w.culprit = r.culprit;
                 w.collector_rule = r.rule;
-                w.collector_view = r.reason;
+                w.collector_view = "a collection run now: " + r.reason;
             }
         }
         return w;
@@ -796,7 +646,6 @@ WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *h
                    "unix_release_sock() has yet to run";
         return w;
     }
-    const bool graph = k.era() == GcEra::graph;
     const bool in_flight = graph ? u.vertex != nullptr : u.inflight > 0 || u.on != ListId::none;
     const std::vector<std::string> unscanned = unscanned_copies(k, u);
     const bool on_hitlist = std::any_of(unscanned.begin(), unscanned.end(),
@@ -836,149 +685,71 @@ WhyAlive why_alive_with(const Kernel &k, std::uint32_t sock, const WhyHistory *h
                    refs_breakdown(k, *u.file) + "): the collector only looks at sockets in flight";
         return w;
     }
-    const bool mid_run = k.gc_phase != GcPhase::none;
-    std::string running;
-    if (mid_run)
-        running = " (A collection is running now, phase " + std::string(gc_phase_name(k.gc_phase)) + ".)";
+    if (k.gc_phase != GcPhase::none) {
+        const std::string running =
+            " (a collection is running now, phase " + std::string(gc_phase_name(k.gc_phase)) + ")";
+        if (graph)
+            running_graph_answer(k, u, history, running, w);
+        else
+            running_classic_answer(k, u, running, w);
+        return w;
+    }
 
-    Ruling ruling;
-    std::unordered_set<std::uint32_t> garbage;
-    if (graph && mid_run) {
-        // The walk resets unix_graph_maybe_cyclic first and rebuilds it, and each SCC it cuts
-        // gets its ring and verdict there: read them instead of a second walk.
-        if (verdict_of(k, *u.vertex) < 0) {
-            w.verdict = WhyVerdict::gc_running;
-            w.rule = "not judged yet";
-            w.reason = "the running collection has not judged its SCC yet (index " + std::to_string(u.vertex->index) +
-                       ", scc_index " + std::to_string(u.vertex->scc_index) + ")" + running;
-            return w;
-        }
-        GraphRun r = graph_run(k, true);
-        r.mid_run = true;
-        ruling = graph_ruling(k, u, r);
-        if (verdict_of(k, *u.vertex) == 1) {
-            // Judged dead already; the purge changes the graph under a re-check, not the verdict.
-            ruling.garbage = true;
-            ruling.rule = "garbage";
-            ruling.culprit = npos;
-            ruling.defect = false;
-            ruling.reason = "the running collection judged its SCC {" + join_labels(k, ruling.group) +
-                            "} dead: unix_vertex_dead() held for every member";
-        }
-    } else if (graph) {
-        if (!k.graph_maybe_cyclic) {
-            w.verdict = WhyVerdict::left_by_gc;
-            w.rule = "graph not maybe_cyclic";
-            w.reason = "unix_graph_maybe_cyclic is false: the next __unix_gc() skips the walk (the last walk found no "
-                       "cyclic SCC left and no edge into an in-flight receiver was added since)";
-            return w;
-        }
-        GraphRun own_run;
-        if (!memo)
-            own_run = graph_run(k, k.graph_grouped);
-        else if (!memo->graph)
-            memo->graph = graph_run(k, k.graph_grouped);
-        const GraphRun &r = memo ? *memo->graph : own_run;
-        ruling = graph_ruling(k, u, r);
-        for (std::size_t i = 0; i < r.sccs.size(); ++i)
-            if (r.failed[i] < 0)
-                for (const UnixVertex *v : r.sccs[i])
-                    garbage.insert(v->sock->id);
-    } else if (mid_run) {
-        // Mid-run the counts are the collector's scratch (dec_inflight has run on some): the
-        // marks it has set so far are the answer.
-        w.group.clear();
-        for (const GcLink &l : k.gc_candidates)
-            if (!l.is_cursor)
-                w.group.push_back(static_cast<const UnixSock &>(l).id);
-        const bool decided = k.gc_phase == GcPhase::hitlist || k.gc_phase == GcPhase::purge;
-        if (u.on == ListId::not_cycle_list ||
-            (decided && u.on == ListId::gc_inflight_list && u.file->count == u.inflight)) {
-            w.verdict = WhyVerdict::left_by_gc;
-            w.rule = "inflight after dec_inflight";
-            w.reason = "the running collection's restore walk found it referenced from outside the candidates "
-                       "(moved to not_cycle_list, MAYBE_CYCLE cleared)" +
-                       running;
-        } else if (u.on == ListId::gc_candidates && decided) {
-            w.verdict = WhyVerdict::awaiting_gc;
-            w.rule = "garbage";
-            w.reason = "the running collection found it garbage: still on gc_candidates after the restore walk; "
-                       "the hitlist takes the skbs that carry it" +
-                       running;
-        } else if (u.on == ListId::gc_candidates) {
-            w.verdict = WhyVerdict::gc_running;
-            w.rule = "candidate";
-            w.reason = "a candidate of the running collection (gc_flags " +
-                       std::string((u.gc_flags & UNIX_GC_MAYBE_CYCLE) ? "CANDIDATE|MAYBE_CYCLE" : "CANDIDATE") +
-                       ", inflight " + std::to_string(u.inflight) + " so far): not decided yet" + running;
-        } else if (k.gc_phase == GcPhase::select) {
-            w.verdict = WhyVerdict::gc_running;
-            w.rule = "selecting";
-            w.reason = "the running collection is still selecting candidates" + running;
+    const ForcedCollection &c = forced_of(k, memo);
+    if (!c.ran) {
+        // Some kernel path is suspended mid-way (a syscall's SCM_RIGHTS cookie, a lock held,
+        // queued work under way): its frame holds part of the state, so nothing can be run on
+        // a copy. What was known at the last statement end is said as such.
+        if (history && history->settled_step) {
+            w.verdict = history->settled_verdict;
+            w.rule = history->settled_rule;
+            w.reason = "at step " + std::to_string(*history->settled_step) +
+                       ", the last statement end where no fd reached it: " + history->settled_reason +
+                       " (a kernel path is under way now: no collection can be run on a copy of this micro-step)";
         } else {
-            w.verdict = WhyVerdict::left_by_gc;
-            w.rule = "not a candidate";
-            w.reason = "not a candidate of the running collection: file_count " + std::to_string(u.file->count) +
-                       " > inflight " + std::to_string(u.inflight) + running;
+            w.verdict = WhyVerdict::gc_running;
+            w.rule = "kernel path under way";
+            w.reason = "a kernel path is under way (a syscall's SCM_RIGHTS cookie, a lock or queued work holds part of "
+                       "the state in its frame): no collection can be run on a copy of this micro-step, so nothing "
+                       "is predicted until the statement ends";
         }
         return w;
-    } else {
-        ClassicRun own_run;
-        if (!memo)
-            own_run = classic_run(k);
-        else if (!memo->classic)
-            memo->classic = classic_run(k);
-        const ClassicRun &r = memo ? *memo->classic : own_run;
-        ruling = classic_ruling(k, u, r);
-        garbage = r.garbage;
     }
+    if (!c.began) {
+        w.verdict = WhyVerdict::left_by_gc;
+        w.rule = "no collection runs";
+        w.reason = "a collection started now would not run: the collector's last run never ended (a hung task), or "
+                   "collections are suppressed";
+        return w;
+    }
+    if (c.doomed.count(u.id)) {
+        w.verdict = WhyVerdict::pending_release;
+        w.rule = "release pending";
+        w.reason = "its last copies sit in the queue of " + join_labels(k, holders_of(k, u)) +
+                   ", whose release is already queued (__fput() deferred): purging that queue frees it in the "
+                   "cascade, with or without a collection";
+        return w;
+    }
+    const Ruling ruling = ruling_of(k, u, c);
     w.rule = ruling.rule;
     w.group = ruling.group;
     w.culprit = ruling.culprit;
     w.scc_index_defect = ruling.defect;
-    if (ruling.garbage) {
+    if (c.freed.count(u.id)) {
         w.verdict = WhyVerdict::awaiting_gc;
-        w.reason = ruling.reason + "; " + gc_runs_text(k, history) + "." + running;
-        return w;
-    }
-    std::unordered_set<std::uint32_t> own_cascade;
-    if (!memo)
-        own_cascade = cascade_of(k, garbage);
-    else if (!memo->cascade)
-        memo->cascade = cascade_of(k, garbage); // the same garbage for every socket of the state
-    const auto &cascade = memo ? *memo->cascade : own_cascade;
-    if (cascade.count(u.id)) {
-        std::vector<std::uint32_t> holders;
-        for (std::uint32_t h : holders_of(k, u))
-            holders.push_back(h);
-        w.verdict = WhyVerdict::awaiting_gc;
+        if (ruling.garbage) {
+            w.reason = "the next collection would free it: " + ruling.reason + "; " + gc_runs_text(k, history) + ".";
+            return w;
+        }
         w.rule = "cascade";
-        w.reason = "the collector itself leaves it (" + ruling.reason +
-                   "), but the next collection frees garbage whose "
-                   "queues hold its copies (" +
-                   join_labels(k, holders) +
-                   "), and purging them drops its last "
-                   "references: it goes in the cascade; " +
-                   gc_runs_text(k, history) + "." + running;
-        return w;
-    }
-    std::unordered_set<std::uint32_t> own_doomed;
-    if (!memo)
-        own_doomed = doomed_by_pending_releases(k);
-    else if (!memo->doomed)
-        memo->doomed = doomed_by_pending_releases(k);
-    if ((memo ? *memo->doomed : own_doomed).count(u.id)) {
-        std::vector<std::uint32_t> holders = holders_of(k, u);
-        w.verdict = WhyVerdict::pending_release;
-        w.rule = "release pending";
-        w.reason = "the collector leaves it (" + ruling.reason + "), but its last copies sit in the queue of " +
-                   join_labels(k, holders) +
-                   ", whose release is already queued (__fput() deferred): purging that "
-                   "queue frees it in the cascade";
+        w.reason = "the next collection would free it in the cascade: the collector itself leaves it (" +
+                   ruling.reason + "), but it frees garbage whose queues hold its copies (" +
+                   join_labels(k, holders_of(k, u)) + "), and purging them drops its last references; " +
+                   gc_runs_text(k, history) + ".";
         return w;
     }
     w.verdict = WhyVerdict::left_by_gc;
-    w.reason = ruling.reason + "." + running;
+    w.reason = "a collection run now would leave it: " + ruling.reason + ".";
     if (history && history->tracked && history->unreachable_since)
         w.reason += " (" + left_runs_text(*history) + ")";
     return w;
@@ -1006,6 +777,17 @@ void WhyTracker::observe(const Event &e, const Kernel &k)
     if (e.kind == EventKind::gc_end && e.run() == run_began_unreachable_ && history_.unreachable_since &&
         !k.socks[sock_].released)
         history_.runs_while_unreachable.push_back(run_began_unreachable_);
+    if (e.kind == EventKind::gc_begin)
+        history_.running_alive.reset();
+    if (e.kind == EventKind::vertex_dead && !e.dead() && k.socks[sock_].vertex && !k.gc_runs.empty()) {
+        // The verdict that keeps an SCC is given here; the state records it once the whole SCC is
+        // judged. The ring is linked before its verdicts, so it says whether it is ours.
+        const std::vector<std::uint32_t> ring = scc_ring_of(k, e.sock());
+        if (std::find(ring.begin(), ring.end(), sock_) != ring.end()) {
+            history_.running_alive = judgement_of(e, k);
+            history_.running_alive_run = k.gc_runs.back().number;
+        }
+    }
     if (!history_.tracked)
         return;
     if (k.socks.size() > kLargeScene) {
@@ -1014,6 +796,7 @@ void WhyTracker::observe(const Event &e, const Kernel &k)
         history_.tracked = false;
         history_.unreachable_since.reset();
         history_.runs_while_unreachable.clear();
+        history_.settled_step.reset();
         return;
     }
     bool check = false;
@@ -1039,6 +822,7 @@ void WhyTracker::observe(const Event &e, const Kernel &k)
     if (now) {
         history_.unreachable_since.reset();
         history_.runs_while_unreachable.clear();
+        history_.settled_step.reset();
     } else if (!history_.unreachable_since) {
         history_.unreachable_since = e.step; // a socket no fd ever reached counts from its creation
     }
@@ -1046,6 +830,13 @@ void WhyTracker::observe(const Event &e, const Kernel &k)
     // has not decided yet (why_alive() says so from the state).
     if (e.kind == EventKind::gc_begin)
         run_began_unreachable_ = now ? npos : e.run();
+    if (e.kind == EventKind::stmt_end && !now && !k.socks[sock_].released && k.quiescent()) {
+        const WhyAlive w = why_alive(k, sock_, &history_);
+        history_.settled_step = e.step;
+        history_.settled_verdict = w.verdict;
+        history_.settled_rule = w.rule;
+        history_.settled_reason = w.reason;
+    }
 }
 
 } // namespace inflight

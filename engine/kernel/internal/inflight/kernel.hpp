@@ -223,6 +223,10 @@ public:
     std::string address_of(const UnixSock &u) const; // the abstract name without '@', or ""
     std::uint32_t fd_refs(const File &f) const;      // fd table entries pointing at f
     std::uint32_t fp_refs(const File &f) const;      // live SCM_RIGHTS list entries holding f
+    // f's __fput() is queued: on a task's task_work or on delayed_fput_list. A file with no
+    // reference left that is on neither is being released by a path under way (task_work_run()
+    // takes the whole list before it releases each file).
+    bool fput_queued(const File &f) const;
 
     // ---- shared kernel paths used by the collectors ----------------------------------------
     // Drops one reference; at 0, __fput is deferred. close() passes its fd so that removing the

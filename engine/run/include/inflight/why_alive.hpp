@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // "Why is it alive?": for one socket of a kernel state, the shortest chain of references from a
 // process's fd table that keeps it alive, or, when none reaches it, why the collector of the era
-// left it (or would leave it), in the kernel's names. A question about a state, answered from
-// the state: the collection is re-enacted on the side, the kernel is never changed.
+// left it (or would leave it), in the kernel's names. A question about a state, answered by the
+// collectors themselves: between statements the era's collection runs on a copy of the state
+// and its events say what it frees and why it leaves the rest (a prediction, and said so);
+// while a collection runs, its own marks and the verdicts it has given so far are the answer.
 #pragma once
 
 #include <cstdint>
@@ -43,12 +45,34 @@ struct WhyHop {
     std::string text; // "process main fd 5 (a)", "skb #3 in b's receive queue carries c's file"
 };
 
+// One unix_vertex_dead() verdict of a walk, with the values it compared at that micro-step.
+struct VertexJudgement {
+    std::uint64_t step = 0; // the vertex_dead event's step (0 on a copy)
+    std::uint32_t vertex = 0xFFFFFFFFu;
+    bool dead = false;
+    std::int64_t reason = 0;           // vertex_dead's reason (see describe())
+    std::uint32_t where = 0xFFFFFFFFu; // the successor (or receiver not in flight) that decided it
+    std::int64_t refs = 0;             // the vertex's file_count
+    std::uint64_t out_degree = 0;
+    unsigned long scc_index = 0, where_scc_index = 0;
+    bool where_in_flight = false;
+};
+
 // What a caller that stepped the run saw, and one state cannot tell (see WhyTracker).
 struct WhyHistory {
     bool tracked = false;
     std::optional<std::uint64_t> released_step;        // the sock_release event
     std::optional<std::uint64_t> unreachable_since;    // the step since which no fd reaches it
     std::vector<std::uint32_t> runs_while_unreachable; // collections that began since then
+    // The running collection's unix_vertex_dead() verdict that kept the socket's SCC, once given
+    // (run: the collection's number); the state shows the SCC's verdict only a few steps later.
+    std::optional<VertexJudgement> running_alive;
+    std::uint32_t running_alive_run = 0;
+    // The answer at the last statement end where no fd reached it (a copy can be collected only
+    // there): what a micro-step inside a statement falls back on.
+    std::optional<std::uint64_t> settled_step;
+    WhyVerdict settled_verdict = WhyVerdict::left_by_gc;
+    std::string settled_rule, settled_reason;
 };
 
 struct WhyAlive {
