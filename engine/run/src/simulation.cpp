@@ -267,8 +267,8 @@ void Simulation::mark_leaks()
 {
     // The collection has had its say: what it left although no process fd reaches it is leaked.
     // Kept in the kernel state, so a checkpoint and a replay carry the same marks. Past
-    // WhyTracker::kLargeScene sockets the question is not asked (a reach and a re-enacted
-    // collection per run would cost more than the run).
+    // WhyTracker::kLargeScene sockets the question is not asked (a reach and a collection on a
+    // copy of the state per run would cost more than the run).
     kernel_.leaked.clear();
     if (kernel_.socks.size() > WhyTracker::kLargeScene)
         return;
