@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "help_dialogs.h"
+#include "presenter_keys.h"
 
 #include <QAction>
 #include <QDialog>
@@ -64,7 +65,9 @@ void showKeyboardShortcuts(QWidget *parent)
     for (QAction *a : parent->actions())
         if (!a->shortcuts().isEmpty())
             actions << a;
-    auto *table = new QTableWidget(static_cast<int>(actions.size()), 2, d);
+    // Presentation mode's keys are no actions: they replace some of the window's while it lasts.
+    const QList<QPair<QString, QString>> presenting = PresenterKeys::help();
+    auto *table = new QTableWidget(static_cast<int>(actions.size() + presenting.size()), 2, d);
     table->setObjectName(QStringLiteral("shortcutsTable"));
     table->setHorizontalHeaderLabels({QObject::tr("Action"), QObject::tr("Keys")});
     table->verticalHeader()->hide();
@@ -76,6 +79,11 @@ void showKeyboardShortcuts(QWidget *parent)
             keys << k.toString(QKeySequence::NativeText);
         table->setItem(row, 0, new QTableWidgetItem(a->text().remove(QLatin1Char('&'))));
         table->setItem(row, 1, new QTableWidgetItem(keys.join(QStringLiteral(", "))));
+    }
+    for (int i = 0; i < presenting.size(); ++i) {
+        const int row = static_cast<int>(actions.size()) + i;
+        table->setItem(row, 0, new QTableWidgetItem(presenting[i].first));
+        table->setItem(row, 1, new QTableWidgetItem(presenting[i].second));
     }
     table->resizeColumnsToContents();
     table->horizontalHeader()->setStretchLastSection(true);

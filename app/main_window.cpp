@@ -8,6 +8,7 @@
 #include "example_scenes.h"
 #include "help_dialogs.h"
 #include "player_controller.h"
+#include "presenter_keys.h"
 #include "text_field_keys.h"
 #include "theme.h"
 #include "timeline_widget.h"
@@ -112,6 +113,8 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
 
     // Return and Enter in a text field are the field's, not the presenter's step.
     qApp->installEventFilter(new TextFieldKeys(this));
+    presenter_keys_ = new PresenterKeys(controller_, *this);
+    connect(presenter_keys_, &PresenterKeys::leaveRequested, this, [this] { setPresentationMode(false); });
     buildActions();
     buildToolbar();
     buildDocks();
@@ -378,6 +381,9 @@ void MainWindow::buildToolbar()
     connect(goto_box_, &QLineEdit::returnPressed, this, [this] {
         bool ok = false;
         const qulonglong n = goto_box_->text().trimmed().toULongLong(&ok);
+        // The keys go back to stepping after Enter, whatever was typed: a clicker's next
+        // press must move the lesson, not edit the box.
+        graph_->view()->setFocus();
         if (!ok) {
             statusBar()->showMessage(tr("'%1' is not a step number").arg(goto_box_->text()), 4000);
             return;
@@ -592,6 +598,31 @@ void MainWindow::buildMenus()
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(presentation_action_);
+    // What a clicker's forward and back keys move by in presentation mode (Shift: a statement,
+    // Ctrl: a micro-step, whatever is chosen here).
+    QMenu *clicker = view->addMenu(tr("&Clicker moves by"));
+    clicker->setObjectName(QStringLiteral("clickerMenu"));
+    auto *steps = new QActionGroup(clicker);
+    const int chosen = QSettings().value(QStringLiteral("presentation/clickerStep"), 0).toInt();
+    const std::pair<PresenterKeys::Granularity, QString> choices[] = {
+        {PresenterKeys::Granularity::beat, tr("&Beat (what changes the picture)")},
+        {PresenterKeys::Granularity::statement, tr("&Statement")},
+        {PresenterKeys::Granularity::microStep, tr("&Micro-step")}};
+    for (const auto &[g, text] : choices) {
+        QAction *a = clicker->addAction(text);
+        a->setCheckable(true);
+        a->setActionGroup(steps);
+        const int index = static_cast<int>(g);
+        a->setObjectName(QStringLiteral("clickerStep%1").arg(index));
+        connect(a, &QAction::triggered, this, [this, g, index] {
+            presenter_keys_->setGranularity(g);
+            QSettings().setValue(QStringLiteral("presentation/clickerStep"), index);
+        });
+        if (index == chosen) {
+            a->setChecked(true);
+            presenter_keys_->setGranularity(g);
+        }
+    }
     view->addAction(action("fontBigger"));
     view->addAction(action("fontSmaller"));
     view->addAction(action("highContrast"));
@@ -627,6 +658,14 @@ void MainWindow::updateStatus()
         return;
     }
     const QString total = controller_.indexReady() ? QString::number(controller_.totalSteps()) : tr("…");
+    if (presenting_ && controller_.indexReady()) {
+        // The presenter goes to a beat by its number (a number then Enter).
+        position_label_->setText(tr(" beat %1 of %2 · step %3 ")
+                                     .arg(controller_.beatNumber())
+                                     .arg(controller_.beatCount())
+                                     .arg(controller_.position()));
+        return;
+    }
     position_label_->setText(
         tr(" step %1 of %2 · line %3 ").arg(controller_.position()).arg(total).arg(controller_.snapshot().current_line));
 }
@@ -951,6 +990,8 @@ void MainWindow::setPresentationMode(bool on)
     if (on == presenting_)
         return;
     presenting_ = on;
+    presenter_keys_->setActive(on);
+    updateStatus(); // beats while presenting, steps and lines otherwise
     Theme &theme = Theme::instance();
     keep_shares_ = false; // the switch resizes the window: no share-keeping in between
     if (on) {

@@ -20,6 +20,7 @@ class QProgressBar;
 class QSlider;
 class GraphPanel;
 class PlayerController;
+class PresenterKeys;
 class TimelineWidget;
 namespace inflight {
 struct Scene;
@@ -122,6 +123,7 @@ private:
     const inflight::Scene *panel_scene_ = nullptr; // the scene showPanelForScene() chose for
     QAction *play_action_ = nullptr;
     QAction *presentation_action_ = nullptr;
+    PresenterKeys *presenter_keys_ = nullptr; // presentation mode's keys
     double normal_font_scale_ = 1.0;
     WindowDocks docks_set_;
     bool shares_pending_ = false; // no saved dock state: size the docks when first shown

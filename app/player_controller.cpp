@@ -342,34 +342,22 @@ bool PlayerController::runToLine(int line)
 {
     if (!player_)
         return false;
-    const std::uint64_t at = player_->position();
-    std::uint64_t first = 0;
-    for (const Event &e : timeline()) {
-        if (e.kind != EventKind::stmt_begin || static_cast<int>(e.scene_line) != line)
-            continue;
-        if (e.step > at) {
-            seek(e.step);
-            return true;
-        }
-        if (!first)
-            first = e.step;
-    }
-    if (!first)
+    if (line <= 0)
         return false;
-    seek(first);
+    const auto l = static_cast<std::uint32_t>(line);
+    std::optional<std::uint64_t> to = runIndex().next_start_of_line(l, player_->position());
+    if (!to)
+        to = runIndex().first_start_of_line(l);
+    if (!to)
+        return false;
+    seek(*to);
     return true;
 }
 
 int PlayerController::nextStatementLine() const
 {
-    const std::uint64_t at = position();
-    const RecordedEvents &events = timeline();
-    for (std::size_t row = events.first_at_or_after(at + 1); row < events.size(); ++row) {
-        const Event e = events[row];
-        if (e.kind == EventKind::stmt_begin)
-            return static_cast<int>(e.scene_line);
-    }
-    return 0;
+    const std::optional<StatementStart> next = runIndex().next_statement(position());
+    return next ? static_cast<int>(next->scene_line) : 0;
 }
 
 bool PlayerController::fastForwardsByDefault(const Scene &scene)
@@ -638,6 +626,9 @@ void PlayerController::startIndex()
             index->landmarks = std::make_shared<const RunLandmarks>(
                 run_landmarks(index->events, index->total_steps,
                               session->options.era.value_or(session->scene->settings.gc), *session->scene));
+            // Navigation (notes, statements, collections, the lesson's beats) as binary searches.
+            index->navigation = std::make_shared<const RunIndex>(
+                index->events, session->options.era.value_or(session->scene->settings.gc), finding_steps(*sim));
             // The latency panel's samples, and the task and user names its groups are called by.
             index->latency = std::make_shared<const latency::LatencyRun>(
                 latency::LatencyRun{sim->take_latencies(), sim->tasks(), user_names(sim->kernel())});
@@ -666,10 +657,9 @@ std::string PlayerController::traceJson() const
 
 std::uint64_t PlayerController::firstStepOfLine(int line) const
 {
-    for (const Event &e : timeline())
-        if (e.kind == EventKind::stmt_begin && static_cast<int>(e.scene_line) == line)
-            return e.step;
-    return 0;
+    if (line <= 0)
+        return 0;
+    return runIndex().first_start_of_line(static_cast<std::uint32_t>(line)).value_or(0);
 }
 
 void PlayerController::selectSocket(std::optional<std::uint32_t> sock)
@@ -853,31 +843,53 @@ void PlayerController::nextNote()
 {
     if (!player_ || !indexReady())
         return;
-    const std::uint64_t here = player_->position();
-    const RecordedEvents &events = timeline();
-    for (std::size_t row = events.first_at_or_after(here + 1); row < events.size(); ++row) {
-        const Event e = events[row];
-        if (e.kind == EventKind::note) {
-            seek(e.step);
-            return;
-        }
-    }
+    if (const std::optional<std::uint64_t> note = runIndex().next_note(player_->position()))
+        seek(*note);
 }
 
 void PlayerController::previousNote()
 {
     if (!player_ || !indexReady())
         return;
-    const std::uint64_t here = player_->position();
-    const RecordedEvents &events = timeline();
-    for (std::size_t row = events.first_at_or_after(here); row-- > 0;) {
-        const Event e = events[row];
-        if (e.kind == EventKind::note) {
-            seek(e.step);
-            return;
-        }
+    seek(runIndex().previous_note(player_->position()).value_or(0));
+}
+
+void PlayerController::nextBeat()
+{
+    if (!player_)
+        return;
+    if (!indexReady()) {
+        stepOver();
+        return;
     }
-    seek(0);
+    if (const std::optional<Beat> beat = runIndex().next_beat(player_->position()))
+        seek(beat->step);
+    else
+        last();
+}
+
+void PlayerController::previousBeat()
+{
+    if (!player_ || player_->position() == 0)
+        return;
+    if (!indexReady()) {
+        backStatement();
+        return;
+    }
+    const std::optional<Beat> beat = runIndex().previous_beat(player_->position());
+    seek(beat ? beat->step : 0);
+}
+
+void PlayerController::goToBeat(int n)
+{
+    if (!player_ || !indexReady())
+        return;
+    const std::vector<Beat> &beats = runIndex().beats();
+    if (n <= 0 || beats.empty()) {
+        seek(0);
+        return;
+    }
+    seek(beats[static_cast<std::size_t>(std::min<std::size_t>(static_cast<std::size_t>(n), beats.size()) - 1)].step);
 }
 
 void PlayerController::back()
@@ -912,16 +924,8 @@ void PlayerController::backStatement()
         return;
     }
     // The index knows where every statement begins: the last one before here.
-    const std::uint64_t here = player_->position();
-    const RecordedEvents &events = timeline();
-    for (std::size_t row = events.first_at_or_after(here); row-- > 0;) {
-        const Event e = events[row];
-        if (e.kind == EventKind::stmt_begin) {
-            seek(e.step - 1);
-            return;
-        }
-    }
-    seek(0);
+    const std::optional<StatementStart> start = runIndex().statement_before(player_->position());
+    seek(start ? start->step - 1 : 0);
 }
 
 void PlayerController::stepInto()
@@ -955,14 +959,9 @@ void PlayerController::reverseStepOut()
     if (!player_)
         return;
     if (player_->sim().gc_in_progress() && indexReady()) {
-        const std::uint64_t here = player_->position();
-        const RecordedEvents &events = timeline();
-        for (std::size_t row = events.first_at_or_after(here); row-- > 0;) {
-            const Event e = events[row];
-            if (e.kind == EventKind::gc_begin) {
-                seek(e.step - 1);
-                return;
-            }
+        if (const std::optional<std::uint64_t> begin = runIndex().collection_start_before(player_->position())) {
+            seek(*begin - 1);
+            return;
         }
     }
     backStatement();

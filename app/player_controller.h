@@ -19,6 +19,7 @@
 #include "inflight/latency.hpp"
 #include "inflight/player.hpp"
 #include "inflight/recorded_events.hpp"
+#include "inflight/run_index.hpp"
 #include "inflight/run_landmarks.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/scene_cursor.hpp"
@@ -144,6 +145,10 @@ public:
     std::uint64_t position() const { return player_ ? player_->position() : shown_.position; }
     std::uint64_t totalSteps() const { return index().ready ? index().total_steps : 0; }
     bool atEnd() const;
+    // The number of the lesson's beat on screen: how many beats are at or before here (0:
+    // before the first), and how many the run has (0 until indexReady()).
+    int beatNumber() const { return static_cast<int>(runIndex().beats_up_to(position())); }
+    int beatCount() const { return static_cast<int>(runIndex().beats().size()); }
 
     // ---- the whole run (ready once indexReady() is true) ------------------------------------------
     bool indexReady() const { return index().ready; }
@@ -169,6 +174,9 @@ public:
     // indexReady()): the timeline's ticks and bands, the listing line at any step, where each
     // collection's events start.
     const inflight::RunLandmarks &landmarks() const { return *index().landmarks; }
+    // Where the run can be navigated to, as binary searches (empty until indexReady()): the
+    // statements, notes, collections and the lesson's beats.
+    const inflight::RunIndex &runIndex() const { return *index().navigation; }
     // Steps where a collection starts, a statement fails, a finding was made (for timeline ticks).
     const std::vector<std::uint64_t> &collectionSteps() const { return landmarks().gc_steps; }
     const std::vector<std::uint64_t> &warningSteps() const { return landmarks().warning_steps; }
@@ -252,6 +260,11 @@ public slots:
     // To the next (previous) `note` statement: the lesson's outline. Needs the index.
     void nextNote();
     void previousNote();
+    // A lesson's beats (inflight/beats.hpp): to the next one, the one before, the n-th (1-based;
+    // 0: the start). Before the index is ready, a statement is the nearest thing to a beat.
+    void nextBeat();
+    void previousBeat();
+    void goToBeat(int n);
     void seek(std::uint64_t step);
     // Runs forward until a breakpoint or the end (bounded work per call: stays responsive).
     void continueToBreakpoint();

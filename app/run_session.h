@@ -9,6 +9,7 @@
 #include "inflight/checkpoint_store.hpp"
 #include "inflight/finished_run.hpp"
 #include "inflight/recorded_events.hpp"
+#include "inflight/run_index.hpp"
 #include "inflight/run_landmarks.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/simulation.hpp"
@@ -27,6 +28,8 @@ struct SessionIndex {
     bool complete = true; // every micro-step is there
     std::uint64_t total_steps = 0;
     std::shared_ptr<const inflight::RunLandmarks> landmarks = std::make_shared<const inflight::RunLandmarks>();
+    // Navigation (next note, statement start, collection start, beat) as binary searches.
+    std::shared_ptr<const inflight::RunIndex> navigation = std::make_shared<const inflight::RunIndex>();
     std::shared_ptr<const latency::LatencyRun> latency = std::make_shared<const latency::LatencyRun>();
     std::shared_ptr<const inflight::FinishedRun> finished; // null until ready
     // Why the index ended before the run did (a budget), located; empty when it saw the end.

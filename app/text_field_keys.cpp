@@ -8,8 +8,6 @@
 #include <QPlainTextEdit>
 #include <QTextEdit>
 
-namespace {
-
 bool isTextField(const QObject *o)
 {
     if (qobject_cast<const QLineEdit *>(o) || qobject_cast<const QAbstractSpinBox *>(o))
@@ -22,8 +20,6 @@ bool isTextField(const QObject *o)
         return !t->isReadOnly();
     return false;
 }
-
-} // namespace
 
 bool TextFieldKeys::eventFilter(QObject *watched, QEvent *event)
 {

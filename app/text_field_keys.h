@@ -7,6 +7,10 @@
 
 #include <QObject>
 
+// A widget that takes typed text (a line edit, a spin box, an editable combo box, an editable
+// text view): the keys it is given are the user's typing.
+bool isTextField(const QObject *o);
+
 class TextFieldKeys : public QObject {
 public:
     using QObject::QObject;

@@ -17,7 +17,8 @@ TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent) : 
 {
     setObjectName(QStringLiteral("timeline"));
     setToolTip(tr("The whole run. Blue ticks: a collection starts (shaded while it runs). Red: a line "
-                  "breakpoint. Orange: a statement failed. Red bars along the bottom: a sender waits for the "
+                  "breakpoint. Orange: a statement failed. Short grey marks along the top: the lesson's beats, where the "
+                  "presenter's clicker stops. Red bars along the bottom: a sender waits for the "
                   "collector; click one to see that call's latency. Click or drag to go to a step."));
     connect(&controller_, &PlayerController::positionChanged, this, qOverload<>(&QWidget::update));
     connect(&controller_, &PlayerController::indexReadyChanged, this, [this] {
@@ -169,6 +170,16 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             continue;
         p.drawRect(r.adjusted(std::max(0, last_band + 1 - r.left()), 0, 0, 0));
         last_band = r.right();
+    }
+    // The lesson's beats: short marks along the top edge, where the clicker stops.
+    p.setPen(QPen(theme.highContrast() ? QColor(0x20, 0x20, 0x20) : QColor(0x70, 0x70, 0x70), 1));
+    int last_beat = -1;
+    for (const inflight::Beat &b : controller_.runIndex().beats()) {
+        const int x = xOf(b.step);
+        if (x == last_beat)
+            continue;
+        last_beat = x;
+        p.drawLine(x, t.top(), x, t.top() + std::max(3, t.height() / 4));
     }
     ticks(controller_.collectionSteps(), QColor(0x1f, 0x5f, 0xd0), 2);
     ticks(controller_.warningSteps(), QColor(0xf0, 0x8c, 0x00), 5);

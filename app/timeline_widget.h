@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The scrubber under the graph: the whole run from step 0 to the last, the current step, and
-// ticks where collections start (blue), where line breakpoints stop (red) and where a statement
-// failed or an invariant broke (orange). Collections are shaded from start to end, and a lane
+// ticks where collections start (blue), where line breakpoints stop (red), where a statement
+// failed or an invariant broke (orange) and where the lesson's beats are (short grey marks). Collections are shaded from start to end, and a lane
 // along the bottom marks where a sender waited for one (gc_wait to wait_end); clicking a wait
 // marker asks for that call in the latency panel. Click or drag elsewhere to go to a step.
 #pragma once

@@ -11,6 +11,7 @@
 #include "inflight/utf8.hpp"
 #include "inflight/version.hpp"
 
+#include "beats_command.hpp"
 #include "kernels_command.hpp"
 #include "replay_command.hpp"
 #include "diagnostic_json.hpp"
@@ -50,6 +51,7 @@ void usage(std::FILE *to)
                "       inflight-cli replay FILE [--json] [--gc ERA]   (on this machine's kernel; see replay --help)\n"
                "       inflight-cli export-c FILE [-o OUT.c] [--gc ERA]   (the scene as a standalone C test)\n"
                "       inflight-cli kernels [--json]   (the kernel profiles and their named changes)\n"
+               "       inflight-cli beats FILE [--gc ERA] [--variant NAME] [--fast-forward]   (the lesson's beats, one a line)\n"
                "       inflight-cli lsp        (a Language Server on stdin/stdout, for editors)\n"
                "       inflight-cli --help | --version\n"
                "\n"
@@ -220,6 +222,8 @@ int cli_main(int argc, char **argv)
         return inflight_cli::export_c_main(argc, argv);
     if (command == "kernels")
         return inflight_cli::kernels_main(argc, argv);
+    if (command == "beats")
+        return inflight_cli::beats_main(argc, argv);
     if (command == "lsp")
         return cli::run_language_server(std::cin, std::cout);
     if (command != "run" && command != "check")

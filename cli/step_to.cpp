@@ -2,12 +2,24 @@
 #include "step_to.hpp"
 
 #include "inflight/kernel_queries.hpp"
+#include "inflight/parser.hpp"
 
 #include <charconv>
+#include <iostream>
 
 using namespace inflight;
 
 namespace inflight_cli {
+
+std::shared_ptr<Scene> load_scene_reporting(const std::string &file)
+{
+    ParseResult parsed = load_scene_file(file);
+    for (const auto &d : parsed.diagnostics)
+        std::cerr << d.format() << "\n";
+    if (!parsed.ok())
+        return nullptr;
+    return std::make_shared<Scene>(std::move(parsed.scene));
+}
 
 std::optional<std::uint64_t> parse_step(const std::string &text)
 {

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Helpers the `why` subcommand and `run --at` share: reading a step number and stepping a run
-// micro-step by micro-step to it.
+// Helpers the subcommands share: loading a scene file, reading a step number and stepping a
+// run micro-step by micro-step to it.
 #pragma once
 
 #include "inflight/simulation.hpp"
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace inflight_cli {
+
+// The scene in `file`, its diagnostics written to stderr; null when it is not a valid scene.
+std::shared_ptr<inflight::Scene> load_scene_reporting(const std::string &file);
 
 // A step number, or nullopt when `text` is not one.
 std::optional<std::uint64_t> parse_step(const std::string &text);

@@ -75,12 +75,9 @@ int why_main(int argc, char **argv)
     if (label.empty())
         return fail("no socket label given");
 
-    ParseResult parsed = load_scene_file(file);
-    for (const auto &d : parsed.diagnostics)
-        std::cerr << d.format() << "\n";
-    if (!parsed.ok())
+    const std::shared_ptr<const Scene> scene = load_scene_reporting(file);
+    if (!scene)
         return 2;
-    auto scene = std::make_shared<const Scene>(std::move(parsed.scene));
     Simulation sim(scene, options);
     // The tracker starts once the label names a socket: what happened before is no history of it.
     std::optional<WhyTracker> tracker;

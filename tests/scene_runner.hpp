@@ -24,6 +24,28 @@ inline std::shared_ptr<const Scene> scene_of(const std::string &text)
     return r.ok() ? std::make_shared<const Scene>(std::move(r.scene)) : nullptr;
 }
 
+// `rings` closed rings of eight datagram socket pairs (u(r,j)'s file in u(r,j+1)'s queue, the
+// last back to the first), every u closed, then `tail`: a graph of in-flight cycles only a
+// collection frees.
+inline std::shared_ptr<const Scene> closed_rings(int rings, const std::string &tail)
+{
+    const std::string n = std::to_string(rings);
+    const std::string text = "scene \"rings\"\nset gc graph\nset nofile 10000\n"
+                             "repeat " +
+                             n +
+                             " as r {\n  repeat 8 as j {\n    socketpair u${r}_$j p${r}_$j dgram\n  }\n}\n"
+                             "repeat " +
+                             n +
+                             " as r {\n  repeat 7 as j {\n    send p${r}_${j+1} fds=u${r}_$j\n  }\n"
+                             "  send p${r}_0 fds=u${r}_7\n}\n"
+                             "repeat " +
+                             n + " as r {\n  repeat 8 as j {\n    close u${r}_$j\n  }\n}\n" + tail;
+    ParseResult parsed = parse_scene(text, "rings.scn");
+    if (!parsed.ok())
+        return nullptr;
+    return std::make_shared<const Scene>(std::move(parsed.scene));
+}
+
 // Runs the scene to the end, by default with invariants checked after every micro-step.
 inline std::unique_ptr<Simulation> run_scene(const std::string &text, std::optional<GcEra> era = std::nullopt,
                                              bool record = false, bool checked = true)

@@ -16,6 +16,7 @@
 #include "inflight/state_digest.hpp"
 #include "inflight/stop_conditions.hpp"
 #include "inflight/watch.hpp"
+#include "scene_runner.hpp"
 
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -32,6 +33,7 @@
 #include <zstd.h>
 
 using namespace inflight;
+using inflight::test::closed_rings; // sockets, files, skbs and vertices all in use
 
 namespace {
 
@@ -135,27 +137,6 @@ QByteArray first_difference(const std::string &a, const std::string &b)
         if (e_ != a_)                                                                                                  \
             QFAIL((label(c) + " " + (what) + "\n" + first_difference(e_, a_)).constData());                            \
     } while (0)
-
-// `rings` rings of 8 datagram pairs, u(r,j)'s file in u(r,j+1)'s queue, every u closed, then
-// `tail` (a `gc`, and maybe an `expect`): sockets, files, skbs and vertices all in use.
-std::shared_ptr<const Scene> closed_rings(int rings, const std::string &tail)
-{
-    const std::string n = std::to_string(rings);
-    const std::string text = "scene \"rings\"\nset gc graph\nset nofile 10000\n"
-                             "repeat " +
-                             n +
-                             " as r {\n  repeat 8 as j {\n    socketpair u${r}_$j p${r}_$j dgram\n  }\n}\n"
-                             "repeat " +
-                             n +
-                             " as r {\n  repeat 7 as j {\n    send p${r}_${j+1} fds=u${r}_$j\n  }\n"
-                             "  send p${r}_0 fds=u${r}_7\n}\n"
-                             "repeat " +
-                             n + " as r {\n  repeat 8 as j {\n    close u${r}_$j\n  }\n}\n" + tail;
-    ParseResult parsed = parse_scene(text, "rings.scn");
-    if (!parsed.ok())
-        return nullptr;
-    return std::make_shared<const Scene>(std::move(parsed.scene));
-}
 
 // The steps of a run's quiescent statement ends, in order, and a state of the run at a step.
 std::vector<std::uint64_t> quiet_statement_ends(const std::shared_ptr<const Scene> &scene, const SimulationOptions &o)

@@ -296,6 +296,8 @@ bool Simulation::absorb(const Event &e)
 {
     if (e.kind == EventKind::sched_point)
         return false;
+    const bool phase_begins = kernel_.gc_phase != phase_seen_;
+    phase_seen_ = kernel_.gc_phase;
     // A race point that fires is a task switch: the driver must see it, seeking or not.
     if (!races_.empty() && kernel_.running && race_hits(e, *kernel_.running))
         return false;
@@ -322,7 +324,8 @@ bool Simulation::absorb(const Event &e)
         case EventKind::stmt_begin:
         case EventKind::stmt_end: skip = false; break;
         case EventKind::autobind_probe: skip = true; break;
-        default: skip = kernel_.gc_phase != GcPhase::none; break;
+        case EventKind::scc_verdict: skip = !e.dead(); break;
+        default: skip = kernel_.gc_phase != GcPhase::none && !phase_begins; break;
         }
     }
     // A finding made on the way to this event ends the run at this step: the driver sees it;

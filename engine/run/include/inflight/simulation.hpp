@@ -11,6 +11,7 @@
 #include "inflight/event.hpp"
 #include "inflight/event_sink.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/gc_phase.hpp"
 #include "inflight/kernel_profile.hpp"
 #include "inflight/latency.hpp"
 #include "inflight/name_template.hpp"
@@ -46,7 +47,9 @@ struct SimulationOptions {
     bool record = true;                    // keep every event (for the trace and the player)
     // Fast-forward: a collection's (and an autobind's) inner micro-steps still run and cost
     // their time, but are not handed out one by one; only gc_begin/gc_end and what a viewer
-    // must see are. The CLI uses it for reports; the app and the tests step everything.
+    // must see are: the first micro-step of each of the collection's phases and the verdict
+    // of each SCC found dead, so that a lesson still enters the collection beat by beat.
+    // The CLI uses it for reports; the app and the tests step everything.
     bool fast_forward = false;
     // Costs set outside the scene (the app's Model > Costs dialog), applied over `set cost`.
     std::vector<std::pair<Cost, std::uint64_t>> cost_overrides;
@@ -245,6 +248,10 @@ private:
     bool finished_ = false;
     bool stopped_by_finding_ = false;
     std::size_t findings_seen_ = 0;
+    // The collection phase of the micro-step before: a phase's first micro-step is shown when
+    // fast-forwarding. Every micro-step passes absorb(), so it is the same whoever watches;
+    // none at a quiescent point, where a copy starts.
+    GcPhase phase_seen_ = GcPhase::none;
     std::vector<SceneWarning> warnings_;
     std::uint64_t warnings_dropped_ = 0;
     SourceLoc stmt_loc_;                 // the statement that began last (any task)
