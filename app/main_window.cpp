@@ -124,6 +124,11 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
 
     connect(&controller_, &PlayerController::positionChanged, this, &MainWindow::updateStatus);
     connect(&controller_, &PlayerController::indexReadyChanged, this, &MainWindow::updateStatus);
+    // An index a budget ended says which, for as long as that run is on screen.
+    connect(&controller_, &PlayerController::indexReadyChanged, this, [this] {
+        if (controller_.indexReady() && !controller_.indexStoppedBy().isEmpty())
+            statusBar()->showMessage(controller_.indexStoppedBy());
+    });
     connect(&controller_, &PlayerController::sceneLoaded, this, [this] {
         updateTitle();
         const QSignalBlocker block(era_box_);
@@ -554,16 +559,16 @@ void MainWindow::buildMenus()
         run->addAction(action(QString::fromLatin1(name)));
     run->addSeparator();
     QMenu *bp = run->addMenu(tr("Stop &when"));
-    auto toggle = [this, bp](const QString &text, bool EventBreakpoints::*field) {
+    auto toggle = [this, bp](const QString &text, bool inflight::EventBreakpointSet::*field) {
         auto *a = bp->addAction(text);
         a->setCheckable(true);
         a->setChecked(controller_.eventBreakpoints().*field);
         connect(a, &QAction::toggled, this, [this, field](bool on) { controller_.eventBreakpoints().*field = on; });
     };
-    toggle(tr("a collection starts"), &EventBreakpoints::collection_starts);
-    toggle(tr("the hitlist becomes non-empty"), &EventBreakpoints::hitlist_non_empty);
-    toggle(tr("an invariant is violated"), &EventBreakpoints::invariant_violated);
-    toggle(tr("a statement fails"), &EventBreakpoints::statement_fails);
+    toggle(tr("a collection starts"), &inflight::EventBreakpointSet::collection_starts);
+    toggle(tr("the hitlist becomes non-empty"), &inflight::EventBreakpointSet::hitlist_non_empty);
+    toggle(tr("an invariant is violated"), &inflight::EventBreakpointSet::invariant_violated);
+    toggle(tr("a statement fails"), &inflight::EventBreakpointSet::statement_fails);
     bp->addSeparator();
     bp->addAction(tr("a socket becomes a candidate…"), this, [this] { askSocketBreakpoint(true); });
     bp->addAction(tr("a socket is found garbage…"), this, [this] { askSocketBreakpoint(false); });
@@ -638,14 +643,14 @@ void MainWindow::buildMenus()
 void MainWindow::askSocketBreakpoint(bool candidate)
 {
     bool ok = false;
-    QString &target =
+    std::string &target =
         candidate ? controller_.eventBreakpoints().becomes_candidate : controller_.eventBreakpoints().found_garbage;
     const QString label = QInputDialog::getText(this, tr("Stop when"),
                                                 candidate ? tr("Socket label that becomes a candidate (empty: none):")
                                                           : tr("Socket label that is found garbage (empty: none):"),
-                                                QLineEdit::Normal, target, &ok);
+                                                QLineEdit::Normal, QString::fromStdString(target), &ok);
     if (ok)
-        target = label.trimmed();
+        target = label.trimmed().toStdString();
 }
 
 void MainWindow::updateStatus()
@@ -838,11 +843,12 @@ void MainWindow::loadBreakpointsOfFile()
     if (key == breakpoints_file_)
         return;
     breakpoints_file_ = key;
-    QSet<int> lines;
+    // A line number, or a line and its condition ("28 if u0 alive").
+    QStringList texts;
     const QVariantMap all = QSettings().value(QStringLiteral("breakpoints/byFile")).toMap();
     for (const QVariant &v : all.value(key).toList())
-        lines.insert(v.toInt());
-    controller_.setLineBreakpoints(lines);
+        texts << v.toString();
+    controller_.setLineBreakpointTexts(texts);
 }
 
 void MainWindow::saveBreakpointsOfFile()
@@ -851,11 +857,15 @@ void MainWindow::saveBreakpointsOfFile()
         return;
     QSettings settings;
     QVariantMap all = settings.value(QStringLiteral("breakpoints/byFile")).toMap();
-    QList<int> lines(controller_.lineBreakpoints().begin(), controller_.lineBreakpoints().end());
-    std::sort(lines.begin(), lines.end());
     QVariantList list;
-    for (int l : lines)
-        list << l;
+    for (const QString &text : controller_.lineBreakpointTexts()) {
+        bool number = false;
+        const int line = text.toInt(&number);
+        if (number)
+            list << line; // unconditional: a number, as the settings have always held them
+        else
+            list << text;
+    }
     if (list.isEmpty())
         all.remove(breakpoints_file_);
     else

@@ -33,8 +33,8 @@ QStringList messages_of(const std::vector<Diagnostic> &diagnostics)
     return out;
 }
 
-// A state of hundreds of MB (a player lent to a seek, a retired Simulation) is not freed
-// between two frames: the last reference goes on a pool thread.
+// A state of hundreds of MB (a player a stale seek gave back, a retired Simulation) is not
+// freed between two frames: the last reference goes on a pool thread.
 template <typename T>
 void free_off_thread(std::shared_ptr<T> last)
 {
@@ -43,22 +43,17 @@ void free_off_thread(std::shared_ptr<T> last)
 
 // The run being replaced owns a Simulation per checkpoint, its finished run and the player's
 // own: hundreds of MB for a large scene, whose freeing took tens of ms between two frames. It
-// is freed on a pool thread; a job still holding the checkpoint store keeps that until it ends.
-// Its pages go back at the next idle trim, which `trim` is told of once they are free: not at
-// once, since malloc_trim() holds each arena while it walks it, the GUI thread's included,
-// and a new run has just started, so the user is not idle.
-void release_off_thread(std::unique_ptr<Player> &player, std::shared_ptr<CheckpointStore> &checkpoints,
-                        std::shared_ptr<const FinishedRun> &end_of_run, RecordedEvents &index, IdleHeapTrim *trim)
+// is freed on a pool thread; a job still holding the session keeps it until it ends. Its pages
+// go back at the next idle trim, which `trim` is told of once they are free: not at once,
+// since malloc_trim() holds each arena while it walks it, the GUI thread's included, and a new
+// run has just started, so the user is not idle.
+void release_off_thread(std::unique_ptr<Player> player, std::shared_ptr<RunSession> session, IdleHeapTrim *trim)
 {
     struct OldRun {
         std::unique_ptr<Player> player;
-        std::shared_ptr<CheckpointStore> checkpoints;
-        std::shared_ptr<const FinishedRun> end_of_run;
-        RecordedEvents index;
+        std::shared_ptr<RunSession> session;
     };
-    auto old = std::make_shared<OldRun>(
-        OldRun{std::move(player), std::move(checkpoints), std::move(end_of_run), std::move(index)});
-    index = {};
+    auto old = std::make_shared<OldRun>(OldRun{std::move(player), std::move(session)});
     background::start([old, trim = QPointer<IdleHeapTrim>(trim)]() mutable {
         old.reset();
         QMetaObject::invokeMethod(trim.data(), &IdleHeapTrim::poke, Qt::QueuedConnection);
@@ -67,6 +62,12 @@ void release_off_thread(std::unique_ptr<Player> &player, std::shared_ptr<Checkpo
 
 constexpr int kTickMs = 16;           // playback timer: one tick a frame
 constexpr qint64 kSliceBudgetMs = 40; // continue-to-breakpoint works in slices this long
+
+// What a background seek gives back: the player it took, and why it failed if it did.
+struct SeekResult {
+    std::unique_ptr<Player> player;
+    QString failed;
+};
 
 } // namespace
 
@@ -82,32 +83,44 @@ PlayerController::PlayerController(QObject *parent) : QObject(parent), snapshot_
         connect(this, signal, &heap_trim_, &IdleHeapTrim::poke);
     timer_.setInterval(kTickMs);
     connect(&timer_, &QTimer::timeout, this, &PlayerController::onTick);
+    continue_slices_.setSingleShot(true);
+    continue_slices_.setInterval(0);
+    connect(&continue_slices_, &QTimer::timeout, this, [this] { continueSlice(false); });
 }
 
 PlayerController::~PlayerController()
 {
     // Background jobs give up at their next statement end: quitting waits for that, not for
     // the end of a replay.
-    if (index_cancel_)
-        index_cancel_->store(true);
-    if (seek_cancel_)
-        seek_cancel_->store(true);
-    if (rerun_cancel_)
-        rerun_cancel_->store(true);
+    index_jobs_.cancel();
+    navigation_jobs_.cancel();
+    rerun_jobs_.cancel();
     background::pool().waitForDone();
 }
 
 const Kernel &PlayerController::kernel() const { return player_->sim().kernel(); }
 
+const SessionIndex &PlayerController::index() const
+{
+    static const SessionIndex none;
+    return session_ ? session_->index : none;
+}
+
+std::shared_ptr<RunSession> PlayerController::newSession(std::shared_ptr<const Scene> scene) const
+{
+    return std::make_shared<RunSession>(std::move(scene), simulationOptions(), false);
+}
+
 void PlayerController::takeSnapshot(bool new_run)
 {
-    if (isStateLent())
-        return; // the values of the state on screen stay until the seek lands
+    if (!player_)
+        return; // a seek has it: the values of the state on screen stay until it lands
     ++generation_;
-    if (!player_) {
-        snapshot_ = std::make_shared<const StepSnapshot>();
-        return;
-    }
+    shown_.position = player_->position();
+    shown_.statements = player_->sim().statements_executed();
+    shown_.at_end = player_->at_end();
+    const Event *e = player_->sim().last_event();
+    shown_.event = e ? std::optional<Event>(*e) : std::nullopt;
     // The labels and leaked marks of the snapshot before are shared when unchanged, but only
     // within one run: a socket id of another run may carry another label.
     snapshot_ =
@@ -117,10 +130,10 @@ void PlayerController::takeSnapshot(bool new_run)
 std::shared_ptr<const GraphSnapshot> PlayerController::graphSnapshot() const
 {
     if (!player_)
-        // Lent: the graph of the state on screen if it was taken, never an older one (the graph
-        // panel waits for the seek to land instead).
-        return lent_ && graph_snapshot_ && graph_generation_ == generation_ ? graph_snapshot_
-                                                                            : std::make_shared<const GraphSnapshot>();
+        // A seek has the player: the graph of the state on screen if it was taken, never an
+        // older one (the graph panel waits for the seek to land instead).
+        return graph_snapshot_ && graph_generation_ == generation_ ? graph_snapshot_
+                                                                   : std::make_shared<const GraphSnapshot>();
     if (!graph_snapshot_ || graph_generation_ != generation_) {
         graph_snapshot_ = std::make_shared<const GraphSnapshot>(snapshot_graph(kernel()));
         graph_generation_ = generation_;
@@ -130,11 +143,11 @@ std::shared_ptr<const GraphSnapshot> PlayerController::graphSnapshot() const
 
 const SocketDetail *PlayerController::selectedDetail() const
 {
-    if (!selected_ || (!player_ && !lent_))
+    if (!selected_ || !session_)
         return nullptr;
     if (detail_generation_ != generation_) {
         if (!player_)
-            return nullptr; // lent, and the selection changed since: known when the seek lands
+            return nullptr; // a seek has the player, and the selection changed since: known when it lands
         detail_ = socket_detail(kernel(), *selected_);
         detail_generation_ = generation_;
     }
@@ -156,7 +169,7 @@ QString PlayerController::narration() const
         return {};
     if (narration_generation_ != generation_) {
         if (!player_)
-            return {}; // lent (see currentEvent())
+            return {}; // a seek has the player (see currentEvent())
         narration_ = QString::fromStdString(narrate(*e, kernel(), &player_->sim().scene()));
         narration_generation_ = generation_;
     }
@@ -172,21 +185,14 @@ const Event *PlayerController::currentEvent() const
 {
     if (player_)
         return player_->sim().last_event();
-    return lent_ && lent_->event ? &*lent_->event : nullptr;
+    return shown_.event ? &*shown_.event : nullptr;
 }
 
-bool PlayerController::atEnd() const
-{
-    if (player_)
-        return player_->at_end();
-    return !lent_ || lent_->at_end;
-}
+bool PlayerController::atEnd() const { return player_ ? player_->at_end() : shown_.at_end; }
 
 std::uint64_t PlayerController::statementsShown() const
 {
-    if (player_)
-        return player_->sim().statements_executed();
-    return lent_ ? lent_->statements : 0;
+    return player_ ? player_->sim().statements_executed() : shown_.statements;
 }
 
 bool PlayerController::openFile(const QString &path, QStringList *errors)
@@ -234,7 +240,7 @@ void PlayerController::openParsed(std::shared_ptr<const Scene> scene, const QStr
 
 void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
 {
-    if (!scene_) {
+    if (!session_) {
         openParsed(std::move(scene), path_);
         return;
     }
@@ -242,8 +248,9 @@ void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
     const std::uint64_t position = this->position();
     const std::uint64_t statement = statementsShown();
     std::uint64_t offset = 0;
-    for (std::size_t row = index_.first_at_or_after(position + 1); row-- > 0;) {
-        const Event e = index_[row];
+    const RecordedEvents &events = timeline();
+    for (std::size_t row = events.first_at_or_after(position + 1); row-- > 0;) {
+        const Event e = events[row];
         if (e.kind == EventKind::stmt_begin) {
             offset = position - e.step;
             break;
@@ -262,9 +269,9 @@ void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
         kernel_ = kernel;
         base_scene_ = scene;
         variant_ = -1;
-        rerun_ = true;
-        reset(std::move(scene), path_, false);
-        rerun_ = false;
+        auto session = std::make_shared<RunSession>(scene, simulationOptions(), true);
+        auto player = std::make_unique<Player>(scene, session->options, session->checkpoints);
+        reset(std::move(scene), path_, false, std::move(session), std::move(player));
         // Bounded: an edit that made the way there much longer must not freeze the window.
         std::uint64_t budget = kInlineSteps;
         while (player_->sim().statements_executed() < statement && budget-- && player_->step_into()) { }
@@ -283,63 +290,51 @@ void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
     SimulationOptions o = simulationOptions();
     o.era = era;
     o.kernel = kernel;
-    auto store = std::make_shared<CheckpointStore>();
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    rerun_cancel_ = cancel;
+    auto session = std::make_shared<RunSession>(scene, o, true);
+    struct Replayed {
+        std::unique_ptr<Player> player;
+        std::shared_ptr<RunSession> session;
+    };
     emit rerunPendingChanged(true);
     emit rerunProgress(0, statement);
-    QPointer<PlayerController> self(this);
-    background::start([self, cancel, scene, o, store, statement, offset, era, kernel]() mutable {
-        auto p = std::make_unique<Player>(scene, o, store);
-        QElapsedTimer since_report;
-        since_report.start();
-        while (p->sim().statements_executed() < statement && p->step_into()) {
-            if (p->sim().last_event()->kind != EventKind::stmt_end)
-                continue;
-            if (cancel->load(std::memory_order_relaxed))
-                return;
-            if (since_report.elapsed() >= 100) {
-                since_report.restart();
-                const quint64 done = p->sim().statements_executed();
-                QMetaObject::invokeMethod(
-                    self.data(),
-                    [self, cancel, done, statement] {
-                        if (self && self->rerun_cancel_ == cancel)
-                            emit self->rerunProgress(done, statement);
-                    },
-                    Qt::QueuedConnection);
+    rerun_jobs_.start(
+        [this, session, statement, offset](const JobControl &job) mutable {
+            auto p = std::make_unique<Player>(session->scene, session->options, session->checkpoints);
+            QElapsedTimer since_report;
+            since_report.start();
+            while (p->sim().statements_executed() < statement && p->step_into()) {
+                if (p->sim().last_event()->kind != EventKind::stmt_end)
+                    continue;
+                if (job.cancelled())
+                    return Replayed{std::move(p), std::move(session)};
+                if (since_report.elapsed() >= 100) {
+                    since_report.restart();
+                    const quint64 done = p->sim().statements_executed();
+                    job.post([this, done, statement] { emit rerunProgress(done, statement); });
+                }
             }
-        }
-        if (p->sim().statements_executed() >= statement)
-            while (offset > 0 && p->step_into())
-                --offset;
-        std::shared_ptr<Player> ready(std::move(p));
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, cancel, scene, era, kernel, store, ready]() {
-                if (!self || cancel->load() || self->rerun_cancel_ != cancel)
-                    return;
-                self->rerun_cancel_.reset();
-                emit self->aboutToRerun();
-                self->era_ = era;
-                self->kernel_ = kernel;
-                self->base_scene_ = scene;
-                self->variant_ = -1;
-                self->rerun_ = true;
-                self->reset(scene, self->path_, false, std::make_unique<Player>(std::move(*ready)), store);
-                self->rerun_ = false;
-                emit self->rerunPendingChanged(false);
-            },
-            Qt::QueuedConnection);
-    });
+            if (p->sim().statements_executed() >= statement)
+                while (offset > 0 && p->step_into())
+                    --offset;
+            return Replayed{std::move(p), std::move(session)};
+        },
+        [this, era, kernel](Replayed r) {
+            emit aboutToRerun();
+            era_ = era;
+            kernel_ = kernel;
+            base_scene_ = r.session->scene;
+            variant_ = -1;
+            auto scene = r.session->scene;
+            reset(std::move(scene), path_, false, std::move(r.session), std::move(r.player));
+            emit rerunPendingChanged(false);
+        });
 }
 
 void PlayerController::cancelRerun()
 {
-    if (!rerun_cancel_)
+    if (!rerun_jobs_.isRunning())
         return;
-    rerun_cancel_->store(true);
-    rerun_cancel_.reset();
+    rerun_jobs_.cancel();
     emit rerunPendingChanged(false);
 }
 
@@ -350,9 +345,9 @@ bool PlayerController::runToLine(int line)
     if (line <= 0)
         return false;
     const auto l = static_cast<std::uint32_t>(line);
-    std::optional<std::uint64_t> to = run_index_->next_start_of_line(l, player_->position());
+    std::optional<std::uint64_t> to = runIndex().next_start_of_line(l, player_->position());
     if (!to)
-        to = run_index_->first_start_of_line(l);
+        to = runIndex().first_start_of_line(l);
     if (!to)
         return false;
     seek(*to);
@@ -361,7 +356,7 @@ bool PlayerController::runToLine(int line)
 
 int PlayerController::nextStatementLine() const
 {
-    const std::optional<StatementStart> next = run_index_->next_statement(position());
+    const std::optional<StatementStart> next = runIndex().next_statement(position());
     return next ? static_cast<int>(next->scene_line) : 0;
 }
 
@@ -386,28 +381,26 @@ void PlayerController::setStepsIntoCollections(bool on)
     if (on == !fast_forward_)
         return;
     fast_forward_ = !on;
-    if (scene_)
-        reset(scene_, path_, false);
+    if (session_)
+        reset(session_->scene, path_, false);
 }
 
 void PlayerController::setCostOverrides(std::vector<std::pair<Cost, std::uint64_t>> overrides)
 {
     cost_overrides_ = std::move(overrides);
-    if (scene_)
-        reset(scene_, path_, false);
+    if (session_)
+        reset(session_->scene, path_, false);
 }
 
-void PlayerController::cancelSeek()
+void PlayerController::cancelNavigation()
 {
-    // A seek of the old run must not install its player over the new one.
-    if (seek_cancel_)
-        seek_cancel_->store(true);
-    seek_cancel_.reset();
-    dropLent(); // its caller installs another player
-    if (busy_) {
-        busy_ = false;
+    // A job of the old run must not install its player over the new one; a seek's player is
+    // freed when it comes back (the caller installs another).
+    const bool was_busy = isBusy();
+    navigation_jobs_.cancel();
+    seek_target_.reset();
+    if (was_busy)
         emit busyChanged(false);
-    }
 }
 
 void PlayerController::setVariant(int index)
@@ -424,28 +417,28 @@ void PlayerController::setVariant(int index)
 }
 
 void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &path, bool new_scene,
-                             std::unique_ptr<Player> ready, std::shared_ptr<CheckpointStore> store)
+                             std::shared_ptr<RunSession> ready_session, std::unique_ptr<Player> ready)
 {
     pause();
-    cancelSeek();
+    continue_slices_.stop();
+    cancelNavigation();
     cancelRerun(); // another scene, or other options: the pending re-run is of the old ones
     if (new_scene) {
         base_scene_ = scene;
         variant_ = -1;
     }
-    scene_ = std::move(scene);
     path_ = path;
-    release_off_thread(player_, checkpoints_, end_of_run_, index_, &heap_trim_);
+    release_off_thread(std::move(player_), std::move(session_), &heap_trim_);
     // A scene of tens of thousands of statements (the seed scenes: 32,000 sockets in flight, a
     // million autobinds) is fast-forwarded through its collections by default.
     if (new_scene)
-        fast_forward_ = fastForwardsByDefault(*scene_);
+        fast_forward_ = fastForwardsByDefault(*scene);
     if (ready) {
-        checkpoints_ = std::move(store);
+        session_ = std::move(ready_session);
         player_ = std::move(ready);
     } else {
-        checkpoints_ = std::make_shared<CheckpointStore>();
-        player_ = std::make_unique<Player>(scene_, simulationOptions(), checkpoints_);
+        session_ = newSession(std::move(scene));
+        player_ = std::make_unique<Player>(session_->scene, session_->options, session_->checkpoints);
     }
     selected_.reset();
     startIndex();
@@ -455,7 +448,7 @@ void PlayerController::reset(std::shared_ptr<const Scene> scene, const QString &
 
 void PlayerController::setEra(GcEra era)
 {
-    if (!scene_ || (era == era_ && !kernel_))
+    if (!session_ || (era == era_ && !kernel_))
         return;
     era_ = era;
     kernel_ = nullptr;
@@ -464,17 +457,17 @@ void PlayerController::setEra(GcEra era)
 
 void PlayerController::setKernel(const KernelProfile *profile)
 {
-    if (!scene_ || (profile && profile == &kernelProfile()) || (!profile && !kernel_))
+    if (!session_ || (profile && profile == &kernelProfile()) || (!profile && !kernel_))
         return;
     kernel_ = profile;
-    era_ = profile ? profile->era : scene_->settings.gc;
+    era_ = profile ? profile->era : session_->scene->settings.gc;
     rerunUnderCollector();
 }
 
 const KernelProfile &PlayerController::kernelProfile() const
 {
     static const SceneSettings none;
-    return run_profile(scene_ ? scene_->settings : none, simulationOptions());
+    return run_profile(session_ ? session_->scene->settings : none, simulationOptions());
 }
 
 void PlayerController::rerunUnderCollector()
@@ -482,14 +475,8 @@ void PlayerController::rerunUnderCollector()
     // Keep the statement: go back to the start of the one being executed, under the new era.
     const std::uint64_t statement = statementsShown();
     const std::uint64_t old_position = position();
-    pause();
-    cancelSeek();
-    cancelRerun();
-    checkpoints_ = std::make_shared<CheckpointStore>();
-    player_ = std::make_unique<Player>(scene_, simulationOptions(), checkpoints_);
-    startIndex();
-    emit sceneLoaded();
-    emit positionChanged();
+    auto scene = session_->scene;
+    reset(std::move(scene), path_, false);
     if (statement == 0)
         return;
     // The way to that statement under the new collector is a replay: inline when the old run
@@ -500,11 +487,8 @@ void PlayerController::rerunUnderCollector()
         emit positionChanged();
         return;
     }
-    auto scene = scene_;
-    auto store = checkpoints_;
-    const SimulationOptions o = simulationOptions();
-    runInBackground([scene, store, o, statement](const std::atomic<bool> &cancel) -> std::unique_ptr<Player> {
-        auto p = std::make_unique<Player>(scene, o, store);
+    runInBackground([session = session_, statement](const std::atomic<bool> &cancel) -> std::unique_ptr<Player> {
+        auto p = std::make_unique<Player>(session->scene, session->options, session->checkpoints);
         while (p->sim().statements_executed() < statement && p->step_into())
             if (p->sim().last_event()->kind == EventKind::stmt_end && cancel.load(std::memory_order_relaxed))
                 return nullptr;
@@ -512,139 +496,170 @@ void PlayerController::rerunUnderCollector()
     });
 }
 
+namespace {
+
+// The indexer's own copy of the run: every event up to the cap, the landmarks the timeline and
+// the event log need past it, within a memory budget.
+class IndexRecorder {
+public:
+    IndexRecorder(std::size_t cap, std::size_t memory_bytes) : cap_(cap), memory_bytes_(memory_bytes) { }
+
+    // False once the events kept take the whole memory budget.
+    bool operator()(const Event &e)
+    {
+        if (events.size() < cap_) {
+            events.push_back(e);
+        } else {
+            complete = false;
+            keepLandmark(e);
+        }
+        // RecordedEvents::bytes() walks no events, but is not free: asked every 4096 events.
+        if ((++seen_ & 4095) == 0 && events.bytes() >= memory_bytes_) {
+            over_memory = true;
+            return false;
+        }
+        return true;
+    }
+
+    RecordedEvents events;
+    bool complete = true;
+    bool over_memory = false;
+
+private:
+    void keepLandmark(const Event &e)
+    {
+        // A statement's end only when it failed (a warning tick) or ends a wait marker.
+        if (e.kind == EventKind::gc_wait || e.kind == EventKind::wait_end) {
+            if (waiting_.size() <= e.task)
+                waiting_.resize(e.task + 1u, false);
+            waiting_[e.task] = e.kind == EventKind::gc_wait;
+        }
+        if (e.kind == EventKind::stmt_end) {
+            const bool ends_wait = e.task < waiting_.size() && waiting_[e.task];
+            if (e.before != 0 || ends_wait)
+                events.push_back(e);
+            if (ends_wait)
+                waiting_[e.task] = false;
+            return;
+        }
+        switch (e.kind) {
+        case EventKind::stmt_begin:
+        case EventKind::gc_begin:
+        case EventKind::gc_end:
+        case EventKind::finding:
+        case EventKind::warning:
+        case EventKind::gc_wait: // the timeline's wait markers
+        case EventKind::wait_end: events.push_back(e); break;
+        default: break;
+        }
+    }
+
+    std::size_t cap_;
+    std::size_t memory_bytes_;
+    std::uint64_t seen_ = 0;
+    std::vector<bool> waiting_; // by task: a gc_wait whose end the timeline still needs
+};
+
+// "the index reached its memory budget of 512 MiB at micro-step N (line 2)": which budget ended
+// the index, and where.
+QString index_budget_message(const Simulation &sim, RecordEnd end, const PlayerController::IndexLimits &limits)
+{
+    const QString where = PlayerController::tr(" at micro-step %1, after %2 statements")
+                              .arg(QString::fromStdString(group_digits(sim.steps())))
+                              .arg(QString::fromStdString(group_digits(sim.statements_executed())));
+    switch (end) {
+    case RecordEnd::caller:
+        return PlayerController::tr("the index reached its memory budget of %1 MiB%2: the run is shown up to there")
+            .arg(limits.memory_bytes >> 20)
+            .arg(where);
+    case RecordEnd::time:
+        return PlayerController::tr("the index reached its time budget of %1 s%2: the run is shown up to there")
+            .arg(std::chrono::duration_cast<std::chrono::seconds>(limits.time).count())
+            .arg(where);
+    case RecordEnd::finished:
+        if (auto limit = sim.limit_reached())
+            return QString::fromStdString(limit->format());
+        return {};
+    case RecordEnd::cancelled: break;
+    }
+    return {};
+}
+
+} // namespace
+
 void PlayerController::startIndex()
 {
-    // The whole run, recorded once on a pool thread: the timeline, the event log and the
-    // breakpoint ticks read it. A fresh Simulation shares only the immutable scene.
-    if (index_cancel_)
-        index_cancel_->store(true);
-    index_cancel_ = std::make_shared<std::atomic<bool>>(false);
-    index_ready_ = false;
-    index_.clear();
-    landmarks_ = std::make_shared<const RunLandmarks>();
-    run_index_ = std::make_shared<const RunIndex>();
-    latency_run_ = std::make_shared<const latency::LatencyRun>();
-    end_of_run_.reset();
+    // The whole run, recorded once on a pool thread by the engine's recorder (the one the CLI's
+    // bench measures): the timeline, the event log and the breakpoint ticks read it. A fresh
+    // Simulation shares only the immutable scene.
     emit indexReadyChanged();
-    auto cancel = index_cancel_;
-    auto scene = scene_;
-    auto store = checkpoints_;
-    SimulationOptions o = simulationOptions();
-    o.record = false;
-    const GcEra era = era_;
-    QPointer<PlayerController> self(this);
-    background::start([self, cancel, scene, o, store, era]() {
-        auto sim = std::make_unique<Simulation>(scene, o);
-        // Packed (RecordedEvents): the million-bind scene's 3.5 million events took 225 MB as
-        // plain Events.
-        auto events = std::make_shared<RecordedEvents>();
-        bool complete = true;
-        std::uint64_t next_report = 1u << 20;
-        std::vector<bool> waiting; // by task: a gc_wait whose end the timeline still needs
-        while (const Event *e = sim->step()) {
-            if (e->kind == EventKind::stmt_end) {
-                // A statement is the unit of cancelling (a reload or quit waits at most one)
-                // and the place where the recorder leaves checkpoints for the player.
-                if (cancel->load(std::memory_order_relaxed))
-                    return;
-                store->offer(*sim);
-            }
-            if (events->size() < kIndexCap) {
-                events->push_back(*e);
-            } else {
-                complete = false;
-                // Past the cap only the landmarks the timeline and the event log need. A
-                // statement's end only when it failed (a warning tick) or ends a wait marker.
-                if (e->kind == EventKind::gc_wait || e->kind == EventKind::wait_end) {
-                    if (waiting.size() <= e->task)
-                        waiting.resize(e->task + 1u, false);
-                    waiting[e->task] = e->kind == EventKind::gc_wait;
-                }
-                if (e->kind == EventKind::stmt_end) {
-                    const bool ends_wait = e->task < waiting.size() && waiting[e->task];
-                    if (e->before != 0 || ends_wait)
-                        events->push_back(*e);
-                    if (ends_wait)
-                        waiting[e->task] = false;
-                    continue;
-                }
-                switch (e->kind) {
-                case EventKind::stmt_begin:
-                case EventKind::gc_begin:
-                case EventKind::gc_end:
-                case EventKind::finding:
-                case EventKind::warning:
-                case EventKind::gc_wait: // the timeline's wait markers
-                case EventKind::wait_end: events->push_back(*e); break;
-                default: break;
-                }
-            }
-            if (e->step >= next_report) {
-                next_report += 1u << 20;
-                if (cancel->load())
-                    return;
-                const quint64 steps = e->step, statements = sim->statements_executed();
-                QMetaObject::invokeMethod(
-                    self.data(),
-                    [self, cancel, steps, statements] {
-                        if (self && !cancel->load())
-                            emit self->indexProgress(steps, statements);
-                    },
-                    Qt::QueuedConnection);
-            }
-        }
-        if (cancel->load() || !self)
-            return;
-        // The end of the run and the last quiescent point before it, where End lands and
-        // stepping back starts (the recorder's own checkpoints thin out towards the end).
-        checkpoint_tail(*sim, *store, *cancel);
-        if (cancel->load() || !self)
-            return;
-        events->shrink_to_fit();
-        const std::uint64_t total = sim->steps();
-        // The views' marks, found here: walks over 640,000 packed events, ~10 ms each, that
-        // the GUI thread spent as the index landed.
-        auto marks = std::make_shared<const RunLandmarks>(run_landmarks(*events, total, era, *scene));
-        auto navigation = std::make_shared<const RunIndex>(*events, era, finding_steps(*sim));
-        // The latency panel's samples, and the task and user names its groups are called by.
-        auto timed = std::make_shared<const latency::LatencyRun>(
-            latency::LatencyRun{sim->take_latencies(), sim->tasks(), user_names(sim->kernel())});
-        // Of the finished run, only what names its objects (the state goes, here, off the GUI
-        // thread): it stays as endOfRun().
-        auto finished = std::make_shared<const FinishedRun>(FinishedRun::of(*sim));
-        sim.reset();
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, cancel, events, complete, total, timed, finished, marks, navigation]() {
-                if (!self || cancel->load())
-                    return;
-                self->latency_run_ = timed;
-                self->index_ = std::move(*events);
-                self->index_complete_ = complete;
-                self->total_steps_ = total;
-                self->landmarks_ = marks;
-                self->run_index_ = navigation;
-                self->end_of_run_ = finished;
-                self->index_ready_ = true;
-                emit self->indexReadyChanged();
-            },
-            Qt::QueuedConnection);
-    });
+    std::shared_ptr<RunSession> session = session_;
+    const IndexLimits limits = index_limits_;
+    index_jobs_.start(
+        [this, session, limits](const JobControl &job) -> std::shared_ptr<SessionIndex> {
+            SimulationOptions o = session->options;
+            o.record = false;
+            auto sim = std::make_unique<Simulation>(session->scene, o);
+            IndexRecorder recorder(kIndexCap, limits.memory_bytes);
+            std::uint64_t next_report = 1u << 20;
+            const RecordEnd end = record_run(
+                *sim, *session->checkpoints,
+                [&](const Event &e) {
+                    if (e.step >= next_report) {
+                        next_report += 1u << 20;
+                        const quint64 steps = e.step, statements = sim->statements_executed();
+                        job.post([this, steps, statements] { emit indexProgress(steps, statements); });
+                    }
+                    return recorder(e);
+                },
+                job.cancelFlag(), RecordLimits{limits.time});
+            if (end == RecordEnd::cancelled)
+                return nullptr;
+            auto index = std::make_shared<SessionIndex>();
+            index->stopped_by = index_budget_message(*sim, end, limits);
+            index->events = std::move(recorder.events);
+            index->events.shrink_to_fit();
+            index->complete = recorder.complete;
+            index->total_steps = sim->steps();
+            // The views' marks, found here: walks over 640,000 packed events, that the GUI
+            // thread would spend as the index landed.
+            index->landmarks = std::make_shared<const RunLandmarks>(
+                run_landmarks(index->events, index->total_steps,
+                              session->options.era.value_or(session->scene->settings.gc), *session->scene));
+            // Navigation (notes, statements, collections, the lesson's beats) as binary searches.
+            index->navigation = std::make_shared<const RunIndex>(
+                index->events, session->options.era.value_or(session->scene->settings.gc), finding_steps(*sim));
+            // The latency panel's samples, and the task and user names its groups are called by.
+            index->latency = std::make_shared<const latency::LatencyRun>(
+                latency::LatencyRun{sim->take_latencies(), sim->tasks(), user_names(sim->kernel())});
+            // Of the finished run, only what names its objects (the state goes, here, off the
+            // GUI thread): it stays as endOfRun().
+            index->finished = std::make_shared<const FinishedRun>(FinishedRun::of(*sim));
+            index->ready = true;
+            return index;
+        },
+        [this, session](std::shared_ptr<SessionIndex> index) {
+            if (!index)
+                return;
+            // The tracker's lane is cancelled by every new session: this is still session_.
+            session->index = std::move(*index);
+            emit indexReadyChanged();
+        });
 }
 
 std::string PlayerController::traceJson() const
 {
-    if (!index_ready_ || !end_of_run_)
+    if (!indexReady() || !index().finished)
         return {};
     // The current position's kernel has not yet created the sockets of later steps.
-    return trace_json(index_, end_of_run_->names, scene_->title, scene_.get());
+    return trace_json(timeline(), index().finished->names, session_->scene->title, session_->scene.get());
 }
 
 std::uint64_t PlayerController::firstStepOfLine(int line) const
 {
     if (line <= 0)
         return 0;
-    return run_index_->first_start_of_line(static_cast<std::uint32_t>(line)).value_or(0);
+    return runIndex().first_start_of_line(static_cast<std::uint32_t>(line)).value_or(0);
 }
 
 void PlayerController::selectSocket(std::optional<std::uint32_t> sock)
@@ -655,10 +670,105 @@ void PlayerController::selectSocket(std::optional<std::uint32_t> sock)
     emit selectionChanged();
 }
 
+namespace {
+
+// The breakpoint on `line`, if any (one per line, kept by line).
+auto line_breakpoint(std::vector<LineBreakpoint> &lines, int line)
+{
+    return std::find_if(lines.begin(), lines.end(),
+                        [line](const LineBreakpoint &l) { return static_cast<int>(l.line()) == line; });
+}
+
+} // namespace
+
+QSet<int> PlayerController::lineBreakpoints() const
+{
+    QSet<int> out;
+    for (const LineBreakpoint &l : stops_.lines)
+        out.insert(static_cast<int>(l.line()));
+    return out;
+}
+
+QSet<int> PlayerController::conditionalLineBreakpoints() const
+{
+    QSet<int> out;
+    for (const LineBreakpoint &l : stops_.lines)
+        if (l.condition())
+            out.insert(static_cast<int>(l.line()));
+    return out;
+}
+
 void PlayerController::toggleLineBreakpoint(int line)
 {
-    if (!line_breakpoints_.remove(line))
-        line_breakpoints_.insert(line);
+    if (line < 1)
+        return;
+    if (auto it = line_breakpoint(stops_.lines, line); it != stops_.lines.end())
+        stops_.lines.erase(it);
+    else
+        stops_.lines.emplace_back(static_cast<std::uint32_t>(line));
+    emit lineBreakpointsChanged();
+}
+
+QString PlayerController::lineBreakpointCondition(int line) const
+{
+    for (const LineBreakpoint &l : stops_.lines)
+        if (static_cast<int>(l.line()) == line && l.condition())
+            return QString::fromStdString(l.condition()->text());
+    return {};
+}
+
+bool PlayerController::setLineBreakpointCondition(int line, const QString &condition, QString *error)
+{
+    if (line < 1)
+        return false;
+    const QString trimmed = condition.trimmed();
+    const QString text = trimmed.isEmpty() ? QString::number(line) : QStringLiteral("%1 if %2").arg(line).arg(trimmed);
+    WatchError err;
+    std::optional<LineBreakpoint> parsed = LineBreakpoint::parse(text.toStdString(), &err);
+    if (!parsed) {
+        if (error)
+            *error = QString::fromStdString(err.format());
+        return false;
+    }
+    if (auto it = line_breakpoint(stops_.lines, line); it != stops_.lines.end())
+        *it = std::move(*parsed);
+    else
+        stops_.lines.push_back(std::move(*parsed));
+    emit lineBreakpointsChanged();
+    return true;
+}
+
+QStringList PlayerController::lineBreakpointTexts() const
+{
+    std::vector<const LineBreakpoint *> by_line;
+    for (const LineBreakpoint &l : stops_.lines)
+        by_line.push_back(&l);
+    std::sort(by_line.begin(), by_line.end(), [](auto *x, auto *y) { return x->line() < y->line(); });
+    QStringList out;
+    for (const LineBreakpoint *l : by_line)
+        out << QString::fromStdString(l->text());
+    return out;
+}
+
+void PlayerController::setLineBreakpointTexts(const QStringList &texts)
+{
+    std::vector<LineBreakpoint> lines;
+    for (const QString &t : texts) {
+        std::optional<LineBreakpoint> parsed = LineBreakpoint::parse(t.toStdString());
+        if (!parsed || parsed->line() == 0)
+            continue; // a settings file is untrusted: what does not parse is not a breakpoint
+        if (auto it = line_breakpoint(lines, static_cast<int>(parsed->line())); it != lines.end())
+            *it = std::move(*parsed);
+        else
+            lines.push_back(std::move(*parsed));
+    }
+    std::sort(lines.begin(), lines.end(), [](const auto &x, const auto &y) { return x.line() < y.line(); });
+    QStringList wanted;
+    for (const LineBreakpoint &l : lines)
+        wanted << QString::fromStdString(l.text());
+    if (wanted == lineBreakpointTexts())
+        return;
+    stops_.lines = std::move(lines);
     emit lineBreakpointsChanged();
 }
 
@@ -671,9 +781,9 @@ bool PlayerController::addWatch(const QString &expr, QString *error)
             *error = QString::fromStdString(err.format());
         return false;
     }
-    watches_.emplace_back(std::move(*w));
+    stops_.watches.emplace_back(std::move(*w));
     if (player_)
-        watches_.back().reset(kernel());
+        stops_.watches.back().reset(kernel());
     emit watchesChanged();
     return true;
 }
@@ -682,7 +792,7 @@ void PlayerController::removeWatch(int index)
 {
     if (index < 0 || index >= watchCount())
         return;
-    watches_.erase(watches_.begin() + index);
+    stops_.watches.erase(stops_.watches.begin() + index);
     emit watchesChanged();
 }
 
@@ -690,68 +800,30 @@ QString PlayerController::watchText(int index) const
 {
     if (index < 0 || index >= watchCount())
         return {};
-    return QString::fromStdString(watches_[static_cast<std::size_t>(index)].watch().text());
+    return QString::fromStdString(stops_.watches[static_cast<std::size_t>(index)].watch().text());
 }
 
 QString PlayerController::watchValue(int index) const
 {
     if (index < 0 || index >= watchCount() || !player_)
         return {};
-    return QString::fromStdString(watches_[static_cast<std::size_t>(index)].current(kernel()));
+    return QString::fromStdString(stops_.watches[static_cast<std::size_t>(index)].current(kernel()));
 }
 
 void PlayerController::primeWatches()
 {
-    if (!player_)
-        return;
-    for (Watchpoint &w : watches_)
-        w.reset(kernel());
+    if (player_)
+        stops_.start(kernel());
 }
 
-bool PlayerController::breaksAt(const Event &e, QString *why) const
+bool PlayerController::stopsAt(const Event &e, QString *why)
 {
-    auto say = [&](const QString &s) {
-        if (why)
-            *why = s;
-        return true;
-    };
-    // Every watch moves on to this state, whichever breakpoint then reports the stop.
-    QString fired;
-    if (player_)
-        for (std::size_t i = 0; i < watches_.size(); ++i)
-            if (auto c = watches_[i].check(kernel()); c && fired.isEmpty())
-                fired = tr("watch %1 (%2): %3 -> %4")
-                            .arg(i + 1)
-                            .arg(QString::fromStdString(watches_[i].watch().text()), QString::fromStdString(c->before),
-                                 QString::fromStdString(c->after));
-    if (e.kind == EventKind::stmt_begin && line_breakpoints_.contains(static_cast<int>(e.scene_line)))
-        return say(tr("breakpoint at line %1").arg(e.scene_line));
     if (!player_)
         return false;
-    // The engine decides (it knows each era's events); the menu's fields are translated here.
-    const EventBreakpoints &b = event_breakpoints_;
-    // continueToBreakpoint() asks on every step: the labels are converted only when they change.
-    EventBreakpointSet &set = engine_breaks_;
-    set.collection_starts = b.collection_starts;
-    set.hitlist_non_empty = b.hitlist_non_empty;
-    set.invariant_violated = b.invariant_violated;
-    set.statement_fails = b.statement_fails;
-    if (b.becomes_candidate != candidate_label_)
-        set.becomes_candidate = (candidate_label_ = b.becomes_candidate).toStdString();
-    if (b.found_garbage != garbage_label_)
-        set.found_garbage = (garbage_label_ = b.found_garbage).toStdString();
-    switch (set.check(e, kernel())) {
-    case EventBreak::none: break;
-    case EventBreak::collection_starts: return say(tr("a collection starts"));
-    case EventBreak::hitlist_non_empty: return say(tr("the hitlist is no longer empty"));
-    case EventBreak::invariant_violated: return say(tr("an invariant was violated"));
-    case EventBreak::statement_fails: return say(tr("a statement failed"));
-    case EventBreak::becomes_candidate: return say(tr("%1 becomes a candidate").arg(b.becomes_candidate));
-    case EventBreak::found_garbage: return say(tr("%1 is found garbage").arg(b.found_garbage));
-    }
-    if (!fired.isEmpty())
-        return say(fired);
-    return false;
+    std::optional<std::string> stop = stops_.check(e, kernel());
+    if (stop && why)
+        *why = QString::fromStdString(*stop);
+    return stop.has_value();
 }
 
 void PlayerController::moved() { emit positionChanged(); }
@@ -759,7 +831,7 @@ void PlayerController::moved() { emit positionChanged(); }
 void PlayerController::first()
 {
     if (!player_) {
-        if (lent_)
+        if (isSeeking())
             seek(0); // supersedes the seek under way
         return;
     }
@@ -769,28 +841,28 @@ void PlayerController::first()
 
 void PlayerController::nextNote()
 {
-    if (!player_ || !index_ready_)
+    if (!player_ || !indexReady())
         return;
-    if (const std::optional<std::uint64_t> note = run_index_->next_note(player_->position()))
+    if (const std::optional<std::uint64_t> note = runIndex().next_note(player_->position()))
         seek(*note);
 }
 
 void PlayerController::previousNote()
 {
-    if (!player_ || !index_ready_)
+    if (!player_ || !indexReady())
         return;
-    seek(run_index_->previous_note(player_->position()).value_or(0));
+    seek(runIndex().previous_note(player_->position()).value_or(0));
 }
 
 void PlayerController::nextBeat()
 {
     if (!player_)
         return;
-    if (!index_ready_) {
+    if (!indexReady()) {
         stepOver();
         return;
     }
-    if (const std::optional<Beat> beat = run_index_->next_beat(player_->position()))
+    if (const std::optional<Beat> beat = runIndex().next_beat(player_->position()))
         seek(beat->step);
     else
         last();
@@ -800,19 +872,19 @@ void PlayerController::previousBeat()
 {
     if (!player_ || player_->position() == 0)
         return;
-    if (!index_ready_) {
+    if (!indexReady()) {
         backStatement();
         return;
     }
-    const std::optional<Beat> beat = run_index_->previous_beat(player_->position());
+    const std::optional<Beat> beat = runIndex().previous_beat(player_->position());
     seek(beat ? beat->step : 0);
 }
 
 void PlayerController::goToBeat(int n)
 {
-    if (!player_ || !index_ready_)
+    if (!player_ || !indexReady())
         return;
-    const std::vector<Beat> &beats = run_index_->beats();
+    const std::vector<Beat> &beats = runIndex().beats();
     if (n <= 0 || beats.empty()) {
         seek(0);
         return;
@@ -820,17 +892,9 @@ void PlayerController::goToBeat(int n)
     seek(beats[static_cast<std::size_t>(std::min<std::size_t>(static_cast<std::size_t>(n), beats.size()) - 1)].step);
 }
 
-void PlayerController::setLineBreakpoints(const QSet<int> &lines)
-{
-    if (lines == line_breakpoints_)
-        return;
-    line_breakpoints_ = lines;
-    emit lineBreakpointsChanged();
-}
-
 void PlayerController::back()
 {
-    if ((!player_ && !lent_) || position() == 0)
+    if (!session_ || position() == 0)
         return;
     const std::uint64_t here = position();
     if (!fast_forward_) {
@@ -839,13 +903,13 @@ void PlayerController::back()
     }
     // Fast-forwarded, the run stops only at the steps it shows: the index knows the one
     // before here (past its cap only landmarks, which is where such a run can stop anyway).
-    if (index_ready_) {
-        const std::size_t row = index_.first_at_or_after(here);
-        seek(row == 0 ? 0 : index_[row - 1].step);
+    if (indexReady()) {
+        const std::size_t row = timeline().first_at_or_after(here);
+        seek(row == 0 ? 0 : timeline()[row - 1].step);
         return;
     }
     if (!player_)
-        return;      // lent: the step before needs the state (or the index)
+        return;      // a seek has it: the step before needs the state (or the index)
     player_->back(); // finds it by stepping from the checkpoint before here
     moved();
 }
@@ -854,13 +918,13 @@ void PlayerController::backStatement()
 {
     if (!player_ || player_->position() == 0)
         return;
-    if (!index_ready_) {
+    if (!indexReady()) {
         player_->back_statement();
         moved();
         return;
     }
     // The index knows where every statement begins: the last one before here.
-    const std::optional<StatementStart> start = run_index_->statement_before(player_->position());
+    const std::optional<StatementStart> start = runIndex().statement_before(player_->position());
     seek(start ? start->step - 1 : 0);
 }
 
@@ -894,30 +958,13 @@ void PlayerController::reverseStepOut()
     // collection, back to the start of the statement.
     if (!player_)
         return;
-    if (player_->sim().gc_in_progress() && index_ready_) {
-        if (const std::optional<std::uint64_t> begin = run_index_->collection_start_before(player_->position())) {
+    if (player_->sim().gc_in_progress() && indexReady()) {
+        if (const std::optional<std::uint64_t> begin = runIndex().collection_start_before(player_->position())) {
             seek(*begin - 1);
             return;
         }
     }
     backStatement();
-}
-
-inflight::StopConditions PlayerController::stopConditions() const
-{
-    StopConditions stops;
-    for (int line : line_breakpoints_)
-        stops.lines.emplace_back(static_cast<std::uint32_t>(line));
-    const EventBreakpoints &b = event_breakpoints_;
-    stops.events.collection_starts = b.collection_starts;
-    stops.events.hitlist_non_empty = b.hitlist_non_empty;
-    stops.events.invariant_violated = b.invariant_violated;
-    stops.events.statement_fails = b.statement_fails;
-    stops.events.becomes_candidate = b.becomes_candidate.toStdString();
-    stops.events.found_garbage = b.found_garbage.toStdString();
-    for (const Watchpoint &w : watches_)
-        stops.watches.emplace_back(w.watch());
-    return stops;
 }
 
 void PlayerController::reverseContinue()
@@ -926,18 +973,15 @@ void PlayerController::reverseContinue()
     // pool thread; the player then seeks there (or to step 0 when nothing stops earlier).
     if (!player_ || player_->position() == 0)
         return;
-    auto store = checkpoints_;
     const std::uint64_t here = player_->position();
-    const StopConditions stops = stopConditions();
-    const SimulationOptions o = simulationOptions();
-    auto scene = scene_;
+    const StopConditions stops = stops_;
     auto why = std::make_shared<QString>();
     runInBackground(
-        [scene, store, o, here, stops, why](const std::atomic<bool> &cancel) -> std::unique_ptr<Player> {
-            const std::optional<StopHit> hit = find_previous(*store, here, stops, &cancel);
+        [session = session_, here, stops, why](const std::atomic<bool> &cancel) -> std::unique_ptr<Player> {
+            const std::optional<StopHit> hit = find_previous(*session->checkpoints, here, stops, &cancel);
             if (cancel.load())
                 return nullptr;
-            auto p = std::make_unique<Player>(scene, o, store);
+            auto p = std::make_unique<Player>(session->scene, session->options, session->checkpoints);
             if (!p->seek(hit ? hit->step : 0, &cancel))
                 return nullptr;
             *why = hit ? QString::fromStdString(hit->why) : QString();
@@ -949,15 +993,21 @@ void PlayerController::reverseContinue()
 void PlayerController::last()
 {
     if (!player_) {
-        if (lent_)
+        if (isSeeking())
             seek(std::numeric_limits<std::uint64_t>::max()); // supersedes the seek under way
+        return;
+    }
+    // An index a budget ended stops where the run is shown: beyond it the run goes on for as
+    // long as the budget that stopped the index would have let it.
+    if (indexReady() && !index().stopped_by.isEmpty()) {
+        seek(totalSteps());
         return;
     }
     // Once the index knows the end, a long way there is one replay on a pool thread (seek())
     // rather than slices that repaint every view each 40 ms: the views of a million-socket
     // scene would take most of each slice.
     constexpr std::uint64_t kSeekInstead = 500'000;
-    if (index_ready_ && total_steps_ > player_->position() + kSeekInstead) {
+    if (indexReady() && totalSteps() > player_->position() + kSeekInstead) {
         // Past the last step, not onto it: only the step() that finds nothing left finishes
         // the run (its end-of-run checks included), which is what atEnd() reports.
         seek(std::numeric_limits<std::uint64_t>::max());
@@ -977,14 +1027,16 @@ void PlayerController::last()
 
 void PlayerController::seek(std::uint64_t step)
 {
-    if (!player_ && !lent_)
+    if (!session_)
         return;
+    if (indexReady() && !index().stopped_by.isEmpty())
+        step = std::min(step, totalSteps()); // the run as far as the index saw it
     // A seek costs the replay from the nearest checkpoint at or before the target (or from
     // here, going forward). Up to ~30 ms of replay runs inline, and a restore only of a small
-    // state; longer ones run on a pool thread, on the player itself (runLentSeek()).
-    if (player_ && !busy_) {
+    // state; longer ones run on a pool thread, which takes the player (seekInBackground()).
+    if (player_ && !isBusy()) {
         const std::uint64_t here = player_->position();
-        std::shared_ptr<const Simulation> c = checkpoints_->at_or_before(step);
+        std::shared_ptr<const Simulation> c = session_->checkpoints->at_or_before(step);
         const bool restores = c && (step < here || c->steps() > here);
         const std::uint64_t from = restores ? c->steps() : (step >= here ? here : 0);
         if (step - from <= kInlineSteps && (!restores || state_bytes(player_->sim()) <= kInlineRestoreBytes)) {
@@ -993,135 +1045,99 @@ void PlayerController::seek(std::uint64_t step)
             return;
         }
     }
-    runLentSeek(step);
+    seekInBackground(step);
 }
 
-std::shared_ptr<std::atomic<bool>> PlayerController::startJob()
+void PlayerController::seekInBackground(std::uint64_t step)
 {
-    // A newer request supersedes one under way: the old job stops at its next statement end
-    // and its result is dropped, so input is never queued behind a replay.
-    if (seek_cancel_)
-        seek_cancel_->store(true);
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    seek_cancel_ = cancel;
     pause();
-    if (!busy_) {
-        busy_ = true;
-        emit busyChanged(true);
-    }
-    return cancel;
-}
-
-void PlayerController::dropLent()
-{
-    if (!lent_)
+    if (!player_) {
+        // A seek has the player: this one goes on with it once that one gives it back.
+        if (seek_target_ == step)
+            return; // that seek is under way (a key held down repeats it)
+        seek_target_ = step;
+        navigation_jobs_.cancel(); // it gives up at its next statement end
         return;
-    // The seek working on it still holds it (and its lock) until its next statement end.
-    free_off_thread(std::move(lent_)); // leaves lent_ empty
+    }
+    const bool was_busy = isBusy();
+    startSeek(std::move(player_), step);
+    emit seekStarted();
+    if (!was_busy)
+        emit busyChanged(true);
 }
 
-void PlayerController::runLentSeek(std::uint64_t step)
+void PlayerController::startSeek(std::unique_ptr<Player> player, std::uint64_t step)
 {
-    if (lent_ && busy_ && lent_->target == step)
-        return; // that seek is under way (a key held down repeats it)
-    if (!lent_) {
-        auto lent = std::make_shared<LentPlayer>();
-        lent->position = player_->position();
-        lent->statements = player_->sim().statements_executed();
-        lent->at_end = player_->at_end();
-        if (const Event *e = player_->sim().last_event())
-            lent->event = *e;
-        lent->player = std::move(player_);
-        lent_ = std::move(lent);
-        emit stateLent();
-    }
-    lent_->target = step;
-    const auto cancel = startJob();
-    auto lent = lent_;
-    QPointer<PlayerController> self(this);
-    background::start([self, lent, cancel, step]() {
-        QString failed;
-        {
-            // A seek superseded by this one lets go at its next statement end.
-            std::lock_guard hold(lent->lock);
-            if (!lent->player || cancel->load())
-                return;
+    // The player goes to the job, which restores into the memory of the state it frees (a fresh
+    // state of hundreds of MB beside the one on screen is what a step back spent its time on).
+    seek_target_ = step;
+    navigation_jobs_.start(
+        [player = std::move(player), step](const JobControl &job) mutable {
+            SeekResult r;
             try {
-                if (!lent->player->seek(step, cancel.get()))
-                    return; // superseded
+                player->seek(step, &job.cancelFlag());
             } catch (const std::exception &e) {
                 // The player is still there (a failed restore leaves it at step 0): it comes
                 // back, and the user is told.
-                failed = QString::fromUtf8(e.what());
+                r.failed = QString::fromUtf8(e.what());
             }
-        }
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, lent, cancel, failed]() mutable {
-                if (!self || cancel->load() || self->seek_cancel_ != cancel || self->lent_ != lent) {
-                    // Superseded: a newer seek works on the same player and brings it back. Or
-                    // dropped (another run): then this may be the last reference to its state.
-                    free_off_thread(std::move(lent));
-                    return;
-                }
-                // Free: the job let go before it posted this, and no newer seek took it (the
-                // cancel flag would say so).
-                std::unique_lock hold(lent->lock);
-                if (!lent->player)
-                    return;
-                self->busy_ = false;
-                self->seek_cancel_.reset();
-                self->player_ = std::move(lent->player);
-                hold.unlock();
-                self->lent_.reset();
-                // The new position's values first: a view told the seek is over (the graph
-                // panel draws what it owes then) reads them, not the ones it had.
-                self->moved();
-                emit self->busyChanged(false);
-                if (!failed.isEmpty())
-                    emit self->breakpointHit(tr("the seek failed (%1)").arg(failed));
-            },
-            Qt::QueuedConnection);
-    });
+            r.player = std::move(player);
+            return r;
+        },
+        [this](SeekResult r) {
+            seek_target_.reset();
+            player_ = std::move(r.player);
+            // The new position's values first: a view told the seek is over (the graph panel
+            // draws what it owes then) reads them, not the ones it had.
+            moved();
+            emit busyChanged(false);
+            if (!r.failed.isEmpty())
+                emit breakpointHit(tr("the seek failed (%1)").arg(r.failed));
+        },
+        [this, session = session_](SeekResult r) {
+            // Superseded by a newer seek of the same run: that one goes on with this player.
+            if (session == session_ && !player_ && seek_target_) {
+                startSeek(std::move(r.player), *seek_target_);
+                return;
+            }
+            // Another run since, or another job installed its own player.
+            free_off_thread(std::shared_ptr<Player>(std::move(r.player)));
+        });
 }
 
 void PlayerController::runInBackground(std::function<std::unique_ptr<Player>(const std::atomic<bool> &)> job,
                                        std::function<void()> after)
 {
-    const auto cancel = startJob();
-    auto store = checkpoints_;
-    QPointer<PlayerController> self(this);
-    background::start([self, store, cancel, job = std::move(job), after = std::move(after)]() {
-        std::shared_ptr<Player> player(job(*cancel));
-        if (!player || cancel->load())
-            return; // superseded, or quitting: a newer job reports
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, player, store, cancel, after]() {
-                if (!self || cancel->load() || self->seek_cancel_ != cancel)
-                    return;
-                self->busy_ = false;
-                self->seek_cancel_.reset();
-                if (self->checkpoints_ != store) // another run since (new scene or options)
-                    return;
-                // The state left behind is freed by the checkpoint store's thread, or a pool thread
-                // when that one already has a state to free: never here.
-                std::unique_ptr<Player> left =
-                    std::exchange(self->player_, std::make_unique<Player>(std::move(*player)));
-                self->dropLent(); // a seek's player, superseded by this job
-                if (left)
-                    if (std::unique_ptr<Simulation> refused = store->retire(left->release_sim()))
-                        free_off_thread(std::shared_ptr<Simulation>(std::move(refused)));
-                emit self->busyChanged(false);
-                self->moved();
-                if (after)
-                    after();
-            },
-            Qt::QueuedConnection);
-    });
+    pause();
+    const bool was_busy = isBusy();
+    navigation_jobs_.start([job = std::move(job)](const JobControl &control) { return job(control.cancelFlag()); },
+                           [this, after = std::move(after)](std::unique_ptr<Player> player) {
+                               emit busyChanged(false);
+                               if (!player)
+                                   return; // gave up (it only does when cancelled)
+                               // The state left behind is freed by the checkpoint store's
+                               // thread, or a pool thread when that one already has a state to
+                               // free: never here.
+                               std::unique_ptr<Player> left = std::exchange(player_, std::move(player));
+                               if (left)
+                                   if (std::unique_ptr<Simulation> refused =
+                                           session_->checkpoints->retire(left->release_sim()))
+                                       free_off_thread(std::shared_ptr<Simulation>(std::move(refused)));
+                               moved();
+                               if (after)
+                                   after();
+                           });
+    if (!was_busy)
+        emit busyChanged(true);
 }
 
 void PlayerController::continueToBreakpoint()
+{
+    continue_slices_.stop();
+    continueSlice(true);
+}
+
+void PlayerController::continueSlice(bool fresh)
 {
     if (!player_)
         return;
@@ -1130,15 +1146,14 @@ void PlayerController::continueToBreakpoint()
     clock.start();
     QString why;
     // Only a fresh continue steps off its stop unchecked; a later slice checks every step.
-    bool first_step = !resume_slice_;
-    resume_slice_ = false;
+    bool first_step = fresh;
     primeWatches(); // a watch fires on what changes from here on
     while (!player_->at_end()) {
         if (!player_->step_into())
             break;
         const Event *e = player_->sim().last_event();
         // The first step leaves the stop we continue from; it still moves the watches on.
-        const bool hit = e && breaksAt(*e, &why);
+        const bool hit = e && stopsAt(*e, &why);
         if (!first_step && hit) {
             moved();
             emit breakpointHit(why);
@@ -1147,8 +1162,7 @@ void PlayerController::continueToBreakpoint()
         first_step = false;
         if (clock.elapsed() > kSliceBudgetMs) {
             moved();
-            resume_slice_ = true;
-            QTimer::singleShot(0, this, &PlayerController::continueToBreakpoint);
+            continue_slices_.start();
             return;
         }
     }
@@ -1188,7 +1202,7 @@ void PlayerController::onTick()
         }
         any = true;
         const Event *e = player_->sim().last_event();
-        if (e && breaksAt(*e, &why)) {
+        if (e && stopsAt(*e, &why)) {
             pause();
             moved();
             emit breakpointHit(why);

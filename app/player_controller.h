@@ -4,8 +4,10 @@
 // all views, breakpoints, and play/pause. Views read the state at the current position as values
 // (snapshot(), graphSnapshot(), selectedDetail()), taken once per position change before any view
 // hears of it; they never walk the live model, which moves on (or is replaced by a checkpoint
-// restore, or lent to a background seek that restores into its memory) while they paint, and
-// they never step the engine themselves.
+// restore, or taken by a background seek that restores into its memory) while they paint, and
+// they never step the engine themselves. Background work (the index, long seeks, re-runs) runs
+// through one JobTracker per lane; a run's scene, options, checkpoints and index are its
+// RunSession.
 #pragma once
 
 #include "heap_trim.h"
@@ -25,8 +27,9 @@
 #include "inflight/step_snapshot.hpp"
 #include "inflight/stop_conditions.hpp"
 #include "inflight/watch.hpp"
+#include "jobs/job_tracker.h"
 #include "latency/latency_run.h"
-#include "lent_player.h"
+#include "run_session.h"
 
 #include <QObject>
 #include <QSet>
@@ -35,6 +38,7 @@
 #include <QTimer>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -48,16 +52,6 @@ class Kernel;
 class Simulation;
 struct GraphSnapshot;
 } // namespace inflight
-
-// Event breakpoints: stop when one of these happens (besides scene-line breakpoints).
-struct EventBreakpoints {
-    bool collection_starts = false;
-    bool hitlist_non_empty = false; // an skb moves to the hitlist
-    bool invariant_violated = true; // a finding
-    bool statement_fails = false;   // a syscall returns an error
-    QString becomes_candidate;      // label: stop when it becomes a candidate / enters the walk
-    QString found_garbage;          // label: stop when it is found garbage
-};
 
 class PlayerController : public QObject {
     Q_OBJECT
@@ -78,8 +72,8 @@ public:
     // rerunProgress() meanwhile and the old run on screen and usable until the new one is
     // there (aboutToRerun() just before it replaces it). A newer call supersedes a pending one.
     void rerunKeepingPlace(std::shared_ptr<const inflight::Scene> scene);
-    bool isRerun() const { return rerun_; }
-    bool isRerunPending() const { return static_cast<bool>(rerun_cancel_); }
+    bool isRerun() const { return session_ && session_->keeps_place; }
+    bool isRerunPending() const { return rerun_jobs_.isRunning(); }
     static constexpr std::uint64_t kInlineRerunSteps = 20'000; // ~2 ms of replay
     // To the next start of the statement on `line` after the current position (from the start
     // when there is none after it): run to cursor. False when the line never runs.
@@ -121,8 +115,8 @@ public:
     // Every Simulation of this window's run is made with these (player, index, views), so that
     // their step numbers agree.
     inflight::SimulationOptions simulationOptions() const;
-    bool hasScene() const { return static_cast<bool>(scene_); }
-    const inflight::Scene &scene() const { return *scene_; }
+    bool hasScene() const { return static_cast<bool>(session_); }
+    const inflight::Scene &scene() const { return *session_->scene; }
     QString filePath() const { return path_; }
 
     // ---- the state at the current position, as values -------------------------------------------
@@ -142,54 +136,65 @@ public:
     // The live abstract namespace, for the autobind map only: it reads the 2^20-name table
     // incrementally (AbstractNamespace::read_dirty), which a copy per step would defeat. Re-read
     // it at every positionChanged(): a backward step replaces the kernel; and let go of it at
-    // stateLent(). Null without a scene and while the state is lent.
+    // seekStarted(). Null without a scene and while a seek is under way.
     const inflight::AbstractNamespace *abstractNamespace() const;
     // The live run, for tests that check the views against the model (never while
-    // isStateLent()). Views read the values above instead.
+    // isSeeking()). Views read the values above instead.
     const inflight::Simulation &sim() const { return player_->sim(); }
     const inflight::Event *currentEvent() const; // the step just taken (nullptr at step 0)
-    std::uint64_t position() const { return player_ ? player_->position() : lent_ ? lent_->position : 0; }
-    std::uint64_t totalSteps() const { return index_ready_ ? total_steps_ : 0; }
+    std::uint64_t position() const { return player_ ? player_->position() : shown_.position; }
+    std::uint64_t totalSteps() const { return index().ready ? index().total_steps : 0; }
     bool atEnd() const;
     // The number of the lesson's beat on screen: how many beats are at or before here (0:
     // before the first), and how many the run has (0 until indexReady()).
-    int beatNumber() const { return static_cast<int>(run_index_->beats_up_to(position())); }
-    int beatCount() const { return static_cast<int>(run_index_->beats().size()); }
+    int beatNumber() const { return static_cast<int>(runIndex().beats_up_to(position())); }
+    int beatCount() const { return static_cast<int>(runIndex().beats().size()); }
 
     // ---- the whole run (ready once indexReady() is true) ------------------------------------------
-    bool indexReady() const { return index_ready_; }
+    bool indexReady() const { return index().ready; }
     // The run's events in order. Up to kIndexCap events every micro-step is there
     // (timeline()[i].step == i + 1, indexComplete()); a longer run keeps only its landmarks
     // (statements, collections, findings) past the cap, so use each Event::step, not the row.
     // Packed (RecordedEvents): rows are decoded when read, by value.
-    const inflight::RecordedEvents &timeline() const { return index_; }
-    bool indexComplete() const { return index_complete_; }
+    const inflight::RecordedEvents &timeline() const { return index().events; }
+    bool indexComplete() const { return index().complete; }
     static constexpr std::size_t kIndexCap = 2'000'000;
+    // Why the index ended before the run did: the budget reached, located ("" when it saw the
+    // end). The run up to there is shown and navigable; totalSteps() is where it stopped.
+    QString indexStoppedBy() const { return index().stopped_by; }
+    // The indexer's budgets over the run's own (steps, modelled time, queued data: `set limit`):
+    // the memory its copy of the events may take, and its wall-clock time.
+    struct IndexLimits {
+        std::size_t memory_bytes = std::size_t(512) << 20;
+        std::chrono::steady_clock::duration time = std::chrono::minutes(10);
+    };
+    // For the scenes opened from now on.
+    void setIndexLimits(IndexLimits limits) { index_limits_ = limits; }
     // What the views mark on the run, found off the GUI thread as it was indexed (empty until
     // indexReady()): the timeline's ticks and bands, the listing line at any step, where each
     // collection's events start.
-    const inflight::RunLandmarks &landmarks() const { return *landmarks_; }
+    const inflight::RunLandmarks &landmarks() const { return *index().landmarks; }
     // Where the run can be navigated to, as binary searches (empty until indexReady()): the
     // statements, notes, collections and the lesson's beats.
-    const inflight::RunIndex &runIndex() const { return *run_index_; }
+    const inflight::RunIndex &runIndex() const { return *index().navigation; }
     // Steps where a collection starts, a statement fails, a finding was made (for timeline ticks).
-    const std::vector<std::uint64_t> &collectionSteps() const { return landmarks_->gc_steps; }
-    const std::vector<std::uint64_t> &warningSteps() const { return landmarks_->warning_steps; }
+    const std::vector<std::uint64_t> &collectionSteps() const { return landmarks().gc_steps; }
+    const std::vector<std::uint64_t> &warningSteps() const { return landmarks().warning_steps; }
     // The step of each expect statement's check (expect_result), in order.
-    const std::vector<std::uint64_t> &expectationSteps() const { return landmarks_->expectation_steps; }
+    const std::vector<std::uint64_t> &expectationSteps() const { return landmarks().expectation_steps; }
     // The first step of the statement on `line` (0 if it never runs).
     std::uint64_t firstStepOfLine(int line) const;
     // Every timed call of the whole run (sendmsg, autobind), the tasks that made them and the
     // users' names by Kernel::users index: the latency panel reads them (with the index).
-    const inflight::LatencyLog &latencySamples() const { return latency_run_->samples; }
-    const std::vector<inflight::TaskInfo> &tasks() const { return latency_run_->tasks; }
-    const std::vector<std::string> &userNames() const { return latency_run_->user_names; }
+    const inflight::LatencyLog &latencySamples() const { return index().latency->samples; }
+    const std::vector<inflight::TaskInfo> &tasks() const { return index().latency->tasks; }
+    const std::vector<std::string> &userNames() const { return index().latency->user_names; }
     // The three above as one shared value, which the latency panel keeps (never a copy).
-    std::shared_ptr<const latency::LatencyRun> latencyRun() const { return latency_run_; }
+    std::shared_ptr<const latency::LatencyRun> latencyRun() const { return index().latency; }
     // What is kept of the index's own run once finished (null until indexReady()): the names
     // of every socket the run ever made, for views that name sockets by label, its
     // expectations, tasks and ending. Its latency samples were handed to latencySamples().
-    std::shared_ptr<const inflight::FinishedRun> endOfRun() const { return end_of_run_; }
+    std::shared_ptr<const inflight::FinishedRun> endOfRun() const { return index().finished; }
     // The whole run's trace as JSON ("Export trace as JSON"), with every socket named from the
     // finished run's kernel, whatever the current position (empty until indexReady()).
     std::string traceJson() const;
@@ -199,32 +204,43 @@ public:
     void selectSocket(std::optional<std::uint32_t> sock);
 
     // ---- breakpoints ---------------------------------------------------------------------------
-    const QSet<int> &lineBreakpoints() const { return line_breakpoints_; }
+    // Everything that stops a run (line breakpoints, conditional or not, event breakpoints and
+    // watches) is one engine value, inflight::StopConditions: continue and play check it at
+    // every step, a reverse continue searches the run's checkpoints for it.
+    // The lines with a breakpoint, conditional or not.
+    QSet<int> lineBreakpoints() const;
+    // Those whose breakpoint has a condition.
+    QSet<int> conditionalLineBreakpoints() const;
     void toggleLineBreakpoint(int line);
-    // All of them at once: a file's own set when it is opened (MainWindow keeps them per file).
-    void setLineBreakpoints(const QSet<int> &lines);
-    EventBreakpoints &eventBreakpoints() { return event_breakpoints_; }
-    // Whether the event at `step` (1-based) stops a run; `why` says which breakpoint. A watch
-    // fires when its value changed (or its condition became true) since the state breaksAt()
-    // last saw; continue and play take the state they start from as that baseline.
-    bool breaksAt(const inflight::Event &e, QString *why = nullptr) const;
+    // The condition of the breakpoint on `line` ("" when it has none or there is none), a
+    // watch expression (inflight/watch.hpp): it stops there only when the condition holds.
+    QString lineBreakpointCondition(int line) const;
+    // Sets it, adding the breakpoint if there was none; "" makes it unconditional. On a bad
+    // condition returns false and a message with its column, and changes nothing.
+    bool setLineBreakpointCondition(int line, const QString &condition, QString *error = nullptr);
+    // Every line breakpoint as written ("14", "14 if inflight a >= 2"), by line: what MainWindow
+    // keeps per file. Setting them skips texts that do not parse.
+    QStringList lineBreakpointTexts() const;
+    void setLineBreakpointTexts(const QStringList &texts);
+    inflight::EventBreakpointSet &eventBreakpoints() { return stops_.events; }
 
     // ---- watches (the Watches dock) -------------------------------------------------------
     // Adds a watch expression (inflight/watch.hpp); on a bad one returns false and a message
     // with its column.
     bool addWatch(const QString &expr, QString *error = nullptr);
     void removeWatch(int index);
-    int watchCount() const { return static_cast<int>(watches_.size()); }
+    int watchCount() const { return static_cast<int>(stops_.watches.size()); }
     QString watchText(int index) const;
     // The watch's value at the current position ("" without a scene).
     QString watchValue(int index) const;
 
     // ---- playback ------------------------------------------------------------------------------
     bool isPlaying() const { return timer_.isActive(); }
-    bool isBusy() const { return busy_; }
-    // A background seek works on the player itself (lent_player.h): the live state is not here,
-    // and what views read is the state on screen before it.
-    bool isStateLent() const { return !player_ && lent_; }
+    // A background job moves the view (a long seek, a reverse search, a collector switch's replay).
+    bool isBusy() const { return navigation_jobs_.isRunning() || seek_target_.has_value(); }
+    // A background seek has the player (it restores into the memory of the state it frees): the
+    // live state is not here, and what views read is the state on screen before it.
+    bool isSeeking() const { return !player_ && seek_target_.has_value(); }
     double speed() const { return speed_; } // micro-steps per second
 
 public slots:
@@ -267,7 +283,7 @@ signals:
     void busyChanged(bool busy);
     // The live state went to a background seek, which frees it: a view holding a pointer into
     // it (abstractNamespace()) lets go now and takes the new one at the next positionChanged().
-    void stateLent();
+    void seekStarted();
     void playingChanged(bool playing);
     void breakpointHit(const QString &why);
     void lineBreakpointsChanged();
@@ -281,39 +297,43 @@ signals:
 
 private:
     // new_scene: a scene just opened (decides stepping into collections by its size); false
-    // when the same scene is re-run with other options.
-    // `ready`: a player made off the GUI thread (with `store`, its checkpoints), installed as is.
+    // when the same scene is re-run with other options. `ready`: a session and its player made
+    // off the GUI thread (a re-run keeping the place), installed as they are.
     void reset(std::shared_ptr<const inflight::Scene> scene, const QString &path, bool new_scene = true,
-               std::unique_ptr<inflight::Player> ready = {}, std::shared_ptr<inflight::CheckpointStore> store = {});
+               std::shared_ptr<RunSession> ready_session = {}, std::unique_ptr<inflight::Player> ready = {});
     void cancelRerun();
     void startIndex();
-    void cancelSeek();
-    // Runs a job that makes a Player (a long seek, a reverse search, a collector switch's
-    // replay) on a pool thread; installs it unless a newer job or another run superseded it.
+    // Drops the background navigation under way (its result, and the player a seek took, are
+    // then another run's: a new player is installed by the caller).
+    void cancelNavigation();
+    // Runs a job that makes a Player of this session (a reverse search, a collector switch's
+    // replay) on a pool thread; installs it unless a newer job or another session superseded it.
     void runInBackground(std::function<std::unique_ptr<inflight::Player>(const std::atomic<bool> &)> job,
                          std::function<void()> after = {});
-    // A seek on a pool thread that works on the player itself (lent to it: see lent_player.h);
-    // the player comes back when it lands, unless a newer seek took over.
-    void runLentSeek(std::uint64_t step);
-    // Supersedes the job under way and marks the controller busy: the new job's cancel flag.
-    std::shared_ptr<std::atomic<bool>> startJob();
-    // The player lent and not back (a reset or another job's player replaces it): freed off the
-    // GUI thread once the seek working on it has let go.
-    void dropLent();
+    // A seek on a pool thread that takes the player (moved to the job, given back in its
+    // result); one asked for meanwhile goes on with the player once the one before gives it back.
+    void seekInBackground(std::uint64_t step);
+    void startSeek(std::unique_ptr<inflight::Player> player, std::uint64_t step);
     std::uint64_t statementsShown() const; // statements executed at the position on screen
-    // The breakpoints and watches as one engine value, for searches off the GUI thread.
-    inflight::StopConditions stopConditions() const;
+    // One slice of continueToBreakpoint(): `fresh` steps off the stop it starts from unchecked.
+    void continueSlice(bool fresh);
     void onTick();
     void moved();
     void primeWatches();
+    // Whether the step just taken (e) stops a run, and why. A watch fires when its value
+    // changed (or its condition became true) since the state it last saw; continue and play
+    // take the state they start from as that baseline (primeWatches()).
+    bool stopsAt(const inflight::Event &e, QString *why);
     // Takes snapshot_ from the state now (connected first to sceneLoaded and positionChanged,
     // so that it runs before any view's slot) and lets the lazily taken values lapse.
     // new_run: a scene loaded or re-run under other options (sceneLoaded()): nothing of the
     // snapshot before is shared.
     void takeSnapshot(bool new_run);
     const inflight::Kernel &kernel() const; // the live state: breakpoints, watches, snapshots
+    const SessionIndex &index() const;
+    std::shared_ptr<RunSession> newSession(std::shared_ptr<const inflight::Scene> scene) const;
 
-    std::shared_ptr<const inflight::Scene> scene_;
+    std::shared_ptr<RunSession> session_;               // null without a scene
     std::shared_ptr<const inflight::Scene> base_scene_; // as opened, before any variant
     int variant_ = -1;
     QString path_;
@@ -322,32 +342,20 @@ private:
     void rerunUnderCollector();                       // after era_ / kernel_ changed: same statement, new run
     bool fast_forward_ = false;
     std::vector<std::pair<inflight::Cost, std::uint64_t>> cost_overrides_;
-    std::unique_ptr<inflight::Player> player_;
-    std::shared_ptr<LentPlayer> lent_; // while a seek works on the player (then player_ is null)
-    // The run's checkpoints: the index's recorder pass and the player both fill it, so a jump
-    // restores the nearest one instead of replaying from step 0. One per run (new options, new
-    // store): a checkpoint of another run must never be restored.
-    std::shared_ptr<inflight::CheckpointStore> checkpoints_;
-    inflight::RecordedEvents index_;
-    std::shared_ptr<const inflight::RunLandmarks> landmarks_ = std::make_shared<const inflight::RunLandmarks>();
-    std::shared_ptr<const inflight::RunIndex> run_index_ = std::make_shared<const inflight::RunIndex>();
-    std::shared_ptr<const latency::LatencyRun> latency_run_ = std::make_shared<const latency::LatencyRun>();
-    std::shared_ptr<const inflight::FinishedRun> end_of_run_;
-    bool index_ready_ = false;
-    bool index_complete_ = true;
-    std::uint64_t total_steps_ = 0;
-    bool busy_ = false;
-    std::shared_ptr<std::atomic<bool>> index_cancel_;
-    std::shared_ptr<std::atomic<bool>> seek_cancel_;  // the background seek under way, if any
-    std::shared_ptr<std::atomic<bool>> rerun_cancel_; // the background re-run under way, if any
+    IndexLimits index_limits_;
+    std::unique_ptr<inflight::Player> player_; // null while a background seek has it
+    // The state on screen when a seek took the player: what the controller answers meanwhile.
+    struct Shown {
+        std::uint64_t position = 0;
+        std::uint64_t statements = 0; // statements executed
+        bool at_end = true;
+        std::optional<inflight::Event> event; // the step just taken, if any
+    } shown_;
+    std::optional<std::uint64_t> seek_target_; // where the background seek that has the player goes
     std::optional<std::uint32_t> selected_;
-    QSet<int> line_breakpoints_;
-    EventBreakpoints event_breakpoints_;
-    // breaksAt()'s engine form of event_breakpoints_, and the labels it was made from.
-    mutable inflight::EventBreakpointSet engine_breaks_;
-    mutable QString candidate_label_, garbage_label_;
-    // Each keeps the value it last saw: breaksAt() moves them on (see primeWatches()).
-    mutable std::vector<inflight::Watchpoint> watches_;
+    // Line breakpoints (one per line, by line), event breakpoints and watches; each watch keeps
+    // the value it last saw: stopsAt() moves them on (see primeWatches()).
+    inflight::StopConditions stops_;
     // The values views read, and the position's generation they were taken at.
     std::shared_ptr<const inflight::StepSnapshot> snapshot_;
     std::uint64_t generation_ = 0;
@@ -357,10 +365,14 @@ private:
     mutable std::uint64_t detail_generation_ = 0;
     mutable QString narration_;
     mutable std::uint64_t narration_generation_ = 0;
-    bool rerun_ = false;        // the sceneLoaded() being emitted is rerunKeepingPlace()'s
-    bool resume_slice_ = false; // the next continueToBreakpoint() goes on with a slice
     QTimer timer_;
+    QTimer continue_slices_; // the next slice of a continue under way
     IdleHeapTrim heap_trim_;
     double speed_ = 8.0;
     double credit_ = 0.0;
+    // The lanes of background work: a newer job of a lane supersedes the one before; a new
+    // session cancels all three.
+    JobTracker index_jobs_{this};
+    JobTracker navigation_jobs_{this}; // seeks, reverse searches, collector switches' replays
+    JobTracker rerun_jobs_{this};      // an edited scene replayed to the place shown
 };

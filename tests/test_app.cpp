@@ -221,7 +221,7 @@ private slots:
         c.first();
         c.toggleLineBreakpoint(9);
         c.eventBreakpoints().collection_starts = false;
-        c.eventBreakpoints().found_garbage = QStringLiteral("b");
+        c.eventBreakpoints().found_garbage = "b";
         c.continueToBreakpoint();
         QVERIFY(c.currentEvent());
         QCOMPARE(QString::fromStdString(c.sim().kernel().label_of_id(c.currentEvent()->a)), QStringLiteral("b"));

@@ -98,9 +98,9 @@ private slots:
         QCOMPARE(pixel(map, 0x0abce), rgb(AutobindMap::freeColor()));
     }
 
-    void keepsItsPictureWhileTheStateIsLent()
+    void keepsItsPictureWhileASeekHasTheState()
     {
-        // A background seek frees the namespace the map shows (the controller's stateLent()):
+        // A background seek frees the namespace the map shows (the controller's seekStarted()):
         // the map lets go of it at once and keeps its picture until the next one arrives.
         auto ns = std::make_unique<AbstractNamespace>();
         ns->bind_value(0x12345, SockType::dgram, 3);

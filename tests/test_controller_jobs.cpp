@@ -2,9 +2,10 @@
 // The controller's background jobs: a reverse-continue lands on the previous hit, a newer
 // request supersedes an older one whose result is never installed, a reload during indexing
 // installs only the new run's index, a collector switch replays off the GUI thread and keeps
-// the statement, and a controller destroyed mid-seek goes away cleanly. A background seek works
-// on the player itself: meanwhile the controller answers with the state on screen.
+// the statement, and a controller destroyed mid-seek goes away cleanly. A background seek takes
+// the player: meanwhile the controller answers with the state on screen.
 
+#include "background_job.h"
 #include "docks/lists_dock.h"
 #include "inflight/checkpoint_store.hpp"
 #include "inflight/kernel.hpp"
@@ -18,6 +19,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThreadPool>
 
 #include <memory>
 
@@ -35,6 +37,16 @@ bool waitIdle(PlayerController &c)
             return false;
     QCoreApplication::processEvents();
     return true;
+}
+
+// Every background job has ended and every result it posted has been delivered (or dropped):
+// a stale result would have arrived by now.
+void settle()
+{
+    do {
+        background::pool().waitForDone();
+        QCoreApplication::processEvents();
+    } while (background::pool().activeThreadCount() > 0);
 }
 
 std::uint64_t fullRunSteps(const char *name, GcEra era)
@@ -104,7 +116,7 @@ private slots:
         QVERIFY(waitIdle(c));
         const std::uint64_t landed = c.position();
         QVERIFY2(landed >= 2'000'000 && landed < 80'000'000, qPrintable(QString::number(landed)));
-        QTest::qWait(50); // a stale result would arrive as a queued call
+        settle();
         QCOMPARE(c.position(), landed);
     }
 
@@ -117,7 +129,7 @@ private slots:
         QVERIFY(test::waitIndex(c, 60000));
         QCOMPARE(c.totalSteps(), fullRunSteps("selftest-triangle-stream.scn", c.era()));
         QCOMPARE(c.timeline().back().step, c.totalSteps());
-        QTest::qWait(50);
+        settle();
         QCOMPARE(c.totalSteps(), fullRunSteps("selftest-triangle-stream.scn", c.era()));
     }
 
@@ -257,7 +269,7 @@ private slots:
 
     void aSeekWorksOnThePlayerAndViewsKeepTheStateOnScreen()
     {
-        // A background seek takes the player itself (its restore reuses the state's memory):
+        // A background seek takes the player (its restore reuses the state's memory):
         // meanwhile the controller answers with the state on screen, and the seek's result is
         // the state a replay reaches.
         PlayerController c;
@@ -271,12 +283,12 @@ private slots:
         const auto shown_graph = c.graphSnapshot();
         const std::uint64_t shown_snapshot = c.snapshot().position;
 
-        QSignalSpy lent(&c, &PlayerController::stateLent);
+        QSignalSpy taken(&c, &PlayerController::seekStarted);
         const std::uint64_t middle = c.totalSteps() / 2;
         c.seek(middle);
         QVERIFY(c.isBusy());
-        QVERIFY(c.isStateLent());
-        QCOMPARE(lent.count(), 1);
+        QVERIFY(c.isSeeking());
+        QCOMPARE(taken.count(), 1);
         QCOMPARE(c.position(), shown);
         QVERIFY(c.currentEvent());
         QCOMPARE(c.currentEvent()->step, shown_event.step);
@@ -287,9 +299,9 @@ private slots:
         QVERIFY(c.atEnd() == (shown == c.totalSteps()));
         QVERIFY(!c.abstractNamespace()); // freed by the seek: nobody may keep reading it
         c.seek(middle);                  // the same seek again (a key held down): not restarted
-        QCOMPARE(lent.count(), 1);
+        QCOMPARE(taken.count(), 1);
         QVERIFY(waitIdle(c));
-        QVERIFY(!c.isStateLent());
+        QVERIFY(!c.isSeeking());
         QCOMPARE(c.position(), middle);
         QVERIFY(c.abstractNamespace());
         Simulation reference(std::make_shared<const Scene>(c.scene()), c.simulationOptions());
@@ -298,7 +310,7 @@ private slots:
 
         // Back where it was, by a restore into the same player: the same state as before.
         c.seek(shown);
-        QVERIFY(c.isStateLent());
+        QVERIFY(c.isSeeking());
         QVERIFY(waitIdle(c));
         QCOMPARE(c.position(), shown);
         QCOMPARE(c.sim().statements_executed(), shown_statements);
@@ -307,17 +319,17 @@ private slots:
 
     void collectorSwitchDuringASeekKeepsTheStatementShown()
     {
-        // The player is lent to a seek when the collector changes: the switch re-runs to the
-        // statement on screen (not the seek's target), and the lent player is dropped.
+        // A seek has the player when the collector changes: the switch re-runs to the
+        // statement on screen (not the seek's target), and the player the seek gives back is freed.
         PlayerController c;
         openManySockets(c);
         const std::uint64_t statement = c.sim().statements_executed();
         c.seek(c.totalSteps() / 3);
-        QVERIFY(c.isStateLent());
+        QVERIFY(c.isSeeking());
         c.setEra(c.era() == GcEra::graph ? GcEra::classic : GcEra::graph);
-        QVERIFY(!c.isStateLent());
+        QVERIFY(!c.isSeeking());
         QVERIFY(waitIdle(c));
-        QTest::qWait(50); // a stale result of the dropped seek would arrive as a queued call
+        settle(); // a stale result of the dropped seek would have arrived
         QCOMPARE(c.sim().statements_executed(), statement);
         QCOMPARE(c.sim().era(), c.era());
     }
@@ -327,12 +339,100 @@ private slots:
         PlayerController c;
         openManySockets(c);
         c.seek(c.totalSteps() / 2);
-        QVERIFY(c.isStateLent());
+        QVERIFY(c.isSeeking());
         c.first();
         QVERIFY(waitIdle(c));
-        QTest::qWait(50);
+        settle();
         QCOMPARE(c.position(), std::uint64_t(0));
-        QVERIFY(!c.isStateLent());
+        QVERIFY(!c.isSeeking());
+    }
+
+    // A scene whose run never ends in reasonable time or memory (repeat 1e9 { gc }): the index
+    // stops at its memory budget, says so, and the run up to there is shown and navigable.
+    void indexStopsAtItsMemoryBudget()
+    {
+        PlayerController c;
+        PlayerController::IndexLimits limits;
+        limits.memory_bytes = std::size_t(4) << 20;
+        c.setIndexLimits(limits);
+        QVERIFY(c.openFile(QStringLiteral(INFLIGHT_SOURCE_DIR "/tests/fuzz/regressions/issue15-case01-repeat-gc.scn")));
+        QVERIFY(test::waitIndex(c, 60000));
+        QVERIFY2(c.indexStoppedBy().contains(QStringLiteral("memory budget of 4 MiB")), qPrintable(c.indexStoppedBy()));
+        // Bounded: the check is every 4096 events, a few KB past the budget at most.
+        QVERIFY(c.timeline().bytes() < limits.memory_bytes + (std::size_t(1) << 20));
+        QVERIFY(c.timeline().size() > 1000);
+        QVERIFY(c.totalSteps() >= c.timeline().back().step);
+        const std::uint64_t middle = c.timeline()[c.timeline().size() / 2].step;
+        c.seek(middle);
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.position(), middle);
+        c.last(); // the end of what the index saw, not the run's
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.position(), c.totalSteps());
+        c.back();
+        QVERIFY(waitIdle(c));
+        QVERIFY(c.position() < c.totalSteps());
+    }
+
+    // The run's own budget (`set limit steps`) ends the run, and the index says which.
+    void indexStopsAtTheRunsStepBudget()
+    {
+        PlayerController c;
+        QVERIFY(c.openText(QStringLiteral("set limit steps 100000\nrepeat 1000000000 {\n  gc\n}\n"),
+                           QStringLiteral("steps.scn")));
+        QVERIFY(test::waitIndex(c, 60000));
+        QVERIFY2(c.indexStoppedBy().contains(QStringLiteral("steps")), qPrintable(c.indexStoppedBy()));
+        QVERIFY(c.totalSteps() <= 100000);
+        c.last();
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.position(), c.totalSteps());
+    }
+
+    // A conditional line breakpoint stops only where its condition holds, continuing forward and
+    // in reverse; a bad condition is refused with its column.
+    void conditionalLineBreakpointStopsOnlyWhenItHolds()
+    {
+        PlayerController c;
+        QVERIFY(c.openFile(sceneFile("selftest-mixed-lowpoint-stream.scn")));
+        QVERIFY(test::waitIndex(c));
+        c.eventBreakpoints().invariant_violated = false;
+        // Line 9 (socketpair u$i p$i) runs six times; u0 exists from the first one's end on.
+        std::vector<std::uint64_t> begins;
+        for (const Event &e : c.timeline())
+            if (e.kind == EventKind::stmt_begin && e.scene_line == 9)
+                begins.push_back(e.step);
+        QCOMPARE(begins.size(), std::size_t(6));
+
+        QString error;
+        QVERIFY(!c.setLineBreakpointCondition(9, QStringLiteral("infligt u0"), &error));
+        QVERIFY2(error.contains(QStringLiteral("infligt")), qPrintable(error));
+        QVERIFY(c.lineBreakpoints().isEmpty());
+        QVERIFY(c.setLineBreakpointCondition(9, QStringLiteral("inflight u0 == none"), &error));
+        QCOMPARE(c.lineBreakpoints(), QSet<int>{9});
+        QCOMPARE(c.conditionalLineBreakpoints(), QSet<int>{9});
+        QCOMPARE(c.lineBreakpointCondition(9), QStringLiteral("inflight u0 == none"));
+        QCOMPARE(c.lineBreakpointTexts(), QStringList{QStringLiteral("9 if inflight u0 == none")});
+
+        QSignalSpy hits(&c, &PlayerController::breakpointHit);
+        c.continueToBreakpoint();
+        QTRY_COMPARE(hits.count(), 1);
+        QCOMPARE(c.position(), begins.front());
+        QVERIFY(hits.last().at(0).toString().contains(QStringLiteral("line 9 if inflight u0 == none")));
+        c.continueToBreakpoint(); // the five later runs of line 9 do not hold: to the end
+        QTRY_VERIFY(c.atEnd());
+        QCOMPARE(hits.count(), 1);
+
+        c.reverseContinue(); // back past the five that do not hold, to the one that does
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.position(), begins.front());
+        QCOMPARE(hits.count(), 2);
+
+        // Unconditional again: every run of the line stops.
+        QVERIFY(c.setLineBreakpointCondition(9, QString()));
+        QVERIFY(c.conditionalLineBreakpoints().isEmpty());
+        c.continueToBreakpoint();
+        QTRY_COMPARE(hits.count(), 3);
+        QCOMPARE(c.position(), begins[1]);
     }
 
     void destroyedDuringASeek()

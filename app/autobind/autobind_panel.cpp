@@ -365,7 +365,7 @@ AutobindDock::AutobindDock(PlayerController &controller, QWidget *parent)
     });
     // A seek working on the player in place frees this namespace: the map lets go of it at
     // once and shows the last picture until the seek lands.
-    connect(&controller_, &PlayerController::stateLent, panel_, &AutobindPanel::letGoKeepingPicture);
+    connect(&controller_, &PlayerController::seekStarted, panel_, &AutobindPanel::letGoKeepingPicture);
     connect(&controller_, &PlayerController::sceneLoaded, this, [this] {
         takeNamespace();
         takeSamples();
@@ -402,7 +402,7 @@ void AutobindDock::refresh()
     throttle_.stop();
     // The figures and the map of the state on screen stay while a seek works on the player:
     // its landing (positionChanged, or sceneLoaded if another run replaces it) refreshes them.
-    if (controller_.isStateLent())
+    if (controller_.isSeeking())
         return;
     ++refreshes_;
     takeNamespace();

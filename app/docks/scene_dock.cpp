@@ -11,8 +11,11 @@
 #include "inflight/simulation.hpp"
 
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -93,6 +96,7 @@ SceneDock::SceneDock(PlayerController &controller, QWidget *parent)
         if (lines.contains(line))
             controller_.toggleLineBreakpoint(line);
     });
+    connect(view_, &editor::SceneEditor::marginLineMenuRequested, this, &SceneDock::breakpointMenu);
     connect(problems_, &QListWidget::itemClicked, this, [this](QListWidgetItem *item) {
         const int i = problems_->row(item);
         if (i >= 0 && i < static_cast<int>(diagnostics_.size()))
@@ -111,7 +115,7 @@ SceneDock::SceneDock(PlayerController &controller, QWidget *parent)
     connect(&controller_, &PlayerController::positionChanged, this, &SceneDock::refresh);
     connect(&controller_, &PlayerController::indexReadyChanged, this, &SceneDock::updateExpectations);
     connect(&controller_, &PlayerController::lineBreakpointsChanged, this,
-            [this] { view_->setBreakpoints(controller_.lineBreakpoints()); });
+            [this] { view_->setBreakpoints(controller_.lineBreakpoints(), controller_.conditionalLineBreakpoints()); });
     connect(&Theme::instance(), &Theme::changed, this, &SceneDock::applyTheme);
     applyTheme();
     sceneLoaded();
@@ -135,7 +139,7 @@ void SceneDock::sceneLoaded()
         }
         view_->setBytes(text);
     }
-    view_->setBreakpoints(controller_.lineBreakpoints());
+    view_->setBreakpoints(controller_.lineBreakpoints(), controller_.conditionalLineBreakpoints());
     view_->setExpectations({});
     title_->setText(QString::fromStdString(s.title));
     title_->setToolTip(controller_.filePath());
@@ -199,6 +203,42 @@ void SceneDock::showDiagnostics(const std::vector<Diagnostic> &diagnostics, bool
     if (stale != stale_) {
         stale_ = stale;
         emit staleRunChanged(stale);
+    }
+}
+
+void SceneDock::breakpointMenu(int line, const QPoint &global)
+{
+    if (!controller_.hasScene())
+        return;
+    QSet<int> lines;
+    statement_lines(controller_.scene().statements, lines);
+    if (!lines.contains(line))
+        return; // a breakpoint stops before a statement starts: this line has none
+    const bool has = controller_.lineBreakpoints().contains(line);
+    QMenu menu;
+    QAction *edit = menu.addAction(has ? tr("Edit condition…") : tr("Add conditional breakpoint…"));
+    QAction *remove = has ? menu.addAction(tr("Remove breakpoint")) : nullptr;
+    QAction *chosen = menu.exec(global);
+    if (chosen == remove && remove) {
+        controller_.toggleLineBreakpoint(line);
+        return;
+    }
+    if (chosen != edit)
+        return;
+    QString condition = controller_.lineBreakpointCondition(line);
+    for (;;) {
+        bool ok = false;
+        condition = QInputDialog::getText(this, tr("Breakpoint condition"),
+                                          tr("Stop at line %1 only when this holds (a watch expression such as "
+                                             "\"inflight a >= 2\" or \"u0 alive\"; empty: always):")
+                                              .arg(line),
+                                          QLineEdit::Normal, condition, &ok);
+        if (!ok)
+            return;
+        QString error;
+        if (controller_.setLineBreakpointCondition(line, condition, &error))
+            return;
+        QMessageBox::warning(this, tr("Breakpoint condition"), error);
     }
 }
 

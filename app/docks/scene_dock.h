@@ -50,6 +50,8 @@ private:
     void refresh();
     void applyTheme();
     void updateExpectations();
+    // The margin's menu for `line`: a breakpoint's condition edited, or the breakpoint removed.
+    void breakpointMenu(int line, const QPoint &global);
 
     PlayerController &controller_;
     QLabel *title_ = nullptr;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // "Watches": watch expressions over the model (inflight/watch.hpp) with their value at the
 // current step. A watch also stops continue and play when it fires: its value changes, or its
-// condition (`inflight a >= 2`, `a freed`) becomes true (PlayerController::breaksAt()).
+// condition (`inflight a >= 2`, `a freed`) becomes true (inflight::StopConditions, checked by PlayerController).
 #pragma once
 
 #include <QDockWidget>

@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "buffer_checker.h"
 
-#include "../background_job.h"
-
-#include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QMetaObject>
-#include <QPointer>
 
 namespace editor {
 
@@ -22,12 +17,18 @@ BufferChecker::BufferChecker(QObject *parent) : QObject(parent)
     });
 }
 
-BufferChecker::~BufferChecker() { *alive_ = false; }
+void BufferChecker::supersede()
+{
+    timer_.stop();
+    ++generation_;
+    jobs_.cancel();
+}
 
 void BufferChecker::changed(std::function<QByteArray()> text)
 {
     source_ = std::move(text);
-    ++generation_; // an older check still running is now stale
+    ++generation_;
+    jobs_.cancel(); // an older check still running is now stale
     timer_.start();
 }
 
@@ -40,28 +41,16 @@ void BufferChecker::checkNow(const QByteArray &text)
 
 void BufferChecker::start(const QByteArray &text)
 {
-    const quint64 generation = generation_;
-    const std::string name = file_name_.toStdString();
-    QPointer<BufferChecker> self(this);
-    ++running_;
-    background::start([self, generation, text, name] {
-        QElapsedTimer clock;
-        clock.start();
-        auto parsed = std::make_shared<inflight::ParseResult>(
-            inflight::parse_scene(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), name));
-        CheckResult r{generation, text, std::move(parsed), clock.nsecsElapsed() / 1000};
-        // Delivered on the GUI thread; dropped when a newer edit came meanwhile.
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, r = std::move(r)] {
-                if (!self)
-                    return;
-                --self->running_;
-                if (r.generation == self->generation_)
-                    emit self->checked(r);
-            },
-            Qt::QueuedConnection);
-    });
+    // A newer check supersedes the one running: only the newest result arrives.
+    jobs_.start(
+        [generation = generation_, text, name = file_name_.toStdString()](const JobControl &) {
+            QElapsedTimer clock;
+            clock.start();
+            auto parsed = std::make_shared<inflight::ParseResult>(
+                inflight::parse_scene(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), name));
+            return CheckResult{generation, text, std::move(parsed), clock.nsecsElapsed() / 1000};
+        },
+        [this](CheckResult r) { emit checked(r); });
 }
 
 } // namespace editor

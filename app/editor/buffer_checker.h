@@ -3,6 +3,7 @@
 // checked on a pool thread; a newer edit supersedes an older check, whose result is dropped.
 #pragma once
 
+#include "../jobs/job_tracker.h"
 #include "inflight/parser.hpp"
 
 #include <QByteArray>
@@ -25,23 +26,18 @@ class BufferChecker : public QObject {
     Q_OBJECT
 public:
     explicit BufferChecker(QObject *parent = nullptr);
-    ~BufferChecker() override;
     static constexpr int kDefaultPauseMs = 300;
     void setPause(int ms) { timer_.setInterval(ms); }
     void setFileName(const QString &name) { file_name_ = name; }
     QString fileName() const { return file_name_; }
     // Drops what is pending or running: the buffer was replaced.
-    void supersede()
-    {
-        timer_.stop();
-        ++generation_;
-    }
+    void supersede();
     // The buffer changed: check it once typing pauses. `text` is read when the pause ends.
     void changed(std::function<QByteArray()> text);
     // Check this text now (on open), superseding anything pending.
     void checkNow(const QByteArray &text);
     quint64 generation() const { return generation_; }
-    bool pending() const { return timer_.isActive() || running_ > 0; }
+    bool pending() const { return timer_.isActive() || jobs_.isRunning(); }
 
 signals:
     // Only the newest check's result arrives.
@@ -53,9 +49,8 @@ private:
     QTimer timer_;
     std::function<QByteArray()> source_;
     QString file_name_;
-    quint64 generation_ = 0;
-    int running_ = 0;
-    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    quint64 generation_ = 0; // edits and buffers seen: a result carries the one it checked
+    JobTracker jobs_{this};
 };
 
 } // namespace editor

@@ -62,8 +62,8 @@ SceneEditor::SceneEditor(QWidget *parent) : QsciScintilla(parent)
     setMarginSensitivity(LineNumbers, true);
     setMarginType(Symbols, SymbolMargin);
     setMarginSensitivity(Symbols, true);
-    setMarginMarkerMask(Symbols, (1 << Breakpoint) | (1 << Current) | (1 << Next) | (1 << ExpectPassed) |
-                                     (1 << ExpectFailed) | (1 << ErrorLine));
+    setMarginMarkerMask(Symbols, (1 << Breakpoint) | (1 << ConditionalBreakpoint) | (1 << Current) | (1 << Next) |
+                                     (1 << ExpectPassed) | (1 << ExpectFailed) | (1 << ErrorLine));
     setMarginMarkerMask(LineNumbers, 0);
     setFolding(BoxedTreeFoldStyle, Folds);
     setAnnotationDisplay(AnnotationBoxed);
@@ -81,6 +81,8 @@ SceneEditor::SceneEditor(QWidget *parent) : QsciScintilla(parent)
     SendScintilla(SCI_SETMOUSEDWELLTIME, 500);
     connect(this, &QsciScintilla::marginClicked, this,
             [this](int, int line, Qt::KeyboardModifiers m) { emit marginLineClicked(line + 1, m); });
+    connect(this, &QsciScintilla::marginRightClicked, this,
+            [this](int, int line, Qt::KeyboardModifiers) { emit marginLineMenuRequested(line + 1, QCursor::pos()); });
     connect(this, &QsciScintillaBase::SCN_DWELLSTART, this, &SceneEditor::dwellStart);
     connect(this, &QsciScintillaBase::SCN_DWELLEND, this, [this](int, int, int) { SendScintilla(SCI_CALLTIPCANCEL); });
     connect(this, &QsciScintilla::userListActivated, this, &SceneEditor::completionChosen);
@@ -111,6 +113,7 @@ void SceneEditor::restyle(const QFont &font)
     markerDefine(Circle, Breakpoint);
     setMarkerBackgroundColor(QColor(0xd3, 0x2f, 0x2f), Breakpoint);
     setMarkerForegroundColor(QColor(0x8b, 0x1a, 0x1a), Breakpoint);
+    markerDefine(glyph(QStringLiteral("\u25c6"), QColor(0xd3, 0x2f, 0x2f), symbol), ConditionalBreakpoint);
     markerDefine(arrow(QColor(0xf9, 0xa8, 0x25), QColor(0x8a, 0x5a, 0x00), symbol), Current);
     markerDefine(arrow(Qt::transparent, QColor(0x1a, 0x4f, 0xa0), symbol), Next);
     markerDefine(glyph(QStringLiteral("\u2713"), QColor(0x2e, 0x7d, 0x32), symbol), ExpectPassed);
@@ -170,18 +173,19 @@ void SceneEditor::goToLine(int line, int col)
     setFocus();
 }
 
-void SceneEditor::setBreakpoints(const QSet<int> &lines)
+void SceneEditor::setBreakpoints(const QSet<int> &lines, const QSet<int> &conditional)
 {
     markerDeleteAll(Breakpoint);
+    markerDeleteAll(ConditionalBreakpoint);
     for (int l : lines)
-        markerAdd(l - 1, Breakpoint);
+        markerAdd(l - 1, conditional.contains(l) ? ConditionalBreakpoint : Breakpoint);
 }
 
 QSet<int> SceneEditor::breakpointLines() const
 {
     QSet<int> out;
     for (int l = 0; l < lines(); ++l)
-        if (hasMarker(l + 1, Breakpoint))
+        if (hasMarker(l + 1, Breakpoint) || hasMarker(l + 1, ConditionalBreakpoint))
             out.insert(l + 1);
     return out;
 }

@@ -34,7 +34,8 @@ public:
         ExpectPassed = 3,
         ExpectFailed = 4,
         ErrorLine = 5,
-        CurrentLine = 6
+        CurrentLine = 6,
+        ConditionalBreakpoint = 7
     };
     enum Indicator { ErrorIndicator = 8, WarningIndicator = 9 };
 
@@ -47,7 +48,8 @@ public:
     int cursorLine() const;
     void goToLine(int line, int col = 1);
 
-    void setBreakpoints(const QSet<int> &lines);
+    // `conditional`: those of `lines` whose breakpoint has a condition (drawn apart).
+    void setBreakpoints(const QSet<int> &lines, const QSet<int> &conditional = {});
     QSet<int> breakpointLines() const;
     void setCurrentLine(int line); // 0: none
     int currentLine() const { return current_; }
@@ -80,6 +82,8 @@ public:
 signals:
     // A click in the symbol or line-number margin.
     void marginLineClicked(int line, Qt::KeyboardModifiers modifiers);
+    // A right click there: the line's breakpoint menu, at `global`.
+    void marginLineMenuRequested(int line, const QPoint &global);
 
 protected:
     bool event(QEvent *e) override;

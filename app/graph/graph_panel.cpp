@@ -173,7 +173,7 @@ void GraphPanel::flushRefresh()
 void GraphPanel::refresh()
 {
     deferred_->stop();
-    if (controller_.isStateLent()) {
+    if (controller_.isSeeking()) {
         refresh_owed_ = true; // the state is being replaced: drawn once the seek lands
         return;
     }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ab_comparison.h"
 
-#include "../background_job.h"
-
 #include "duration_text.h"
 #include "histogram_widget.h"
 
@@ -12,8 +10,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QMetaObject>
-#include <QPointer>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStringList>
@@ -106,9 +102,9 @@ AbComparison::~AbComparison() { cancel(); }
 
 void AbComparison::cancel()
 {
-    if (cancel_)
-        cancel_->store(true);
-    cancel_.reset();
+    // A result of a comparison since cancelled (new scene, new run) is dropped.
+    a_jobs_.cancel();
+    b_jobs_.cancel();
     pending_ = 0;
     run_button_->setEnabled(static_cast<bool>(scene_));
 }
@@ -176,7 +172,6 @@ void AbComparison::run()
     cancel();
     if (!scene_)
         return;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
     const Scenario a = scenarioOf(a_box_), b = scenarioOf(b_box_);
     pending_ = 2;
     run_button_->setEnabled(false);
@@ -186,29 +181,19 @@ void AbComparison::run()
         QString a_name, b_name;
     };
     auto results = std::make_shared<Results>(Results{nullptr, nullptr, a.name, b.name});
-    QPointer<AbComparison> self(this);
     auto launch = [&](const Scenario &scenario, bool is_a) {
-        auto cancel = cancel_;
-        auto scene = scene_;
-        background::start([self, cancel, scene, scenario, is_a, results] {
-            auto run = runHeadless(scene, scenario, cancel.get());
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, cancel, run, is_a, results] {
-                    // A result of a comparison since cancelled (new scene, new run) is dropped.
-                    if (!self || cancel->load() || self->cancel_ != cancel)
-                        return;
-                    (is_a ? results->a : results->b) = run;
-                    if (--self->pending_ > 0)
-                        return;
-                    self->cancel_.reset();
-                    self->run_button_->setEnabled(true);
-                    self->status_->clear();
-                    self->setRuns(results->a, results->b, results->a_name, results->b_name);
-                    emit self->finished();
-                },
-                Qt::QueuedConnection);
-        });
+        (is_a ? a_jobs_ : b_jobs_)
+            .start([scene = scene_,
+                    scenario](const JobControl &job) { return runHeadless(scene, scenario, &job.cancelFlag()); },
+                   [this, is_a, results](std::shared_ptr<const LatencyRun> run) {
+                       (is_a ? results->a : results->b) = std::move(run);
+                       if (--pending_ > 0)
+                           return;
+                       run_button_->setEnabled(true);
+                       status_->clear();
+                       setRuns(results->a, results->b, results->a_name, results->b_name);
+                       emit finished();
+                   });
     };
     launch(a, true);
     launch(b, false);

@@ -5,6 +5,7 @@
 // async-GC series, reproduced by the model.
 #pragma once
 
+#include "../jobs/job_tracker.h"
 #include "headless_run.h"
 
 #include "inflight/latency.hpp"
@@ -69,8 +70,9 @@ private:
     inflight::Log2Histogram a_hist_, b_hist_;
     QString a_name_, b_name_;
 
-    std::shared_ptr<std::atomic<bool>> cancel_; // the comparison running now (nullptr: none)
-    int pending_ = 0;
+    // The comparison running now: its two runs, each on a lane of its own.
+    JobTracker a_jobs_{this}, b_jobs_{this};
+    int pending_ = 0; // of the two runs, those still running
 
     QComboBox *a_box_ = nullptr;
     QComboBox *b_box_ = nullptr;

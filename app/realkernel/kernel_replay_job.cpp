@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "realkernel/kernel_replay_job.h"
 
-#include "background_job.h"
-
-#include "inflight/release_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/release_profile.hpp"
 #include "inflight/replay_diff.hpp"
 #include "inflight/replay_plan.hpp"
-
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <unistd.h>
 
@@ -26,26 +22,17 @@ QString fate(std::optional<bool> alive)
 }
 } // namespace
 
-KernelReplayJob::KernelReplayJob(QObject *parent) : QObject(parent)
-{
-    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, [this] {
-        outcome_ = watcher_.result();
-        emit finished();
-    });
-}
-
-KernelReplayJob::~KernelReplayJob() { wait(); }
-
-void KernelReplayJob::wait() { watcher_.waitForFinished(); }
+KernelReplayJob::KernelReplayJob(QObject *parent) : QObject(parent) { }
 
 bool KernelReplayJob::start(const QString &path)
 {
-    if (watcher_.isRunning())
+    if (jobs_.isRunning())
         return false;
-    watcher_.setFuture(QtConcurrent::run(&background::pool(), [path] {
-        background::lowerThisThread();
-        return replay(path);
-    }));
+    jobs_.start([path](const JobControl &) { return replay(path); },
+                [this](Outcome o) {
+                    outcome_ = std::move(o);
+                    emit finished();
+                });
     return true;
 }
 

@@ -4,7 +4,8 @@
 // it), then the kernel's verdict beside the model's for every socket.
 #pragma once
 
-#include <QFutureWatcher>
+#include "jobs/job_tracker.h"
+
 #include <QHash>
 #include <QObject>
 #include <QString>
@@ -21,14 +22,11 @@ public:
     };
 
     explicit KernelReplayJob(QObject *parent = nullptr);
-    ~KernelReplayJob() override;
 
     // Replays the scene file at `path`; false when a replay is already running.
     bool start(const QString &path);
-    bool running() const { return watcher_.isRunning(); }
+    bool running() const { return jobs_.isRunning(); }
     const Outcome &outcome() const { return outcome_; }
-    // Waits for a running replay (the window's destructor: the child must be reaped).
-    void wait();
 
     // The replay itself, on the calling thread: what start() runs in the background.
     static Outcome replay(const QString &path);
@@ -37,6 +35,8 @@ signals:
     void finished();
 
 private:
-    QFutureWatcher<Outcome> watcher_;
     Outcome outcome_;
+    // A replay is not cancelled (its child runs to its end and is reaped by the pool thread
+    // waiting for it): destroyed meanwhile, this only drops its outcome.
+    JobTracker jobs_{this};
 };

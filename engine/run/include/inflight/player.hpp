@@ -12,10 +12,12 @@
 #include "inflight/stop_conditions.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 namespace inflight {
 
@@ -101,29 +103,62 @@ inline constexpr std::uint64_t kTailStatements = 3;
 inline constexpr std::uint64_t kTailStatementsLarge = 6;
 void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::atomic<bool> &cancel);
 
+// What ended a recording (record_run()).
+enum class RecordEnd {
+    finished,  // the run's own end (a run budget of the scene's included: Simulation::limit_reached())
+    cancelled, // the cancel flag
+    time,      // RecordLimits::time passed
+    caller,    // on_event asked to stop (the caller's own budget: the memory its copy of the events takes)
+};
+
+// The recorder's budgets over the run's own (which the Simulation enforces).
+struct RecordLimits {
+    std::chrono::steady_clock::duration time = std::chrono::steady_clock::duration::max();
+};
+
 // Records a whole run once, off the GUI thread: steps it to the end, hands every event to
-// on_event, and fills the store with checkpoints as it goes, the end included. Returns false if cancelled
-// (checked at every statement end and every 2^16 steps).
+// on_event, and fills the store with checkpoints as it goes, the end of what ran included.
+// on_event may return bool: false ends the recording there (RecordEnd::caller). The cancel flag
+// and the time budget are checked at every statement end and every 2^16 steps.
 template <class OnEvent>
-bool record_run(Simulation &sim, CheckpointStore &store, OnEvent &&on_event, const std::atomic<bool> &cancel)
+RecordEnd record_run(Simulation &sim, CheckpointStore &store, OnEvent &&on_event, const std::atomic<bool> &cancel,
+                     const RecordLimits &limits = {})
 {
+    using Clock = std::chrono::steady_clock;
+    const bool timed = limits.time != Clock::duration::max();
+    const Clock::time_point deadline = timed ? Clock::now() + limits.time : Clock::time_point::max();
+    auto out_of_time = [&] { return timed && Clock::now() >= deadline; };
     std::uint32_t tick = 0;
+    RecordEnd end = RecordEnd::finished;
     while (const Event *e = sim.step()) {
-        on_event(*e);
+        if constexpr (std::is_same_v<decltype(on_event(*e)), bool>) {
+            if (!on_event(*e)) {
+                end = RecordEnd::caller;
+                break;
+            }
+        } else {
+            on_event(*e);
+        }
         if (e->kind == EventKind::stmt_end) {
             if (cancel.load(std::memory_order_relaxed))
-                return false;
+                return RecordEnd::cancelled;
             // The present stays where the player is (it sets it): the recorder's checkpoints
             // thin out with distance from there.
             store.offer(sim);
-        } else if (++tick == (1u << 16)) {
-            tick = 0;
+        }
+        if (++tick == (1u << 16) || (timed && e->kind == EventKind::stmt_end && (tick & 255) == 0)) {
+            if (tick == (1u << 16))
+                tick = 0;
             if (cancel.load(std::memory_order_relaxed))
-                return false;
+                return RecordEnd::cancelled;
+            if (out_of_time()) {
+                end = RecordEnd::time;
+                break;
+            }
         }
     }
     checkpoint_tail(sim, store, cancel);
-    return true;
+    return cancel.load(std::memory_order_relaxed) ? RecordEnd::cancelled : end;
 }
 
 } // namespace inflight
