@@ -5,6 +5,8 @@
 
 #include "inflight/simulation.hpp"
 
+#include "run_progress.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -17,9 +19,10 @@ std::optional<std::uint64_t> parse_step(const std::string &text);
 
 // Steps `sim` (made with fast_forward off, so every micro-step counts) until it has made `step`
 // micro-steps, or to the end when `step` is nullopt. `each` sees every event. Returns false with
-// `error` set when the run ends before `step`.
-bool step_to(inflight::Simulation &sim, std::optional<std::uint64_t> step, std::string &error,
-             const std::function<void(const inflight::Event &)> &each = {});
+// `error` set to a whole message ("file:line:col: error: ...") when the run ends before `step`:
+// at its end, at a budget, or at `progress`'s timeout.
+bool step_to(inflight::Simulation &sim, std::optional<std::uint64_t> step, inflight::cli::RunProgress &progress,
+             std::string &error, const std::function<void(const inflight::Event &)> &each = {});
 
 // The socket a label names at this step, or nullopt.
 std::optional<std::uint32_t> find_socket(const inflight::Kernel &k, const std::string &label);
