@@ -14,6 +14,7 @@
 #include "inflight/vm_replay.hpp"
 
 #include "run_progress.hpp"
+#include "step_to.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -78,10 +79,10 @@ std::optional<int> parse_args(int argc, char **argv, const char *usage, bool is_
             c.era = era;
         } else if (a == "--stable-ms" && !is_export) {
             const char *v = value();
-            const long n = v ? std::strtol(v, nullptr, 10) : 0;
-            if (n < 10 || n > 1000)
+            const auto n = v ? parse_step(v) : std::nullopt;
+            if (!n || *n < 10 || *n > 1000)
                 return fail(usage, "--stable-ms needs a number of milliseconds from 10 to 1000");
-            c.stable_ms = static_cast<unsigned>(n);
+            c.stable_ms = static_cast<unsigned>(*n);
         } else if (a == "--timeout" && !is_export) {
             const char *v = value();
             c.timeout_s = v ? inflight::cli::parse_timeout_seconds(v) : std::nullopt;

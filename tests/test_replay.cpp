@@ -421,6 +421,12 @@ private slots:
             run_program(cli(), {QStringLiteral("replay"), scene, QStringLiteral("--timeout"), QStringLiteral("0")});
         QCOMPARE(bad.exit_code, 2);
         QVERIFY2(bad.err.contains(QStringLiteral("--timeout needs a number of seconds")), qPrintable(bad.err));
+        // A number with anything after it is no number.
+        const CliResult trailing = run_program(
+            cli(), {QStringLiteral("replay"), scene, QStringLiteral("--stable-ms"), QStringLiteral("50abc")});
+        QCOMPARE(trailing.exit_code, 2);
+        QVERIFY2(trailing.err.contains(QStringLiteral("--stable-ms needs a number of milliseconds")),
+                 qPrintable(trailing.err));
     }
 
     // A failure text that is not UTF-8 (here a path from the command line) is still valid JSON.
