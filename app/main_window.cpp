@@ -79,6 +79,26 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 
+// The recent-files setting as read: a hand-edited or foreign one may hold anything, and
+// hundreds of thousands of entries. Only non-empty strings count, each once, the first
+// kMaxRecent of them; the rest is never looked at.
+QStringList readRecentFiles(const QSettings &settings)
+{
+    QStringList out;
+    const QVariant value = settings.value(QStringLiteral("files/recent"));
+    const QVariantList items = value.typeId() == QMetaType::QString ? QVariantList{value} : value.toList();
+    for (const QVariant &item : items) {
+        if (out.size() >= kMaxRecent)
+            break;
+        if (item.typeId() != QMetaType::QString)
+            continue;
+        const QString path = item.toString();
+        if (!path.isEmpty() && !out.contains(path))
+            out.append(path);
+    }
+    return out;
+}
+
 // The speed slider is logarithmic: 0 -> 0.5 steps/s, 100 -> 20,000 steps/s.
 double speed_of(int v) { return 0.5 * std::pow(40000.0, v / 100.0); }
 int slider_of(double speed) { return static_cast<int>(std::lround(100.0 * std::log(speed / 0.5) / std::log(40000.0))); }
@@ -169,7 +189,9 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
     }
     if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
         shares_pending_ = true;
-    Theme::instance().setFontScale(settings.value(QStringLiteral("view/fontScale"), 1.0).toDouble());
+    bool is_number = false;
+    const double font_scale = settings.value(QStringLiteral("view/fontScale"), 1.0).toDouble(&is_number);
+    Theme::instance().setFontScale(is_number ? font_scale : 1.0); // clamped by the theme
     Theme::instance().setHighContrast(settings.value(QStringLiteral("view/highContrast"), false).toBool());
     controller_.setSpeed(settings.value(QStringLiteral("run/speed"), 8.0).toDouble());
     speed_->setValue(slider_of(controller_.speed()));
@@ -320,13 +342,13 @@ void MainWindow::buildActions()
     presentation_action_->setCheckable(true);
     auto *bigger = make(
         "fontBigger", tr("Larger text"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus), QStyle::SP_CustomBase,
-        [] { Theme::instance().setFontScale(std::min(3.0, Theme::instance().fontScale() * 1.15)); },
+        [] { Theme::instance().setFontScale(Theme::instance().fontScale() * 1.15); },
         tr("Scale every view's text up"));
     bigger->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Equal)});
     make(
         "fontSmaller", tr("Smaller text"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Minus), QStyle::SP_CustomBase,
-        [] { Theme::instance().setFontScale(std::max(0.6, Theme::instance().fontScale() / 1.15)); },
+        [] { Theme::instance().setFontScale(Theme::instance().fontScale() / 1.15); },
         tr("Scale every view's text down"));
     auto *contrast = make(
         "highContrast", tr("&High contrast"), QKeySequence(), QStyle::SP_CustomBase,
@@ -821,7 +843,7 @@ void MainWindow::reload()
 void MainWindow::addRecent(const QString &path)
 {
     QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("files/recent")).toStringList();
+    QStringList recent = readRecentFiles(settings);
     recent.removeAll(path);
     recent.prepend(path);
     while (recent.size() > kMaxRecent)
@@ -886,7 +908,7 @@ void MainWindow::rebuildRecentMenu()
     if (!recent_menu_)
         return;
     recent_menu_->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("files/recent")).toStringList();
+    const QStringList recent = readRecentFiles(QSettings());
     for (const QString &p : recent)
         recent_menu_->addAction(QFileInfo(p).fileName(), this, [this, p] { openScene(p); })->setToolTip(p);
     recent_menu_->setEnabled(!recent.isEmpty());

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "theme.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QFontDatabase>
 
 using inflight::GcRole;
@@ -13,6 +16,7 @@ Theme &Theme::instance()
 
 void Theme::setFontScale(double scale)
 {
+    scale = std::isfinite(scale) ? std::clamp(scale, kMinFontScale, kMaxFontScale) : 1.0;
     if (qFuzzyCompare(scale, font_scale_))
         return;
     font_scale_ = scale;

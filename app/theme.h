@@ -16,6 +16,10 @@ public:
 
     double fontScale() const { return font_scale_; }
     bool highContrast() const { return high_contrast_; }
+    // The zoom range; a scale outside it (a hand-edited setting: 1e9, NaN) is clamped into it,
+    // as a huge one would make every label, edge and cache of the graph huge.
+    static constexpr double kMinFontScale = 0.6;
+    static constexpr double kMaxFontScale = 3.0;
     void setFontScale(double scale);
     void setHighContrast(bool on);
     // The collector running is the graph one (6.10+): its walk's stack has its own colour and

@@ -50,6 +50,7 @@ void usage(std::ostream &to)
            "                        [--watch EXPR]... [--break LINE[ if COND]]...\n"
            "                        [--limit NAME=N]... [--max-steps N] [--timeout SECONDS]\n"
            "       inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]\n"
+           "                        [--max-steps N] [--timeout SECONDS]\n"
            "       inflight-cli check FILE [--json] [--limit NAME=N]...   (parse and check only)\n"
            "       inflight-cli replay FILE [--json] [--gc ERA]   (on this machine's kernel; see replay --help)\n"
            "       inflight-cli export-c FILE [-o OUT.c] [--gc ERA]   (the scene as a standalone C test)\n"
@@ -90,7 +91,7 @@ void usage(std::ostream &to)
            "  --limit NAME=N  a run budget (scenes/LANGUAGE.md, 'Limits'), over the scene's\n"
            "            `set limit`: objects, steps, collections, warnings, latency-samples,\n"
            "            latency-values, queued-skbs, queued-bytes, input-bytes, name-lookups,\n"
-           "            time-ns, range-names. Reaching one ends the run (or rejects the scene)\n"
+           "            time-ns, range-names, hits. Reaching one ends the run (or rejects the scene)\n"
            "            with file:line:col: error:, exit 2\n"
            "  --max-steps N   the same as --limit steps=N\n"
            "  --timeout S     end the run after S seconds of wall-clock time (exit 2)\n"
@@ -339,11 +340,9 @@ int cli_main(int argc, char **argv)
             const char *v = value("seconds");
             if (!v)
                 return 2;
-            char *end = nullptr;
-            const double t = std::strtod(v, &end);
-            if (!end || *end || !(t > 0) || t > 1e9)
+            timeout_s = cli::parse_timeout_seconds(v);
+            if (!timeout_s)
                 return fail_usage(std::string("bad --timeout '") + v + "' (seconds, more than 0)");
-            timeout_s = t;
         } else if (a == "--check") {
             options.checked = true;
         } else if (a == "--gc") {
@@ -443,21 +442,22 @@ int cli_main(int argc, char **argv)
         if (at) {
             // The state at one step instead of the report (with --trace, the steps up to it).
             std::string error;
-            const bool ok = inflight_cli::step_to(*sim, at, error, [&](const Event &e) {
+            cli::RunProgress progress(timeout_s);
+            const bool ok = inflight_cli::step_to(*sim, at, progress, error, [&](const Event &e) {
                 if (trace)
                     std::cout << (json ? trace_json_line(e, sim->kernel(), &sim->scene())
                                        : trace_line(e, sim->kernel(), &sim->scene()))
                               << "\n";
             });
             if (!ok) {
-                std::cerr << file << ": error: " << error << "\n";
+                std::cerr << printable(error) << "\n";
                 return 2;
             }
             // After --trace --json lines, the state is one more line of JSON Lines.
             std::cout << (json ? (trace ? compact_json(state_json(*sim)) + "\n" : state_json(*sim)) : state_text(*sim));
             return 0;
         }
-        std::vector<cli::Hit> hits;
+        cli::Hits hits;
         if (trace && !json) {
             std::cout << "# costs:";
             for (const CostInfo &c : cost_table())
@@ -466,12 +466,18 @@ int cli_main(int argc, char **argv)
         }
         if (!watches.empty()) {
             const Simulation &s = *sim;
-            hits = watches.run(*sim, [&](const Event &e) {
+            cli::RunProgress progress(timeout_s);
+            hits = watches.run(*sim, progress, [&](const Event &e) {
                 if (trace)
                     std::cout << (json ? trace_json_line(e, s.kernel(), &s.scene())
                                        : trace_line(e, s.kernel(), &s.scene()))
                               << "\n";
             });
+            progress.done();
+            if (progress.timed_out()) {
+                std::cerr << printable(progress.timeout_diagnostic(*sim).format()) << "\n";
+                status = 2;
+            }
             for (const std::string &w : watches.never_existed(*sim))
                 std::cerr << file << ": warning: " << w << "\n";
         } else if (trace) {
@@ -505,9 +511,12 @@ int cli_main(int argc, char **argv)
         }
         if (scenes.size() > 1 && !json)
             std::cout << "==== variant " + name + " ====\n";
-        if (!json)
-            for (const cli::Hit &h : hits)
+        if (!json) {
+            for (const cli::Hit &h : hits.listed)
                 std::cout << cli::hit_line(h) << "\n";
+            if (hits.not_listed)
+                std::cout << cli::hits_not_listed_line(hits) << "\n";
+        }
         if (json && scenes.size() > 1) {
             // Several variants (--hist): one object at the end, each report naming its variant.
             const std::string report =

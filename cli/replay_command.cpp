@@ -14,10 +14,14 @@
 #include "inflight/utf8.hpp"
 #include "inflight/vm_replay.hpp"
 
+#include "run_progress.hpp"
+#include "step_to.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -35,13 +39,14 @@ int fail(const char *usage, const std::string &msg)
 }
 
 const char *kReplayUsage =
-    "usage: inflight-cli replay FILE [--json] [--gc classic|async|graph] [--stable-ms N]\n"
+    "usage: inflight-cli replay FILE [--json] [--gc classic|async|graph] [--stable-ms N] [--timeout S]\n"
     "                           [--vm VMLINUZ [--vm-modules DIR] [--vm-accel tcg|kvm] [--vm-agent PATH]]\n"
     "Runs the scene as real syscalls on this machine's kernel, in a fresh network namespace, and\n"
     "compares every socket's fate and every errno with the model of the kernel's era (uname -r).\n"
     "With --vm, the kernel image VMLINUZ is booted under qemu with a small initramfs (static busybox,\n"
     "the static inflight-replay-agent, the scene, and unix_diag.ko from DIR, default ../lib/modules\n"
     "next to VMLINUZ) and the replay runs there, compared with the model of that kernel's era.\n"
+    "--timeout S ends the replay after S seconds (default: 600 on this kernel, 300 with --vm).\n"
     "Exit 0: they agree; 1: they differ; 2: the scene cannot be replayed.\n";
 
 const char *kExportUsage = "usage: inflight-cli export-c FILE [-o OUT.c] [--gc classic|async|graph]\n"
@@ -53,6 +58,7 @@ struct Common {
     std::optional<GcEra> era;
     bool json = false;
     unsigned stable_ms = 100;
+    std::optional<double> timeout_s;
     std::string out;
     VmOptions vm;
 };
@@ -73,10 +79,15 @@ std::optional<int> parse_args(int argc, char **argv, const char *usage, bool is_
             c.era = era;
         } else if (a == "--stable-ms" && !is_export) {
             const char *v = value();
-            const long n = v ? std::strtol(v, nullptr, 10) : 0;
-            if (n < 10 || n > 1000)
+            const auto n = v ? parse_step(v) : std::nullopt;
+            if (!n || *n < 10 || *n > 1000)
                 return fail(usage, "--stable-ms needs a number of milliseconds from 10 to 1000");
-            c.stable_ms = static_cast<unsigned>(n);
+            c.stable_ms = static_cast<unsigned>(*n);
+        } else if (a == "--timeout" && !is_export) {
+            const char *v = value();
+            c.timeout_s = v ? inflight::cli::parse_timeout_seconds(v) : std::nullopt;
+            if (!c.timeout_s)
+                return fail(usage, "--timeout needs a number of seconds, more than 0");
         } else if ((a == "--vm" || a == "--vm-modules" || a == "--vm-accel" || a == "--vm-agent") && !is_export) {
             const char *v = value();
             if (!v)
@@ -157,7 +168,9 @@ int replay_main(int argc, char **argv)
             nlohmann::json list = nlohmann::json::array();
             for (const ReplayProblem &p : plan.problems)
                 list.push_back({{"line", p.loc.line}, {"col", p.loc.col}, {"message", p.message}});
-            std::cout << nlohmann::json{{"cannot_replay", std::move(list)}}.dump(2) << "\n";
+            std::cout << nlohmann::json{{"cannot_replay", std::move(list)}}.dump(
+                             2, ' ', false, nlohmann::json::error_handler_t::replace)
+                      << "\n";
         }
         std::cerr << c.file << ": nothing was run\n";
         return 2;
@@ -166,6 +179,8 @@ int replay_main(int argc, char **argv)
     if (in_vm) {
         if (c.vm.agent.empty())
             c.vm.agent = default_agent();
+        if (c.timeout_s)
+            c.vm.timeout_s = static_cast<unsigned>(std::max(1.0, *c.timeout_s));
         kernel = run_in_vm(c.file, c.vm);
     }
     const ReleaseProfile profile = in_vm ? profile_for_release(kernel.release, kernel.version)
@@ -174,13 +189,17 @@ int replay_main(int argc, char **argv)
     if (!in_vm) {
         KernelReplayOptions options;
         options.stable_ms = c.stable_ms;
+        if (c.timeout_s)
+            options.timeout_s = static_cast<unsigned>(std::max(1.0, *c.timeout_s));
         options.expected = expected_fates(model);
         kernel = run_on_kernel(plan, options);
     }
     if (!kernel.ran) {
-        std::cerr << c.file << ": error: " << kernel.failure << "\n";
+        std::cerr << printable(c.file) << ": error: " << printable(kernel.failure) << "\n";
         if (c.json)
-            std::cout << nlohmann::json{{"error", kernel.failure}}.dump(2) << "\n";
+            std::cout << nlohmann::json{{"error", kernel.failure}}.dump(2, ' ', false,
+                                                                        nlohmann::json::error_handler_t::replace)
+                      << "\n";
         return 2;
     }
     const ReplayReport report = compare_replay(plan, model, kernel, profile);

@@ -5,10 +5,20 @@
 #include "inflight/simulation.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <unistd.h>
 
 namespace inflight::cli {
+
+std::optional<double> parse_timeout_seconds(const char *text)
+{
+    char *end = nullptr;
+    const double t = std::strtod(text, &end);
+    if (!end || end == text || *end || !(t > 0) || t > 1e9)
+        return std::nullopt;
+    return t;
+}
 
 RunProgress::RunProgress(std::optional<double> timeout_s)
     : timeout_s_(timeout_s), tty_(isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()),
@@ -45,7 +55,7 @@ void RunProgress::done()
     }
 }
 
-Diagnostic RunProgress::timeout_diagnostic(const Simulation &sim) const
+Diagnostic RunProgress::timeout_diagnostic(const Simulation &sim, std::string_view outcome) const
 {
     Diagnostic d;
     d.file = sim.scene().file;
@@ -53,7 +63,7 @@ Diagnostic RunProgress::timeout_diagnostic(const Simulation &sim) const
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", timeout_s_.value_or(0));
     d.message = std::string("--timeout ") + seconds + " s reached at micro-step " + group_digits(sim.steps()) +
-                ", in this statement; the report shows the run up to there";
+                ", in this statement; " + std::string(outcome);
     return d;
 }
 

@@ -8,12 +8,16 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 namespace inflight {
 class Simulation;
 }
 
 namespace inflight::cli {
+
+// --timeout's value: seconds, more than 0 (and at most 1e9), or nullopt.
+std::optional<double> parse_timeout_seconds(const char *text);
 
 class RunProgress {
 public:
@@ -26,8 +30,10 @@ public:
     }
     void done(); // erases the progress line
     bool timed_out() const { return timed_out_; }
-    // "file:line:col: error: --timeout 5 s reached at micro-step N ...", at the statement running then.
-    Diagnostic timeout_diagnostic(const Simulation &sim) const;
+    // "file:line:col: error: --timeout 5 s reached at micro-step N ...", at the statement running
+    // then; `outcome` says what the command shows of the run that far.
+    Diagnostic timeout_diagnostic(const Simulation &sim,
+                                  std::string_view outcome = "the report shows the run up to there") const;
 
 private:
     bool slow_tick(const Simulation &sim);

@@ -11,9 +11,9 @@ using namespace inflight;
 
 namespace inflight_cli {
 
-std::shared_ptr<Scene> load_scene_reporting(const std::string &file)
+std::shared_ptr<Scene> load_scene_reporting(const std::string &file, const ParseLimits &limits)
 {
-    ParseResult parsed = load_scene_file(file);
+    ParseResult parsed = load_scene_file(file, limits);
     for (const auto &d : parsed.diagnostics)
         std::cerr << d.format() << "\n";
     if (!parsed.ok())
@@ -30,7 +30,7 @@ std::optional<std::uint64_t> parse_step(const std::string &text)
     return v;
 }
 
-bool step_to(Simulation &sim, std::optional<std::uint64_t> step, std::string &error,
+bool step_to(Simulation &sim, std::optional<std::uint64_t> step, cli::RunProgress &progress, std::string &error,
              const std::function<void(const Event &)> &each)
 {
     while (!step || sim.steps() < *step) {
@@ -39,10 +39,22 @@ bool step_to(Simulation &sim, std::optional<std::uint64_t> step, std::string &er
             break;
         if (each)
             each(*e);
+        if (!progress.tick(sim))
+            break;
+    }
+    progress.done();
+    if (progress.timed_out()) {
+        error = progress.timeout_diagnostic(sim, "nothing is shown").format();
+        return false;
+    }
+    if (auto limit = sim.limit_reached(); limit && (!step || sim.steps() < *step)) {
+        error = limit->format();
+        return false;
     }
     if (step && sim.steps() < *step) {
-        error = "step " + std::to_string(*step) + " is past the end of the run (" + std::to_string(sim.steps()) +
-                " micro-steps" + (sim.stopped_by_finding() ? ", stopped by a finding" : "") + ")";
+        error = sim.scene().file + ": error: step " + std::to_string(*step) + " is past the end of the run (" +
+                std::to_string(sim.steps()) + " micro-steps" +
+                (sim.stopped_by_finding() ? ", stopped by a finding" : "") + ")";
         return false;
     }
     return true;

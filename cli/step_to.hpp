@@ -3,7 +3,10 @@
 // run micro-step by micro-step to it.
 #pragma once
 
+#include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
+
+#include "run_progress.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -14,16 +17,18 @@
 namespace inflight_cli {
 
 // The scene in `file`, its diagnostics written to stderr; null when it is not a valid scene.
-std::shared_ptr<inflight::Scene> load_scene_reporting(const std::string &file);
+std::shared_ptr<inflight::Scene> load_scene_reporting(const std::string &file,
+                                                      const inflight::ParseLimits &limits = {});
 
 // A step number, or nullopt when `text` is not one.
 std::optional<std::uint64_t> parse_step(const std::string &text);
 
 // Steps `sim` (made with fast_forward off, so every micro-step counts) until it has made `step`
 // micro-steps, or to the end when `step` is nullopt. `each` sees every event. Returns false with
-// `error` set when the run ends before `step`.
-bool step_to(inflight::Simulation &sim, std::optional<std::uint64_t> step, std::string &error,
-             const std::function<void(const inflight::Event &)> &each = {});
+// `error` set to a whole message ("file:line:col: error: ...") when the run ends before `step`:
+// at its end, at a budget, or at `progress`'s timeout.
+bool step_to(inflight::Simulation &sim, std::optional<std::uint64_t> step, inflight::cli::RunProgress &progress,
+             std::string &error, const std::function<void(const inflight::Event &)> &each = {});
 
 // The socket a label names at this step, or nullopt.
 std::optional<std::uint32_t> find_socket(const inflight::Kernel &k, const std::string &label);

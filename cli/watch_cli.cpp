@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "watch_cli.hpp"
 
+#include "run_progress.hpp"
+
 #include "inflight/kernel_queries.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
@@ -36,9 +38,16 @@ std::optional<std::string> Watches::check_lines(const Scene &scene) const
     return std::nullopt;
 }
 
-std::vector<Hit> Watches::run(Simulation &sim, const std::function<void(const Event &)> &each_step)
+Hits Watches::run(Simulation &sim, RunProgress &progress, const std::function<void(const Event &)> &each_step)
 {
-    std::vector<Hit> hits;
+    Hits hits;
+    hits.limit = sim.budget()[Budget::hits];
+    auto add = [&](Hit &&h) {
+        if (hits.listed.size() < hits.limit)
+            hits.listed.push_back(std::move(h));
+        else
+            ++hits.not_listed;
+    };
     for (Watchpoint &w : watches_)
         w.reset(sim.kernel()); // step 0: nothing has run
     while (const Event *e = sim.step()) {
@@ -47,11 +56,13 @@ std::vector<Hit> Watches::run(Simulation &sim, const std::function<void(const Ev
         const Kernel &k = sim.kernel();
         for (std::size_t i = 0; i < breaks_.size(); ++i)
             if (breaks_[i].hits(*e, k))
-                hits.push_back(Hit{false, i + 1, breaks_[i].text(), e->step, e->scene_line, {}, {}});
+                add(Hit{false, i + 1, breaks_[i].text(), e->step, e->scene_line, {}, {}});
         for (std::size_t i = 0; i < watches_.size(); ++i)
             if (auto c = watches_[i].check(k))
-                hits.push_back(Hit{true, i + 1, watches_[i].watch().text(), e->step, e->scene_line,
-                                   std::move(c->before), std::move(c->after)});
+                add(Hit{true, i + 1, watches_[i].watch().text(), e->step, e->scene_line, std::move(c->before),
+                        std::move(c->after)});
+        if (!progress.tick(sim))
+            break;
     }
     return hits;
 }
@@ -83,7 +94,15 @@ std::string hit_line(const Hit &h)
            std::to_string(h.step);
 }
 
-std::string json_with_hits(std::string report, const std::vector<Hit> &hits)
+std::string hits_not_listed_line(const Hits &hits)
+{
+    if (hits.not_listed == 0)
+        return {};
+    return "... and " + group_digits(hits.not_listed) +
+           " more hits, not listed: " + budget_message(BudgetBreach{Budget::hits, hits.limit, {}});
+}
+
+std::string json_with_hits(std::string report, const Hits &hits)
 {
     // report_json() ends its object with "\n}\n": the hits go in as its last member.
     const std::string tail = "\n}\n";
@@ -93,7 +112,7 @@ std::string json_with_hits(std::string report, const std::vector<Hit> &hits)
     auto q = [](const std::string &s) { return "\"" + json_escape(s) + "\""; };
     std::string o = ",\n  \"hits\": [";
     bool first = true;
-    for (const Hit &h : hits) {
+    for (const Hit &h : hits.listed) {
         o += first ? "\n" : ",\n";
         first = false;
         o += "    {\"kind\": " + q(h.is_watch ? "watch" : "break") + ", \"number\": " + std::to_string(h.number) +
@@ -104,6 +123,8 @@ std::string json_with_hits(std::string report, const std::vector<Hit> &hits)
         o += "}";
     }
     o += first ? "]" : "\n  ]";
+    if (hits.not_listed)
+        o += ",\n  \"hits_not_listed\": " + std::to_string(hits.not_listed);
     return report + o + tail;
 }
 

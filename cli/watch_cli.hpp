@@ -30,6 +30,15 @@ struct Hit {
     std::string before, after; // watches only
 };
 
+// The hits of one run: the first ones listed, up to the run's `hits` budget, the rest counted.
+struct Hits {
+    std::vector<Hit> listed;
+    std::uint64_t not_listed = 0;
+    std::uint64_t limit = 0; // the budget they were listed under
+};
+
+class RunProgress;
+
 class Watches {
 public:
     // Both return a message located in the option's text on a bad expression.
@@ -39,8 +48,9 @@ public:
     // A breakpoint on a line without a statement can never stop: say so before running.
     std::optional<std::string> check_lines(const Scene &scene) const;
 
-    // Steps sim to its end, calling each_step (if any) after every micro-step; returns the hits.
-    std::vector<Hit> run(Simulation &sim, const std::function<void(const Event &)> &each_step);
+    // Steps sim to its end, or until `progress` says the timeout has passed, calling each_step
+    // (if any) after every micro-step; returns the hits.
+    Hits run(Simulation &sim, RunProgress &progress, const std::function<void(const Event &)> &each_step);
     // After a run: the watches whose socket or user never existed (they read none throughout).
     std::vector<std::string> never_existed(const Simulation &sim) const;
 
@@ -51,7 +61,10 @@ private:
 
 // "watch 1 (inflight a >= 2) at step 57 line 12: false -> true" / "break line 14 at step 80"
 std::string hit_line(const Hit &h);
-// The report's JSON object with "hits": [...] as its last member.
-std::string json_with_hits(std::string report, const std::vector<Hit> &hits);
+// "... and 12 more hits, not listed: limit 'hits' reached: ...", or empty when every hit is listed.
+std::string hits_not_listed_line(const Hits &hits);
+// The report's JSON object with "hits": [...] (and "hits_not_listed": N past the budget) as its
+// last members.
+std::string json_with_hits(std::string report, const Hits &hits);
 
 } // namespace inflight::cli

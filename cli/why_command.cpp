@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]`: what keeps a socket
+// `inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N] [--max-steps N] [--timeout S]`: what keeps a socket
 // alive at a step, or why the collector left it (see inflight/why_alive.hpp). Kept apart from
 // main.cpp so the run command's options grow without touching it.
 #include "step_to.hpp"
 
 #include "inflight/parser.hpp"
 #include "inflight/state_dump.hpp"
+#include "inflight/utf8.hpp"
 #include "inflight/why_alive.hpp"
 
 #include <cstdio>
@@ -20,7 +21,8 @@ namespace {
 int fail(const std::string &msg)
 {
     std::fprintf(stderr, "inflight-cli: error: %s\n", msg.c_str());
-    std::fputs("usage: inflight-cli why FILE LABEL [--at STEP] [--gc classic|async|graph] [--json] [--seed N]\n",
+    std::fputs("usage: inflight-cli why FILE LABEL [--at STEP] [--gc classic|async|graph] [--json] [--seed N]\n"
+               "                          [--max-steps N] [--timeout SECONDS]\n",
                stderr);
     return 2;
 }
@@ -34,6 +36,7 @@ int why_main(int argc, char **argv)
     options.record = false;
     options.fast_forward = false; // every micro-step: --at counts them all
     bool json = false;
+    std::optional<double> timeout_s;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -60,6 +63,17 @@ int why_main(int argc, char **argv)
             if (!seed)
                 return fail(std::string("bad seed '") + (v ? v : "") + "'");
             options.seed = *seed;
+        } else if (a == "--max-steps") {
+            const char *v = value();
+            const auto n = v ? parse_step(v) : std::nullopt;
+            if (!n)
+                return fail(std::string("bad --max-steps '") + (v ? v : "") + "'");
+            options.budget_overrides.emplace_back(Budget::steps, *n);
+        } else if (a == "--timeout") {
+            const char *v = value();
+            timeout_s = v ? cli::parse_timeout_seconds(v) : std::nullopt;
+            if (!timeout_s)
+                return fail(std::string("bad --timeout '") + (v ? v : "") + "' (seconds, more than 0)");
         } else if (!a.empty() && a[0] == '-') {
             return fail("unknown option '" + a + "'");
         } else if (file.empty()) {
@@ -75,7 +89,8 @@ int why_main(int argc, char **argv)
     if (label.empty())
         return fail("no socket label given");
 
-    const std::shared_ptr<const Scene> scene = load_scene_reporting(file);
+    const std::shared_ptr<const Scene> scene =
+        load_scene_reporting(file, ParseLimits{options.budget_overrides, std::nullopt});
     if (!scene)
         return 2;
     Simulation sim(scene, options);
@@ -83,7 +98,8 @@ int why_main(int argc, char **argv)
     std::optional<WhyTracker> tracker;
     std::optional<std::uint32_t> tracked;
     std::string error;
-    const bool reached = step_to(sim, at, error, [&](const Event &e) {
+    cli::RunProgress progress(timeout_s);
+    const bool reached = step_to(sim, at, progress, error, [&](const Event &e) {
         if (!tracker)
             if (const auto id = find_socket(sim.kernel(), label)) {
                 tracked = *id;
@@ -93,7 +109,7 @@ int why_main(int argc, char **argv)
             tracker->observe(e, sim.kernel());
     });
     if (!reached) {
-        std::fprintf(stderr, "%s: error: %s\n", file.c_str(), error.c_str());
+        std::cerr << printable(error) << "\n";
         return 2;
     }
     const Kernel &k = sim.kernel();

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -387,6 +388,78 @@ private slots:
         const CliResult check = run_cli({"check", "bad.scn", "--json"}, dir_.path());
         QCOMPARE(check.exit_code, 2);
         QCOMPARE(check.out, run.out); // the same fields, the same object
+    }
+
+    // --watch and --break on a collection repeated a billion times: the hits listed stop at the
+    // hits budget, and the rest are counted.
+    void watch_and_break_hits_are_capped()
+    {
+        const QString scene =
+            QStringLiteral(INFLIGHT_SOURCE_DIR "/tests/fuzz/regressions/issue15-case01-repeat-gc.scn");
+        CliResult r = run_cli({"run", scene, "--watch", "gc_in_progress", "--break", "2", "--limit", "hits=1000",
+                               "--max-steps", "100000"},
+                              dir_.path());
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains("error: limit 'steps' reached: at most 100,000 micro-steps"), r.err.constData());
+        const QList<QByteArray> lines = r.out.split('\n');
+        qsizetype listed = 0;
+        for (const QByteArray &l : lines)
+            listed += l.startsWith("watch 1 ") || l.startsWith("break line 2 ");
+        QCOMPARE(listed, 1000);
+        QVERIFY2(QRegularExpression(QStringLiteral("\\n\\.\\.\\. and [0-9,]+ more hits, not listed: limit 'hits' "
+                                                   "reached: at most 1,000 watch and break hits listed"))
+                     .match(QString::fromUtf8(r.out))
+                     .hasMatch(),
+                 r.out.right(2000).constData());
+        QVERIFY(r.out.contains("collections:"));
+
+        r = run_cli({"run", scene, "--json", "--break", "2", "--limit", "hits=10", "--max-steps", "10000"},
+                    dir_.path());
+        QCOMPARE(r.exit_code, 2);
+        const QJsonObject report = json_object(r.out);
+        QCOMPARE(report.value("hits").toArray().size(), 10);
+        QVERIFY(report.value("hits_not_listed").toInteger() > 1000);
+
+        // The default budget, with no option: 100,000 listed.
+        r = run_cli({"run", scene, "--watch", "gc_in_progress", "--max-steps", "1000000"}, dir_.path());
+        QCOMPARE(r.exit_code, 2);
+        QCOMPARE(r.out.count("\nwatch 1 ") + r.out.startsWith("watch 1 "), 100000);
+        QVERIFY2(r.out.contains("more hits, not listed: limit 'hits' reached: at most 100,000"),
+                 r.out.right(2000).constData());
+    }
+
+    // --timeout ends every way of stepping a run: --watch, --break, --at and why.
+    void every_stepping_command_honours_the_timeout()
+    {
+        const QString scene =
+            QStringLiteral(INFLIGHT_SOURCE_DIR "/tests/fuzz/regressions/issue15-case01-repeat-gc.scn");
+        const QByteArray reached("issue15-case01-repeat-gc.scn:2:3: error: --timeout 0.5 s reached at micro-step");
+        for (const char *option : {"--watch", "--break"}) {
+            const CliResult r =
+                run_cli({"run", scene, option, std::strcmp(option, "--watch") == 0 ? "gc_in_progress" : "2",
+                         "--timeout", "0.5"},
+                        dir_.path());
+            QCOMPARE(r.exit_code, 2);
+            QVERIFY2(r.err.contains(reached), r.err.constData());
+            QVERIFY2(r.out.contains("collections:"), option); // the report of the run that far
+        }
+        CliResult r = run_cli({"run", scene, "--at", "1000000000000", "--timeout", "0.5"}, dir_.path());
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains(reached), r.err.constData());
+        QVERIFY(r.err.contains("nothing is shown"));
+        QVERIFY(r.out.isEmpty());
+
+        r = run_cli({"why", scene, "a", "--timeout", "0.5"}, dir_.path());
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains(reached), r.err.constData());
+        r = run_cli({"why", scene, "a", "--max-steps", "1000"}, dir_.path());
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains("issue15-case01-repeat-gc.scn:2:3: error: limit 'steps' reached: at most 1,000 "
+                                "micro-steps"),
+                 r.err.constData());
+        r = run_cli({"why", scene, "a", "--timeout", "soon"}, dir_.path());
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains("bad --timeout 'soon'"), r.err.constData());
     }
 };
 

@@ -32,6 +32,8 @@
 #include <QTest>
 #include <QTimer>
 
+#include <memory>
+
 using editor::EditorSession;
 using editor::SceneEditor;
 
@@ -496,6 +498,68 @@ private slots:
         // Saved: no copy is left of either.
         QVERIFY(e.session.save());
         QVERIFY(editor::RecoveryStore(recovery).all().isEmpty());
+    }
+
+    // A second instance started while the first has unsaved text neither offers nor deletes
+    // the first one's copy; once the first is gone, its copy is offered.
+    void aSecondInstanceLeavesTheFirstOnesCopy()
+    {
+        const QString recovery = path("recovery-second");
+        const QString file = path("second.scn");
+        QVERIFY(write_all(file, kTriangle));
+        auto first = std::make_unique<Editing>(recovery);
+        first->session.setRecoveryInterval(50);
+        QVERIFY(first->session.open(file));
+        QSignalSpy written(&first->session, &EditorSession::recoveryWritten);
+        first->editor().setCompleteWhileTyping(false);
+        first->typeAtEnd(QStringLiteral("# unsaved in the first"));
+        QVERIFY(written.wait(10000));
+
+        Editing second(recovery);
+        int asked = 0;
+        second.session.setRecoverPrompt([&](const editor::RecoveryStore::Copy &) {
+            ++asked;
+            return false; // "No": would delete the copy offered
+        });
+        QVERIFY(!second.session.offerRecovery());
+        QCOMPARE(asked, 0);
+        QVERIFY(second.session.open(file)); // the file's own copy is not offered either
+        QCOMPARE(asked, 0);
+        const auto kept =
+            first->session.recoveryStore().read(QFileInfo(file).absoluteFilePath(), editor::RecoveryStore::Whose::mine);
+        QVERIFY(kept.has_value());
+        QCOMPARE(kept->text, kTriangle + "# unsaved in the first");
+
+        // The first instance goes without saving (its lock goes, its copy stays): now offered.
+        first->editor().setModified(true);
+        first.reset();
+        Editing third(recovery);
+        third.session.setRecoverPrompt([&](const editor::RecoveryStore::Copy &) {
+            ++asked;
+            return true;
+        });
+        QVERIFY(third.session.offerRecovery());
+        QCOMPARE(asked, 1);
+        QCOMPARE(third.editor().bytes(), kTriangle + "# unsaved in the first");
+    }
+
+    // A copy holding a NUL byte comes back whole, and is written back whole.
+    void aRecoveryCopyWithANulComesBackWhole()
+    {
+        const QString recovery = path("recovery-nul");
+        const QByteArray text("socketpair a b\n# before\0after the NUL\nclose a\n", 46);
+        QVERIFY(text.contains('\0'));
+        {
+            editor::RecoveryStore gone(recovery); // an instance that wrote its copy and went
+            QVERIFY(gone.write({}, text));
+        }
+        Editing e(recovery);
+        e.session.setRecoverPrompt([](const editor::RecoveryStore::Copy &) { return true; });
+        QVERIFY(e.session.offerRecovery());
+        QCOMPARE(e.editor().bytes(), text);
+        const auto own = e.session.recoveryStore().read({}, editor::RecoveryStore::Whose::mine);
+        QVERIFY(own.has_value());
+        QCOMPARE(own->text, text);
     }
 
     void unsavedChangesAreAskedAboutOnCloseOpenAndQuit()

@@ -33,6 +33,8 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include <cmath>
+
 using inflight::test::waitIndex;
 
 namespace {
@@ -348,6 +350,50 @@ private slots:
         QVERIFY(!d.algorithm->isFloating() && onScreen(d.algorithm));
         QCOMPARE(w.dockWidgetArea(d.algorithm), Qt::RightDockWidgetArea);
         QVERIFY(d.algorithm->width() >= w.width() * 0.22);
+    }
+
+    // A hand-edited font scale is clamped as it is read: a huge one would make the graph's
+    // labels and edges huge, NaN every size.
+    void hostileFontScaleIsClamped_data()
+    {
+        QTest::addColumn<QVariant>("stored");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("1e9") << QVariant(1e9) << Theme::kMaxFontScale;
+        QTest::newRow("200") << QVariant(200.0) << Theme::kMaxFontScale;
+        QTest::newRow("tiny") << QVariant(1e-9) << Theme::kMinFontScale;
+        QTest::newRow("NaN") << QVariant(std::nan("")) << 1.0;
+        QTest::newRow("text") << QVariant(QStringLiteral("huge")) << 1.0;
+    }
+    // A recent-files list of any size and content: the menu shows at most its cap, each file
+    // once, strings only.
+    void hostileRecentListIsCapped()
+    {
+        QVariantList stored;
+        stored << QVariant(42) << QString() << QStringLiteral("/tmp/a.scn") << QStringLiteral("/tmp/a.scn");
+        for (int i = 0; i < 20000; ++i)
+            stored << QStringLiteral("/tmp/r%1.scn").arg(i);
+        QSettings().setValue(QStringLiteral("files/recent"), stored);
+        PlayerController c;
+        MainWindow w(c);
+        QMenu *recent = nullptr;
+        for (QMenu *m : w.findChildren<QMenu *>())
+            if (m->title() == QStringLiteral("Open &Recent"))
+                recent = m;
+        QVERIFY(recent);
+        const QList<QAction *> items = recent->actions();
+        QCOMPARE(items.size(), 8);
+        QCOMPARE(items[0]->toolTip(), QStringLiteral("/tmp/a.scn"));
+        QCOMPARE(items[1]->toolTip(), QStringLiteral("/tmp/r0.scn"));
+    }
+
+    void hostileFontScaleIsClamped()
+    {
+        QFETCH(QVariant, stored);
+        QFETCH(double, expected);
+        QSettings().setValue(QStringLiteral("view/fontScale"), stored);
+        PlayerController c;
+        MainWindow w(c);
+        QCOMPARE(Theme::instance().fontScale(), expected);
     }
 };
 

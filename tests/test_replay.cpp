@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 
@@ -109,6 +110,49 @@ CliResult run_program(const QString &program, const QStringList &args, int timeo
 }
 
 QString cli() { return QStringLiteral(INFLIGHT_CLI); }
+
+// The processes whose parent is `parent`, from /proc/PID/stat (the field after the command).
+std::vector<pid_t> children_of(pid_t parent)
+{
+    std::vector<pid_t> out;
+    std::error_code ec;
+    for (const auto &e : std::filesystem::directory_iterator("/proc", ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        const std::string stat = read_text(QString::fromStdString(e.path().string() + "/stat"));
+        const auto close = stat.rfind(')');
+        if (close == std::string::npos)
+            continue;
+        char state = 0;
+        int ppid = 0;
+        if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent)
+            out.push_back(static_cast<pid_t>(std::stoi(name)));
+    }
+    return out;
+}
+
+// Gone: no such process, or a zombie (dead, waiting for whoever reaps orphans).
+bool process_gone(pid_t pid)
+{
+    const std::string stat = read_text(QStringLiteral("/proc/%1/stat").arg(pid));
+    const auto close = stat.rfind(')');
+    return close == std::string::npos || stat.find(" Z ", close) == close + 1;
+}
+
+// A replay long enough to be caught running: every gc waits for the socket set to settle.
+QString slow_replay_scene(const QTemporaryDir &dir)
+{
+    const QString path = dir.filePath(QStringLiteral("slow.scn"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    QByteArray text = "scene \"slow\"\nsocketpair a b\nsend a fds=b\nclose b\n";
+    for (int i = 0; i < 1000; ++i)
+        text += "gc\n";
+    f.write(text);
+    return path;
+}
 
 } // namespace
 
@@ -339,6 +383,69 @@ private slots:
         // The namespace was the child's: this process is still in the one it started in.
         QVERIFY(r->kernel.isolation.find("network namespace") != std::string::npos);
         QCOMPARE(std::filesystem::read_symlink("/proc/self/ns/net"), netns_before);
+    }
+
+    // kill -9 of `inflight-cli replay` takes its namespace's coordinator and scene processes with it.
+    void killed_replay_leaves_no_process()
+    {
+        QTemporaryDir dir;
+        const QString scene = slow_replay_scene(dir);
+        QVERIFY(!scene.isEmpty());
+        QProcess p;
+        p.start(cli(), {QStringLiteral("replay"), scene});
+        QVERIFY(p.waitForStarted());
+        const auto cli_pid = static_cast<pid_t>(p.processId());
+        // The coordinator (the CLI's child) and its scene process (the worker, its child).
+        std::vector<pid_t> coordinator, workers;
+        QTRY_VERIFY_WITH_TIMEOUT((coordinator = children_of(cli_pid)).size() == 1 &&
+                                     !(workers = children_of(coordinator.front())).empty(),
+                                 20000);
+        p.kill(); // SIGKILL: no handler runs
+        QVERIFY(p.waitForFinished());
+        QTRY_VERIFY_WITH_TIMEOUT(process_gone(coordinator.front()), 10000);
+        for (const pid_t w : workers)
+            QTRY_VERIFY_WITH_TIMEOUT(process_gone(w), 10000);
+    }
+
+    // --timeout bounds the whole replay; what it started ends with it.
+    void replay_timeout_bounds_the_run()
+    {
+        QTemporaryDir dir;
+        const QString scene = slow_replay_scene(dir);
+        QVERIFY(!scene.isEmpty());
+        const CliResult r =
+            run_program(cli(), {QStringLiteral("replay"), scene, QStringLiteral("--timeout"), QStringLiteral("1")});
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("error: the replay did not finish in 1 s")), qPrintable(r.err));
+        const CliResult bad =
+            run_program(cli(), {QStringLiteral("replay"), scene, QStringLiteral("--timeout"), QStringLiteral("0")});
+        QCOMPARE(bad.exit_code, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("--timeout needs a number of seconds")), qPrintable(bad.err));
+        // A number with anything after it is no number.
+        const CliResult trailing = run_program(
+            cli(), {QStringLiteral("replay"), scene, QStringLiteral("--stable-ms"), QStringLiteral("50abc")});
+        QCOMPARE(trailing.exit_code, 2);
+        QVERIFY2(trailing.err.contains(QStringLiteral("--stable-ms needs a number of milliseconds")),
+                 qPrintable(trailing.err));
+    }
+
+    // A failure text that is not UTF-8 (here a path from the command line) is still valid JSON.
+    void replay_json_error_is_utf8()
+    {
+        const QString scene = source_path(QStringLiteral("scenes/selftest-self-ref-stream.scn"));
+        const CliResult r = run_program(
+            QStringLiteral("/bin/sh"),
+            {QStringLiteral("-c"), QStringLiteral("exec \"$0\" replay --json --vm \"$(printf '/x/\\377')\" \"$1\""),
+             cli(), scene});
+        QCOMPARE(r.exit_code, 2);
+        QJsonParseError e;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8(), &e);
+        QVERIFY2(e.error == QJsonParseError::NoError, qPrintable(r.out + r.err));
+        QVERIFY2(
+            doc.object().value(QStringLiteral("error")).toString().startsWith(QStringLiteral("no kernel image at /x/")),
+            qPrintable(r.out));
+        // The terminal gets the byte named, not sent.
+        QVERIFY2(r.err.contains(QStringLiteral("/x/\\xFF")), qPrintable(r.err));
     }
 
     void vm_without_a_kernel_image_says_so()

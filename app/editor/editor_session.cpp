@@ -407,10 +407,15 @@ void EditorSession::restore(const RecoveryStore::Copy &copy)
     if (copy.original_path.isEmpty())
         name_ = tr("untitled.scn");
     load(disk, copy.original_path);
-    editor_->SendScintilla(QsciScintilla::SCI_SETTEXT, copy.text.constData());
-    recovered_path_ = path_;
+    editor_->replaceBytes(copy.text);
     checker_.checkNow(editor_->bytes());
     emit titleChanged();
+    // The text lives on in this instance's own slot before the copy it came from is dropped.
+    writeRecovery();
+    recovery_writer_.waitForDone();
+    if (!recovery_.read(path_, RecoveryStore::Whose::mine).has_value())
+        return; // not written (an unwritable directory): the copy stays to be offered again
+    recovery_.remove(copy);
 }
 
 void EditorSession::clearRecovery()

@@ -3,20 +3,80 @@
 
 #include "../save_file.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLockFile>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <mutex>
 
 namespace editor {
 
-RecoveryStore::RecoveryStore(QString directory) : dir_(directory.isEmpty() ? defaultDirectory() : std::move(directory))
-{ }
+struct RecoveryStore::Instance {
+    QString name; // "instance-PID-RANDOM": its directory, and with ".lock" its lock file
+    QString parent;
+    std::mutex mutex;
+    std::unique_ptr<QLockFile> lock; // taken by the first write
+    QString directory() const { return parent + QLatin1Char('/') + name; }
+    ~Instance()
+    {
+        if (!lock)
+            return;
+        // Gone normally: an emptied directory goes; copies still in it stay to be offered.
+        QDir(parent).rmdir(name);
+        lock->unlock();
+    }
+};
+
+namespace {
+
+const QString kInstancePrefix = QStringLiteral("instance-");
+
+// Whether the instance that made `lock_path` still runs. A lock whose process is gone is stale
+// whatever its age; a live one is never taken, however old (stale time 0). When unsure (no
+// permission), the owner is taken to be alive: its copies are then neither offered nor deleted.
+bool ownerRuns(const QString &lock_path)
+{
+    if (!QFileInfo::exists(lock_path))
+        return false;
+    QLockFile probe(lock_path);
+    probe.setStaleLockTime(0);
+    if (probe.tryLock(0)) {
+        probe.unlock();
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+RecoveryStore::RecoveryStore(QString directory)
+    : dir_(directory.isEmpty() ? defaultDirectory() : std::move(directory)), instance_(std::make_shared<Instance>())
+{
+    instance_->parent = dir_;
+    instance_->name = kInstancePrefix + QString::number(QCoreApplication::applicationPid()) + QLatin1Char('-') +
+                      QString::number(QRandomGenerator::global()->generate(), 16);
+}
+
+QString RecoveryStore::ownDirectory() const
+{
+    const std::lock_guard guard(instance_->mutex);
+    if (!instance_->lock) {
+        QDir().mkpath(dir_);
+        instance_->lock = std::make_unique<QLockFile>(instance_->directory() + QStringLiteral(".lock"));
+        instance_->lock->setStaleLockTime(0);
+        instance_->lock->tryLock(0);
+        QDir().mkpath(instance_->directory());
+    }
+    return instance_->directory();
+}
 
 QString RecoveryStore::defaultDirectory()
 {
@@ -36,12 +96,13 @@ QString RecoveryStore::slotOf(const QString &original_path) const
 
 bool RecoveryStore::write(const QString &original_path, const QByteArray &text, QString *error) const
 {
-    if (!QDir().mkpath(dir_)) {
+    const QString own = ownDirectory();
+    if (!QFileInfo(own).isDir()) {
         if (error)
-            *error = QStringLiteral("%1: cannot create the recovery directory").arg(dir_);
+            *error = QStringLiteral("%1: cannot create the recovery directory").arg(own);
         return false;
     }
-    const QString slot = dir_ + QLatin1Char('/') + slotOf(original_path);
+    const QString slot = own + QLatin1Char('/') + slotOf(original_path);
     // The text first, then the note that names it: a copy is only offered once both are there.
     if (const auto failed = saveFile(slot + QStringLiteral(".scn"), text, "write the recovery copy")) {
         if (error)
@@ -61,10 +122,10 @@ bool RecoveryStore::write(const QString &original_path, const QByteArray &text, 
     return true;
 }
 
-std::optional<RecoveryStore::Copy> RecoveryStore::readSlot(const QString &slot) const
+std::optional<RecoveryStore::Copy> RecoveryStore::readSlot(const QString &directory, const QString &slot) const
 {
-    QFile info(dir_ + QLatin1Char('/') + slot + QStringLiteral(".json"));
-    QFile body(dir_ + QLatin1Char('/') + slot + QStringLiteral(".scn"));
+    QFile info(directory + QLatin1Char('/') + slot + QStringLiteral(".json"));
+    QFile body(directory + QLatin1Char('/') + slot + QStringLiteral(".scn"));
     if (!info.open(QIODevice::ReadOnly) || !body.open(QIODevice::ReadOnly))
         return std::nullopt;
     const QJsonObject o = QJsonDocument::fromJson(info.readAll()).object();
@@ -74,21 +135,40 @@ std::optional<RecoveryStore::Copy> RecoveryStore::readSlot(const QString &slot) 
     c.original_path = o.value(QStringLiteral("path")).toString();
     c.written = QDateTime::fromString(o.value(QStringLiteral("written")).toString(), Qt::ISODateWithMs);
     c.slot = slot;
+    c.directory = directory;
     return c;
 }
 
-std::optional<RecoveryStore::Copy> RecoveryStore::read(const QString &original_path) const
+QList<RecoveryStore::Copy> RecoveryStore::copiesIn(const QString &directory) const
 {
-    return readSlot(slotOf(original_path));
+    QList<Copy> out;
+    for (const QFileInfo &f : QDir(directory).entryInfoList({QStringLiteral("*.json")}, QDir::Files))
+        if (auto c = readSlot(directory, f.completeBaseName()))
+            out.append(std::move(*c));
+    return out;
+}
+
+std::optional<RecoveryStore::Copy> RecoveryStore::read(const QString &original_path, Whose whose) const
+{
+    if (whose == Whose::mine)
+        return readSlot(instance_->directory(), slotOf(original_path));
+    const QString slot = slotOf(original_path);
+    for (const Copy &c : all())
+        if (c.slot == slot)
+            return c;
+    return std::nullopt;
 }
 
 QList<RecoveryStore::Copy> RecoveryStore::all() const
 {
-    QList<Copy> out;
-    // Every note with its text (the older single slot, "buffer", included).
-    for (const QFileInfo &f : QDir(dir_).entryInfoList({QStringLiteral("*.json")}, QDir::Files))
-        if (auto c = readSlot(f.completeBaseName()))
-            out.append(std::move(*c));
+    // Copies written straight into the directory (by an instance without a lock of its own),
+    // then those of every instance that is gone.
+    QList<Copy> out = copiesIn(dir_);
+    for (const QFileInfo &d : QDir(dir_).entryInfoList({kInstancePrefix + QLatin1Char('*')}, QDir::Dirs)) {
+        if (d.fileName() == instance_->name || ownerRuns(d.absoluteFilePath() + QStringLiteral(".lock")))
+            continue;
+        out += copiesIn(d.absoluteFilePath());
+    }
     std::stable_sort(out.begin(), out.end(), [](const Copy &a, const Copy &b) { return a.written > b.written; });
     return out;
 }
@@ -105,13 +185,18 @@ void RecoveryStore::clear(const QString &original_path)
 {
     Copy c;
     c.slot = slotOf(original_path);
+    c.directory = instance_->directory();
     remove(c);
 }
 
 void RecoveryStore::remove(const Copy &copy)
 {
-    QFile::remove(dir_ + QLatin1Char('/') + copy.slot + QStringLiteral(".json"));
-    QFile::remove(dir_ + QLatin1Char('/') + copy.slot + QStringLiteral(".scn"));
+    const QString directory = copy.directory.isEmpty() ? dir_ : copy.directory;
+    QFile::remove(directory + QLatin1Char('/') + copy.slot + QStringLiteral(".json"));
+    QFile::remove(directory + QLatin1Char('/') + copy.slot + QStringLiteral(".scn"));
+    // A gone instance's last copy: its directory goes with it (rmdir leaves one still in use).
+    if (directory != dir_ && directory != instance_->directory())
+        QDir(dir_).rmdir(QFileInfo(directory).fileName());
 }
 
 } // namespace editor

@@ -3,6 +3,9 @@
 // own (atomically), one slot per file (and one for the untitled buffer), so that after a crash
 // or a kill the next start can offer each back: two windows editing two files both lose
 // nothing. A slot is cleared when its buffer is saved, reverted or closed without changes.
+// Each instance (each store and its copies) writes in a directory of its own, guarded by a
+// lock file held while it lives: the copies another instance offers or deletes are only those
+// of instances that are gone (a crash, a kill), never those of one still running.
 #pragma once
 
 #include <QByteArray>
@@ -10,6 +13,7 @@
 #include <QList>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace editor {
@@ -25,24 +29,32 @@ public:
         QString original_path; // the file the buffer belongs to (empty: never saved)
         QByteArray text;
         QDateTime written;
-        QString slot; // the slot's file name stem in the directory
+        QString slot;      // the slot's file name stem in its directory
+        QString directory; // where the slot's files are
     };
+    enum class Whose { left, mine }; // left by instances that are gone, or this instance's own
     // Writes the copy of `original_path`'s buffer over its slot's previous one, whole or not at
     // all (saveFile(): a full disk or a kill mid-write leaves the previous one).
     bool write(const QString &original_path, const QByteArray &text, QString *error = nullptr) const;
-    // The copy of `original_path` (empty: the untitled buffer's), if one was left.
-    std::optional<Copy> read(const QString &original_path) const;
-    // Every copy left, newest first.
+    // The copy of `original_path` (empty: the untitled buffer's), if one was left (the newest).
+    std::optional<Copy> read(const QString &original_path, Whose whose = Whose::left) const;
+    // Every copy left by instances that are gone, newest first.
     QList<Copy> all() const;
     // The newest copy of any file.
     std::optional<Copy> newest() const;
+    // Drops this instance's copy of `original_path`.
     void clear(const QString &original_path);
     void remove(const Copy &copy);
 
 private:
+    struct Instance;
     QString slotOf(const QString &original_path) const;
-    std::optional<Copy> readSlot(const QString &slot) const;
+    std::optional<Copy> readSlot(const QString &directory, const QString &slot) const;
+    QList<Copy> copiesIn(const QString &directory) const;
+    // This instance's directory, its lock taken first (the first write creates both).
+    QString ownDirectory() const;
     QString dir_;
+    std::shared_ptr<Instance> instance_; // shared by the copies of this store (its writer thread)
 };
 
 } // namespace editor

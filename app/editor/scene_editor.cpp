@@ -149,8 +149,17 @@ QByteArray SceneEditor::bytes() const
 
 void SceneEditor::setBytes(const QByteArray &text)
 {
-    SendScintilla(SCI_SETTEXT, text.constData());
+    replaceBytes(text);
     SendScintilla(SCI_EMPTYUNDOBUFFER);
+}
+
+void SceneEditor::replaceBytes(const QByteArray &text)
+{
+    // SCI_SETTEXT takes a C string and would stop at a NUL: the length is given instead.
+    SendScintilla(SCI_BEGINUNDOACTION);
+    SendScintilla(SCI_CLEARALL);
+    SendScintilla(SCI_ADDTEXT, static_cast<unsigned long>(text.size()), text.constData());
+    SendScintilla(SCI_ENDUNDOACTION);
 }
 
 int SceneEditor::positionOf(int line, int col) const

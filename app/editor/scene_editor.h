@@ -42,6 +42,8 @@ public:
     // The buffer as bytes (UTF-8, line endings as typed): what is checked and saved.
     QByteArray bytes() const;
     void setBytes(const QByteArray &text);
+    // The whole buffer becomes `text`, every byte of it, as one edit that Undo takes back.
+    void replaceBytes(const QByteArray &text);
     // Byte position of (line, col), both 1-based.
     int positionOf(int line, int col) const;
     // The cursor's line (1-based).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/kernel_replay.hpp"
 
+#include "die_with_parent.hpp"
 #include "pipe_io.hpp"
 #include "replay_worker.hpp"
 #include "socket_census.hpp"
@@ -16,9 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -437,8 +440,10 @@ KernelRun run_on_kernel(const ReplayPlan &plan, const KernelReplayOptions &optio
         failed.failure = std::string("pipe: ") + std::strerror(errno);
         return failed;
     }
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
+        die_with_parent(parent);
         close(p[0]);
         child_main(plan, options, p[1]);
     }
@@ -450,8 +455,10 @@ KernelRun run_on_kernel(const ReplayPlan &plan, const KernelReplayOptions &optio
     }
     // The child's work is bounded by the plan's size and the observation waits; a child that
     // hangs anyway (a kernel that never answers) is killed after this long.
-    const unsigned budget_ms =
-        10000 + static_cast<unsigned>(plan.steps.size()) * (options.max_wait_ms + 50) + options.max_wait_ms;
+    const std::uint64_t plan_ms =
+        10000 + static_cast<std::uint64_t>(plan.steps.size()) * (options.max_wait_ms + 50) + options.max_wait_ms;
+    const auto budget_ms =
+        static_cast<unsigned>(std::min<std::uint64_t>(plan_ms, std::uint64_t(options.timeout_s) * 1000));
     const auto start = Clock::now();
     std::string text;
     char buf[65536];

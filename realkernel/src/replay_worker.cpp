@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "replay_worker.hpp"
 
+#include "die_with_parent.hpp"
+
 #include "pipe_io.hpp"
 
 #include <fcntl.h>
@@ -255,7 +257,6 @@ WorkerReply execute(const ReplayStep &s, Fds &fds)
 
 [[noreturn]] void worker_main(const ReplayPlan &plan, unsigned uid, std::uint64_t nofile, int cmd, int reply)
 {
-    prctl(PR_SET_PDEATHSIG, SIGKILL); // never outlive the replay
     std::signal(SIGPIPE, SIG_IGN);
     // Only the two pipes stay, high above the scene's fds, so the scene's numbers start at 3 as
     // the model's do and RLIMIT_NOFILE counts what the scene opens.
@@ -316,9 +317,12 @@ Worker::Worker(const ReplayPlan &plan, unsigned uid, std::uint64_t nofile)
         close(to_worker[1]);
         return;
     }
+    const pid_t parent = getpid();
     const pid_t pid = fork();
-    if (pid == 0)
+    if (pid == 0) {
+        die_with_parent(parent);
         worker_main(plan, uid, nofile, to_worker[0], from_worker[1]);
+    }
     close(to_worker[0]);
     close(from_worker[1]);
     cmd_ = to_worker[1];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/vm_replay.hpp"
 
+#include "die_with_parent.hpp"
 #include "inflight/atomic_file.hpp"
 
 #include "pipe_io.hpp"
@@ -164,8 +165,10 @@ KernelRun run_in_vm(const std::string &scene_file, const VmOptions &o)
         failed.failure = std::string("pipe: ") + std::strerror(errno);
         return failed;
     }
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
+        die_with_parent(parent); // kept across exec: qemu dies with the replay
         const int null = open("/dev/null", O_RDWR);
         dup2(null, 0);
         dup2(out[1], 1);

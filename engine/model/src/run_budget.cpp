@@ -27,6 +27,9 @@ constexpr BudgetInfo kTable[kBudgetCount] = {
     {Budget::time_ns, "time-ns", kSaturatedU64, "ns of modelled time", true},
     // A range is the one place where a few bytes of input become many names (~80 bytes each).
     {Budget::range_names, "range-names", 1'000'000, "names from ranges {A..B}", true},
+    // A watch that fires on every collection of `repeat 1000000000 { gc }` would list a
+    // billion lines; a person reads the first ones, and a hit is ~150 bytes.
+    {Budget::hits, "hits", 100'000, "watch and break hits listed", false},
 };
 
 } // namespace

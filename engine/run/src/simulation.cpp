@@ -664,6 +664,8 @@ const Event *Simulation::step()
     }
 }
 
+const RunBudget &Simulation::budget() const { return kernel_.config().budget; }
+
 void Simulation::check_budgets()
 {
     if (!kernel_.breach && steps_ >= kernel_.config().budget[Budget::steps])

@@ -24,6 +24,9 @@ struct KernelReplayOptions {
     // unsettled).
     unsigned poll_ms = 10;
     unsigned max_wait_ms = 1000;
+    // The whole replay's wall-clock time: its child is killed past it (a scene of thousands of
+    // observed statements waits stable_ms at each).
+    unsigned timeout_s = 600;
     // What the model predicts at an observation (plan step -> label -> alive): while the set is
     // stable but not yet this, the wait goes on, up to max_wait_ms, for a kworker that a loaded
     // host runs late. It never makes a verdict: what the kernel shows then is what is judged.

@@ -28,8 +28,9 @@ enum class Budget : unsigned char {
     name_lookups,    // name look-ups the static checker may make (its work, not statements)
     time_ns,         // modelled nanoseconds a task's clock may reach (the clock never wraps)
     range_names,     // names the parser makes from ranges (fds=s{0..99999}: 13 bytes, 100,000 names)
+    hits,            // watch and breakpoint hits listed; later ones are counted only
 };
-inline constexpr std::size_t kBudgetCount = 12;
+inline constexpr std::size_t kBudgetCount = 13;
 
 struct BudgetInfo {
     Budget id;

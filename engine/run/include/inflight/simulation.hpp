@@ -139,6 +139,8 @@ public:
     // The budget that ended the run (run_budget.hpp), located at the statement running then:
     // "file:line:col: error: limit 'steps' reached: ...". Empty when none was reached.
     std::optional<Diagnostic> limit_reached() const;
+    // The run's budgets: the scene's `set limit` lines with the options' overrides on top.
+    const RunBudget &budget() const;
     const std::vector<ExpectationOutcome> &expectations() const { return expectations_; }
     std::size_t expectations_failed() const;
 
