@@ -54,12 +54,23 @@ class TestGraphExport : public QObject {
     Q_OBJECT
 
 private slots:
+    void pictureHoldsEveryItemIncludingFdCurves_data()
+    {
+        QTest::addColumn<QString>("scene_file");
+        QTest::addColumn<int>("step");
+        QTest::newRow("triangle") << triangle() << 160;
+        // fd curves that sag below the layout's box
+        QTest::newRow("welcome") << QStringLiteral(INFLIGHT_SOURCE_DIR "/resources/welcome.scn") << 90;
+    }
+
     void pictureHoldsEveryItemIncludingFdCurves()
     {
+        QFETCH(QString, scene_file);
+        QFETCH(int, step);
         PlayerController c;
         GraphPanel panel(c);
-        QVERIFY(c.openFile(triangle()));
-        c.seek(160);
+        QVERIFY(c.openFile(scene_file));
+        c.seek(quint64(step));
         QVERIFY(panel.waitForLayout());
         GraphScene &scene = *panel.scene();
         QVERIFY(!scene.fdEdgeItems().isEmpty());
