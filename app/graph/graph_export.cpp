@@ -30,10 +30,11 @@ namespace {
 
 constexpr double kMargin = 16;
 
-QFont captionFont(double points)
+// In pixels: a point size would grow with the 2x PNG's resolution and outrun the wrapping.
+QFont captionFont(int pixels)
 {
     QFont f(QStringLiteral("DejaVu Sans"));
-    f.setPointSizeF(points);
+    f.setPixelSize(pixels);
     return f;
 }
 
@@ -78,8 +79,8 @@ Page pageFor(GraphScene &scene, const Captions &captions)
     page.graph_source = graphBounds(scene);
     const double width = std::max(page.graph_source.width(), 480.0);
     const double text_width = width - 2 * kMargin;
-    page.title = wrapped(captions.title, captionFont(14), text_width);
-    page.narration = wrapped(captions.narration, captionFont(11), text_width);
+    page.title = wrapped(captions.title, captionFont(20), text_width);
+    page.narration = wrapped(captions.narration, captionFont(15), text_width);
     double y = 0;
     if (!page.title.lines.isEmpty()) {
         page.title_at = QPointF(kMargin, kMargin);
