@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     QCommandLineOption shot_opt(QStringLiteral("screenshot"),
                                 QStringLiteral("Save a PNG of the window to FILE and exit."), QStringLiteral("FILE"));
     QCommandLineOption size_opt(QStringLiteral("size"),
-                                QStringLiteral("Window size for --screenshot (default 1920x1080)."),
+                                QStringLiteral("Window size for --screenshot and --export-graph (default 1920x1080)."),
                                 QStringLiteral("WxH"), QStringLiteral("1920x1080"));
     QCommandLineOption present_opt(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode."));
     // For screenshots of live editing: the run as opened (and stepped), then an edit over it.
@@ -156,7 +156,7 @@ int main(int argc, char **argv)
         QTimer::singleShot(10000, &loop, &QEventLoop::quit);
         loop.exec();
     }
-    if (cli.isSet(export_opt)) {
+    if (headless) {
         const QStringList wh = cli.value(size_opt).split(QLatin1Char('x'));
         const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
         if (w < 200 || h < 200 || w > 10000 || h > 10000) {
@@ -165,6 +165,8 @@ int main(int argc, char **argv)
             return 2;
         }
         window.resize(w, h);
+    }
+    if (cli.isSet(export_opt)) {
         window.show();
         // The step's graph is drawn once the index, any seek under way and its layout are in.
         QElapsedTimer clock;
@@ -181,14 +183,6 @@ int main(int argc, char **argv)
         return 0;
     }
     if (cli.isSet(shot_opt)) {
-        const QStringList wh = cli.value(size_opt).split(QLatin1Char('x'));
-        const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
-        if (w < 200 || h < 200 || w > 10000 || h > 10000) {
-            std::fprintf(stderr, "inflight: error: bad --size '%s' (e.g. 1920x1080)\n",
-                         qPrintable(cli.value(size_opt)));
-            return 2;
-        }
-        window.resize(w, h);
         window.show();
         // A scene with errors is shown with them marked, and the status says it did not run.
         const bool saved = window.saveScreenshot(cli.value(shot_opt));
