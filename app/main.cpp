@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // inflight [scene.scn] [--gc classic|async|graph] [--step N] [--edit LINE:TEXT] [--screenshot FILE] [--size WxH]
+//          [--export-graph FILE.png|FILE.svg] [--variant NAME]
 #include "editor/editor_session.h"
 #include "editor/scene_editor.h"
+#include "graph/graph_panel.h"
 #include "main_window.h"
 #include "player_controller.h"
 
@@ -10,15 +12,22 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QIcon>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 int main(int argc, char **argv)
 {
     inflight::use_huge_page_heap(argv); // before anything else: it may start the process again
+    // An export needs no display: it draws off screen unless a platform was asked for.
+    for (int i = 1; i < argc; ++i)
+        if (std::strncmp(argv[i], "--export-graph", 14) == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Inflight"));
     QApplication::setOrganizationName(QStringLiteral("Inflight"));
@@ -48,7 +57,7 @@ int main(int argc, char **argv)
     QCommandLineOption shot_opt(QStringLiteral("screenshot"),
                                 QStringLiteral("Save a PNG of the window to FILE and exit."), QStringLiteral("FILE"));
     QCommandLineOption size_opt(QStringLiteral("size"),
-                                QStringLiteral("Window size for --screenshot (default 1920x1080)."),
+                                QStringLiteral("Window size for --screenshot and --export-graph (default 1920x1080)."),
                                 QStringLiteral("WxH"), QStringLiteral("1920x1080"));
     QCommandLineOption present_opt(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode."));
     // For screenshots of live editing: the run as opened (and stepped), then an edit over it.
@@ -57,7 +66,13 @@ int main(int argc, char **argv)
         QStringLiteral("Replace line LINE of the scene with TEXT in the editor, as typed, after "
                        "the run is shown (e.g. 6:'sned c2 fds=a')."),
         QStringLiteral("LINE:TEXT"));
-    cli.addOptions({gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt, edit_opt});
+    QCommandLineOption export_opt(QStringLiteral("export-graph"),
+                                  QStringLiteral("Save the graph at the step as a slide picture (FILE.png or "
+                                                 "FILE.svg, the export settings' captions) and exit."),
+                                  QStringLiteral("FILE"));
+    QCommandLineOption variant_opt(QStringLiteral("variant"), QStringLiteral("Run the scene's variant NAME."),
+                                   QStringLiteral("NAME"));
+    cli.addOptions({gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt, edit_opt, export_opt, variant_opt});
     cli.process(app);
 
     PlayerController controller;
@@ -65,7 +80,8 @@ int main(int argc, char **argv)
     const QStringList args = cli.positionalArguments();
     // Unsaved text a crash or a kill left is offered back first (not in a non-interactive
     // screenshot run); taking it opens that buffer instead of the scene asked for.
-    if (!cli.isSet(shot_opt) && window.offerRecovery()) {
+    const bool headless = cli.isSet(shot_opt) || cli.isSet(export_opt);
+    if (!headless && window.offerRecovery()) {
         if (window.restoredGeometry())
             window.show();
         else
@@ -76,9 +92,9 @@ int main(int argc, char **argv)
     if (!ok) {
         // The messages were printed; a missing or broken scene still opens the window on the
         // welcome scene rather than an empty one.
-        if (!cli.isSet(shot_opt) && !args.isEmpty())
+        if (!headless && !args.isEmpty())
             window.openWelcome();
-        else if (cli.isSet(shot_opt))
+        else if (headless)
             return 2;
     }
     if (cli.isSet(gc_opt)) {
@@ -98,6 +114,17 @@ int main(int argc, char **argv)
             return 2;
         }
         controller.setKernel(k);
+    }
+    if (cli.isSet(variant_opt)) {
+        const auto &variants = controller.baseScene().variants;
+        const auto it = std::find_if(variants.begin(), variants.end(), [&](const inflight::SceneVariant &v) {
+            return QString::fromStdString(v.name) == cli.value(variant_opt);
+        });
+        if (it == variants.end()) {
+            std::fprintf(stderr, "inflight: error: the scene has no variant '%s'\n", qPrintable(cli.value(variant_opt)));
+            return 2;
+        }
+        controller.setVariant(int(it - variants.begin()));
     }
     if (cli.isSet(step_opt)) {
         bool num = false;
@@ -129,7 +156,7 @@ int main(int argc, char **argv)
         QTimer::singleShot(10000, &loop, &QEventLoop::quit);
         loop.exec();
     }
-    if (cli.isSet(shot_opt)) {
+    if (headless) {
         const QStringList wh = cli.value(size_opt).split(QLatin1Char('x'));
         const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
         if (w < 200 || h < 200 || w > 10000 || h > 10000) {
@@ -138,6 +165,24 @@ int main(int argc, char **argv)
             return 2;
         }
         window.resize(w, h);
+    }
+    if (cli.isSet(export_opt)) {
+        window.show();
+        // The step's graph is drawn once the index, any seek under way and its layout are in.
+        QElapsedTimer clock;
+        clock.start();
+        while (controller.hasScene() &&
+               (!controller.indexReady() || controller.isBusy() || !window.graph().waitForLayout(50)) &&
+               clock.elapsed() < 20000)
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
+        QString error;
+        if (!window.exportGraphPicture(cli.value(export_opt), &error)) {
+            std::fprintf(stderr, "inflight: error: %s\n", qPrintable(error));
+            return 1;
+        }
+        return 0;
+    }
+    if (cli.isSet(shot_opt)) {
         window.show();
         // A scene with errors is shown with them marked, and the status says it did not run.
         const bool saved = window.saveScreenshot(cli.value(shot_opt));

@@ -28,7 +28,9 @@
 #include "editor/scene_editor.h"
 
 #include "docks/watches_dock.h"
+#include "graph/graph_export.h"
 #include "graph/graph_panel.h"
+#include "graph/legend_bar.h"
 #include "graph/graph_view.h"
 #include "graph/graphviz_layout.h"
 #include "latency/latency_dock.h"
@@ -50,6 +52,7 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QGraphicsOpacityEffect>
@@ -561,6 +564,26 @@ void MainWindow::buildMenus()
     file->addAction(action("exportPng"));
     file->addAction(action("exportSvg"));
     file->addAction(action("exportDot"));
+    {
+        // What a PNG/SVG export carries besides the graph, remembered for the next export.
+        QMenu *contents = file->addMenu(tr("Exported graph &shows"));
+        const graph_export::PictureOptions o = graph_export::readPictureOptions();
+        auto option = [&](const QString &text, bool on, void (*set)(graph_export::PictureOptions &, bool)) {
+            QAction *a = contents->addAction(text);
+            a->setCheckable(true);
+            a->setChecked(on);
+            connect(a, &QAction::toggled, this, [set](bool checked) {
+                graph_export::PictureOptions now = graph_export::readPictureOptions();
+                set(now, checked);
+                graph_export::writePictureOptions(now);
+            });
+        };
+        option(tr("&Title line"), o.title, [](graph_export::PictureOptions &p, bool b) { p.title = b; });
+        option(tr("&Narration"), o.narration, [](graph_export::PictureOptions &p, bool b) { p.narration = b; });
+        option(tr("&Legend"), o.legend, [](graph_export::PictureOptions &p, bool b) { p.legend = b; });
+        option(tr("PNG at &2× for projectors"), o.png_scale >= 2,
+               [](graph_export::PictureOptions &p, bool b) { p.png_scale = b ? 2.0 : 1.0; });
+    }
     file->addAction(action("exportTrace"));
     file->addSeparator();
     file->addAction(action("quit"));
@@ -946,18 +969,47 @@ void MainWindow::exportGraph(const QString &format)
     const QString filter = format == QLatin1String("png")   ? tr("PNG image (*.png)")
                            : format == QLatin1String("svg") ? tr("SVG drawing (*.svg)")
                                                             : tr("Graphviz DOT (*.dot)");
-    QString path =
-        QFileDialog::getSaveFileName(this, tr("Export graph"), QStringLiteral("inflight-graph.") + format, filter);
+    graph_export::PictureOptions options = graph_export::readPictureOptions();
+    const QString suggested = QDir(options.directory).filePath(defaultGraphFileName(format));
+    QString path = QFileDialog::getSaveFileName(this, tr("Export graph"), suggested, filter);
     if (path.isEmpty())
         return;
+    options.directory = QFileInfo(path).absolutePath();
+    graph_export::writePictureOptions(options);
     QString error;
-    const bool ok = format == QLatin1String("png")   ? graph_->exportPng(path, &error)
-                    : format == QLatin1String("svg") ? graph_->exportSvg(path, &error)
-                                                     : graph_->exportDot(path, &error);
+    const bool ok = format == QLatin1String("dot") ? graph_->exportDot(path, &error) : exportGraphPicture(path, &error);
     if (ok)
         statusBar()->showMessage(tr("Saved %1").arg(path), 6000);
     else
         QMessageBox::warning(this, tr("Export graph"), error);
+}
+
+QString MainWindow::defaultGraphFileName(const QString &extension) const
+{
+    const int v = controller_.variant();
+    const auto &variants = controller_.baseScene().variants;
+    const QString variant =
+        v >= 0 && std::size_t(v) < variants.size() ? QString::fromStdString(variants[std::size_t(v)].name) : QString();
+    return graph_export::defaultFileName(controller_.filePath(), variant, controller_.position(), extension);
+}
+
+bool MainWindow::exportGraphPicture(const QString &path, QString *error)
+{
+    const graph_export::PictureOptions options = graph_export::readPictureOptions();
+    graph_export::Captions captions;
+    if (options.title) {
+        const inflight::Event *event = controller_.currentEvent();
+        captions.title = graph_export::titleLine(QString::fromStdString(controller_.scene().title),
+                                                 controller_.position(), controller_.totalSteps(),
+                                                 event ? int(event->scene_line) : 0);
+    }
+    if (options.narration)
+        captions.narration = controller_.narration();
+    if (options.legend)
+        captions.legend = graph_->legend();
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive))
+        return graph_->exportSvg(path, error, captions);
+    return graph_->exportPng(path, error, captions, options.png_scale);
 }
 
 void MainWindow::exportTrace()

@@ -45,6 +45,11 @@ public:
     bool openSceneNow(const QString &path);
     bool openWelcome();
     GraphPanel &graph() { return *graph_; }
+    // The graph at this step as a slide picture (.png or .svg by the name's suffix), with the
+    // title line, narration, legend and PNG scale the export settings ask for.
+    bool exportGraphPicture(const QString &path, QString *error);
+    // The export's suggested name: scene, variant and step (graph_export::defaultFileName).
+    QString defaultGraphFileName(const QString &extension) const;
     TimelineWidget &timeline() { return *timeline_; }
     // Renders the whole window to a PNG once the graph layout has settled.
     bool saveScreenshot(const QString &file, int settle_ms = 30000);

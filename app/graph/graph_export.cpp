@@ -11,21 +11,122 @@
 #include "theme.h"
 
 #include <QBuffer>
+#include <QFileInfo>
+#include <QGraphicsItem>
 #include <QImage>
 #include <QPainter>
+#include <QSettings>
 #include <QSvgGenerator>
+#include <QTextLayout>
 #include <QTextStream>
+#include <QWidget>
 
 #include <algorithm>
+#include <cmath>
 
 namespace graph_export {
 
 namespace {
 
-QRectF exportRect(GraphScene &scene)
+constexpr double kMargin = 16;
+
+// In pixels: a point size would grow with the 2x PNG's resolution and outrun the wrapping.
+QFont captionFont(int pixels)
 {
-    scene.finishAnimations();
-    return scene.sceneRect();
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setPixelSize(pixels);
+    return f;
+}
+
+// A caption's lines broken to `width` (the height is what they take).
+struct Block {
+    QFont font;
+    QStringList lines;
+    double line_height = 0;
+    double height() const { return line_height * lines.size(); }
+};
+
+Block wrapped(const QString &text, const QFont &font, double width)
+{
+    Block b{font, {}, QFontMetricsF(font).lineSpacing()};
+    if (text.isEmpty())
+        return b;
+    for (const QString &paragraph : text.split(QLatin1Char('\n'))) {
+        QTextLayout layout(paragraph, font);
+        layout.beginLayout();
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width);
+            b.lines << paragraph.mid(line.textStart(), line.textLength()).trimmed();
+        }
+        layout.endLayout();
+    }
+    return b;
+}
+
+// Where each part goes on the picture, in picture coordinates (0,0 top left).
+struct Page {
+    QRectF graph_source; // in scene coordinates
+    QRectF graph_target;
+    Block title, narration;
+    QPointF title_at, narration_at, legend_at;
+    QWidget *legend = nullptr;
+    QSizeF size;
+};
+
+Page pageFor(GraphScene &scene, const Captions &captions)
+{
+    Page page;
+    page.graph_source = graphBounds(scene);
+    const double width = std::max(page.graph_source.width(), 480.0);
+    const double text_width = width - 2 * kMargin;
+    page.title = wrapped(captions.title, captionFont(20), text_width);
+    page.narration = wrapped(captions.narration, captionFont(15), text_width);
+    double y = 0;
+    if (!page.title.lines.isEmpty()) {
+        page.title_at = QPointF(kMargin, kMargin);
+        y = kMargin + page.title.height();
+    }
+    page.graph_target = QRectF(QPointF((width - page.graph_source.width()) / 2, y), page.graph_source.size());
+    y = page.graph_target.bottom();
+    if (!page.narration.lines.isEmpty()) {
+        page.narration_at = QPointF(kMargin, y);
+        y += page.narration.height() + kMargin / 2;
+    }
+    if (captions.legend) {
+        page.legend = captions.legend;
+        const QSize s = captions.legend->sizeHint().expandedTo(captions.legend->minimumSizeHint());
+        captions.legend->resize(std::min<int>(s.width(), int(text_width)), s.height());
+        page.legend_at = QPointF(kMargin, y);
+        y += captions.legend->height() + kMargin;
+    }
+    page.size = QSizeF(width, y);
+    return page;
+}
+
+void drawBlock(QPainter &p, const Block &b, QPointF at)
+{
+    p.setFont(b.font);
+    p.setPen(Theme::instance().foreground());
+    const double ascent = QFontMetricsF(b.font).ascent();
+    for (const QString &line : b.lines) {
+        p.drawText(at + QPointF(0, ascent), line);
+        at.ry() += b.line_height;
+    }
+}
+
+void drawPage(QPainter &p, GraphScene &scene, const Page &page)
+{
+    p.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    p.fillRect(QRectF(QPointF(0, 0), page.size), Theme::instance().background());
+    scene.render(&p, page.graph_target, page.graph_source);
+    drawBlock(p, page.title, page.title_at);
+    drawBlock(p, page.narration, page.narration_at);
+    if (page.legend) {
+        p.save();
+        p.translate(page.legend_at);
+        page.legend->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
+        p.restore();
+    }
 }
 
 QString quoted(QString s)
@@ -55,20 +156,77 @@ bool failure(const QString &why, QString *error)
 
 } // namespace
 
-bool writePng(GraphScene &scene, const QString &path, double scale, QString *error)
+PictureOptions readPictureOptions()
 {
-    const QRectF r = exportRect(scene);
+    const QSettings s;
+    PictureOptions o;
+    o.title = s.value(QStringLiteral("export/title"), true).toBool();
+    o.narration = s.value(QStringLiteral("export/narration"), true).toBool();
+    o.legend = s.value(QStringLiteral("export/legend"), true).toBool();
+    bool ok = false;
+    const double scale = s.value(QStringLiteral("export/pngScale"), 2.0).toDouble(&ok);
+    o.png_scale = ok && std::isfinite(scale) ? std::clamp(scale, 1.0, 4.0) : 2.0;
+    const QString dir = s.value(QStringLiteral("export/directory")).toString();
+    o.directory = QFileInfo(dir).isDir() ? dir : QString();
+    return o;
+}
+
+void writePictureOptions(const PictureOptions &o)
+{
+    QSettings s;
+    s.setValue(QStringLiteral("export/title"), o.title);
+    s.setValue(QStringLiteral("export/narration"), o.narration);
+    s.setValue(QStringLiteral("export/legend"), o.legend);
+    s.setValue(QStringLiteral("export/pngScale"), o.png_scale);
+    s.setValue(QStringLiteral("export/directory"), o.directory);
+}
+
+QString titleLine(const QString &scene_title, quint64 step, quint64 total, int line)
+{
+    QString s = QStringLiteral("%1 — step %2 of %3").arg(scene_title).arg(step).arg(total);
+    if (line > 0)
+        s += QStringLiteral(" — line %1").arg(line);
+    return s;
+}
+
+QString defaultFileName(const QString &scene_path, const QString &variant, quint64 step, const QString &extension)
+{
+    QString stem = QFileInfo(scene_path).completeBaseName();
+    if (stem.isEmpty())
+        stem = QStringLiteral("inflight-graph");
+    if (!variant.isEmpty())
+        stem += QLatin1Char('-') + variant;
+    return stem + QStringLiteral("-step%1.").arg(step) + extension;
+}
+
+QRectF graphBounds(GraphScene &scene)
+{
+    scene.finishAnimations();
+    // The scene rect is the layout's box; curves bulging out of it and long labels are not
+    // in it, so the picture is every drawn item's own extent.
+    QRectF r;
+    for (const QGraphicsItem *item : scene.items())
+        if (item->isVisible())
+            r |= item->sceneBoundingRect();
+    if (r.isEmpty())
+        r = scene.sceneRect();
+    return r.adjusted(-kMargin, -kMargin, kMargin, kMargin);
+}
+
+bool writePng(GraphScene &scene, const QString &path, double scale, QString *error, const Captions &captions)
+{
+    const Page page = pageFor(scene, captions);
     // Keep the image within 16k pixels a side whatever the graph's size.
-    scale = std::min(scale, 16000.0 / std::max({r.width(), r.height(), 1.0}));
-    QImage image(qMax(1, qRound(r.width() * scale)), qMax(1, qRound(r.height() * scale)),
+    scale = std::clamp(scale, 0.25, 16000.0 / std::max({page.size.width(), page.size.height(), 1.0}));
+    QImage image(qMax(1, qRound(page.size.width() * scale)), qMax(1, qRound(page.size.height() * scale)),
                  QImage::Format_ARGB32_Premultiplied);
-    image.setDotsPerMeterX(3780); // 96 dpi, like a screen
-    image.setDotsPerMeterY(3780);
-    image.fill(Theme::instance().background());
+    // The picture's size in inches stays that of the view; a 2x image is sharper, not bigger.
+    image.setDotsPerMeterX(qRound(3780 * scale));
+    image.setDotsPerMeterY(qRound(3780 * scale));
+    image.setDevicePixelRatio(scale);
     {
         QPainter p(&image);
-        p.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-        scene.render(&p, QRectF(QPointF(0, 0), image.size()), r);
+        drawPage(p, scene, page);
     }
     QByteArray png;
     QBuffer buffer(&png);
@@ -78,25 +236,23 @@ bool writePng(GraphScene &scene, const QString &path, double scale, QString *err
     return save(path, png, error);
 }
 
-bool writeSvg(GraphScene &scene, const QString &path, QString *error)
+bool writeSvg(GraphScene &scene, const QString &path, QString *error, const Captions &captions)
 {
-    const QRectF r = exportRect(scene);
+    const Page page = pageFor(scene, captions);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
-    svg.setSize(r.size().toSize());
-    svg.setViewBox(QRectF(QPointF(0, 0), r.size()));
+    svg.setSize(page.size.toSize());
+    svg.setViewBox(QRectF(QPointF(0, 0), page.size));
     svg.setResolution(96);
-    svg.setTitle(QStringLiteral("Inflight graph"));
+    svg.setTitle(captions.title.isEmpty() ? QStringLiteral("Inflight graph") : captions.title);
     svg.setDescription(QStringLiteral("Sockets, in-flight file copies and open fds at one step"));
     QPainter p;
     if (!p.begin(&svg))
         return failure(QStringLiteral("cannot export %1: the SVG could not be drawn").arg(path), error);
-    p.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-    p.fillRect(QRectF(QPointF(0, 0), r.size()), Theme::instance().background());
-    scene.render(&p, QRectF(QPointF(0, 0), r.size()), r);
+    drawPage(p, scene, page);
     if (!p.end())
         return failure(QStringLiteral("cannot export %1: the SVG could not be drawn").arg(path), error);
     return save(path, bytes, error);

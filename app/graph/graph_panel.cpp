@@ -362,11 +362,14 @@ void GraphPanel::centreWhenShown(std::uint32_t sock)
     });
 }
 
-bool GraphPanel::exportPng(const QString &path, QString *error)
+bool GraphPanel::exportPng(const QString &path, QString *error, const graph_export::Captions &captions, double scale)
 {
-    return graph_export::writePng(*scene_, path, 2.0, error);
+    return graph_export::writePng(*scene_, path, scale, error, captions);
 }
-bool GraphPanel::exportSvg(const QString &path, QString *error) { return graph_export::writeSvg(*scene_, path, error); }
+bool GraphPanel::exportSvg(const QString &path, QString *error, const graph_export::Captions &captions)
+{
+    return graph_export::writeSvg(*scene_, path, error, captions);
+}
 bool GraphPanel::exportDot(const QString &path, QString *error) { return graph_export::writeDot(*scene_, path, error); }
 
 bool GraphPanel::waitForLayout(int ms)

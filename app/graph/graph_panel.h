@@ -4,6 +4,7 @@
 // snapshot, the shared selection is highlighted, a click on a socket selects it.
 #pragma once
 
+#include "graph/graph_export.h"
 #include "graph/graph_view.h"
 #include "graph/step_subject.h"
 
@@ -53,8 +54,10 @@ public:
 
     // Exports of what is drawn (for the main window's File menu); false and `error` when the
     // file could not be written (graph_export.h).
-    bool exportPng(const QString &path, QString *error = nullptr);
-    bool exportSvg(const QString &path, QString *error = nullptr);
+    // PNG and SVG carry `captions` around the graph; the PNG has `scale` pixels per view pixel.
+    bool exportPng(const QString &path, QString *error = nullptr, const graph_export::Captions &captions = {},
+                   double scale = 2.0);
+    bool exportSvg(const QString &path, QString *error = nullptr, const graph_export::Captions &captions = {});
     bool exportDot(const QString &path, QString *error = nullptr);
 
     // Tests and benchmarks only: spins an event loop until the newest layout is applied (and

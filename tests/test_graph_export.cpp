@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Slide-ready pictures of the graph: every drawn item inside the picture (fd curves and labels
+// too), the title line and narration as text in the SVG, the file name of scene, variant and
+// step, the 2x PNG, and the headless `--export-graph`. Runs offscreen (QT_QPA_PLATFORM=offscreen).
+#include "graph/fd_edge_item.h"
+#include "graph/graph_export.h"
+#include "graph/graph_panel.h"
+#include "graph/graph_scene.h"
+#include "graph/legend_bar.h"
+#include "player_controller.h"
+
+#include <QFile>
+#include <QGraphicsItem>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+QString triangle() { return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-triangle-stream.scn"); }
+
+// Every <text> element's characters, in document order.
+QStringList svgTexts(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QXmlStreamReader xml(&f);
+    QStringList texts;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
+            texts << xml.readElementText(QXmlStreamReader::IncludeChildElements);
+    if (xml.hasError())
+        return {QStringLiteral("XML error: ") + xml.errorString()};
+    return texts;
+}
+
+QProcessEnvironment offscreenEnv(const QString &config)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), config); // no settings from the user
+    return env;
+}
+
+} // namespace
+
+class TestGraphExport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void pictureHoldsEveryItemIncludingFdCurves_data()
+    {
+        QTest::addColumn<QString>("scene_file");
+        QTest::addColumn<int>("step");
+        QTest::newRow("triangle") << triangle() << 160;
+        // fd curves that sag below the layout's box
+        QTest::newRow("welcome") << QStringLiteral(INFLIGHT_SOURCE_DIR "/resources/welcome.scn") << 90;
+    }
+
+    void pictureHoldsEveryItemIncludingFdCurves()
+    {
+        QFETCH(QString, scene_file);
+        QFETCH(int, step);
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(scene_file));
+        c.seek(quint64(step));
+        QVERIFY(panel.waitForLayout());
+        GraphScene &scene = *panel.scene();
+        QVERIFY(!scene.fdEdgeItems().isEmpty());
+
+        const QRectF bounds = graph_export::graphBounds(scene);
+        QRectF items;
+        for (const QGraphicsItem *item : scene.items())
+            if (item->isVisible()) {
+                QVERIFY2(bounds.contains(item->sceneBoundingRect()),
+                         qPrintable(QStringLiteral("item outside the picture")));
+                items |= item->sceneBoundingRect();
+            }
+        // The picture is the items' extent and a margin, not a fixed box around the layout.
+        QVERIFY(bounds.width() - items.width() < 40 && bounds.height() - items.height() < 40);
+
+        // Rendered at 1x without captions, with and without the outermost fd curve: the pixels
+        // that differ are the curve's ink, and they span its whole extent (none cut off).
+        FdEdgeItem *outer = nullptr;
+        for (FdEdgeItem *e : scene.fdEdgeItems())
+            if (!outer || e->sceneBoundingRect().left() < outer->sceneBoundingRect().left())
+                outer = e;
+        QTemporaryDir dir;
+        const QString with = dir.filePath(QStringLiteral("with.png")),
+                      without = dir.filePath(QStringLiteral("without.png"));
+        QString error;
+        QVERIFY2(graph_export::writePng(scene, with, 1.0, &error), qPrintable(error));
+        outer->setOpacity(0); // still visible to the bounds, not drawn
+        QVERIFY2(graph_export::writePng(scene, without, 1.0, &error), qPrintable(error));
+        outer->setOpacity(1);
+        const QImage a(with), b(without);
+        QCOMPARE(a.size(), bounds.size().toSize());
+        QCOMPARE(b.size(), a.size());
+        QRect ink;
+        for (int y = 0; y < a.height(); ++y)
+            for (int x = 0; x < a.width(); ++x)
+                if (const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+                    std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
+                              std::abs(qBlue(p) - qBlue(q))}) > 48) // not an antialiasing shade
+                    ink |= QRect(x, y, 1, 1);
+        QVERIFY(!ink.isEmpty());
+        // Where the curve lies in the picture: its scene extent moved by the graph's place (the
+        // shape is the wider hover outline: a few pixels of slack).
+        const QRectF curve = outer->mapToScene(outer->shape()).boundingRect().translated(-bounds.topLeft());
+        const QRect inside = a.rect().adjusted(1, 1, -1, -1);
+        QVERIFY2(inside.contains(ink), qPrintable(QStringLiteral("ink %1,%2 %3x%4 touches the edge of %5x%6")
+                                                      .arg(ink.x())
+                                                      .arg(ink.y())
+                                                      .arg(ink.width())
+                                                      .arg(ink.height())
+                                                      .arg(a.width())
+                                                      .arg(a.height())));
+        QVERIFY2(std::abs(ink.left() - curve.left()) < 10 && std::abs(ink.right() - curve.right()) < 10 &&
+                     std::abs(ink.top() - curve.top()) < 10 && std::abs(ink.bottom() - curve.bottom()) < 10,
+                 qPrintable(QStringLiteral("ink %1,%2 %3x%4 vs curve %5,%6 %7x%8")
+                                .arg(ink.x())
+                                .arg(ink.y())
+                                .arg(ink.width())
+                                .arg(ink.height())
+                                .arg(curve.x())
+                                .arg(curve.y())
+                                .arg(curve.width())
+                                .arg(curve.height())));
+    }
+
+    void titleAndNarrationAreTextInTheSvg()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(triangle()));
+        c.seek(160);
+        QVERIFY(panel.waitForLayout());
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("g.svg"));
+        graph_export::Captions captions;
+        captions.title = graph_export::titleLine(QStringLiteral("Triangle"), 160, 261, 30);
+        QCOMPARE(captions.title, QStringLiteral("Triangle — step 160 of 261 — line 30"));
+        captions.narration = c.narration();
+        QVERIFY(!captions.narration.isEmpty());
+        captions.legend = panel.legend();
+        QString error;
+        QVERIFY2(panel.exportSvg(svg, &error, captions), qPrintable(error));
+        const QStringList texts = svgTexts(svg);
+        QVERIFY2(texts.contains(captions.title), qPrintable(texts.join(QLatin1Char('|'))));
+        // The narration, wrapped onto lines, reads back as the same words.
+        const QString joined = texts.join(QLatin1Char(' ')).simplified();
+        QVERIFY2(joined.contains(captions.narration.simplified()), qPrintable(joined));
+        // Socket labels are text too.
+        QVERIFY(std::any_of(texts.begin(), texts.end(), [](const QString &t) { return t.contains(QLatin1Char('a')); }));
+    }
+
+    void defaultFileNameIsSceneVariantAndStep()
+    {
+        QCOMPARE(graph_export::defaultFileName(triangle(), QString(), 160, QStringLiteral("png")),
+                 QStringLiteral("selftest-triangle-stream-step160.png"));
+        QCOMPARE(graph_export::defaultFileName(QStringLiteral("/x/bug.scn"), QStringLiteral("fixed"), 7,
+                                               QStringLiteral("svg")),
+                 QStringLiteral("bug-fixed-step7.svg"));
+        QCOMPARE(graph_export::defaultFileName(QString(), QString(), 0, QStringLiteral("png")),
+                 QStringLiteral("inflight-graph-step0.png"));
+    }
+
+    void pngAtTwiceTheSize()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(triangle()));
+        c.seek(160);
+        QVERIFY(panel.waitForLayout());
+        QTemporaryDir dir;
+        const QString one = dir.filePath(QStringLiteral("1.png")), two = dir.filePath(QStringLiteral("2.png"));
+        graph_export::Captions captions;
+        captions.title = QStringLiteral("Triangle");
+        QVERIFY(panel.exportPng(one, nullptr, captions, 1.0));
+        QVERIFY(panel.exportPng(two, nullptr, captions, 2.0));
+        const QImage a(one), b(two);
+        QVERIFY(!a.isNull() && !b.isNull());
+        QVERIFY2(
+            std::abs(b.width() - 2 * a.width()) <= 1 && std::abs(b.height() - 2 * a.height()) <= 1,
+            qPrintable(QStringLiteral("%1x%2 vs %3x%4").arg(a.width()).arg(a.height()).arg(b.width()).arg(b.height())));
+    }
+
+    void headlessExportWritesPngAndSvg()
+    {
+        QTemporaryDir tmp;
+        for (const QString &name : {QStringLiteral("t.png"), QStringLiteral("t.svg")}) {
+            const QString out = tmp.filePath(name);
+            QProcess app;
+            app.setProcessEnvironment(offscreenEnv(tmp.path()));
+            app.start(QStringLiteral(INFLIGHT_APP), {triangle(), QStringLiteral("--step"), QStringLiteral("160"),
+                                                     QStringLiteral("--export-graph"), out});
+            QVERIFY(app.waitForFinished(25000));
+            QVERIFY2(app.exitCode() == 0, app.readAllStandardError().constData());
+            if (name.endsWith(QLatin1String(".png"))) {
+                const QImage image(out);
+                QVERIFY(!image.isNull());
+                QVERIFY2(image.width() > 600 && image.height() > 400,
+                         qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
+            } else {
+                const QStringList texts = svgTexts(out);
+                QVERIFY2(std::any_of(texts.begin(), texts.end(),
+                                     [](const QString &t) { return t.contains(QStringLiteral("step 160 of")); }),
+                         qPrintable(texts.join(QLatin1Char('|'))));
+            }
+        }
+    }
+
+    void headlessExportToAnUnwritablePathFails()
+    {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath(QStringLiteral("missing/dir/t.png"));
+        QProcess app;
+        app.setProcessEnvironment(offscreenEnv(tmp.path()));
+        app.start(QStringLiteral(INFLIGHT_APP),
+                  {triangle(), QStringLiteral("--step"), QStringLiteral("160"), QStringLiteral("--export-graph"), out});
+        QVERIFY(app.waitForFinished(25000));
+        QVERIFY(app.exitCode() != 0);
+        const QString err = QString::fromLocal8Bit(app.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("No such file or directory")), qPrintable(err));
+        QVERIFY(!QFile::exists(out));
+    }
+};
+
+QTEST_MAIN(TestGraphExport)
+#include "test_graph_export.moc"
