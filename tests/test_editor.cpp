@@ -296,7 +296,8 @@ private slots:
                      .arg(QFileInfo(file).absoluteFilePath()));
         QVERIFY(w.session().isModified());
         QVERIFY2(w.windowTitle().contains(QStringLiteral("unwritable.scn*")), qPrintable(w.windowTitle()));
-        const auto copy = editor::RecoveryStore(recovery).read(file);
+        // The window's own copy (another instance would be offered it only once this one is gone).
+        const auto copy = w.session().recoveryStore().read(file, editor::RecoveryStore::Whose::mine);
         QVERIFY(copy);
         QCOMPARE(copy->text, kTriangle + "gc");
         QCOMPARE(QDir(dir_.path()).entryList({QStringLiteral("*unwritable.scn*")}, QDir::Files | QDir::Hidden),
