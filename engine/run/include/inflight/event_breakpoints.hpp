@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The debugger's event breakpoints: stop when a collection starts, the hitlist gets its first
 // skb, an invariant breaks, a statement fails, a named socket becomes a candidate or is found
-// garbage. Shared by the app (PlayerController::breaksAt) and anything else that steps a run.
+// garbage. Part of StopConditions, which the app, the CLI and the reverse search all evaluate.
 //
 // The last two mean the same thing in every era, so each is read off the era's own events:
 //   becomes a candidate  classic/async: moved from gc_inflight_list to gc_candidates;
