@@ -193,8 +193,8 @@ int main(int argc, char **argv)
         status = cli_main(argc, argv);
     } catch (const std::bad_alloc &) {
         std::fprintf(stderr,
-                     "%s%serror: out of memory; a limit raised with 'set limit' or --limit asks for more than "
-                     "this machine has (see 'Limits' in scenes/LANGUAGE.md)\n",
+                     "%s%serror: out of memory: the run needs more memory than this process may have; "
+                     "lower its budgets with 'set limit' or --limit (see 'Limits' in scenes/LANGUAGE.md)\n",
                      g_scene_file.c_str(), g_scene_file.empty() ? "inflight-cli: " : ": ");
         status = 2;
     }
