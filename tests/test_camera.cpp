@@ -118,6 +118,21 @@ QString largeScene()
                           "close a0 a1\n");
 }
 
+// The CVE-2021-0920 gallery scene on its buggy variant, indexed: the run whose WARN the lesson
+// must show at its step.
+bool openBuggyCve(PlayerController &c, MainWindow &w)
+{
+    if (!w.openSceneNow(scenePath("bugs/cve-2021-0920-peek-classic.scn")) || !waitIndex(c))
+        return false;
+    const auto &variants = c.scene().variants;
+    for (std::size_t i = 0; i < variants.size(); ++i)
+        if (variants[i].name == "buggy") {
+            c.setVariant(int(i));
+            return waitIndex(c);
+        }
+    return false;
+}
+
 } // namespace
 
 class TestCamera : public QObject {
@@ -216,16 +231,7 @@ private slots:
     {
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(w.openSceneNow(scenePath("bugs/cve-2021-0920-peek-classic.scn")));
-        QVERIFY(waitIndex(c));
-        const auto &variants = c.scene().variants;
-        int buggy = -1;
-        for (std::size_t i = 0; i < variants.size(); ++i)
-            if (variants[i].name == "buggy")
-                buggy = int(i);
-        QVERIFY(buggy >= 0);
-        c.setVariant(buggy);
-        QVERIFY(waitIndex(c));
+        QVERIFY(openBuggyCve(c, w));
         auto *algorithm = static_cast<docks::AlgorithmDock *>(w.windowDocks().algorithm);
         c.seek(102);
         QTRY_VERIFY(!c.isBusy());
@@ -260,13 +266,7 @@ private slots:
     {
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(w.openSceneNow(scenePath("bugs/cve-2021-0920-peek-classic.scn")));
-        QVERIFY(waitIndex(c));
-        const auto &variants = c.scene().variants;
-        for (std::size_t i = 0; i < variants.size(); ++i)
-            if (variants[i].name == "buggy")
-                c.setVariant(int(i));
-        QVERIFY(waitIndex(c));
+        QVERIFY(openBuggyCve(c, w));
         c.seek(90);
         QTRY_VERIFY(!c.isBusy());
         c.continueToBreakpoint();
@@ -281,13 +281,7 @@ private slots:
     {
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(w.openSceneNow(scenePath("bugs/cve-2021-0920-peek-classic.scn")));
-        QVERIFY(waitIndex(c));
-        const auto &variants = c.scene().variants;
-        for (std::size_t i = 0; i < variants.size(); ++i)
-            if (variants[i].name == "buggy")
-                c.setVariant(int(i));
-        QVERIFY(waitIndex(c));
+        QVERIFY(openBuggyCve(c, w));
         auto *algorithm = static_cast<docks::AlgorithmDock *>(w.windowDocks().algorithm);
         static const QRegularExpression line_re(QStringLiteral(" · line (\\d+)"));
         c.seek(80);
