@@ -52,7 +52,7 @@ void usage(std::ostream &to)
            "       inflight-cli why FILE LABEL [--at STEP] [--gc ERA] [--json] [--seed N]\n"
            "                        [--max-steps N] [--timeout SECONDS]\n"
            "       inflight-cli check FILE [--json] [--limit NAME=N]...   (parse and check only)\n"
-           "       inflight-cli replay FILE [--json] [--gc ERA]   (on this machine's kernel; see replay --help)\n"
+           "       inflight-cli replay FILE [--json] [--gc ERA]   (on the running kernel; see replay --help)\n"
            "       inflight-cli export-c FILE [-o OUT.c] [--gc ERA]   (the scene as a standalone C test)\n"
            "       inflight-cli kernels [--json]   (the kernel profiles and their named changes)\n"
            "       inflight-cli beats FILE [--gc ERA] [--variant NAME] [--fast-forward]   (the lesson's beats, one a line)\n"
