@@ -33,11 +33,27 @@ QThreadPool &pool()
     return jobs;
 }
 
+std::mutex &handOffLock()
+{
+    static std::mutex lock;
+    return lock;
+}
+
+void takeHandOff()
+{
+    // Taking the lock after the sender released it is the edge: everything the sender wrote
+    // before posting happens-before what this thread reads next.
+    std::lock_guard<std::mutex> taken(handOffLock());
+}
+
 void start(std::function<void()> job)
 {
-    pool().start([job = std::move(job)] {
-        lowerThisThread();
-        job();
+    handOver([&] {
+        pool().start([job = std::move(job)] {
+            takeHandOff();
+            lowerThisThread();
+            job();
+        });
     });
 }
 

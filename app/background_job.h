@@ -18,6 +18,7 @@
 #pragma once
 
 #include <functional>
+#include <mutex>
 
 class QThreadPool;
 
@@ -30,5 +31,22 @@ QThreadPool &pool();
 void lowerThisThread();
 // Runs `job` on pool(), at that priority.
 void start(std::function<void()> job);
+
+// Handing work or a result to another thread through Qt (QThreadPool::start, a queued
+// invokeMethod) is synchronised by Qt's own futex-based locks, which ThreadSanitizer cannot see
+// in a Qt not built with it: every closure handed over would be reported as a race, and a real
+// race inside a job would drown among them. So each hand-over also goes through a lock TSan
+// sees: the sender posts while holding it, and the receiver takes it before it reads anything
+// handed over. Uncontended, it costs a lock per job and per result.
+std::mutex &handOffLock();
+// Posts, with the hand-off lock held (post must only post, never wait for the receiver).
+template <class Post>
+void handOver(Post &&post)
+{
+    std::lock_guard<std::mutex> posting(handOffLock());
+    post();
+}
+// Called by the receiver before it touches what was handed over.
+void takeHandOff();
 
 } // namespace background
