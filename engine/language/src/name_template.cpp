@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/name_template.hpp"
+#include "inflight/utf8.hpp"
 #include "parser_detail.hpp"
 
 #include <charconv>
@@ -21,14 +22,17 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
-std::string quote_char(char c)
+// The character at t[i] for a message: the whole code point, not its first byte. An invisible
+// one (U+202E, which shows a name backwards) only by its number, a visible one also as itself.
+std::string quote_char(std::string_view t, std::size_t i)
 {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7f) {
-        static const char hex[] = "0123456789abcdef";
-        return std::string("'\\x") + hex[u >> 4] + hex[u & 15] + "'";
-    }
-    return std::string("'") + c + "'";
+    const std::size_t n = utf8_sequence(t, i);
+    if (n <= 1)
+        return "'" + printable(t.substr(i, 1)) + "'";
+    const char32_t cp = utf8_code_point(t, i, n);
+    if (is_invisible_code_point(cp))
+        return code_point_name(cp);
+    return "'" + std::string(t.substr(i, n)) + "' (" + code_point_name(cp) + ")";
 }
 
 // One walk over a template, shared by expansion (evaluate = true, values from Bindings) and the
@@ -50,7 +54,7 @@ public:
                 continue;
             }
             if (check_literals && !is_ident_char(c) && extra.find(c) == std::string_view::npos) {
-                syntax(p_, "character " + quote_char(c) + " is not allowed in " + std::string(what));
+                syntax(p_, "character " + quote_char(t_, p_) + " is not allowed in " + std::string(what));
                 break;
             }
             if (evaluate_)
@@ -117,7 +121,7 @@ private:
                 return;
             }
             if (t_[p_] != '}') {
-                syntax(p_, "unexpected " + quote_char(t_[p_]) + " in expression");
+                syntax(p_, "unexpected " + quote_char(t_, p_) + " in expression");
                 return;
             }
             ++p_;
@@ -255,7 +259,7 @@ private:
             if (too_large)
                 syntax(start, "number too large in expression");
             if (p_ < t_.size() && is_ident_start(t_[p_]))
-                syntax(p_, "unexpected " + quote_char(t_[p_]) + " after a number in expression");
+                syntax(p_, "unexpected " + quote_char(t_, p_) + " after a number in expression");
             return value;
         }
         if (is_ident_start(c)) {
@@ -281,7 +285,7 @@ private:
             syntax(p_, "write loop variables inside ${...} without '$'");
             return 0;
         }
-        syntax(p_, "unexpected " + quote_char(c) + " in expression");
+        syntax(p_, "unexpected " + quote_char(t_, p_) + " in expression");
         return 0;
     }
 

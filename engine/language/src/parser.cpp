@@ -69,7 +69,49 @@ std::uint32_t to_u32(std::size_t n)
                                                          : static_cast<std::uint32_t>(n);
 }
 
-// A token as it may appear inside a message: shortened, with control bytes escaped.
+// "UTF-16LE" when `text` is UTF-16 (a byte-order mark, or a NUL beside the first character,
+// which a scene never starts with), else "".
+std::string_view utf16_encoding(std::string_view text)
+{
+    if (text.size() < 2)
+        return {};
+    const auto b0 = static_cast<unsigned char>(text[0]), b1 = static_cast<unsigned char>(text[1]);
+    if ((b0 == 0xFF && b1 == 0xFE) || (b0 != 0 && b1 == 0))
+        return b0 == 0xFF ? "UTF-16LE (it starts with the byte-order mark FF FE)" : "UTF-16LE";
+    if ((b0 == 0xFE && b1 == 0xFF) || (b0 == 0 && b1 != 0))
+        return b0 == 0xFE ? "UTF-16BE (it starts with the byte-order mark FE FF)" : "UTF-16BE";
+    return {};
+}
+
+// The line that starts at text[pos], without its LF or CRLF; pos moves to the next one.
+std::string_view next_line(std::string_view text, std::size_t &pos)
+{
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    std::string_view line = text.substr(pos, end - pos);
+    if (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    pos = end + 1;
+    return line;
+}
+
+// The column of the first CR in `line` outside its strings and its comment (where it is text
+// like any other byte), if any.
+std::optional<std::uint32_t> stray_carriage_return(std::string_view line, const std::vector<LineToken> &tokens,
+                                                   std::uint32_t comment_col)
+{
+    const std::size_t end = comment_col ? comment_col - 1 : line.size();
+    for (std::size_t i = line.find('\r'); i < end; i = line.find('\r', i + 1)) {
+        const char *at = line.data() + i;
+        const bool in_string = std::any_of(tokens.begin(), tokens.end(), [&](const LineToken &t) {
+            return t.quoted && at >= t.text.data() && at < t.text.data() + t.text.size();
+        });
+        if (!in_string)
+            return to_u32(i + 1);
+    }
+    return std::nullopt;
+}
+
+// A token as it may appear inside a message: shortened, escaped as for a terminal (printable()).
 std::string show(std::string_view s)
 {
     bool cut = false;
@@ -80,18 +122,7 @@ std::string show(std::string_view s)
         s = s.substr(0, n);
         cut = true;
     }
-    std::string out = "'";
-    for (const char c : s) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f) {
-            static const char hex[] = "0123456789abcdef";
-            out += "\\x";
-            out += hex[u >> 4];
-            out += hex[u & 15];
-        } else {
-            out += c;
-        }
-    }
+    std::string out = "'" + printable(s);
     if (cut)
         out += "...";
     return out + "'";
@@ -240,20 +271,46 @@ public:
         // A UTF-8 byte-order mark (Windows editors write one) is not part of the first word.
         // Columns on line 1 count from after it.
         constexpr std::string_view bom = "\xEF\xBB\xBF";
+        if (const std::string_view utf16 = utf16_encoding(text); !utf16.empty()) {
+            // Read as UTF-8, every other byte is a NUL: each line would be one "unknown
+            // statement" of garbage. The whole file is the one problem.
+            line_ = 1;
+            error(1, "the file is encoded as " + std::string(utf16) +
+                         ", not UTF-8; scenes are UTF-8 text: save it again choosing UTF-8 as the encoding");
+            keep_lines_unparsed(text);
+            return;
+        }
         if (text.substr(0, bom.size()) == bom)
             text.remove_prefix(bom.size());
+        if (text.substr(0, bom.size()) == bom) {
+            // Invisible in an editor, and a terminal would show the message's quote of the
+            // first word as if nothing were in front of it.
+            text.remove_prefix(bom.size());
+            line_ = 1;
+            error(1,
+                  "a second byte-order mark (" + code_point_name(0xFEFF) +
+                      ") follows the first; it is skipped too, but other tools read it as part of the first "
+                      "word: delete it",
+                  Diagnostic::Severity::warning);
+        }
         std::uint32_t line_no = 0;
         std::size_t pos = 0;
         std::uint32_t non_utf8_lines = 0;
         SourceLoc first_non_utf8;
+        if (const std::size_t cr = text.find('\r'); cr != std::string_view::npos &&
+                                                    text.find('\n') == std::string_view::npos &&
+                                                    text.find_first_not_of('\r', cr) != std::string_view::npos) {
+            // The whole file is one line to the parser, while an editor shows many: the first
+            // statement would swallow the others. Where the first line ends, all agree.
+            line_ = 1;
+            error(to_u32(cr + 1), "the lines of this file end with a carriage return (" + code_point_name(0x0D) +
+                                      ") alone, as classic Mac OS wrote them; scenes end lines with LF or CRLF: "
+                                      "convert it, e.g. with tr '\\r' '\\n' < OLD > NEW");
+            keep_lines_unparsed(text);
+            return;
+        }
         while (pos < text.size()) {
-            std::size_t end = text.find('\n', pos);
-            if (end == std::string_view::npos)
-                end = text.size();
-            std::string_view line = text.substr(pos, end - pos);
-            if (!line.empty() && line.back() == '\r')
-                line.remove_suffix(1);
-            pos = end + 1;
+            const std::string_view line = next_line(text, pos);
             ++line_no;
             r_.scene.lines.emplace_back(line);
             line_ = line_no;
@@ -277,6 +334,14 @@ public:
     }
 
 private:
+    // A file whose one problem is its encoding or its line ends: its lines, for the positions of
+    // that diagnostic, without a diagnostic for each.
+    void keep_lines_unparsed(std::string_view text)
+    {
+        for (std::size_t pos = 0; pos < text.size();)
+            r_.scene.lines.emplace_back(next_line(text, pos));
+    }
+
     // ---- diagnostics ------------------------------------------------------------------------
 
     void error(std::uint32_t col, std::string message, Diagnostic::Severity severity = Diagnostic::Severity::error)
@@ -340,6 +405,13 @@ private:
     bool tokenize(std::string_view line, std::vector<Token> &out)
     {
         const LineTokenizeResult r = tokenize_line(line, out, unescaped_);
+        if (const auto cr = stray_carriage_return(line, out, r.comment_col)) {
+            // The tokenizer reads it as a space, an editor shows a line break there and a
+            // terminal moves back to the start of the line: three different statements.
+            error(*cr, "a carriage return (" + code_point_name(0x0D) +
+                           ") in the middle of a line; lines end with LF or CRLF: delete it, or break the line there");
+            return false;
+        }
         if (r.bad_escape_col)
             error(r.bad_escape_col, "unknown escape in string; only \\\" and \\\\ are allowed");
         if (!r.ok)
