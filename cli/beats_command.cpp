@@ -5,6 +5,7 @@
 #include "inflight/beats.hpp"
 #include "inflight/recorded_events.hpp"
 #include "inflight/simulation.hpp"
+#include "inflight/utf8.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -18,7 +19,7 @@ namespace inflight_cli {
 namespace {
 int fail(const std::string &msg)
 {
-    std::fprintf(stderr, "inflight-cli: error: %s\n", msg.c_str());
+    std::fprintf(stderr, "inflight-cli: error: %s\n", printable(msg).c_str());
     std::fputs("usage: inflight-cli beats FILE [--gc classic|async|graph] [--variant NAME] [--fast-forward]\n", stderr);
     return 2;
 }

@@ -2,6 +2,7 @@
 #include "kernels_command.hpp"
 
 #include "inflight/kernel_profile.hpp"
+#include "inflight/utf8.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -118,7 +119,7 @@ int kernels_main(int argc, char **argv)
             return 0;
         } else {
             std::fprintf(stderr, "inflight-cli kernels: unknown option '%s'\nusage: inflight-cli kernels [--json]\n",
-                         a.c_str());
+                         inflight::printable(a).c_str());
             return 2;
         }
     }

@@ -104,7 +104,8 @@ void usage(std::ostream &to)
 
 int fail_usage(const std::string &msg)
 {
-    std::fprintf(stderr, "inflight-cli: error: %s\n", msg.c_str());
+    // Messages quote arguments, which may hold escape sequences or bidi controls.
+    std::fprintf(stderr, "inflight-cli: error: %s\n", printable(msg).c_str());
     usage(std::cerr);
     return 2;
 }
@@ -167,6 +168,16 @@ std::string comparison_text(const std::vector<VariantRun> &runs)
         out += line;
     }
     return out;
+}
+
+// One micro-step of --trace: a JSON Lines object, or a line of text in which a note's escape
+// sequences and the scene's names are escaped for the terminal.
+void print_trace_line(const Event &e, const Simulation &sim, bool json)
+{
+    if (json)
+        std::cout << trace_json_line(e, sim.kernel(), &sim.scene()) << "\n";
+    else
+        std::cout << printable(trace_line(e, sim.kernel(), &sim.scene())) << "\n";
 }
 
 // The scene file being run, for the out-of-memory message below.
@@ -399,7 +410,7 @@ int cli_main(int argc, char **argv)
     if (options.era || options.kernel) {
         const KernelProfile &profile = run_profile(parsed.scene.settings, options);
         if (!written_for(parsed.scene.settings, profile))
-            std::cerr << file << ": warning: the scene's expectations were written for "
+            std::cerr << printable(file) << ": warning: the scene's expectations were written for "
                       << collectors_text(parsed.scene.settings) << ", not for " << era_name(profile.era) << " ("
                       << profile.name << ")\n";
     }
@@ -445,16 +456,15 @@ int cli_main(int argc, char **argv)
             cli::RunProgress progress(timeout_s);
             const bool ok = inflight_cli::step_to(*sim, at, progress, error, [&](const Event &e) {
                 if (trace)
-                    std::cout << (json ? trace_json_line(e, sim->kernel(), &sim->scene())
-                                       : trace_line(e, sim->kernel(), &sim->scene()))
-                              << "\n";
+                    print_trace_line(e, *sim, json);
             });
             if (!ok) {
                 std::cerr << printable(error) << "\n";
                 return 2;
             }
             // After --trace --json lines, the state is one more line of JSON Lines.
-            std::cout << (json ? (trace ? compact_json(state_json(*sim)) + "\n" : state_json(*sim)) : state_text(*sim));
+            std::cout << (json ? (trace ? compact_json(state_json(*sim)) + "\n" : state_json(*sim))
+                               : printable(state_text(*sim), LineBreaks::keep));
             return 0;
         }
         cli::Hits hits;
@@ -469,9 +479,7 @@ int cli_main(int argc, char **argv)
             cli::RunProgress progress(timeout_s);
             hits = watches.run(*sim, progress, [&](const Event &e) {
                 if (trace)
-                    std::cout << (json ? trace_json_line(e, s.kernel(), &s.scene())
-                                       : trace_line(e, s.kernel(), &s.scene()))
-                              << "\n";
+                    print_trace_line(e, s, json);
             });
             progress.done();
             if (progress.timed_out()) {
@@ -479,14 +487,12 @@ int cli_main(int argc, char **argv)
                 status = 2;
             }
             for (const std::string &w : watches.never_existed(*sim))
-                std::cerr << file << ": warning: " << w << "\n";
+                std::cerr << printable(file) << ": warning: " << printable(w) << "\n";
         } else if (trace) {
             // With --json: JSON Lines, every line one object, the report (on one line) last.
             cli::RunProgress progress(timeout_s);
             while (const Event *e = sim->step()) {
-                std::cout << (json ? trace_json_line(*e, sim->kernel(), &sim->scene())
-                                   : trace_line(*e, sim->kernel(), &sim->scene()))
-                          << "\n";
+                print_trace_line(*e, *sim, json);
                 if (!progress.tick(*sim))
                     break;
             }
@@ -510,12 +516,12 @@ int cli_main(int argc, char **argv)
             status = 2;
         }
         if (scenes.size() > 1 && !json)
-            std::cout << "==== variant " + name + " ====\n";
+            std::cout << "==== variant " + printable(name) + " ====\n";
         if (!json) {
             for (const cli::Hit &h : hits.listed)
-                std::cout << cli::hit_line(h) << "\n";
+                std::cout << printable(cli::hit_line(h)) << "\n";
             if (hits.not_listed)
-                std::cout << cli::hits_not_listed_line(hits) << "\n";
+                std::cout << printable(cli::hits_not_listed_line(hits)) << "\n";
         }
         if (json && scenes.size() > 1) {
             // Several variants (--hist): one object at the end, each report naming its variant.
@@ -533,15 +539,16 @@ int cli_main(int argc, char **argv)
         else if (trace && json)
             std::cout << compact_json(report_json(*sim)) << "\n";
         else
-            std::cout << (json ? report_json(*sim) : report_text(*sim));
+            std::cout << (json ? report_json(*sim) : printable(report_text(*sim), LineBreaks::keep));
         if (hist && !json)
-            std::cout << histograms_text(*sim, unit, name.empty() ? std::string() : name + ": ");
+            std::cout << printable(histograms_text(*sim, unit, name.empty() ? std::string() : name + ": "),
+                                   LineBreaks::keep);
         if ((sim->expectations_failed() || sim->stopped_by_finding()) && status == 0)
             status = 1;
         runs.push_back(VariantRun{name, std::move(sim)});
     }
     if (runs.size() > 1 && !json)
-        std::cout << comparison_text(runs);
+        std::cout << printable(comparison_text(runs), LineBreaks::keep);
     if (!variant_reports.empty())
         std::cout << nlohmann::ordered_json{{"variants", std::move(variant_reports)}}.dump(
                          2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)

@@ -34,7 +34,7 @@ namespace {
 
 int fail(const char *usage, const std::string &msg)
 {
-    std::fprintf(stderr, "inflight-cli: error: %s\n%s", msg.c_str(), usage);
+    std::fprintf(stderr, "inflight-cli: error: %s\n%s", printable(msg).c_str(), usage);
     return 2;
 }
 
@@ -163,7 +163,7 @@ int replay_main(int argc, char **argv)
     const ReplayPlan plan = plan_replay(parsed.scene, in_vm || geteuid() == 0);
     if (!plan.ok()) {
         for (const std::string &line : format_problems(plan))
-            std::cerr << line << "\n";
+            std::cerr << printable(line) << "\n";
         if (c.json) {
             nlohmann::json list = nlohmann::json::array();
             for (const ReplayProblem &p : plan.problems)
@@ -172,7 +172,7 @@ int replay_main(int argc, char **argv)
                              2, ' ', false, nlohmann::json::error_handler_t::replace)
                       << "\n";
         }
-        std::cerr << c.file << ": nothing was run\n";
+        std::cerr << printable(c.file) << ": nothing was run\n";
         return 2;
     }
     KernelRun kernel;
@@ -203,7 +203,7 @@ int replay_main(int argc, char **argv)
         return 2;
     }
     const ReplayReport report = compare_replay(plan, model, kernel, profile);
-    std::cout << (c.json ? replay_report_json(report) : replay_report_text(report));
+    std::cout << (c.json ? replay_report_json(report) : printable(replay_report_text(report), LineBreaks::keep));
     return report.agrees() ? 0 : 1;
 }
 

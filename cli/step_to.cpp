@@ -3,6 +3,7 @@
 
 #include "inflight/kernel_queries.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/utf8.hpp"
 
 #include <charconv>
 #include <iostream>
@@ -15,7 +16,7 @@ std::shared_ptr<Scene> load_scene_reporting(const std::string &file, const Parse
 {
     ParseResult parsed = load_scene_file(file, limits);
     for (const auto &d : parsed.diagnostics)
-        std::cerr << d.format() << "\n";
+        std::cerr << printable(d.format()) << "\n";
     if (!parsed.ok())
         return nullptr;
     return std::make_shared<Scene>(std::move(parsed.scene));

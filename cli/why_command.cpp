@@ -20,7 +20,7 @@ namespace inflight_cli {
 namespace {
 int fail(const std::string &msg)
 {
-    std::fprintf(stderr, "inflight-cli: error: %s\n", msg.c_str());
+    std::fprintf(stderr, "inflight-cli: error: %s\n", printable(msg).c_str());
     std::fputs("usage: inflight-cli why FILE LABEL [--at STEP] [--gc classic|async|graph] [--json] [--seed N]\n"
                "                          [--max-steps N] [--timeout SECONDS]\n",
                stderr);
@@ -115,8 +115,9 @@ int why_main(int argc, char **argv)
     const Kernel &k = sim.kernel();
     const auto sock = find_socket(k, label);
     if (!sock) {
-        std::fprintf(stderr, "%s: error: no socket labelled '%s' at step %llu (labels: %s)\n", file.c_str(),
-                     label.c_str(), static_cast<unsigned long long>(sim.steps()), label_list(k).c_str());
+        std::fprintf(stderr, "%s: error: no socket labelled '%s' at step %llu (labels: %s)\n", printable(file).c_str(),
+                     printable(label).c_str(), static_cast<unsigned long long>(sim.steps()),
+                     printable(label_list(k)).c_str());
         return 2;
     }
     const WhyHistory *history = tracker && tracked == sock ? &tracker->history() : nullptr;
@@ -124,9 +125,10 @@ int why_main(int argc, char **argv)
     if (json) {
         std::cout << why_json(k, w, sim.steps());
     } else {
-        std::cout << "why " << label << " at step " << sim.steps() << " (line " << sim.current_line() << ")"
-                  << (sim.finished() ? ", the end of the run" : "") << ", collector " << era_name(sim.era()) << ":\n"
-                  << why_text(k, w);
+        std::cout << "why " << printable(label) << " at step " << sim.steps() << " (line " << sim.current_line()
+                  << ")" << (sim.finished() ? ", the end of the run" : "") << ", collector " << era_name(sim.era())
+                  << ":\n"
+                  << printable(why_text(k, w), LineBreaks::keep);
     }
     return 0;
 }
