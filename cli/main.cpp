@@ -404,7 +404,7 @@ int cli_main(int argc, char **argv)
         return 2;
     if (command == "check")
         return 0;
-    if (auto err = watches.check_lines(parsed.scene))
+    if (auto err = watches.check_scene(parsed.scene))
         return fail_usage(*err);
 
     if (options.era || options.kernel) {

@@ -29,12 +29,19 @@ std::optional<std::string> Watches::add_break(const std::string &spec)
     return std::nullopt;
 }
 
-std::optional<std::string> Watches::check_lines(const Scene &scene) const
+std::optional<std::string> Watches::check_scene(const Scene &scene) const
 {
-    for (const LineBreakpoint &b : breaks_)
+    for (const LineBreakpoint &b : breaks_) {
         if (!scene_has_statement_on_line(scene, b.line()))
             return "--break '" + b.text() + "': " + scene.file + ":" + std::to_string(b.line()) +
                    " has no statement, so the breakpoint could never stop";
+        if (b.condition())
+            if (auto problem = watch_subject_problem(*b.condition(), scene))
+                return "--break '" + b.text() + "': " + *problem;
+    }
+    for (const Watchpoint &w : watches_)
+        if (auto problem = watch_subject_problem(w.watch(), scene))
+            return "--watch '" + w.watch().text() + "': " + *problem;
     return std::nullopt;
 }
 
@@ -71,15 +78,19 @@ std::vector<std::string> Watches::never_existed(const Simulation &sim) const
 {
     std::vector<std::string> out;
     const Kernel &k = sim.kernel();
-    for (const Watchpoint &w : watches_) {
-        const Watch &x = w.watch();
+    auto check = [&](const Watch &x, const std::string &option) {
         if (x.subject().empty())
-            continue;
+            return;
         const bool user = x.field() == Watch::Field::user_inflight;
         if (user ? !has_user(k, x.subject()) : !socket_labelled(k, x.subject()))
-            out.push_back("--watch '" + x.text() + "': no " + (user ? "user" : "socket labelled") + " '" + x.subject() +
+            out.push_back(option + ": no " + (user ? "user" : "socket labelled") + " '" + x.subject() +
                           "' exists in this run, so it read none throughout");
-    }
+    };
+    for (const Watchpoint &w : watches_)
+        check(w.watch(), "--watch '" + w.watch().text() + "'");
+    for (const LineBreakpoint &b : breaks_)
+        if (b.condition())
+            check(*b.condition(), "--break '" + b.text() + "'");
     return out;
 }
 

@@ -45,13 +45,15 @@ public:
     std::optional<std::string> add_watch(const std::string &expr);
     std::optional<std::string> add_break(const std::string &spec);
     bool empty() const { return watches_.empty() && breaks_.empty(); }
-    // A breakpoint on a line without a statement can never stop: say so before running.
-    std::optional<std::string> check_lines(const Scene &scene) const;
+    // A breakpoint on a line without a statement can never stop, and a watch or a breakpoint's
+    // condition on a socket or user the scene never names can never fire: say so before running.
+    std::optional<std::string> check_scene(const Scene &scene) const;
 
     // Steps sim to its end, or until `progress` says the timeout has passed, calling each_step
     // (if any) after every micro-step; returns the hits.
     Hits run(Simulation &sim, RunProgress &progress, const std::function<void(const Event &)> &each_step);
-    // After a run: the watches whose socket or user never existed (they read none throughout).
+    // After a run: the watches and conditions whose socket or user never existed (they read
+    // none throughout), for the names check_scene() cannot know before the run ($ templates).
     std::vector<std::string> never_existed(const Simulation &sim) const;
 
 private:

@@ -5,7 +5,11 @@
 #include "inflight/kernel.hpp"
 #include "inflight/scene.hpp"
 
+#include "watch_text.hpp"
+
+#include <algorithm>
 #include <charconv>
+#include <set>
 
 namespace inflight {
 
@@ -23,6 +27,28 @@ bool on_line(const std::vector<Statement> &statements, std::uint32_t line)
 }
 
 bool blank(char c) { return c == ' ' || c == '\t'; }
+
+// Every name the statements write (sockets, fds, processes: a superset of the labels) and the
+// users they declare, or false when a name has $ parts, whose expansions only a run knows.
+bool collect_names(const std::vector<Statement> &statements, std::set<std::string_view> &names,
+                   std::set<std::string_view> &users)
+{
+    for (const Statement &s : statements) {
+        for (const auto *list : {&s.names, &s.fds})
+            for (const NameTemplate &n : *list) {
+                if (n.has_vars())
+                    return false;
+                names.insert(n.text.view());
+            }
+        if (s.op == Op::user_decl && !s.names.empty())
+            users.insert(s.names[0].text.view());
+        if (s.op == Op::process_decl && !s.text.empty())
+            users.insert(s.text);
+        if (!collect_names(s.body, names, users))
+            return false;
+    }
+    return true;
+}
 
 } // namespace
 
@@ -76,6 +102,35 @@ bool LineBreakpoint::hits(const Event &e, const Kernel &k) const
     if (e.kind != EventKind::stmt_begin || e.scene_line != line_)
         return false;
     return !condition_ || condition_->holds(k);
+}
+
+std::optional<std::string> watch_subject_problem(const Watch &w, const Scene &scene)
+{
+    const std::string &subject = w.subject();
+    const bool user = w.field() == Watch::Field::user_inflight;
+    std::set<std::string_view> sockets, users{"root"}; // root: a process's user unless it names one
+    if (subject.empty() || !collect_names(scene.statements, sockets, users))
+        return std::nullopt;
+    const std::set<std::string_view> &names = user ? users : sockets;
+    if (names.count(subject))
+        return std::nullopt;
+    // An embryo's label, embryo(c), is c's.
+    if (!user && subject.starts_with("embryo(") && subject.ends_with(")") &&
+        names.count(std::string_view(subject).substr(7, subject.size() - 8)))
+        return std::nullopt;
+    const std::vector<std::string_view> candidates(names.begin(), names.end());
+    std::string hint = detail::did_you_mean(subject, candidates);
+    if (hint.empty()) {
+        constexpr std::size_t kListed = 12;
+        std::string list;
+        for (std::size_t i = 0; i < candidates.size() && i < kListed; ++i)
+            list += (i ? ", " : "") + std::string(candidates[i]);
+        hint = candidates.empty() ? " (it names none)"
+                                  : std::string(user ? " (its users: " : " (its names: ") + list +
+                                        (candidates.size() > kListed ? ", ..." : "") + ")";
+    }
+    return std::string("no statement of the scene names ") + (user ? "a user '" : "a socket '") + subject +
+           "', so it would read none throughout" + hint;
 }
 
 bool scene_has_statement_on_line(const Scene &scene, std::uint32_t line) { return on_line(scene.statements, line); }

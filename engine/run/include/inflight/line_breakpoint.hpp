@@ -39,6 +39,11 @@ private:
     std::optional<Watch> condition_;
 };
 
+// Why `w` could never read anything but none in `scene`: no statement of it names the socket
+// label or user it watches. "no socket 'zz' in the scene; did you mean 'z'?" (or the names it
+// has); nothing when one does, or when a name with $ parts might expand to it.
+std::optional<std::string> watch_subject_problem(const Watch &w, const Scene &scene);
+
 // Whether a statement of the scene stands on `line` (a repeat's own line runs nothing: its
 // body's statements do). For "this breakpoint can never stop" messages.
 bool scene_has_statement_on_line(const Scene &scene, std::uint32_t line);
