@@ -24,7 +24,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -268,13 +267,6 @@ int cli_main(int argc, char **argv)
     cli::Watches watches;
     std::optional<std::uint64_t> at; // --at STEP
     std::optional<double> timeout_s; // --timeout SECONDS
-    auto parse_count = [](const char *v) -> std::optional<std::uint64_t> {
-        std::uint64_t n = 0;
-        auto [end, ec] = std::from_chars(v, v + std::strlen(v), n);
-        if (ec != std::errc() || *end)
-            return std::nullopt;
-        return n;
-    };
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char *what) -> const char * {
@@ -319,7 +311,7 @@ int cli_main(int argc, char **argv)
             const char *v = value("a step number");
             if (!v)
                 return 2;
-            at = inflight_cli::parse_step(v);
+            at = inflight_cli::parse_count(v);
             if (!at)
                 return fail_usage(std::string("bad step '") + v + "' (a number of micro-steps, 0 for the start)");
         } else if (a == "--limit") {
@@ -335,7 +327,7 @@ int cli_main(int argc, char **argv)
                     names += (names.empty() ? "" : ", ") + std::string(b.name);
                 return fail_usage("bad limit '" + text + "' (NAME=N; names: " + names + ")");
             }
-            const auto n = parse_count(text.c_str() + eq + 1);
+            const auto n = inflight_cli::parse_count(text.substr(eq + 1));
             if (!n)
                 return fail_usage("bad number in --limit '" + text + "'");
             options.budget_overrides.emplace_back(*budget, *n);
@@ -343,7 +335,7 @@ int cli_main(int argc, char **argv)
             const char *v = value("a number of micro-steps");
             if (!v)
                 return 2;
-            const auto n = parse_count(v);
+            const auto n = inflight_cli::parse_count(v);
             if (!n)
                 return fail_usage(std::string("bad --max-steps '") + v + "'");
             options.budget_overrides.emplace_back(Budget::steps, *n);
@@ -376,11 +368,10 @@ int cli_main(int argc, char **argv)
             const char *v = value("a number");
             if (!v)
                 return 2;
-            std::uint64_t seed = 0;
-            auto [end, ec] = std::from_chars(v, v + std::strlen(v), seed);
-            if (ec != std::errc() || *end)
+            const auto seed = inflight_cli::parse_count(v);
+            if (!seed)
                 return fail_usage(std::string("bad seed '") + v + "'");
-            options.seed = seed;
+            options.seed = *seed;
         } else if (!a.empty() && a[0] == '-') {
             return fail_usage("unknown option '" + a + "'");
         } else if (file.empty()) {

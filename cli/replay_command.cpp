@@ -79,7 +79,7 @@ std::optional<int> parse_args(int argc, char **argv, const char *usage, bool is_
             c.era = era;
         } else if (a == "--stable-ms" && !is_export) {
             const char *v = value();
-            const auto n = v ? parse_step(v) : std::nullopt;
+            const auto n = v ? parse_count(v) : std::nullopt;
             if (!n || *n < 10 || *n > 1000)
                 return fail(usage, "--stable-ms needs a number of milliseconds from 10 to 1000");
             c.stable_ms = static_cast<unsigned>(*n);

@@ -7,12 +7,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <unistd.h>
 
 namespace inflight::cli {
 
 std::optional<double> parse_timeout_seconds(const char *text)
 {
+    // Decimal seconds as a person writes them ("3", "0.5"): strtod alone would also take
+    // leading spaces, a sign, hexadecimal and exponents.
+    const std::string_view digits(text);
+    if (digits.empty() || digits.find_first_not_of("0123456789.") != std::string_view::npos ||
+        digits.find('.') != digits.rfind('.') || digits == ".")
+        return std::nullopt;
     char *end = nullptr;
     const double t = std::strtod(text, &end);
     if (!end || end == text || *end || !(t > 0) || t > 1e9)

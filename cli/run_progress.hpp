@@ -16,7 +16,7 @@ class Simulation;
 
 namespace inflight::cli {
 
-// --timeout's value: seconds, more than 0 (and at most 1e9), or nullopt.
+// --timeout's value: decimal seconds ("3", "0.5"), more than 0 and at most 1e9, or nullopt.
 std::optional<double> parse_timeout_seconds(const char *text);
 
 class RunProgress {

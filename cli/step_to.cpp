@@ -22,7 +22,7 @@ std::shared_ptr<Scene> load_scene_reporting(const std::string &file, const Parse
     return std::make_shared<Scene>(std::move(parsed.scene));
 }
 
-std::optional<std::uint64_t> parse_step(const std::string &text)
+std::optional<std::uint64_t> parse_count(const std::string &text)
 {
     std::uint64_t v = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);

@@ -20,8 +20,9 @@ namespace inflight_cli {
 std::shared_ptr<inflight::Scene> load_scene_reporting(const std::string &file,
                                                       const inflight::ParseLimits &limits = {});
 
-// A step number, or nullopt when `text` is not one.
-std::optional<std::uint64_t> parse_step(const std::string &text);
+// A count given on the command line (a step, a seed, a limit, milliseconds): decimal digits and
+// nothing else (no sign, spaces, suffix or other base, no more than 2^64 - 1), else nullopt.
+std::optional<std::uint64_t> parse_count(const std::string &text);
 
 // Steps `sim` (made with fast_forward off, so every micro-step counts) until it has made `step`
 // micro-steps, or to the end when `step` is nullopt. `each` sees every event. Returns false with

@@ -46,7 +46,7 @@ int why_main(int argc, char **argv)
             const char *v = value();
             if (!v)
                 return fail("--at needs a step number");
-            at = parse_step(v);
+            at = parse_count(v);
             if (!at)
                 return fail(std::string("bad step '") + v + "' (a number of micro-steps, 0 for the start)");
         } else if (a == "--gc") {
@@ -59,13 +59,13 @@ int why_main(int argc, char **argv)
             options.era = *era;
         } else if (a == "--seed") {
             const char *v = value();
-            const auto seed = v ? parse_step(v) : std::nullopt;
+            const auto seed = v ? parse_count(v) : std::nullopt;
             if (!seed)
                 return fail(std::string("bad seed '") + (v ? v : "") + "'");
             options.seed = *seed;
         } else if (a == "--max-steps") {
             const char *v = value();
-            const auto n = v ? parse_step(v) : std::nullopt;
+            const auto n = v ? parse_count(v) : std::nullopt;
             if (!n)
                 return fail(std::string("bad --max-steps '") + (v ? v : "") + "'");
             options.budget_overrides.emplace_back(Budget::steps, *n);
