@@ -21,8 +21,8 @@
 namespace editor {
 namespace {
 
-// What the editor opens: larger files are not scenes anyone types (the parser's input-bytes
-// budget is larger, for generated scenes the CLI runs), and Scintilla slows to a crawl on one
+// What the editor opens: larger files are not scenes anyone types (generated ones run in
+// inflight-cli, whose input-bytes budget --limit raises), and Scintilla slows to a crawl on one
 // line of megabytes.
 constexpr qint64 kMaxFileBytes = 16 * 1024 * 1024;
 constexpr qsizetype kMaxLineBytes = 1024 * 1024;
@@ -124,7 +124,8 @@ std::optional<QByteArray> EditorSession::readSceneFile(const QString &path, QStr
     if (!info.isFile())
         return fail(tr("%1: error: cannot open scene file: not a regular file").arg(path));
     if (info.size() > kMaxFileBytes)
-        return fail(tr("%1: error: %2 MB is too large to edit (at most %3 MB); inflight-cli runs larger scenes")
+        return fail(tr("%1: error: %2 MB is too large to edit (at most %3 MB); inflight-cli runs it with "
+                       "--limit input-bytes=N")
                         .arg(path)
                         .arg(info.size() / (1024 * 1024))
                         .arg(kMaxFileBytes / (1024 * 1024)));

@@ -70,7 +70,11 @@ std::string budget_message(const BudgetBreach &b)
         "limit '" + std::string(i.name) + "' reached: at most " + group_digits(b.limit) + " " + std::string(i.what);
     if (!b.detail.empty())
         m += " (" + b.detail + ")";
-    m += "; raise it with 'set limit " + std::string(i.name) + " N' or --limit " + std::string(i.name) + "=N";
+    // A file's size is checked before it is read, so its own `set limit` line cannot raise it.
+    if (b.which == Budget::input_bytes)
+        m += "; raise it with inflight-cli's --limit input-bytes=N";
+    else
+        m += "; raise it with 'set limit " + std::string(i.name) + " N' or --limit " + std::string(i.name) + "=N";
     return m;
 }
 
