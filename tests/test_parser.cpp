@@ -1125,6 +1125,90 @@ private slots:
                             .c_str());
     }
 
+    // A file's encoding and line ends: one located message that names the problem and the fix,
+    // each character by its code point, instead of what the bytes look like as statements.
+    void encodingAndLineEnds_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("col");
+        QTest::addColumn<bool>("is_error");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<int>("diagnostics"); // how many in all
+        const auto bytes = [](std::string_view s) { return QByteArray(s.data(), qsizetype(s.size())); };
+        QTest::newRow("CR-only line ends")
+            << bytes("scene \"t\"\rsocketpair a b\rclose a b\r") << 1 << 10 << true
+            << "the lines of this file end with a carriage return (U+000D) alone, as classic Mac OS wrote them; "
+               "scenes end lines with LF or CRLF" << 1;
+        QTest::newRow("stray CR mid-line")
+            << bytes("scene \"t\"\nsocketpair a b\nsend a fds=\rb\nclose a b\n") << 3 << 12 << true
+            << "a carriage return (U+000D) in the middle of a line; lines end with LF or CRLF" << 1;
+        QTest::newRow("UTF-16LE with BOM") << bytes(std::string_view("\xFF\xFEs\0c\0e\0n\0e\0\n\0", 14)) << 1
+                                           << 1 << true
+                                           << "the file is encoded as UTF-16LE (it starts with the byte-order mark "
+                                              "FF FE), not UTF-8; scenes are UTF-8 text: save it again"
+                                           << 1;
+        QTest::newRow("UTF-16BE with BOM") << bytes(std::string_view("\xFE\xFF\0s\0c\0e\0\n", 10)) << 1 << 1
+                                           << true << "the file is encoded as UTF-16BE (it starts with the byte-order "
+                                                      "mark FE FF), not UTF-8"
+                                           << 1;
+        QTest::newRow("UTF-16LE without BOM") << bytes(std::string_view("g\0c\0\n\0", 6)) << 1 << 1 << true
+                                              << "the file is encoded as UTF-16LE, not UTF-8" << 1;
+        QTest::newRow("second byte-order mark")
+            << bytes("\xEF\xBB\xBF\xEF\xBB\xBFscene \"t\"\nsocketpair a b\n") << 1 << 1 << false
+            << "a second byte-order mark (U+FEFF) follows the first" << 1;
+        QTest::newRow("U+202E in a name") << bytes("socketpair a\xE2\x80\xAE" "b c\n") << 1 << 13 << true
+                                          << "bad name 'a<U+202E>b': character U+202E is not allowed in a name" << 1;
+        QTest::newRow("visible non-ASCII in a name")
+            << bytes("socketpair caf\xC3\xA9 c\n") << 1 << 15 << true
+            << "bad name 'caf\xC3\xA9': character '\xC3\xA9' (U+00E9) is not allowed in a name" << 1;
+        QTest::newRow("escape byte in a name") << bytes("socketpair a\x1B[31m c\n") << 1 << 13 << true
+                                               << "bad name 'a\\x1B[31m': character '\\x1B' is not allowed" << 1;
+    }
+    void encodingAndLineEnds()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, line);
+        QFETCH(int, col);
+        QFETCH(bool, is_error);
+        QFETCH(QString, message);
+        QFETCH(int, diagnostics);
+        const auto r = parse(text.toStdString());
+        QVERIFY2(r.diagnostics.size() == std::size_t(diagnostics), all_diagnostics(r).c_str());
+        const Diagnostic &d = r.diagnostics.front();
+        QVERIFY2(d.loc.line == std::uint32_t(line) && d.loc.col == std::uint32_t(col), all_diagnostics(r).c_str());
+        QCOMPARE(d.severity == Diagnostic::Severity::error, is_error);
+        QVERIFY2(d.message.find(message.toStdString()) != std::string::npos, all_diagnostics(r).c_str());
+        QVERIFY2(r.ok() != is_error, all_diagnostics(r).c_str());
+        // The file's lines are kept whatever the problem, for the position of the message.
+        QVERIFY(r.scene.lines.size() >= std::size_t(line));
+    }
+
+    // A CR inside a string or a comment is text, as any other byte there.
+    void carriageReturnInStringsAndCommentsIsText()
+    {
+        const auto r = parse("socketpair a b\nnote \"one\rtwo\" # three\rfour\nclose a b\r\n");
+        VERIFY_OK(r);
+        QCOMPARE(r.scene.lines.size(), std::size_t(3));
+    }
+
+    // The input-bytes limit is checked before the file is read: its advice cannot be the file's
+    // own `set limit` line, which the parser refuses for that limit.
+    void inputBytesAdviceWorks()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("big.scn").toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            out << "scene \"big\"\n" << std::string(200, '#') << "\n";
+        }
+        const auto r = load_scene_file(path, ParseLimits{{{Budget::input_bytes, 100}}, std::nullopt});
+        QCOMPARE(r.diagnostics.size(), std::size_t(1));
+        const std::string &m = r.diagnostics[0].message;
+        QVERIFY2(m.find("--limit input-bytes=N") != std::string::npos, m.c_str());
+        QVERIFY2(m.find("set limit") == std::string::npos, m.c_str());
+    }
+
     void mistakesBetweenValidLines()
     {
         // 22 mistakes with valid lines in between: exactly one error per mistake and none on the
