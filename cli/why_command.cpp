@@ -125,9 +125,8 @@ int why_main(int argc, char **argv)
     if (json) {
         std::cout << why_json(k, w, sim.steps());
     } else {
-        std::cout << "why " << printable(label) << " at step " << sim.steps() << " (line " << sim.current_line()
-                  << ")" << (sim.finished() ? ", the end of the run" : "") << ", collector " << era_name(sim.era())
-                  << ":\n"
+        std::cout << "why " << printable(label) << " at step " << sim.steps() << " (line " << sim.current_line() << ")"
+                  << (sim.finished() ? ", the end of the run" : "") << ", collector " << era_name(sim.era()) << ":\n"
                   << printable(why_text(k, w), LineBreaks::keep);
     }
     return 0;

@@ -1139,26 +1139,29 @@ private slots:
         QTest::newRow("CR-only line ends")
             << bytes("scene \"t\"\rsocketpair a b\rclose a b\r") << 1 << 10 << true
             << "the lines of this file end with a carriage return (U+000D) alone, as classic Mac OS wrote them; "
-               "scenes end lines with LF or CRLF" << 1;
+               "scenes end lines with LF or CRLF"
+            << 1;
         QTest::newRow("stray CR mid-line")
             << bytes("scene \"t\"\nsocketpair a b\nsend a fds=\rb\nclose a b\n") << 3 << 12 << true
             << "a carriage return (U+000D) in the middle of a line; lines end with LF or CRLF" << 1;
-        QTest::newRow("UTF-16LE with BOM") << bytes(std::string_view("\xFF\xFEs\0c\0e\0n\0e\0\n\0", 14)) << 1
-                                           << 1 << true
-                                           << "the file is encoded as UTF-16LE (it starts with the byte-order mark "
-                                              "FF FE), not UTF-8; scenes are UTF-8 text: save it again"
-                                           << 1;
-        QTest::newRow("UTF-16BE with BOM") << bytes(std::string_view("\xFE\xFF\0s\0c\0e\0\n", 10)) << 1 << 1
-                                           << true << "the file is encoded as UTF-16BE (it starts with the byte-order "
-                                                      "mark FE FF), not UTF-8"
+        QTest::newRow("UTF-16LE with BOM")
+            << bytes(std::string_view("\xFF\xFEs\0c\0e\0n\0e\0\n\0", 14)) << 1 << 1 << true
+            << "the file is encoded as UTF-16LE (it starts with the byte-order mark "
+               "FF FE), not UTF-8; scenes are UTF-8 text: save it again"
+            << 1;
+        QTest::newRow("UTF-16BE with BOM") << bytes(std::string_view("\xFE\xFF\0s\0c\0e\0\n", 10)) << 1 << 1 << true
+                                           << "the file is encoded as UTF-16BE (it starts with the byte-order "
+                                              "mark FE FF), not UTF-8"
                                            << 1;
         QTest::newRow("UTF-16LE without BOM") << bytes(std::string_view("g\0c\0\n\0", 6)) << 1 << 1 << true
                                               << "the file is encoded as UTF-16LE, not UTF-8" << 1;
         QTest::newRow("second byte-order mark")
             << bytes("\xEF\xBB\xBF\xEF\xBB\xBFscene \"t\"\nsocketpair a b\n") << 1 << 1 << false
             << "a second byte-order mark (U+FEFF) follows the first" << 1;
-        QTest::newRow("U+202E in a name") << bytes("socketpair a\xE2\x80\xAE" "b c\n") << 1 << 13 << true
-                                          << "bad name 'a<U+202E>b': character U+202E is not allowed in a name" << 1;
+        QTest::newRow("U+202E in a name")
+            << bytes("socketpair a\xE2\x80\xAE"
+                     "b c\n")
+            << 1 << 13 << true << "bad name 'a<U+202E>b': character U+202E is not allowed in a name" << 1;
         QTest::newRow("visible non-ASCII in a name")
             << bytes("socketpair caf\xC3\xA9 c\n") << 1 << 15 << true
             << "bad name 'caf\xC3\xA9': character '\xC3\xA9' (U+00E9) is not allowed in a name" << 1;
