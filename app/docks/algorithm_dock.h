@@ -42,6 +42,10 @@ public:
     QString noteText() const;
     bool noteIsCurrent() const { return note_current_; }
     AlgorithmView *listingView() const { return view_; }
+    // The labels as shown, for the lesson check's measure of what fits.
+    const QLabel *narrationLabel() const { return narration_; }
+    const QLabel *noteLabel() const { return note_; }
+    const QLabel *findingLabel() const { return finding_; }
     QToolButton *notesOutline() const { return outline_; }
     QString listingTitle() const;
 
