@@ -15,6 +15,7 @@
 #include "theme.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
@@ -237,16 +238,22 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
     GraphView *view = graph.view();
     const QRect port = seenRect(view->viewport());
     const QSize window = window_.size();
+    // The picture: the graph, and the panel a scene about one shows under it.
+    double picture = double(port.width()) * port.height();
+    for (QDockWidget *panel : {window_.windowDocks().latency, window_.windowDocks().autobind})
+        if (panel && panel->isVisible() && !panel->isFloating())
+            picture += double(panel->width()) * panel->height();
 
     // ---- the graph -----------------------------------------------------------------------------
     if (port.isEmpty()) {
         say(QStringLiteral("the graph is not shown"));
-    } else if (double(port.width()) * port.height() < kGraphShare * window.width() * window.height()) {
-        say(QStringLiteral("the graph has %1 px, under %2% of the %3x%4 screen")
+    } else if (picture < kGraphShare * window.width() * window.height()) {
+        say(QStringLiteral("the graph (%1 px) and its panel have %2% of the %3x%4 screen, under %5%")
                 .arg(rectText(port))
-                .arg(std::lround(kGraphShare * 100))
+                .arg(std::lround(100 * picture / (double(window.width()) * window.height())))
                 .arg(window.width())
-                .arg(window.height()));
+                .arg(window.height())
+                .arg(std::lround(kGraphShare * 100)));
     }
     const auto snapshot = controller_.graphSnapshot();
     QString told =
@@ -318,7 +325,7 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
         if (!why.isEmpty())
             say(QStringLiteral("%1 %2: %3").arg(t.name, why, quoted(t.label->text())));
     }
-    if (algorithm->noteIsCurrent()) {
+    if (algorithm->noteIsCurrent() && algorithm->noteLabel()->isVisible() && algorithm->narrationLabel()->isVisible()) {
         const QString note = algorithm->noteText().simplified();
         if (!note.isEmpty() && algorithm->narrationText().simplified().contains(note))
             say(QStringLiteral("the note is shown twice (note box and narration): %1").arg(quoted(note)));
