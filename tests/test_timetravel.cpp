@@ -544,6 +544,37 @@ private slots:
         QCOMPARE(store.stats().count, 2 + tail_steps.size());
     }
 
+    void seekCostAndSpacingFollowTheMeasuredModel()
+    {
+        // The store estimates a seek from what it has measured: replay per micro-step, and a
+        // restore per byte of the live state, counted only when the seek takes one.
+        const auto scene = closed_rings(20, "gc\nexpect freed u0_0\n");
+        QVERIFY2(scene, "the scene parses");
+        auto store = std::make_shared<CheckpointStore>(CheckpointStore::kDefaultBudget, 64);
+        Player player(scene, fast_forwarded(), store);
+        player.seek(~std::uint64_t(0) >> 1);
+        store->flush();
+        const std::uint64_t here = player.position();
+        QVERIFY(here > 200);
+        using std::chrono::nanoseconds;
+        QCOMPARE(store->estimated_seek_cost(here, here), nanoseconds(0));
+        QVERIFY(store->estimated_seek_cost(0, 200) > store->estimated_seek_cost(0, 100));
+        // A slow replay measured: a long forward seek costs about its steps at that rate.
+        store->note_replay(1'000'000, std::chrono::seconds(10)); // 10 us a step, whatever came before
+        const nanoseconds forward = store->estimated_seek_cost(0, 100);
+        QVERIFY2(forward > std::chrono::microseconds(500), qPrintable(QString::number(forward.count())));
+        // A slow restore measured: a step back (a restore, then a little replay) costs more than
+        // a step forward, and a restore costs what the store's states weigh at that rate.
+        store->note_restore(1'000, std::chrono::seconds(1)); // 1 ms a byte
+        const nanoseconds back = store->estimated_seek_cost(here, here - 1);
+        QVERIFY2(back > std::chrono::milliseconds(1000), qPrintable(QString::number(back.count())));
+        QVERIFY(back > store->estimated_seek_cost(here - 1, here));
+        // Spacing: never below the interval; a state whose packing costs more than the interval's
+        // replay is spaced by that cost.
+        QCOMPARE(store->spacing(0), std::uint64_t(64));
+        QVERIFY(store->spacing(std::size_t(1) << 40) > 64);
+    }
+
     void largeStateTailSkipsItsEndAndNearBoundaries()
     {
         // A state whose copy takes over a quarter of the budget (the million-bind scene's) gets
