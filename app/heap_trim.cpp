@@ -3,11 +3,7 @@
 
 #include "background_job.h"
 
-#include "inflight/recycled_blocks.hpp"
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
+#include "inflight/process_heap.hpp"
 
 namespace {
 constexpr int kIdleMs = 1000;
@@ -17,16 +13,7 @@ IdleHeapTrim::IdleHeapTrim(QObject *parent) : QObject(parent)
 {
     idle_.setSingleShot(true);
     idle_.setInterval(kIdleMs);
-    connect(&idle_, &QTimer::timeout, this, [] { background::start([] { trimNow(); }); });
+    connect(&idle_, &QTimer::timeout, this, [] { background::start([] { inflight::trim_idle_heap(); }); });
 }
 
 void IdleHeapTrim::poke() { idle_.start(); }
-
-void IdleHeapTrim::trimNow()
-{
-    // The blocks kept for the next restore go first: a burst of steps back is over.
-    inflight::release_recycled_blocks();
-#if defined(__GLIBC__)
-    malloc_trim(0);
-#endif
-}

@@ -9,7 +9,7 @@
 #include "main_window.h"
 #include "player_controller.h"
 
-#include "inflight/huge_page_heap.hpp"
+#include "inflight/process_heap.hpp"
 #include "inflight/version.hpp"
 
 #include <QApplication>
@@ -26,7 +26,7 @@
 
 int main(int argc, char **argv)
 {
-    inflight::use_huge_page_heap(argv); // before anything else: it may start the process again
+    inflight::configure_process_heap(argc, argv); // before anything else: it may start the process again
     // An export needs no display: it draws off screen unless a platform was asked for.
     for (int i = 1; i < argc; ++i)
         if (std::strncmp(argv[i], "--export-graph", 14) == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))

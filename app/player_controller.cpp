@@ -1006,8 +1006,8 @@ void PlayerController::last()
     // Once the index knows the end, a long way there is one replay on a pool thread (seek())
     // rather than slices that repaint every view each 40 ms: the views of a million-socket
     // scene would take most of each slice.
-    constexpr std::uint64_t kSeekInstead = 500'000;
-    if (indexReady() && totalSteps() > player_->position() + kSeekInstead) {
+    if (indexReady() && session_->checkpoints->estimated_seek_cost(player_->position(), totalSteps()) >
+                            std::chrono::milliseconds(kSliceBudgetMs)) {
         // Past the last step, not onto it: only the step() that finds nothing left finishes
         // the run (its end-of-run checks included), which is what atEnd() reports.
         seek(std::numeric_limits<std::uint64_t>::max());
@@ -1031,15 +1031,9 @@ void PlayerController::seek(std::uint64_t step)
         return;
     if (indexReady() && !index().stopped_by.isEmpty())
         step = std::min(step, totalSteps()); // the run as far as the index saw it
-    // A seek costs the replay from the nearest checkpoint at or before the target (or from
-    // here, going forward). Up to ~30 ms of replay runs inline, and a restore only of a small
-    // state; longer ones run on a pool thread, which takes the player (seekInBackground()).
+    // A longer seek runs on a pool thread, which takes the player (seekInBackground()).
     if (player_ && !isBusy()) {
-        const std::uint64_t here = player_->position();
-        std::shared_ptr<const Simulation> c = session_->checkpoints->at_or_before(step);
-        const bool restores = c && (step < here || c->steps() > here);
-        const std::uint64_t from = restores ? c->steps() : (step >= here ? here : 0);
-        if (step - from <= kInlineSteps && (!restores || state_bytes(player_->sim()) <= kInlineRestoreBytes)) {
+        if (session_->checkpoints->estimated_seek_cost(player_->position(), step) <= kInlineSeekCost) {
             player_->seek(step);
             moved();
             return;

@@ -97,12 +97,11 @@ public:
     // and gc_begin/gc_end still shown, but a 32,000-socket collection is one step, not 32,000.
     // Changing it re-runs the scene (step numbers differ between the two).
     static constexpr std::uint64_t kStepIntoLimit = 50'000;
-    // Replays of up to this many steps (~30 ms) run on the GUI thread; longer ones on a pool
-    // thread (seek, collector switch).
+    // Re-runs of up to this many steps run on the GUI thread; longer ones on a pool thread.
     static constexpr std::uint64_t kInlineSteps = 300'000;
-    // A restore costs ~2 ms per MB of live state: one of a larger state than this (~15 ms)
-    // runs on a pool thread whatever the replay (a 64,000-socket state took 40-90 ms).
-    static constexpr std::size_t kInlineRestoreBytes = std::size_t(8) << 20;
+    // A seek the checkpoint store estimates to cost up to this runs on the GUI thread; a
+    // longer one on a pool thread, so the window keeps its frames.
+    static constexpr std::chrono::milliseconds kInlineSeekCost{30};
     // True for the scenes that start fast-forwarded: more than kStepIntoLimit statements, or a
     // time-model scene (several CPUs) of more than 10,000 (32,000 sockets in flight make every
     // collection tens of thousands of steps).

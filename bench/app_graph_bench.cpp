@@ -7,6 +7,7 @@
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "inflight/graph_snapshot.hpp"
+#include "inflight/process_heap.hpp"
 #include "inflight/simulation.hpp"
 #include "player_controller.h"
 
@@ -114,6 +115,7 @@ LayoutNumbers firstLayout(GraphPanel &panel, int runs)
 
 int main(int argc, char **argv)
 {
+    inflight::configure_process_heap(argc, argv); // the heap the app and the CLI run with
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

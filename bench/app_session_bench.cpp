@@ -8,7 +8,7 @@
 //   inflight-app-bench [jump] [open32k] [timetravel] [million]     (default: all four)
 #include "background_job.h"
 #include "graph/graph_panel.h"
-#include "inflight/huge_page_heap.hpp"
+#include "inflight/process_heap.hpp"
 #include "main_window.h"
 #include "player_controller.h"
 #include "proc_status.hpp"
@@ -101,7 +101,7 @@ private:
 
 int main(int argc, char **argv)
 {
-    inflight::use_huge_page_heap(argv); // the heap the app runs with
+    inflight::configure_process_heap(argc, argv); // the heap the app runs with
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const QString scenes = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/");

@@ -9,6 +9,7 @@
 //   inflight-fill-bench [--only N]     (N: the number of binds of one run, e.g. 1048576)
 #include "inflight/kernel_queries.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/process_heap.hpp"
 #include "inflight/simulation.hpp"
 #include "proc_status.hpp"
 
@@ -128,6 +129,7 @@ int run_child(std::uint32_t binds)
 
 int main(int argc, char **argv)
 {
+    inflight::configure_process_heap(argc, argv); // the heap the app and the CLI run with
     if (argc == 3 && std::strcmp(argv[1], "--only") == 0) {
         const unsigned long n = std::strtoul(argv[2], nullptr, 10);
         if (n == 0 || n > kAutobindSpace) {

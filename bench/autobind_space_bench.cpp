@@ -10,6 +10,7 @@
 // --no-compares skips runs of taken names with a bitmap scan and does not count the chain
 // entries they compare (the kernel model's per-probe cost needs them; the fill does not).
 #include "inflight/abstract_namespace.hpp"
+#include "inflight/process_heap.hpp"
 #include "proc_status.hpp"
 
 #include <chrono>
@@ -31,6 +32,7 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 
 int main(int argc, char **argv)
 {
+    inflight::configure_process_heap(argc, argv); // the heap the app and the CLI run with
     std::uint64_t seed = 1;
     SockType type = SockType::stream;
     AutobindMode mode = AutobindMode::random;

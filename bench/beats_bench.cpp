@@ -4,6 +4,7 @@
 // The scene is run fast-forwarded, as the app runs it (32,000 sockets in flight by default).
 #include "inflight/beats.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/process_heap.hpp"
 #include "inflight/recorded_events.hpp"
 #include "inflight/run_index.hpp"
 #include "inflight/simulation.hpp"
@@ -26,6 +27,7 @@ double ms_since(std::chrono::steady_clock::time_point t0)
 
 int main(int argc, char **argv)
 {
+    inflight::configure_process_heap(argc, argv); // the heap the app and the CLI run with
     const std::string path =
         argc > 1 ? argv[1] : std::string(INFLIGHT_SOURCE_DIR) + "/scenes/large/large-32000-in-flight.scn";
     ParseResult parsed = load_scene_file(path);

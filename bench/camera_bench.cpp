@@ -8,6 +8,8 @@
 #include "graph/graph_view.h"
 #include "graph/graphviz_layout.h"
 
+#include "inflight/process_heap.hpp"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QGraphicsRectItem>
@@ -61,6 +63,7 @@ graph::LayoutRequest lessonRequest(double aspect)
 
 int main(int argc, char **argv)
 {
+    inflight::configure_process_heap(argc, argv); // the heap the app and the CLI run with
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

@@ -11,6 +11,8 @@
 #include "editor/scene_editor.h"
 #include "player_controller.h"
 
+#include "inflight/process_heap.hpp"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -82,6 +84,7 @@ bool write_file(const QString &path, const QByteArray &bytes)
 
 int main(int argc, char **argv)
 {
+    inflight::configure_process_heap(argc, argv); // the heap the app and the CLI run with
     QApplication app(argc, argv);
     std::setvbuf(stdout, nullptr, _IOLBF, 0); // each figure as soon as it is measured
     QStandardPaths::setTestModeEnabled(true);

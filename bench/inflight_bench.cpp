@@ -2,7 +2,7 @@
 // inflight-bench: the engine's speed and memory figures (README quotes them). Not a test: it
 // prints numbers. Each figure is the median of several runs.
 #include "inflight/checkpoint_store.hpp"
-#include "inflight/huge_page_heap.hpp"
+#include "inflight/process_heap.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/player.hpp"
@@ -387,7 +387,7 @@ void bench_timetravel(const std::string &path)
 
 int main(int argc, char **argv)
 {
-    inflight::use_huge_page_heap(argv); // the heap the CLI and the app run with
+    inflight::configure_process_heap(argc, argv); // the heap the CLI and the app run with
     const std::string only = argc > 1 ? argv[1] : "";
     // Memory first, in a fresh heap, so earlier runs' freed blocks do not blur the figure.
     if (only.empty() || only == "memory")

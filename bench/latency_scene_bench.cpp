@@ -5,6 +5,7 @@
 // (seed-gc-penalty) must run each variant in well under 2 s on a 2-core machine.
 #include "inflight/kernel_queries.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/process_heap.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 #include "proc_status.hpp"
@@ -76,6 +77,7 @@ void bench_scene(const std::string &path, int repeats)
 
 int main(int argc, char **argv)
 {
+    inflight::configure_process_heap(argc, argv); // the heap the app and the CLI run with
     const std::string dir = argc > 1 ? argv[1] : std::string(INFLIGHT_SOURCE_DIR) + "/scenes";
     const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
     for (const char *name : {"seed-gc-penalty.scn", "seed-scm-credentials.scn", "seed-splice-checksum.scn",

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // inflight-cli: runs a scene headless and reports. Exit 0 when every expectation holds, 1 when
 // one fails or an invariant breaks, 2 for an invalid scene, file or command line.
-#include "inflight/huge_page_heap.hpp"
 #include "inflight/kernel_queries.hpp"
 #include "inflight/log2_histogram.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/process_heap.hpp"
 #include "inflight/report.hpp"
 #include "inflight/simulation.hpp"
 #include "inflight/state_dump.hpp"
@@ -32,10 +32,6 @@
 #include <string>
 
 #include <unistd.h>
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 using namespace inflight;
 
@@ -189,7 +185,7 @@ int cli_main(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
-    use_huge_page_heap(argv); // before anything else: it may start the process again
+    configure_process_heap(argc, argv); // before anything else: it may start the process again
     // Every command prints through std::cout, into a buffer that remembers why a write failed.
     // Unsyncing stdio replaces the standard streams' buffers (the language server asks for it),
     // so it is done first, once, and the buffer installed after it stays.
@@ -224,13 +220,6 @@ namespace {
 
 int cli_main(int argc, char **argv)
 {
-#if defined(__GLIBC__)
-    // A million-socket scene grows its tables by doubling. glibc would raise its mmap threshold
-    // after the first large free and keep later buffers (and the holes they leave) in the heap;
-    // a fixed threshold returns each outgrown buffer to the kernel at once: about 10 MB less
-    // peak memory for the 2^20-bind fill.
-    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-#endif
     if (argc < 2) {
         usage(std::cerr);
         return 2;

@@ -61,9 +61,9 @@ std::uint64_t fullRunSteps(const char *name, GcEra era)
     return sim.steps();
 }
 
-// 200,000 sockets by the end, fully indexed, at the end: a state over kInlineRestoreBytes, so
-// a seek that restores another state runs on a pool thread, on the player itself, whatever
-// the machine's speed.
+// 200,000 sockets by the end, fully indexed, at the end: a state whose restore the checkpoint
+// store estimates above PlayerController::kInlineSeekCost, so a seek that restores another
+// state runs on a pool thread, on the player itself (each test checks isSeeking()).
 void openManySockets(PlayerController &c)
 {
     QVERIFY(c.openText(QStringLiteral("set nofile 300000\nnote \"Sockets\"\nrepeat 100000 as i {\n"
@@ -73,7 +73,6 @@ void openManySockets(PlayerController &c)
     c.seek(c.totalSteps());
     QVERIFY(waitIdle(c));
     QCOMPARE(c.position(), c.totalSteps());
-    QVERIFY(state_bytes(c.sim()) > PlayerController::kInlineRestoreBytes);
 }
 
 } // namespace

@@ -2,7 +2,7 @@
 // The socket model: references, errno behaviour, release and its cascade, per-era triggers.
 #include "scene_runner.hpp"
 
-#include "inflight/recycled_blocks.hpp"
+#include "inflight/recycling_block_source.hpp"
 
 #include <QTest>
 
@@ -332,37 +332,37 @@ private slots:
 
     void freedLargeChunksAreUsedAgain()
     {
-        // A restore builds a state of the same shape as the one just freed: its large chunks
-        // are taken back whole, at the same addresses, instead of faulting fresh memory in.
-        release_recycled_blocks();
-        QCOMPARE(recycled_block_bytes(), std::size_t(0));
+        // A restore builds a state of the same shape as the one just freed: with a recycling
+        // source its large chunks are taken back whole, at the same addresses.
+        RecyclingBlockSource source(std::size_t(2) << 20);
         using Row = std::array<char, 64>;
         constexpr std::size_t kRows = 40'000; // chunk 10 (32,768 rows of 64 B: 2 MiB) is in use
         constexpr std::size_t kInChunk10 = 32 * ((std::size_t(1) << 10) - 1) + 7;
         const Row *first_at = nullptr;
         {
-            ChunkedVector<Row> v;
+            ChunkedVector<Row> v(source);
             for (std::size_t i = 0; i < kRows; ++i)
                 v.emplace_back();
             first_at = &v[kInChunk10];
         }
-        QVERIFY(recycled_block_bytes() >= std::size_t(2) << 20); // chunk 10 waits; small ones were freed
-        QVERIFY(recycled_block_bytes() < std::size_t(4) << 20);
+        QCOMPARE(source.kept_bytes(), std::size_t(2) << 20); // chunk 10 waits; small ones were freed
         {
-            ChunkedVector<Row> w;
+            ChunkedVector<Row> w(source);
             for (std::size_t i = 0; i < kRows; ++i)
                 w.emplace_back().fill(static_cast<char>(i));
             QCOMPARE(&w[kInChunk10], first_at);
-            QCOMPARE(recycled_block_bytes(), std::size_t(0));
+            QCOMPARE(source.kept_bytes(), std::size_t(0));
             QCOMPARE(w[kInChunk10][0], static_cast<char>(kInChunk10));
+            // A copy and a move keep taking from, and giving back to, the same source.
+            ChunkedVector<Row> copy = w;
+            ChunkedVector<Row> moved = std::move(copy);
+            QCOMPARE(moved[kInChunk10][0], static_cast<char>(kInChunk10));
         }
-        // Bounded: past the cap a block is not kept, and the caller frees it as before.
-        void *big = std::malloc(16);
-        QVERIFY(!keep_recycled_block(big, kRecycledBlocksCap + 1));
-        std::free(big);
-        QVERIFY(recycled_block_bytes() > 0); // w's chunk
-        release_recycled_blocks();
-        QCOMPARE(recycled_block_bytes(), std::size_t(0));
+        // Bounded: of the two 2 MiB chunks given back (w's and the copy's), one fits the cap;
+        // the other is freed.
+        QCOMPARE(source.kept_bytes(), std::size_t(2) << 20);
+        source.release_kept();
+        QCOMPARE(source.kept_bytes(), std::size_t(0));
     }
 
     void perEraTriggers()

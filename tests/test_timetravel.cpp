@@ -303,9 +303,12 @@ private slots:
         const auto ref = reference_states(c, wanted, ref_total);
         QCOMPARE(ref_total, total); // advance_to() numbers steps like one-by-one stepping
 
-        // Checkpoints dense enough that every seek starts from one.
+        // Checkpoints dense enough that every seek starts from one: replay measured as dear
+        // (a second for one step), so the cost model spaces them at the interval, not by the
+        // packing cost of so small a state.
         const std::uint64_t interval = std::max<std::uint64_t>(16, total / 64);
         auto store = std::make_shared<CheckpointStore>(CheckpointStore::kDefaultBudget, interval);
+        store->note_replay(1, std::chrono::seconds(1));
         Player player(c.scene, options_for(c), store);
         std::vector<std::uint64_t> order = targets;
         std::shuffle(order.begin(), order.end(), rng);
@@ -542,6 +545,37 @@ private slots:
         checkpoint_tail(run, store, cancel);
         store.flush();
         QCOMPARE(store.stats().count, 2 + tail_steps.size());
+    }
+
+    void seekCostAndSpacingFollowTheMeasuredModel()
+    {
+        // The store estimates a seek from what it has measured: replay per micro-step, and a
+        // restore per byte of the live state, counted only when the seek takes one.
+        const auto scene = closed_rings(20, "gc\nexpect freed u0_0\n");
+        QVERIFY2(scene, "the scene parses");
+        auto store = std::make_shared<CheckpointStore>(CheckpointStore::kDefaultBudget, 64);
+        Player player(scene, fast_forwarded(), store);
+        player.seek(~std::uint64_t(0) >> 1);
+        store->flush();
+        const std::uint64_t here = player.position();
+        QVERIFY(here > 200);
+        using std::chrono::nanoseconds;
+        QCOMPARE(store->estimated_seek_cost(here, here), nanoseconds(0));
+        QVERIFY(store->estimated_seek_cost(0, 200) > store->estimated_seek_cost(0, 100));
+        // A slow replay measured: a long forward seek costs about its steps at that rate.
+        store->note_replay(1'000'000, std::chrono::seconds(10)); // 10 us a step, whatever came before
+        const nanoseconds forward = store->estimated_seek_cost(0, 100);
+        QVERIFY2(forward > std::chrono::microseconds(500), qPrintable(QString::number(forward.count())));
+        // A slow restore measured: a step back (a restore, then a little replay) costs more than
+        // a step forward, and a restore costs what the store's states weigh at that rate.
+        store->note_restore(1'000, std::chrono::seconds(1)); // 1 ms a byte
+        const nanoseconds back = store->estimated_seek_cost(here, here - 1);
+        QVERIFY2(back > std::chrono::milliseconds(1000), qPrintable(QString::number(back.count())));
+        QVERIFY(back > store->estimated_seek_cost(here - 1, here));
+        // Spacing: never below the interval; a state whose packing costs more than the interval's
+        // replay is spaced by that cost.
+        QCOMPARE(store->spacing(0), std::uint64_t(64));
+        QVERIFY(store->spacing(std::size_t(1) << 40) > 64);
     }
 
     void largeStateTailSkipsItsEndAndNearBoundaries()

@@ -3,6 +3,8 @@
 // See abstract_namespace.hpp for what is modelled and how it is stored.
 #include "inflight/abstract_namespace.hpp"
 
+#include "inflight/huge_pages.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -487,13 +489,10 @@ AbstractNamespace::SlotArray::SlotArray(const SlotArray &other)
         used[page] = any;
         n_used += any;
     }
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    // A mostly full table (the exhaustion scene's, 8 MB) is copied at every restore: on huge
-    // pages that costs 4 faults instead of 2,048. A sparse one stays on small pages, where the
-    // free ones take no memory.
+    // A mostly full table is copied at every restore: on huge pages that is a few faults instead
+    // of one per 4 KiB. A sparse one stays on small pages, where the free ones take no memory.
     if (n_used * 2 >= kPages)
-        madvise(p_, std::size_t{kAutobindSpace} * sizeof(Slot), MADV_HUGEPAGE);
-#endif
+        advise_huge_pages(p_, std::size_t{kAutobindSpace} * sizeof(Slot));
     for (std::size_t page = 0; page < kPages; ++page)
         if (used[page])
             std::memcpy(p_ + page * kPage, other.p_ + page * kPage, kPage * sizeof(Slot));

@@ -43,29 +43,87 @@ bool CheckpointStore::near_one(const std::vector<Entry> &entries, std::uint64_t 
     return it != entries.begin() && work - std::prev(it)->work < spacing;
 }
 
+namespace {
+
+// Until the store has measured its scene: a replay rate and copy costs of a mid-sized state.
+constexpr double kPriorReplayNsPerStep = 100;
+constexpr double kPriorPackNsPerByte = 1;
+constexpr double kPriorRestoreNsPerByte = 2;
+
+double rate(double ns, double amount, double prior) { return amount > 0 ? ns / amount : prior; }
+
+} // namespace
+
+double CheckpointStore::replay_ns_per_step_locked() const
+{
+    return rate(replay_ns_, replay_steps_, kPriorReplayNsPerStep);
+}
+
+std::uint64_t CheckpointStore::spacing_locked(std::size_t live_bytes) const
+{
+    const double pack_ns = rate(packed_ns_, packed_bytes_, kPriorPackNsPerByte) * static_cast<double>(live_bytes);
+    return std::max(interval_, static_cast<std::uint64_t>(pack_ns / replay_ns_per_step_locked()));
+}
+
+std::uint64_t CheckpointStore::spacing(std::size_t live_bytes) const
+{
+    std::lock_guard lock(m_);
+    return spacing_locked(live_bytes);
+}
+
 bool CheckpointStore::due(std::uint64_t step, std::uint64_t work) const
 {
     std::lock_guard lock(m_);
     // Its undroppable checkpoints (step 0, the tail, the newest) fill its room already: a new
-    // one would be packed, at the cost of a copy of the whole state, and thinned away at once.
+    // one would be packed and thinned away at once.
     if (full_)
         return false;
-    const auto elapsed = std::chrono::steady_clock::now() - created_;
-    if (entries_.size() > 1 && freezing_ > elapsed * kFreezeShare)
-        return false;
-    // A copy costs time in proportion to the live state's size and replay in proportion to
-    // work: a state whose copy is a large share of the budget is copied less often (the
-    // million-bind scene's 150 MB are worth one copy per ~10^7 micro-steps, not per 10^6), so
-    // that taking checkpoints never costs more than a fraction of the replay they save.
-    const std::uint64_t share = budget_ ? last_live_bytes_ * 16 / budget_ : 0;
-    std::uint64_t spacing = interval_ * std::max<std::uint64_t>(1, share);
+    std::uint64_t spacing = spacing_locked(last_live_bytes_);
     // Far from the present the thinning keeps gaps in proportion to the distance, with as many
-    // checkpoints as fit in the budget: a copy spaced closer than that would only be thinned
-    // away again, so it is not taken.
+    // checkpoints as fit in the budget: a copy spaced closer would only be thinned away again.
     const std::uint64_t fit = std::max<std::uint64_t>(2, last_frozen_bytes_ ? room() / last_frozen_bytes_ : 2);
     const std::uint64_t distance = work > present_work_ ? work - present_work_ : present_work_ - work;
     spacing = std::max(spacing, distance / fit);
     return pending_.empty() && !near_one(entries_, step, work, spacing) && !near_one(compressing_, step, work, spacing);
+}
+
+std::chrono::nanoseconds CheckpointStore::estimated_seek_cost(std::uint64_t from, std::uint64_t to) const
+{
+    std::lock_guard lock(m_);
+    std::uint64_t checkpoint = 0;
+    bool any = false;
+    auto consider = [&](const Entry &e) {
+        if (e.step <= to && (!any || e.step > checkpoint)) {
+            checkpoint = e.step;
+            any = true;
+        }
+    };
+    for (const Entry &e : entries_)
+        consider(e);
+    for (const Entry &e : pending_)
+        consider(e);
+    for (const Entry &e : compressing_)
+        consider(e);
+    const bool restores = any && (to < from || checkpoint > from);
+    const std::uint64_t start = restores ? checkpoint : (to >= from ? from : 0);
+    double ns = static_cast<double>(to - start) * replay_ns_per_step_locked();
+    if (restores)
+        ns += rate(restored_ns_, restored_bytes_, kPriorRestoreNsPerByte) * static_cast<double>(last_live_bytes_);
+    return std::chrono::nanoseconds(static_cast<std::int64_t>(std::min(ns, 1e18)));
+}
+
+void CheckpointStore::note_replay(std::uint64_t steps, std::chrono::steady_clock::duration took)
+{
+    std::lock_guard lock(m_);
+    replay_steps_ += static_cast<double>(steps);
+    replay_ns_ += static_cast<double>(std::chrono::nanoseconds(took).count());
+}
+
+void CheckpointStore::note_restore(std::size_t live_bytes, std::chrono::steady_clock::duration took)
+{
+    std::lock_guard lock(m_);
+    restored_bytes_ += static_cast<double>(live_bytes);
+    restored_ns_ += static_cast<double>(std::chrono::nanoseconds(took).count());
 }
 
 void CheckpointStore::add(const Simulation &sim) { add_packed(sim, false); }
@@ -99,6 +157,8 @@ void CheckpointStore::add_packed(const Simulation &sim, bool tail)
     {
         std::lock_guard lock(m_);
         freezing_ += took;
+        packed_ns_ += static_cast<double>(std::chrono::nanoseconds(took).count());
+        packed_bytes_ += static_cast<double>(live);
         last_live_bytes_ = live;
         pending_.push_back(std::move(e));
         if (!compressor_.joinable())
@@ -168,11 +228,27 @@ void CheckpointStore::flush() const
 
 bool CheckpointStore::offer(const Simulation &sim, bool move_present)
 {
-    if (!due(sim.steps(), sim.kernel().micro_steps_total) || !sim.quiescent())
+    const std::uint64_t work = sim.kernel().micro_steps_total;
+    if (!move_present) {
+        // The recorder's pace between its offers is the scene's replay rate, events included.
+        const auto now = std::chrono::steady_clock::now();
+        std::lock_guard lock(m_);
+        if (last_offer_at_ != std::chrono::steady_clock::time_point{} && work > last_offer_work_) {
+            replay_steps_ += static_cast<double>(work - last_offer_work_);
+            replay_ns_ += static_cast<double>(std::chrono::nanoseconds(now - last_offer_at_).count());
+        }
+        last_offer_at_ = now;
+        last_offer_work_ = work;
+    }
+    if (!due(sim.steps(), work) || !sim.quiescent())
         return false;
     if (move_present)
         set_present(sim.steps());
     add(sim);
+    if (!move_present) {
+        std::lock_guard lock(m_);
+        last_offer_at_ = std::chrono::steady_clock::now(); // packing is not replay
+    }
     return true;
 }
 

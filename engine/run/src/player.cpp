@@ -2,6 +2,7 @@
 #include "inflight/player.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace inflight {
 
@@ -77,24 +78,28 @@ bool Player::advance(std::uint64_t step, const std::atomic<bool> *cancel)
     // Checkpoints on the way only in the last stretch before the target (steps are work):
     // that is where the user will step back; copies along a long jump would be thinned.
     const std::uint64_t stretch = 4 * store_->interval();
+    const std::uint64_t from = position();
+    const auto start = std::chrono::steady_clock::now();
     sim_->advance_to(step, [&] {
         if (step - position() <= stretch)
             offer_checkpoint();
         cancelled = cancel && cancel->load(std::memory_order_relaxed);
         return !cancelled;
     });
+    if (position() > from)
+        store_->note_replay(position() - from, std::chrono::steady_clock::now() - start);
     return !cancelled;
 }
 
 void Player::restore(const Simulation &checkpoint)
 {
-    // The state here goes first, and the copy then takes the memory it leaves (~10 ms for a
-    // million sockets). Made while the old state still lived, the copy needed as much fresh
-    // memory again: on a VM that hands freed memory back to its host, touching 190 MB anew cost
-    // 0.3 s, and the first step back after "last" took 0.4 s where the next took 0.1 s.
+    // The state here goes first, so the copy takes the memory it leaves: made beside it, the
+    // copy would touch as much fresh memory again, the expensive part of a restore.
     sim_.reset();
     try {
+        const auto start = std::chrono::steady_clock::now();
         sim_ = std::make_unique<Simulation>(checkpoint);
+        store_->note_restore(state_bytes(*sim_), std::chrono::steady_clock::now() - start);
     } catch (...) {
         sim_ = std::make_unique<Simulation>(scene_, options_); // step 0 rather than no state
         throw;
@@ -179,12 +184,9 @@ void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::a
 {
     if (!end.finished())
         return;
-    // A state whose copy is a large share of the budget (the million-bind scene's ~190 MB)
-    // takes 0.1-0.25 s to pack. It gets no checkpoint of the end itself, and of the statement
-    // boundaries before it only those a sixteenth of an interval apart: "last" and the steps
-    // back from there restore one and replay a little. Without them the first step back from
-    // the end replayed from the last spaced checkpoint and packed one on the way while the
-    // user waited (0.4-0.6 s).
+    // A state whose copy is a large share of the budget is slow to pack: no checkpoint of the
+    // end itself, and of the statement ends before it only those a sixteenth of an interval
+    // apart; "last" and the steps back from there restore one and replay a little.
     const bool large = state_bytes(end) > store.budget() / 4;
     if (!large)
         store.add_tail(end);
@@ -195,8 +197,7 @@ void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::a
     if (!from || end.steps() - from->steps() < store.interval() / 16) // steps are micro-steps of work
         return;
     // The statement ends are found by their statement count; whether each is quiescent is
-    // asked there only (Kernel::quiescent() walks every skb: asked at each of thousands of
-    // statement ends of a 64,000-socket state it took longer than the replay).
+    // asked there only, since Kernel::quiescent() walks every skb.
     const std::uint64_t n = end.statements_executed();
     if (n == 0)
         return;

@@ -8,13 +8,14 @@
 // doubling copies every element and briefly holds twice the memory — exactly at 2^20 + 1
 // samples in the fill scene. Here chunk k holds kFirst << k elements: a small scene allocates one
 // small chunk, a million elements take 15 chunks, nothing is ever copied, and index arithmetic
-// is one count-leading-zeros. Chunks of 2 MiB and more ask the kernel for transparent huge pages
-// (a hint only), so a large fill costs few page faults; freed, they wait to be used again
-// (recycled_blocks.hpp), so a restored state does not fault its memory in anew.
+// is one count-leading-zeros. Chunks of a huge page and more come from a BlockSource, the
+// program's heap policy (block_source.hpp): plain heap blocks unless the program installs
+// another, or one given to the constructor.
 #pragma once
 
 #include "inflight/index_iterator.hpp"
-#include "inflight/recycled_blocks.hpp"
+#include "inflight/block_source.hpp"
+#include "inflight/huge_pages.hpp"
 
 #include <array>
 #include <bit>
@@ -27,10 +28,6 @@
 #include <new>
 #include <utility>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 namespace inflight {
 
 template <typename T>
@@ -38,7 +35,7 @@ class ChunkedVector {
     static constexpr std::size_t kFirstLog2 = 5; // 32 elements in chunk 0
     static constexpr std::size_t kFirst = std::size_t(1) << kFirstLog2;
     static constexpr std::size_t kMaxChunks = 40;
-    static constexpr std::size_t kHugePage = std::size_t(2) << 20;
+    static constexpr std::size_t kHugePage = kHugePageBytes;
 
 public:
     using value_type = T;
@@ -50,6 +47,7 @@ public:
     using const_iterator = IndexIterator<const ChunkedVector, const T>;
 
     ChunkedVector() = default;
+    explicit ChunkedVector(BlockSource &source) : source_(&source) { }
     ChunkedVector(std::initializer_list<T> items)
     {
         for (const T &x : items)
@@ -61,12 +59,13 @@ public:
         swap(copy);
         return *this;
     }
-    ChunkedVector(const ChunkedVector &o)
+    ChunkedVector(const ChunkedVector &o) : source_(o.source_)
     {
         for (const T &x : o)
             push_back(x);
     }
-    ChunkedVector(ChunkedVector &&o) noexcept : chunks_(std::exchange(o.chunks_, {})), size_(std::exchange(o.size_, 0))
+    ChunkedVector(ChunkedVector &&o) noexcept
+        : source_(o.source_), chunks_(std::exchange(o.chunks_, {})), size_(std::exchange(o.size_, 0))
     { }
     ChunkedVector &operator=(const ChunkedVector &o)
     {
@@ -88,6 +87,7 @@ public:
 
     void swap(ChunkedVector &o) noexcept
     {
+        std::swap(source_, o.source_); // chunks go back to the source they came from
         std::swap(chunks_, o.chunks_);
         std::swap(size_, o.size_);
     }
@@ -122,8 +122,10 @@ public:
             (*this)[i - 1].~T();
         for (std::size_t k = 0; k < kMaxChunks && chunks_[k]; ++k) {
             const std::size_t bytes = chunk_bytes(k);
-            if (bytes < kHugePage || !keep_recycled_block(chunks_[k], bytes))
+            if (bytes < kHugePage)
                 std::free(chunks_[k]);
+            else
+                source_->give(chunks_[k], bytes);
             chunks_[k] = nullptr;
         }
         size_ = 0;
@@ -147,34 +149,26 @@ private:
         const std::size_t j = i + kFirst;
         return j - (std::size_t(1) << (std::bit_width(j) - 1));
     }
-    // What chunk k occupies: large ones in whole huge pages (the size a recycled block is kept by).
+    // What chunk k occupies: large ones in whole huge pages (the size a block source keeps them by).
     static std::size_t chunk_bytes(std::size_t k)
     {
         const std::size_t bytes = (kFirst << k) * sizeof(T);
         return bytes < kHugePage ? bytes : (bytes + kHugePage - 1) / kHugePage * kHugePage;
     }
-    static T *allocate_chunk(std::size_t k)
+    T *allocate_chunk(std::size_t k)
     {
         const std::size_t bytes = chunk_bytes(k);
-        void *p = nullptr;
-        if (bytes >= kHugePage) {
-            if (void *kept = take_recycled_block(bytes))
-                return static_cast<T *>(kept);
-            p = std::aligned_alloc(kHugePage, bytes);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-            if (p)
-                ::madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-        } else {
-            p = std::aligned_alloc(alignof(T) > alignof(std::max_align_t) ? alignof(T) : alignof(std::max_align_t),
-                                   (bytes + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) *
-                                       alignof(std::max_align_t));
-        }
+        if (bytes >= kHugePage)
+            return static_cast<T *>(source_->take(bytes));
+        void *p = std::aligned_alloc(alignof(T) > alignof(std::max_align_t) ? alignof(T) : alignof(std::max_align_t),
+                                     (bytes + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) *
+                                         alignof(std::max_align_t));
         if (!p)
             throw std::bad_alloc();
         return static_cast<T *>(p);
     }
 
+    BlockSource *source_ = &large_block_source();
     std::array<T *, kMaxChunks> chunks_{};
     std::size_t size_ = 0;
 };

@@ -3,18 +3,16 @@
 // step is reached by restoring the nearest checkpoint at or before it and replaying at most the
 // distance to it (rr's approach, with copies of a value instead of forked processes).
 //
-// Placement: a checkpoint is due every `interval` micro-steps of work (kernel micro-steps,
-// absorbed ones included: that is what replay costs). Memory: within `budget` bytes (less for a
-// state larger than a quarter of it: room()); when full, the store thins itself so that
-// checkpoints stay dense around the present (the position the user is at, or the recorder's
-// frontier) and grow sparser with distance from it, O(log L) of them for a run of L
-// micro-steps, as rr keeps them. The state at step 0 is never dropped.
+// Spacing and seek costs follow one cost model, measured as the store runs: replaying costs ns
+// per micro-step, packing and restoring a state ns per byte of it. A checkpoint is due once the
+// replay since the last one costs more than packing a new one would (and at least `interval`
+// micro-steps of work apart); within `budget` bytes the store thins itself so that checkpoints
+// stay dense around the present and sparser with distance from it, O(log L) of them for a run
+// of L micro-steps, as rr keeps them. The state at step 0 is never dropped.
 //
-// Thread-safe: the recorder adds from a worker thread while the player restores on another.
-// A checkpoint is immutable once added; restoring copies it. Of a checkpoint's cost, packing
-// the state happens in add() (it needs the running state); compressing it happens on the
-// store's own thread, which then swaps the packed form for the compressed one: the recorder
-// goes on meanwhile, and a seek can restore from the packed form at once.
+// Thread-safe: the recorder adds from a worker thread while the player restores on another. A
+// checkpoint is immutable once added; packing happens in add(), compressing on the store's own
+// thread, and a seek may restore from the packed form meanwhile.
 #pragma once
 
 #include <chrono>
@@ -42,9 +40,7 @@ struct CheckpointStats {
 class CheckpointStore {
 public:
     static constexpr std::size_t kDefaultBudget = std::size_t(256) << 20;
-    // 2^21 micro-steps are about 0.2 s of replay: a jump costs a restore (a few tens of ms for
-    // 64,000 sockets) and at most that. Frozen checkpoints of such a state take ~2-4 MB, so the
-    // budget holds ~100 of them before thinning starts.
+    // The finest spacing, in micro-steps of work: a jump then replays a fraction of a second.
     static constexpr std::uint64_t kDefaultInterval = std::uint64_t(1) << 21;
 
     explicit CheckpointStore(std::size_t budget = kDefaultBudget, std::uint64_t interval = kDefaultInterval);
@@ -53,18 +49,25 @@ public:
     ~CheckpointStore(); // drops checkpoints still being compressed (at most one is waited for)
 
     // Whether a checkpoint is wanted for a state at `step` after `work` micro-steps: no stored
-    // one lies within `interval` of work on either side — more for a state whose copy is a
-    // large share of the budget (freezing costs in proportion to the live state), and more far
-    // from the present, where the budget keeps only as many as fit (frozen sizes). The last
-    // checkpoint's two sizes stand for the next one's.
+    // one lies within spacing() of work on either side, nor, far from the present, closer than
+    // the thinning would keep. The last checkpoint's sizes stand for the next one's.
     bool due(std::uint64_t step, std::uint64_t work) const;
+    // Micro-steps of work between two checkpoints: replaying them costs as much as packing a
+    // state of `live_bytes`, and at least `interval`.
+    std::uint64_t spacing(std::size_t live_bytes) const;
+    // What reaching `to` from the position `from` costs: a restore, if the seek takes one, and
+    // the replay from wherever it starts.
+    std::chrono::nanoseconds estimated_seek_cost(std::uint64_t from, std::uint64_t to) const;
+    // Measurements the player reports, which refine the model.
+    void note_replay(std::uint64_t steps, std::chrono::steady_clock::duration took);
+    void note_restore(std::size_t live_bytes, std::chrono::steady_clock::duration took);
     // Stores a copy of sim, which must be quiescent (Simulation::quiescent()): packed here,
     // compressed by the store's thread soon after (flush() waits for that).
     void add(const Simulation &sim);
-    // The tail of a recorded run (its end, and the last quiescent point before it): kept
-    // whatever the spacing and never thinned, since that is where a user lands with "last"
-    // and starts stepping back from. Does nothing if sim is not quiescent (a run stopped by a
-    // finding) or its step is stored already.
+    // The tail of a recorded run (its end, and the statement ends before it): kept whatever the
+    // spacing and never thinned, since that is where a user lands with "last" and starts
+    // stepping back from. Does nothing if sim is not quiescent (a run stopped by a finding) or
+    // its step is stored already.
     void add_tail(const Simulation &sim);
     // Waits until every checkpoint added so far is stored.
     void flush() const;
@@ -99,13 +102,12 @@ private:
         bool tail = false; // add_tail(): never thinned
     };
     void thin(); // with m_ held
-    // The bytes checkpoints may take: the budget, less what a live state larger than a quarter
-    // of it takes beyond that quarter (with m_ held). Whoever holds this store holds a live copy
-    // of the state too, and usually views of it: on the million-socket scene (a 190 MB state)
-    // the app's memory at rest is the live state plus the checkpoints plus its snapshots, and
-    // with the whole budget for checkpoints it read 841-846 MB in some runs (goal: 800 MB). A
-    // small state (the 32,000-in-flight scene's ~20 MB) keeps the whole budget.
+    // The bytes checkpoints may take (with m_ held): the budget, less what a live state larger
+    // than a quarter of it takes beyond that quarter, since whoever holds this store holds a live
+    // copy of the state too, and views of it.
     std::size_t room() const;
+    std::uint64_t spacing_locked(std::size_t live_bytes) const;
+    double replay_ns_per_step_locked() const;
     void store(Entry e); // with m_ held
     void add_packed(const Simulation &sim, bool tail);
     void compress_loop(); // the store's thread: destroys retired states, compresses pending ones
@@ -128,11 +130,15 @@ private:
     bool stopping_ = false;
     std::thread compressor_; // started by the first add()
     std::uint64_t present_work_ = 0;
-    // Freezing is real time, and work is not always replay time (a bulk skip of autobind
-    // probes counts millions of micro-steps that cost a loop): checkpoints may take at most
-    // kFreezeShare of the time since the store was made, whatever the scene's shape.
-    static constexpr double kFreezeShare = 0.15;
-    const std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
+    // The model's measurements (totals; a rate is total time over total amount). Work is not
+    // replay time at a fixed rate (a bulk skip of autobind probes counts millions of micro-steps
+    // that cost a loop), so replay is measured per scene: by the recorder between offers, and by
+    // the player's replays.
+    double replay_ns_ = 0, replay_steps_ = 0;
+    double packed_ns_ = 0, packed_bytes_ = 0;
+    double restored_ns_ = 0, restored_bytes_ = 0;
+    std::chrono::steady_clock::time_point last_offer_at_{};
+    std::uint64_t last_offer_work_ = 0;
     std::chrono::steady_clock::duration freezing_{};
     std::size_t last_live_bytes_ = 0;   // the newest checkpoint's state, live (its copy's cost)
     std::size_t last_frozen_bytes_ = 0; // the same, frozen (what it takes in the store)

@@ -83,22 +83,11 @@ private:
     std::int64_t total_ = -1;
 };
 
-// Checkpoints the end of a finished run and the ends of the kTailStatements statements before
-// it (those that are quiescent points, as they are unless a race is under way there), if the
-// checkpoints so far leave more than a little replay to reach them: the user lands at the end
-// with "last" and steps back from there, and the steps of the last statements are the first
-// ones a step back needs. A scene often ends with a long collection and a short `expect`:
-// without a checkpoint at the collection's start, every step back into it replayed from the
-// last spaced checkpoint (~2^21 micro-steps before). Replays the stretch after the last
-// checkpoint once: a few million micro-steps, as the recorder's checkpoints thin out towards
-// the end only in proportion to the run's length. A state whose copy takes over a quarter of
-// the store's budget gets no checkpoint of the end itself, and of those statement ends only
-// the ones a sixteenth of an interval apart (see player.cpp), among the last
-// kTailStatementsLarge statements: such a scene ends with a long call and then a few short
-// statements (notes and expects count), and it is the long call's start that bounds the replay
-// of a step back into it (autobind-exhaustion.scn: `bind last` scans 2^20 names, 1.05 million
-// micro-steps, and is followed by five statements; a step back into it replayed 530-724 million
-// micro-steps from the last spaced checkpoint, 50-130 ms).
+// Checkpoints the end of a finished run and the quiescent ends of its last statements: the user
+// lands at the end with "last" and steps back from there, and a scene often ends with a long
+// collection or call followed by a few short statements, whose start bounds a step back's
+// replay. A state large beside the store's budget gets no checkpoint of the end itself and a
+// wider window of statement ends, spaced apart, since each copy of it costs as much as the state.
 inline constexpr std::uint64_t kTailStatements = 3;
 inline constexpr std::uint64_t kTailStatementsLarge = 6;
 void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::atomic<bool> &cancel);
