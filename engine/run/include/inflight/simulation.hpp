@@ -17,6 +17,7 @@
 #include "inflight/name_template.hpp"
 #include "inflight/race_point.hpp"
 #include "inflight/run_budget.hpp"
+#include "inflight/run_queue.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/scene_cursor.hpp"
 
@@ -218,6 +219,9 @@ private:
     Simulation(const Simulation &other, CopyForm form);
     bool absorb(const Event &e) override;
     Task *pick();
+    // Takes in the tasks whose state changed since the last pick: the one that ran and those
+    // it woke.
+    void sync_run_queue();
     void release_cpu(Task &t);
     Task &add_task(std::string name, Process *process, std::uint32_t cpu, bool kworker);
     Proc script(std::uint32_t task);
@@ -239,8 +243,7 @@ private:
     bool record_ = true;
     bool fast_forward_ = false;
     std::deque<TaskScript> scripts_;         // by task id
-    std::vector<Task *> cpu_owner_;          // the task in the middle of a statement on each CPU
-    std::vector<std::uint64_t> cpu_free_at_; // when each CPU's last statement ended
+    RunQueue run_queue_; // the CPUs and the tasks that can run on them
     Task *cur_ = nullptr;
     Event last_;
     std::vector<Event> events_;
