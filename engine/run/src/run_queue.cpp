@@ -125,7 +125,7 @@ std::optional<RunQueue::Choice> RunQueue::best_of(std::uint32_t cpu) const
     return std::nullopt;
 }
 
-std::optional<RunQueue::Choice> RunQueue::best()
+std::optional<RunQueue::Choice> RunQueue::best(const Task *kworker, bool work_queued, std::uint64_t work_ready_at)
 {
     for (std::uint32_t cpu : dirty_) {
         Cpu &c = cpus_[cpu];
@@ -137,9 +137,24 @@ std::optional<RunQueue::Choice> RunQueue::best()
         c.dirty = false;
     }
     dirty_.clear();
-    if (best_.empty())
-        return std::nullopt;
-    return *best_.begin();
+    std::optional<Choice> best;
+    if (!best_.empty())
+        best = *best_.begin();
+    const Task *kw = kworker;
+    if (kw && !kw->finished && !kw->blocked && !kw->held && (kw->body || work_queued)) {
+        const std::uint32_t owner = cpus_[kw->cpu].owner;
+        if (owner == npos || owner == kw->id) {
+            std::uint64_t start = kw->clock;
+            if (owner != kw->id)
+                start = std::max(start, cpus_[kw->cpu].free_at);
+            if (!kw->body)
+                start = std::max(start, work_ready_at);
+            const Choice own{start, kw->cpu, kw->id};
+            if (!best || own < *best)
+                best = own;
+        }
+    }
+    return best;
 }
 
 std::optional<std::uint32_t> RunQueue::stuck() const

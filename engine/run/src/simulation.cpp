@@ -402,21 +402,8 @@ Task *Simulation::pick()
         }
     }
     for (int attempt = 0; attempt < 2; ++attempt) {
-        std::optional<RunQueue::Choice> best = run_queue_.best();
-        // The kworker is weighed here: whether it can run depends on the workqueue.
-        if (kw && !kw->finished && !kw->blocked && !kw->held && (kw->body || kernel_.kworker_has_work())) {
-            const std::uint32_t owner = run_queue_.owner(kw->cpu);
-            if (owner == npos || owner == kw->id) {
-                std::uint64_t start = kw->clock;
-                if (owner != kw->id)
-                    start = std::max(start, run_queue_.free_at(kw->cpu));
-                if (!kw->body)
-                    start = std::max(start, kernel_.work_ready_at());
-                const RunQueue::Choice own{start, kw->cpu, kw->id};
-                if (!best || own < *best)
-                    best = own;
-            }
-        }
+        const std::optional<RunQueue::Choice> best =
+            run_queue_.best(kw, kernel_.kworker_has_work(), kernel_.work_ready_at());
         if (best) {
             Task &t = kernel_.tasks[best->task];
             t.clock = best->start;

@@ -8,7 +8,7 @@
 // first. A task can run when it is not finished, not asleep and not held, and its CPU is free or
 // its own. On a free CPU a task starts at max(its clock, the CPU's free time); the CPU's owner
 // starts at its clock. The kworker is not indexed as runnable: whether it can run depends on the
-// workqueue, which the Simulation weighs at each pick (it only owns a CPU here).
+// workqueue, so best() weighs it as it stands.
 //
 // The index is kept by being told: update(t) after anything changes whether t can run, its clock
 // or its sleep. Tasks are named by id, so a copy of the queue is valid for a copy of the kernel.
@@ -53,9 +53,11 @@ public:
         std::uint32_t task = 0;
         auto operator<=>(const Choice &) const = default;
     };
-    // The indexed task the rule picks, with the time its next micro-step starts; nullopt when
-    // none can run.
-    std::optional<Choice> best();
+    // The task the rule picks, with the time its next micro-step starts; nullopt when none can
+    // run. The kworker (nullptr: none) can run when it has a body or work is queued
+    // (work_queued), and starts its queued work no earlier than work_ready_at.
+    std::optional<Choice> best(const Task *kworker = nullptr, bool work_queued = false,
+                               std::uint64_t work_ready_at = 0);
     // Nobody can run: the sleeper to wake with a failure. A reader waiting for data (the only
     // sleep nobody may end) if there is one, else any sleeper: the earliest by clock, then the
     // task created first. nullopt when nobody sleeps.
