@@ -174,7 +174,8 @@ Simulation::Simulation(const Simulation &o, CopyForm form)
       finished_(o.finished_), stopped_by_finding_(o.stopped_by_finding_), findings_seen_(o.findings_seen_),
       warnings_(o.warnings_), warnings_dropped_(o.warnings_dropped_), stmt_loc_(o.stmt_loc_), limit_loc_(o.limit_loc_),
       expectations_(o.expectations_), tasks_info_(o.tasks_info_), now_ns_(o.now_ns_), races_(o.races_),
-      turns_(o.turns_), pending_switch_(o.pending_switch_), stmt_count_(o.stmt_count_), task_steps_(o.task_steps_)
+      turns_(o.turns_), pending_switch_(o.pending_switch_), stmt_count_(o.stmt_count_), task_steps_(o.task_steps_),
+      spawned_pending_(o.spawned_pending_)
 {
     for (const TaskScript &from : o.scripts_) {
         TaskScript &ts = scripts_.emplace_back();
@@ -485,6 +486,7 @@ void Simulation::check_races(Task &t)
             r.preempted_stmt = stmt_count_[t.id];
             Task &racer = kernel_.tasks[r.task];
             racer.held = false;
+            ++spawned_pending_;
             racer.at_point = true;
             racer.clock = std::max(racer.clock, t.clock);
             run_queue_.update(racer);
@@ -608,6 +610,7 @@ const Event *Simulation::step()
             }
             t->finished = true;
             t->body = Proc();
+            spawned_pending_ -= t->id != 0 && !t->held;
             kernel_.wake(WaitFor::task, t->clock);
             if (t->id == 0 && !kernel_.concurrent) {
                 finish_run();
@@ -919,6 +922,7 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
             races_.push_back(std::move(r));
             child.held = true;
         }
+        spawned_pending_ += !child.held;
         run_queue_.update(child);
         scripts_[child.id].cursor = std::make_unique<SceneCursor>(s.body, b);
         child.body = script(child.id);
@@ -940,6 +944,8 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
                 warn(s.loc.line, "wait: no task named '" + n + "' has been spawned");
         }
         auto pending = [&] {
+            if (names.empty()) // this task, when spawned, is one of them
+                return spawned_pending_ > (task != 0 ? 1u : 0u);
             for (const Task &t : kernel_.tasks) {
                 if (t.finished || t.kworker || t.held || t.id == 0 || t.id == task)
                     continue; // a race that has not broken in is not waited for

@@ -270,6 +270,9 @@ private:
     std::optional<Event> pending_switch_;   // the task_switch the next step() shows
     std::vector<std::uint64_t> stmt_count_; // statements begun, by task
     std::vector<std::uint64_t> task_steps_; // steps run, by task (a preempted task that ran on is not resumed)
+    // Spawned tasks neither finished nor held by a race: what a `wait` with no names waits for
+    // (counted, as a wake-up per finished task must not look at every task).
+    std::uint64_t spawned_pending_ = 0;
 };
 
 KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &options);
