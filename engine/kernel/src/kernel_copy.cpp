@@ -113,8 +113,11 @@ Kernel::Kernel(const Kernel &o, CopyForm form)
     // Tasks: their plain fields here (a frozen kernel keeps its tasks: the Simulation's CPU
     // owners point at them); their pointers come with the object graph. A quiescent point has
     // no lock held, so no holder needs translating.
-    for (const Task &t : o.tasks)
+    for (const Task &t : o.tasks) {
         copy_task_fields(tasks.emplace_back(), t);
+        if (t.blocked)
+            sleepers(t.wait_for).push_back(t.id);
+    }
     auto task = [this](const Task *t) { return t ? &tasks[t->id] : nullptr; };
     running = task(o.running);
     kworker = task(o.kworker);

@@ -88,18 +88,24 @@ void Kernel::spin_unlock(KLock &l)
     l.holder = nullptr;
     l.free_at = std::max(l.free_at, now());
     // Tasks that slept on it (only possible when its holder was preempted) may go again.
-    for (Task &t : tasks)
-        if (t.blocked && (t.wait_for == WaitFor::gc_lock || t.wait_for == WaitFor::table_lock ||
-                          t.wait_for == WaitFor::state_lock)) {
+    for (WaitFor what : {WaitFor::gc_lock, WaitFor::table_lock, WaitFor::state_lock}) {
+        for (std::uint32_t id : sleepers(what)) {
+            Task &t = tasks[id];
+            if (!t.blocked || t.wait_for != what)
+                continue;
             t.blocked = false;
             t.clock = std::max(t.clock, l.free_at);
             t.at_point = true;
+            woken.push_back(id);
         }
+        sleepers(what).clear();
+    }
 }
 
 Proc Kernel::sleep(WaitFor what, const UnixSock *sock)
 {
     Task &t = *running;
+    sleepers(what).push_back(t.id);
     t.blocked = true;
     t.wait_for = what;
     t.wait_sock = sock;
@@ -116,13 +122,18 @@ Proc Kernel::sleep(WaitFor what, const UnixSock *sock)
 
 void Kernel::wake(WaitFor what, std::uint64_t at, const UnixSock *sock)
 {
-    for (Task &t : tasks) {
-        if (!t.blocked || t.wait_for != what || (sock && t.wait_sock != sock))
-            continue;
+    std::erase_if(sleepers(what), [&](std::uint32_t id) {
+        Task &t = tasks[id];
+        if (!t.blocked || t.wait_for != what)
+            return true; // woken another way meanwhile
+        if (sock && t.wait_sock != sock)
+            return false;
         t.blocked = false;
         t.clock = saturating_add(std::max(t.clock, at), config_.costs[Cost::wakeup]);
         t.at_point = true;
-    }
+        woken.push_back(id);
+        return true;
+    });
 }
 
 Proc Kernel::wait_gc(KFn fn, std::int64_t detail)

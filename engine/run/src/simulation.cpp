@@ -151,8 +151,7 @@ Simulation::Simulation(std::shared_ptr<const Scene> scene, SimulationOptions opt
       fast_forward_(options.fast_forward)
 {
     const std::uint32_t cpus = kernel_.config().cpus;
-    cpu_owner_.assign(cpus, nullptr);
-    cpu_free_at_.assign(cpus, 0);
+    run_queue_ = RunQueue(cpus);
     kernel_.concurrent = cpus > 1 || has_spawn(scene_->statements);
     kernel_.fast_forward = fast_forward_;
     Task &main = add_task("main", &kernel_.processes.front(), 0, false);
@@ -171,11 +170,12 @@ Simulation::Simulation(const Simulation &o, CopyForm form)
                                                         : form == CopyForm::frozen ? Kernel::CopyForm::frozen
                                                                                    : Kernel::CopyForm::packed)),
       kernel_(*kernel_state_), checked_(o.checked_), record_(o.record_), fast_forward_(o.fast_forward_),
-      cpu_free_at_(o.cpu_free_at_), last_(o.last_), steps_(o.steps_), statements_(o.statements_), line_(o.line_),
+      run_queue_(o.run_queue_), last_(o.last_), steps_(o.steps_), statements_(o.statements_), line_(o.line_),
       finished_(o.finished_), stopped_by_finding_(o.stopped_by_finding_), findings_seen_(o.findings_seen_),
       warnings_(o.warnings_), warnings_dropped_(o.warnings_dropped_), stmt_loc_(o.stmt_loc_), limit_loc_(o.limit_loc_),
       expectations_(o.expectations_), tasks_info_(o.tasks_info_), now_ns_(o.now_ns_), races_(o.races_),
-      turns_(o.turns_), pending_switch_(o.pending_switch_), stmt_count_(o.stmt_count_), task_steps_(o.task_steps_)
+      turns_(o.turns_), pending_switch_(o.pending_switch_), stmt_count_(o.stmt_count_), task_steps_(o.task_steps_),
+      spawned_pending_(o.spawned_pending_)
 {
     for (const TaskScript &from : o.scripts_) {
         TaskScript &ts = scripts_.emplace_back();
@@ -188,9 +188,11 @@ Simulation::Simulation(const Simulation &o, CopyForm form)
         ts.between_statements = from.between_statements;
     }
     auto task = [this](const Task *t) { return t ? &kernel_.tasks[t->id] : nullptr; };
-    for (const Task *t : o.cpu_owner_)
-        cpu_owner_.push_back(task(t));
     cur_ = task(o.cur_);
+    // The queue names tasks by id, so it holds for the copy's tasks; what changed since the
+    // original's last pick (its kernel's woken list is not copied) is taken in here.
+    for (const Task &t : kernel_.tasks)
+        run_queue_.update(t);
     // A script suspended between statements resumes by reading its cursor's next statement,
     // which is exactly where a new script coroutine starts. A frozen copy never runs.
     if (!finished_ && form == CopyForm::live)
@@ -250,6 +252,7 @@ Task &Simulation::add_task(std::string name, Process *process, std::uint32_t cpu
     stmt_count_.push_back(0);
     task_steps_.push_back(0);
     tasks_info_.push_back(TaskInfo{t.name, process ? process->id : npos, cpu, kworker});
+    run_queue_.update(t);
     return t;
 }
 
@@ -354,20 +357,32 @@ void Simulation::advance_to(std::uint64_t step, const std::function<bool()> &at_
 
 void Simulation::release_cpu(Task &t)
 {
-    if (cpu_owner_[t.cpu] == &t) {
-        cpu_owner_[t.cpu] = nullptr;
-        cpu_free_at_[t.cpu] = std::max(cpu_free_at_[t.cpu], t.clock);
-    }
+    if (run_queue_.owner(t.cpu) == t.id)
+        run_queue_.release(t.cpu, t.clock);
 }
 
-// The scheduling rule: among the tasks that can run, the one whose next micro-step would start
-// earliest in modelled time; ties go to the lower CPU, then to the task created first. A task
-// can run when it is not asleep and its CPU is not in the middle of another task's statement.
+void Simulation::sync_run_queue()
+{
+    for (std::uint32_t id : kernel_.woken)
+        run_queue_.update(kernel_.tasks[id]);
+    kernel_.woken.clear();
+    if (kernel_.running)
+        run_queue_.update(*kernel_.running);
+}
+
+// The scheduling rule (run_queue.hpp): among the tasks that can run, the one whose next
+// micro-step would start earliest in modelled time; ties go to the lower CPU, then to the task
+// created first. A task can run when it is not asleep and its CPU is not in the middle of
+// another task's statement.
 Task *Simulation::pick()
 {
     Task *kw = kernel_.kworker;
     if (kw && !kw->body && !kernel_.kworker_has_work())
         kernel_.wake(WaitFor::idle, kw->clock);
+    sync_run_queue();
+    if (checked_)
+        if (auto why = run_queue_.out_of_step(kernel_.tasks))
+            kernel_.finding("run queue", *why);
     // A race's turn: its runner goes first while it can run (it broke in on a task that stays
     // preempted, its CPU held, until the turn ends). Asleep — on a lock the preempted task
     // holds, say — it lets the others go by the usual rule, as a second CPU would.
@@ -381,57 +396,36 @@ Task *Simulation::pick()
                 }
             }
             if (f.body) {
-                if (!cpu_owner_[f.cpu])
-                    cpu_owner_[f.cpu] = &f;
+                if (run_queue_.owner(f.cpu) == npos)
+                    run_queue_.take(f.cpu, f.id);
                 return &f;
             }
         }
     }
     for (int attempt = 0; attempt < 2; ++attempt) {
-        Task *best = nullptr;
-        std::uint64_t best_start = 0;
-        for (Task &t : kernel_.tasks) {
-            if (t.finished || t.blocked || t.held)
-                continue;
-            if (t.kworker && !t.body && !kernel_.kworker_has_work())
-                continue;
-            Task *owner = cpu_owner_[t.cpu];
-            if (owner && owner != &t)
-                continue;
-            std::uint64_t start = t.clock;
-            if (owner != &t)
-                start = std::max(start, cpu_free_at_[t.cpu]);
-            if (t.kworker && !t.body)
-                start = std::max(start, kernel_.work_ready_at());
-            if (!best || start < best_start || (start == best_start && t.cpu < best->cpu)) {
-                best = &t;
-                best_start = start;
-            }
-        }
+        const std::optional<RunQueue::Choice> best =
+            run_queue_.best(kw, kernel_.kworker_has_work(), kernel_.work_ready_at());
         if (best) {
-            best->clock = best_start;
-            if (best->kworker && !best->body) {
-                best->body = kernel_.run_workqueue();
-                best->body.set_sink(this);
+            Task &t = kernel_.tasks[best->task];
+            t.clock = best->start;
+            if (t.kworker && !t.body) {
+                t.body = kernel_.run_workqueue();
+                t.body.set_sink(this);
             }
-            cpu_owner_[best->cpu] = best;
-            return best;
+            run_queue_.take(t.cpu, t.id);
+            run_queue_.update(t);
+            return &t;
         }
         // Nobody can run but someone sleeps: only a reader waiting for data nobody will send
         // (or a wait on such a reader) can be stuck. Wake the earliest with a failure.
-        Task *stuck = nullptr;
-        for (Task &t : kernel_.tasks)
-            if (!t.finished && t.blocked && (!stuck || t.clock < stuck->clock))
-                stuck = &t;
+        const std::optional<std::uint32_t> stuck = run_queue_.stuck();
         if (!stuck)
             return nullptr;
-        for (Task &t : kernel_.tasks)
-            if (!t.finished && t.blocked && t.wait_for == WaitFor::data &&
-                (t.clock < stuck->clock || stuck->wait_for != WaitFor::data))
-                stuck = &t;
-        stuck->blocked = false;
-        stuck->wake_failed = true;
-        stuck->at_point = true;
+        Task &s = kernel_.tasks[*stuck];
+        s.blocked = false;
+        s.wake_failed = true;
+        s.at_point = true;
+        run_queue_.update(s);
     }
     return nullptr;
 }
@@ -492,8 +486,10 @@ void Simulation::check_races(Task &t)
             r.preempted_stmt = stmt_count_[t.id];
             Task &racer = kernel_.tasks[r.task];
             racer.held = false;
+            ++spawned_pending_;
             racer.at_point = true;
             racer.clock = std::max(racer.clock, t.clock);
+            run_queue_.update(racer);
             turns_.push_back(Turn{racer.id, t.id, false, task_steps_[t.id]});
             t.at_point = true;
             switch_event(t, racer, point->second, point->first, TaskSwitch::race);
@@ -510,6 +506,7 @@ void Simulation::check_races(Task &t)
                 return;
             p.clock = std::max(p.clock, t.clock);
             p.at_point = true;
+            run_queue_.update(p);
             turns_.push_back(Turn{p.id, t.id, true, task_steps_[t.id]});
             t.at_point = true;
             switch_event(t, p, point->second, point->first, TaskSwitch::until);
@@ -532,6 +529,7 @@ void Simulation::end_turns(Task &t, bool body_ended)
         return;
     if (back.cpu == t.cpu)
         back.clock = std::max(back.clock, t.clock); // it waited for its CPU meanwhile
+    run_queue_.update(back);
     back.at_point = true;
     t.at_point = true;
     switch_event(t, back, npos, RacePointKind::select, TaskSwitch::resume);
@@ -612,6 +610,7 @@ const Event *Simulation::step()
             }
             t->finished = true;
             t->body = Proc();
+            spawned_pending_ -= t->id != 0 && !t->held;
             kernel_.wake(WaitFor::task, t->clock);
             if (t->id == 0 && !kernel_.concurrent) {
                 finish_run();
@@ -923,6 +922,8 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
             races_.push_back(std::move(r));
             child.held = true;
         }
+        spawned_pending_ += !child.held;
+        run_queue_.update(child);
         scripts_[child.id].cursor = std::make_unique<SceneCursor>(s.body, b);
         child.body = script(child.id);
         child.body.set_sink(this);
@@ -943,6 +944,8 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
                 warn(s.loc.line, "wait: no task named '" + n + "' has been spawned");
         }
         auto pending = [&] {
+            if (names.empty()) // this task, when spawned, is one of them
+                return spawned_pending_ > (task != 0 ? 1u : 0u);
             for (const Task &t : kernel_.tasks) {
                 if (t.finished || t.kworker || t.held || t.id == 0 || t.id == task)
                     continue; // a race that has not broken in is not waited for

@@ -203,6 +203,10 @@ public:
     // Puts the running task to sleep until wake() for the same reason (and socket).
     Proc sleep(WaitFor what, const UnixSock *sock = nullptr);
     void wake(WaitFor what, std::uint64_t at, const UnixSock *sock = nullptr);
+    // The tasks wake() and spin_unlock() made runnable, by id, in the order they woke: the
+    // Simulation's run queue takes them in (and clears the list) before it picks a task. A
+    // copy starts with none: the Simulation's copy takes every task in afresh.
+    std::vector<std::uint32_t> woken;
     // Is a collection running at time t? In the state (queued or mid-run), or in time: a run
     // that the model already finished may still be going on at an earlier task's clock.
     bool gc_running_at(std::uint64_t t) const { return gc_in_progress || t < gc_busy_until; }
@@ -429,6 +433,11 @@ private:
     bool fput_work_pending_ = false;
     std::vector<File *> delayed_fput_list_;
     std::uint64_t work_ready_at_ = 0;
+    // The tasks asleep, by id, for each WaitFor: a wake-up looks at its own sleepers, not at
+    // every task (a scene may spawn a million). An entry whose task was woken another way (the
+    // Simulation wakes a stuck reader itself) is dropped when its list is next walked.
+    std::array<std::vector<std::uint32_t>, 7> sleepers_;
+    std::vector<std::uint32_t> &sleepers(WaitFor what) { return sleepers_[static_cast<std::size_t>(what)]; }
     Proc creds_ref(Process &owner, bool get);
     std::mt19937_64 rng_;
     std::string pending_trigger_;

@@ -17,6 +17,7 @@
 #include "inflight/name_template.hpp"
 #include "inflight/race_point.hpp"
 #include "inflight/run_budget.hpp"
+#include "inflight/run_queue.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/scene_cursor.hpp"
 
@@ -218,6 +219,9 @@ private:
     Simulation(const Simulation &other, CopyForm form);
     bool absorb(const Event &e) override;
     Task *pick();
+    // Takes in the tasks whose state changed since the last pick: the one that ran and those
+    // it woke.
+    void sync_run_queue();
     void release_cpu(Task &t);
     Task &add_task(std::string name, Process *process, std::uint32_t cpu, bool kworker);
     Proc script(std::uint32_t task);
@@ -239,8 +243,7 @@ private:
     bool record_ = true;
     bool fast_forward_ = false;
     std::deque<TaskScript> scripts_;         // by task id
-    std::vector<Task *> cpu_owner_;          // the task in the middle of a statement on each CPU
-    std::vector<std::uint64_t> cpu_free_at_; // when each CPU's last statement ended
+    RunQueue run_queue_; // the CPUs and the tasks that can run on them
     Task *cur_ = nullptr;
     Event last_;
     std::vector<Event> events_;
@@ -267,6 +270,9 @@ private:
     std::optional<Event> pending_switch_;   // the task_switch the next step() shows
     std::vector<std::uint64_t> stmt_count_; // statements begun, by task
     std::vector<std::uint64_t> task_steps_; // steps run, by task (a preempted task that ran on is not resumed)
+    // Spawned tasks neither finished nor held by a race: what a `wait` with no names waits for
+    // (counted, as a wake-up per finished task must not look at every task).
+    std::uint64_t spawned_pending_ = 0;
 };
 
 KernelConfig kernel_config_for(const Scene &scene, const SimulationOptions &options);
