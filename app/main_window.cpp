@@ -793,8 +793,8 @@ void MainWindow::setRunDimmed(bool dimmed)
 
 bool MainWindow::openScene(const QString &path)
 {
-    // The 32,000-socket scene expands to 100,000 statements: ~25 ms of parsing that held the
-    // window as it opened. Revert already parsed off the GUI thread; opening does too now.
+    // Parsed off the GUI thread, like Revert: a generated scene expands to hundreds of
+    // thousands of statements, and the window stays responsive while they are parsed.
     if (!session_->open(path, editor::EditorSession::Parse::in_background))
         return false;
     addRecent(session_->path());
