@@ -362,8 +362,8 @@ private slots:
 
     void revertRunsTheFileFromItsStartParsedOffTheGuiThread()
     {
-        // Revert parses on the checker's thread (a scene of 100,000 statements takes ~60 ms to
-        // parse): the run on screen stays, at its place, until the file's own replaces it.
+        // Revert parses on the checker's thread (a large scene takes a while to parse): the run
+        // on screen stays, at its place, until the file's own replaces it.
         Editing e(path("recovery-revert"));
         const QString file = path("revert.scn");
         QVERIFY(write_all(file, kTriangle));
