@@ -661,7 +661,7 @@ void MainWindow::buildMenus()
         a->setActionGroup(steps);
         const int index = static_cast<int>(g);
         a->setObjectName(QStringLiteral("clickerStep%1").arg(index));
-        connect(a, &QAction::triggered, this, [this, g, index] {
+        connect(a, &QAction::triggered, this, [this, g = g, index] {
             presenter_keys_->setGranularity(g);
             QSettings().setValue(QStringLiteral("presentation/clickerStep"), index);
         });
