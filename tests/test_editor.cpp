@@ -798,9 +798,9 @@ private slots:
         QSignalSpy loaded(&c, &PlayerController::sceneLoaded);
         // Two re-runs asked for back to back: only the newer is installed.
         auto first = std::make_shared<const inflight::Scene>(
-            inflight::parse_scene(std::string_view(text + "# one\n"), "supersede.scn").scene);
+            inflight::parse_scene(std::string_view(QByteArray(text + "# one\n")), "supersede.scn").scene);
         auto second = std::make_shared<const inflight::Scene>(
-            inflight::parse_scene(std::string_view(text + "# one\n# two\n"), "supersede.scn").scene);
+            inflight::parse_scene(std::string_view(QByteArray(text + "# one\n# two\n")), "supersede.scn").scene);
         c.rerunKeepingPlace(first);
         QVERIFY(c.isRerunPending());
         c.rerunKeepingPlace(second);
