@@ -4,10 +4,9 @@
 // threads below the GUI thread's priority.
 //
 // A pool of its own: Qt 6.4's raster paint engine splits a large fill or image conversion
-// into tasks on QThreadPool::globalInstance() and waits for them on the GUI thread. With the
-// indexer and a seek on that pool's two threads (two cores), a repaint after Revert waited
-// 40–120 ms, with no CPU used, for a thread to come free (inflight-app-bench timetravel,
-// seen with gdb in QSemaphore::acquire under QRasterPaintEngine::fill).
+// into tasks on QThreadPool::globalInstance() and waits for them on the GUI thread
+// (QSemaphore::acquire under QRasterPaintEngine::fill). Were the indexer and a seek on that
+// pool, a repaint would wait, with no CPU used, until one of them finished.
 //
 // Below the GUI thread: on two cores the indexer, a seek and a parse can all want a core at
 // once. Qt's thread priorities change nothing under Linux's default scheduler (SCHED_OTHER has

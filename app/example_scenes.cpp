@@ -26,7 +26,7 @@ QString titleOf(const QString &path)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return {};
-    const QString head = QString::fromUtf8(f.read(16 * 1024));
+    const QString head = QString::fromUtf8(f.read(qint64{16} * 1024));
     static const QRegularExpression scene_line(QStringLiteral(R"re(^\s*scene\s+"([^"\n]*)")re"),
                                                QRegularExpression::MultilineOption);
     const QRegularExpressionMatch m = scene_line.match(head);

@@ -678,7 +678,7 @@ void MainWindow::buildMenus()
         a->setActionGroup(steps);
         const int index = static_cast<int>(g);
         a->setObjectName(QStringLiteral("clickerStep%1").arg(index));
-        connect(a, &QAction::triggered, this, [this, g, index] {
+        connect(a, &QAction::triggered, this, [this, g = g, index] {
             presenter_keys_->setGranularity(g);
             QSettings().setValue(QStringLiteral("presentation/clickerStep"), index);
         });
@@ -810,8 +810,8 @@ void MainWindow::setRunDimmed(bool dimmed)
 
 bool MainWindow::openScene(const QString &path)
 {
-    // The 32,000-socket scene expands to 100,000 statements: ~25 ms of parsing that held the
-    // window as it opened. Revert already parsed off the GUI thread; opening does too now.
+    // Parsed off the GUI thread, like Revert: a generated scene expands to hundreds of
+    // thousands of statements, and the window stays responsive while they are parsed.
     if (!session_->open(path, editor::EditorSession::Parse::in_background))
         return false;
     addRecent(session_->path());

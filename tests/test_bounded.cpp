@@ -190,11 +190,10 @@ private slots:
                  r.err.constData());
     }
 
-    // 4. A 10 MB file of names used 1 GB to parse; a 40 MB one aborted. The largest files the
-    // input-bytes budget admits (2 MiB) of the two worst kinds parse in little address space:
-    // a million two-byte names on one line in 100 MB (the CLI alone maps about 70 MB; names kept
-    // as std::string needed more), a statement every three bytes in 700 MB. A 10 MB file is
-    // refused before it is read.
+    // 4. Parsing costs memory in proportion to the input, so the input is bounded. The largest
+    // files the input-bytes budget admits (2 MiB) of the two worst kinds parse in little address
+    // space: a million two-byte names on one line in 100 MB (the CLI alone maps most of that),
+    // a statement every three bytes in 700 MB. A 10 MB file is refused before it is read.
     void case04_parsing_a_large_file_stays_small()
     {
         constexpr std::size_t kCap = 2u << 20;
@@ -238,8 +237,8 @@ private slots:
         QVERIFY2(r.err.contains("note: limit 'name-lookups' reached: at most 10,000,000"), r.err.constData());
     }
 
-    // 5. The same amplification in the parser: 300 such lines (7 KB) made 30 million names,
-    // 1.5 GB; the names ranges make are budgeted.
+    // 5. The same amplification in the parser: 300 such lines (7 KB) would make 30 million
+    // names; the names ranges make are budgeted.
     void case05_ranges_are_bounded_by_range_names()
     {
         std::string text = "socketpair a b\n";

@@ -21,8 +21,8 @@ class TestCollectors : public QObject {
     Q_OBJECT
 private slots:
     // 6.9's WARN_ON_ONCE(!list_empty(&gc_candidates)) is printed and the kernel goes on: so
-    // does the run (it used to stop at the warning, leaving c1 open and four expectations
-    // unevaluated). A BUG_ON or a broken model invariant still ends the run.
+    // does the run (were it to stop at the warning, c1 would stay open and four expectations
+    // unevaluated). A BUG_ON or a broken model invariant ends the run.
     void aWarnIsAFindingAndTheRunGoesOn()
     {
         ParseResult r = load_scene_file(INFLIGHT_SOURCE_DIR "/scenes/selftest-self-ref-listener-oob.scn");

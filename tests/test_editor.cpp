@@ -362,8 +362,8 @@ private slots:
 
     void revertRunsTheFileFromItsStartParsedOffTheGuiThread()
     {
-        // Revert parses on the checker's thread (a scene of 100,000 statements takes ~60 ms to
-        // parse): the run on screen stays, at its place, until the file's own replaces it.
+        // Revert parses on the checker's thread (a large scene takes a while to parse): the run
+        // on screen stays, at its place, until the file's own replaces it.
         Editing e(path("recovery-revert"));
         const QString file = path("revert.scn");
         QVERIFY(write_all(file, kTriangle));
@@ -798,9 +798,9 @@ private slots:
         QSignalSpy loaded(&c, &PlayerController::sceneLoaded);
         // Two re-runs asked for back to back: only the newer is installed.
         auto first = std::make_shared<const inflight::Scene>(
-            inflight::parse_scene(std::string_view(text + "# one\n"), "supersede.scn").scene);
+            inflight::parse_scene(std::string_view(QByteArray(text + "# one\n")), "supersede.scn").scene);
         auto second = std::make_shared<const inflight::Scene>(
-            inflight::parse_scene(std::string_view(text + "# one\n# two\n"), "supersede.scn").scene);
+            inflight::parse_scene(std::string_view(QByteArray(text + "# one\n# two\n")), "supersede.scn").scene);
         c.rerunKeepingPlace(first);
         QVERIFY(c.isRerunPending());
         c.rerunKeepingPlace(second);

@@ -3,6 +3,7 @@
 // banner with the agreement, and the kernel's verdict in the Inspector for the selected socket.
 #include "docks/inspector_dock.h"
 #include "main_window.h"
+#include "network_namespace.hpp"
 #include "player_controller.h"
 #include "realkernel/kernel_replay_job.h"
 #include "wait_index.hpp"
@@ -19,6 +20,7 @@ class TestReplayApp : public QObject {
 private slots:
     void bannerAndInspector()
     {
+        INFLIGHT_REQUIRE_NETWORK_NAMESPACE();
         PlayerController c;
         MainWindow w(c);
         QVERIFY(w.openSceneNow(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-self-ref-stream.scn")));

@@ -360,7 +360,7 @@ void AutobindMap::drawCellLabels(QPainter &p) const
         }
 }
 
-void AutobindMap::paintEvent(QPaintEvent *)
+void AutobindMap::paintEvent(QPaintEvent * /*event*/)
 {
     QPainter p(this);
     const Theme &theme = Theme::instance();
@@ -431,7 +431,7 @@ void AutobindMap::paintEvent(QPaintEvent *)
 
 // ---- input -----------------------------------------------------------------------------------------------
 
-void AutobindMap::resizeEvent(QResizeEvent *)
+void AutobindMap::resizeEvent(QResizeEvent * /*event*/)
 {
     if (fitted_)
         fitView();
@@ -493,7 +493,7 @@ void AutobindMap::mouseReleaseEvent(QMouseEvent *e)
     dragged_ = false;
 }
 
-void AutobindMap::leaveEvent(QEvent *) { setHovered(std::nullopt); }
+void AutobindMap::leaveEvent(QEvent * /*event*/) { setHovered(std::nullopt); }
 
 void AutobindMap::setHovered(std::optional<std::uint32_t> v)
 {

@@ -102,13 +102,13 @@ signals:
     void viewChanged();
 
 protected:
-    void paintEvent(QPaintEvent *) override;
-    void resizeEvent(QResizeEvent *) override;
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     void wheelEvent(QWheelEvent *e) override;
     void mousePressEvent(QMouseEvent *e) override;
     void mouseMoveEvent(QMouseEvent *e) override;
     void mouseReleaseEvent(QMouseEvent *e) override;
-    void leaveEvent(QEvent *) override;
+    void leaveEvent(QEvent *event) override;
 
 private:
     // A pixel by its taken mask (bit 1 << type per type holding the value), under the filter.

@@ -435,9 +435,8 @@ void AutobindDock::updateLatency()
 {
     // The calls that have returned by the player's step: forward adds the new ones; backward
     // past a few returns (a step back) takes those back one by one, as the latency dock does
-    // (LiveLatency). Starting again re-added and re-sorted every shown duration: 40-120 ms on
-    // the GUI thread after a step back near the end of autobind-exhaustion.scn, with the dock
-    // behind its tab or not.
+    // (LiveLatency). Starting again would re-add and re-sort every shown duration on the GUI
+    // thread, in proportion to the calls returned so far, for a step back of one call.
     constexpr std::size_t kTakeBackAtMost = 64;
     const std::uint64_t pos = controller_.hasScene() ? controller_.position() : 0;
     bool changed = false;

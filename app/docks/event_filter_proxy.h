@@ -3,8 +3,8 @@
 // a, b or c names it). Reads the recorded events directly: no text is made to filter.
 //
 // Not a QSortFilterProxyModel: that one asks filterAcceptsRow() of every row and builds its
-// mappings even when nothing is filtered, and on the 32,000-socket scene's 640,000 rows that
-// was ~20 ms of the GUI thread's stall when the index arrives. Unfiltered, this proxy is the
+// mappings even when nothing is filtered: a pass over every row on the GUI thread as the index
+// arrives, for hundreds of thousands of rows on the large scenes. Unfiltered, this proxy is the
 // identity; filtered, it keeps the accepted source rows in one vector, in the source's order.
 #pragma once
 

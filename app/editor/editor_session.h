@@ -61,8 +61,8 @@ public:
 
     // How a file's text is parsed when it is opened or reverted: at once (the command line and
     // scripts: the run, or the errors, are there when open() returns), or on the checker's
-    // thread (the window: a scene of 100,000 statements takes ~25-60 ms to parse, and the run
-    // on screen stays usable meanwhile; fileChecked() says when it is back).
+    // thread (the window: parsing grows with the scene, and the run on screen stays usable
+    // meanwhile; fileChecked() says when it is back).
     enum class Parse : bool { now, in_background };
     // Opens a file into the editor: a scene with errors opens too, every error marked, and the
     // run on screen stays the last good one. False (after a message) when it cannot be read

@@ -69,7 +69,7 @@ int obstacleHits(const Curve &c, const NodeItem *from, const NodeItem *to, const
 
 // An fd edge: leaves the process row horizontally at `start` (for `lead` units, negative:
 // proportional to the distance), arrives at the socket's outline; `shift` moves the middle
-// sideways (used to go around boxes).
+// sideways (so that it goes around boxes).
 Curve fdCurve(const QPointF &start, const NodeItem *to, double lead, double shift, double arrow_length);
 
 QPolygonF arrowHead(const QPointF &tip, const QPointF &from, double length);

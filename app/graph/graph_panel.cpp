@@ -136,12 +136,10 @@ GraphRefreshPlan planGraphRefresh(qint64 last_refresh_ms, bool playing)
     if (last_refresh_ms <= kFrameMs)
         return {};
     const int interval = static_cast<int>(std::min<qint64>(last_refresh_ms, 500));
-    // Stepping by hand, a refresh longer than the 50 ms a GUI-thread stall may take (the
-    // million-socket scene's: 70-300 ms to snapshot and group every socket) waits until the
-    // moves stop. Refreshed once per interval, it froze the window in the middle of a series of
-    // steps back, each of which then waited for it: with the threshold at 250 ms, a refresh
-    // that had last taken 70-250 ms still ran mid-series, and five steps back stalled the GUI
-    // thread for 273-395 ms in about one bench run in five (inflight-app-bench million).
+    // Stepping by hand, a refresh longer than the 50 ms a GUI-thread stall may take (on the
+    // largest scenes, snapshotting and grouping every socket takes longer) waits until the
+    // moves stop: refreshed once per interval, it would run in the middle of a series of steps
+    // back, and each step after it would wait for it, so the stalls add up.
     // Playing, the graph still follows a refresh of up to 250 ms, once per interval (playback
     // moves on every tick and would never be quiet); a slower one would hold the window more
     // than half the time, so it waits for the pause.

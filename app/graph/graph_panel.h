@@ -64,6 +64,10 @@ public:
     // its animation finished). False on timeout.
     bool waitForLayout(int ms = 10000);
 
+    bool presenting() const { return presenting_; }
+    // What the current step is about (the camera frames it) and the finding it announces.
+    const StepSubject &subject() const { return subject_; }
+
 public slots:
     void refresh(); // a snapshot of the controller's current step
     void fitAll();  // F
@@ -75,9 +79,6 @@ public slots:
     // subject when the whole graph cannot be shown so), the legend shows the colours only.
     // Leaving it gives back the view's zoom and centre as they were.
     void setPresentation(bool on, double min_label_pixels);
-    bool presenting() const { return presenting_; }
-    // What the current step is about (the camera frames it) and the finding it announces.
-    const StepSubject &subject() const { return subject_; }
     void tidyLayout(); // a fresh layout of everything (nothing pinned)
 
 protected:

@@ -18,7 +18,7 @@ public:
     static constexpr int kMaxRows = 24;
 
     // The snapshot's process at `index`, shared with the snapshot (it names the fds too): the
-    // million-bind scene's process has a million fds, and a copy per item was 50 MB.
+    // million-bind scene's process has a million fds, and a copy per item would hold them again.
     ProcessItem(std::shared_ptr<const inflight::GraphSnapshot> snapshot, std::size_t index);
     int type() const override { return Type; }
     std::uint32_t processId() const { return process().id; }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One run's timed calls and the names their groups are called by: what the index's recorder
 // pass hands the latency panel. Shared, never copied: the million-bind scene has a million
-// samples (56 MB).
+// samples.
 #pragma once
 
 #include "inflight/latency.hpp"

@@ -61,8 +61,8 @@ LiveLatency::Change LiveLatency::setPosition(std::uint64_t step)
     const std::size_t groups_before = groups_->groups().size();
     bool restarted = false, took_back = false;
     // Backwards past a few returns (a step back): take those calls back one by one. Starting
-    // again instead re-sorted every shown duration for the percentiles, 160 ms on the GUI
-    // thread at each step back near the end of the million-bind scene.
+    // again would re-sort every shown duration for the percentiles on the GUI thread, at a
+    // cost in proportion to the run so far, for a step back of one call.
     constexpr std::size_t kTakeBackAtMost = 64;
     for (std::size_t taken = 0; step < position_ && shown_ > 0; ++taken) {
         const std::size_t last = by_return_[shown_ - 1];

@@ -59,8 +59,8 @@ private:
 };
 
 // Buffers of tens of MB are made and dropped at every checkpoint, and glibc hands blocks that
-// large back to the kernel: each new one page-faults its way in again (a cold restore of the
-// 32,000-in-flight state took 126 ms, a warm one 13 ms). Each thread keeps its raw and
+// large back to the kernel: each new one page-faults its way in again, and a restore into cold
+// memory costs several times one into warm memory. Each thread keeps its raw and
 // compressed buffers for the next time, up to kKeptScratch each (a restore needs none: it
 // decompresses through a small window, ImageReader). The raw
 // one is shared by all threads: the recorder packs on its thread and the checkpoint store
@@ -121,8 +121,8 @@ ObjectImage ObjectImage::pack(const Kernel &k)
     ImageWriter w(img.data_);
 
     // ---- how many of each object: unpack() makes them all first, then reads each object's
-    // links as pointers at once (it kept them as ids in a temporary array: 20 MB for a million
-    // sockets, touched anew by every restore after the idle heap trim had handed it back).
+    // links as pointers at once, with no temporary array of ids (for a million sockets one would
+    // be tens of MB, touched anew by every restore after the idle heap trim handed it back).
     w.put(static_cast<std::uint32_t>(k.socks.size()));
     w.put(static_cast<std::uint32_t>(k.files.size()));
     w.put(static_cast<std::uint32_t>(k.skb_slots_.size()));

@@ -180,7 +180,7 @@ GraphSnapshot snapshot_graph(const Kernel &k)
         sp.name = p.name;
         sp.user = p.user ? p.user->name : "root";
         // By fd, not a hash map: the million-bind scene's process has a million named fds
-        // (a hash map of them was 40% of its 340 ms snapshot).
+        // (a hash map of them would cost more than the rest of the snapshot).
         std::vector<std::uint32_t> name_of_fd(p.fds.size(), npos);
         p.names.for_each([&](std::uint32_t name, int fd) {
             if (fd >= 0 && static_cast<std::size_t>(fd) < name_of_fd.size())

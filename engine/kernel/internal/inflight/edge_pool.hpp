@@ -2,9 +2,9 @@
 // Where a kernel's graph edges live. unix_add_edges() (6.10+) kmallocs one array of edges per
 // SCM_RIGHTS list; the model carves those arrays out of large chunks, in creation order, because
 // the Tarjan walk follows edges in roughly the order they were made: with one malloc per list the
-// arrays lay scattered between the other allocations of each send, and a walk over 32,000
-// vertices spent most of its time waiting for them (large-32000-in-flight.scn ran in 14.1 s with
-// malloc'd arrays, 8.7 s with arrays in creation order). A freed array is kept with the others of
+// arrays would lie scattered between the other allocations of each send, and a walk over tens of
+// thousands of vertices would spend most of its time waiting for memory (bench/inflight_bench
+// measures the large scenes). A freed array is kept with the others of
 // its length and handed out again, last in, first out.
 #pragma once
 

@@ -140,10 +140,10 @@ private:
 
 // Takes the values back from an image: a plain one in memory, or a compressed one decompressed
 // a window at a time as it is read. A million-socket image is ~100 MB raw: decompressed whole,
-// it was written to fresh memory and read back once, a third of a restore's time; a window of
-// a few hundred KB stays in the cache. A large image is decompressed on a thread of its own a
-// few windows ahead of the reader: decompressing was half of such a restore (39 of 75 ms), and
-// with the two overlapped a restore costs about the larger half.
+// it would be written to fresh memory and read back once; a window of a few hundred KB stays in
+// the cache. A large image is decompressed on a thread of its own a few windows ahead of the
+// reader: decompressing and unpacking take comparable time, and with the two overlapped a
+// restore costs about the larger of them.
 class ImageReader {
 public:
     // compressed: the bytes are a zstd frame (ObjectImage::compressed_copy()); reading throws if

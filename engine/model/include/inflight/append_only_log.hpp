@@ -3,8 +3,8 @@
 // they have in common instead of copying it.
 //
 // Why: the model state is copied at every checkpoint and every restore, and a run's history is
-// most of some states: the 2^20-bind scene keeps 2^20 latency samples, 56 MB, a third of a
-// checkpoint's image, rebuilt sample by sample at each restore although a sample never changes
+// most of some states: the 2^20-bind scene keeps 2^20 latency samples, a large share of a
+// checkpoint's image, which would be rebuilt sample by sample at each restore although a sample never changes
 // once written. Here the samples sit in chunks of kChunk; a full chunk is never written again,
 // so a copy shares it (a reference count) and copies only the part still being filled: a
 // restore of that scene takes the samples in a few microseconds, and the player's state, the

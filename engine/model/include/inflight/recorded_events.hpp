@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A run's recorded events, packed: what the app's timeline, event log and breakpoint ticks
-// read. An Event is a 64-byte value, and the million-bind scene records 3.5 million of them
-// (225 MB, the largest single thing the app held). Consecutive events differ in few fields
+// read. An Event is a 64-byte value, and the million-bind scene records millions of them (kept
+// as Events, the largest single thing the app would hold). Consecutive events differ in few fields
 // (the step goes up by one, the kernel function and the objects mostly stay), so each event is
 // stored as the fields that differ from the one before it: a mask, then each such field as a
 // variable-length delta, 8-12 bytes an event.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the views keep of a finished run once its state is gone: the names of everything it
 // made (RunNames), its expectations' outcomes, its tasks, and how it ended, told in words.
-// The app used to keep the finished Simulation for these: 190 MB on the million-bind scene.
+// Not the finished Simulation: on the large scenes that is the whole model state, kept for its names.
 #pragma once
 
 #include "inflight/run_names.hpp"

@@ -2,8 +2,8 @@
 // The names of a run's objects, kept without the run: every socket's label, the processes,
 // tasks, findings and bound addresses, the collector's era. What the event log, the trace
 // export and the narration need to name any step's objects once the run is finished, in a
-// fraction of its memory: the million-bind scene's finished run was 190 MB kept only for its
-// labels; its names are ~20 MB (the name pool is shared with the run it was taken from).
+// fraction of its memory: a finished run's state is mostly sockets, files and queues, of which
+// the views need only the labels (the name pool is shared with the run it was taken from).
 #pragma once
 
 #include "inflight/gc_era.hpp"

@@ -81,8 +81,8 @@ struct SnapshotProcess {
 
 struct GraphSnapshot {
     // The run's names (socket labels, fd names), shared with the model state it was taken
-    // from: a copy of the pool shares its chunks, where a string per node and per fd was 70 MB
-    // of the million-bind scene's snapshot.
+    // from: a copy of the pool shares its chunks, where a string per node and per fd would
+    // dominate the million-bind scene's snapshot.
     NamePool names;
     std::string_view label_of(const SnapshotNode &n) const
     {

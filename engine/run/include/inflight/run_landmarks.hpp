@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the views mark on a recorded run, found in one walk when the run is indexed (off the GUI
 // thread): the timeline's ticks and bands, the algorithm pane's line at any step, where each
-// collection's events start for the SCC panel. The 32,000-socket scene records 640,000 events;
-// each view walking them for its own marks held the GUI thread ~10 ms apiece as the index
-// landed, 45-60 ms together.
+// collection's events start for the SCC panel. The large scenes record hundreds of thousands of
+// events; a walk per view for its own marks would hold the GUI thread once per view as the
+// index lands.
 #pragma once
 
 #include "inflight/gc_era.hpp"
