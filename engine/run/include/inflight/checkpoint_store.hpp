@@ -81,10 +81,10 @@ public:
     // Thinning keeps checkpoints dense around this step.
     void set_present(std::uint64_t step);
     // A state the player has left (a seek restored another): destroyed on the store's thread.
-    // Freeing 64,000 sockets' objects was a quarter of a step back's time. One waits there at
-    // most, so that a burst of seeks on a million-socket state does not pile up 190 MB states:
-    // when one is already waiting, `old` comes back untouched and the caller frees it where
-    // nobody waits for it (never on a GUI thread: that was a 0.3 s freeze).
+    // Freeing a large state's objects is a large share of a step back, so nobody waits for it.
+    // One waits there at most, so that a burst of seeks on a million-socket state does not pile
+    // up whole states: when one is already waiting, `old` comes back untouched and the caller
+    // frees it where nobody waits for it (never on a GUI thread, which would freeze).
     [[nodiscard]] std::unique_ptr<Simulation> retire(std::unique_ptr<Simulation> old);
     // Whether the checkpoints thinning may not drop (step 0, the tail's, the newest) take all
     // of its room: then no more spaced ones are due (due() says no).
