@@ -29,6 +29,7 @@
 #include "inflight/watch.hpp"
 #include "jobs/job_tracker.h"
 #include "latency/latency_run.h"
+#include "run_indexer.h"
 #include "run_session.h"
 
 #include <QObject>
@@ -74,7 +75,7 @@ public:
     void rerunKeepingPlace(std::shared_ptr<const inflight::Scene> scene);
     bool isRerun() const { return session_ && session_->keeps_place; }
     bool isRerunPending() const { return rerun_jobs_.isRunning(); }
-    static constexpr std::uint64_t kInlineRerunSteps = 20'000; // ~2 ms of replay
+    static constexpr std::uint64_t kInlineRerunSteps = 20'000; // replayed well within a frame
     // To the next start of the statement on `line` after the current position (from the start
     // when there is none after it): run to cursor. False when the line never runs.
     bool runToLine(int line);
@@ -161,12 +162,8 @@ public:
     // Why the index ended before the run did: the budget reached, located ("" when it saw the
     // end). The run up to there is shown and navigable; totalSteps() is where it stopped.
     QString indexStoppedBy() const { return index().stopped_by; }
-    // The indexer's budgets over the run's own (steps, modelled time, queued data: `set limit`):
-    // the memory its copy of the events may take, and its wall-clock time.
-    struct IndexLimits {
-        std::size_t memory_bytes = std::size_t(512) << 20;
-        std::chrono::steady_clock::duration time = std::chrono::minutes(10);
-    };
+    // The indexer's budgets (run_indexer.h).
+    using IndexLimits = ::IndexLimits;
     // For the scenes opened from now on.
     void setIndexLimits(IndexLimits limits) { index_limits_ = limits; }
     // What the views mark on the run, found off the GUI thread as it was indexed (empty until
@@ -364,6 +361,7 @@ private:
     mutable std::uint64_t detail_generation_ = 0;
     mutable QString narration_;
     mutable std::uint64_t narration_generation_ = 0;
+    static constexpr int kTickMs = 16; // playback timer: one tick a frame
     QTimer timer_;
     QTimer continue_slices_; // the next slice of a continue under way
     IdleHeapTrim heap_trim_;

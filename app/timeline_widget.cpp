@@ -8,6 +8,7 @@
 
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPixmap>
 
 #include <map>
 
@@ -16,10 +17,11 @@ using namespace inflight;
 TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent) : QWidget(parent), controller_(controller)
 {
     setObjectName(QStringLiteral("timeline"));
-    setToolTip(tr("The whole run. Blue ticks: a collection starts (shaded while it runs). Red: a line "
-                  "breakpoint. Orange: a statement failed. Short grey marks along the top: the lesson's beats, where the "
-                  "presenter's clicker stops. Red bars along the bottom: a sender waits for the "
-                  "collector; click one to see that call's latency. Click or drag to go to a step."));
+    setToolTip(
+        tr("The whole run. Blue ticks: a collection starts (shaded while it runs). Red: a line "
+           "breakpoint. Orange: a statement failed. Short grey marks along the top: the lesson's beats, where the "
+           "presenter's clicker stops. Red bars along the bottom: a sender waits for the "
+           "collector; click one to see that call's latency. Click or drag to go to a step."));
     connect(&controller_, &PlayerController::positionChanged, this, qOverload<>(&QWidget::update));
     connect(&controller_, &PlayerController::indexReadyChanged, this, [this] {
         rebuildTicks();
@@ -30,6 +32,7 @@ TimelineWidget::TimelineWidget(PlayerController &controller, QWidget *parent) : 
         update();
     });
     connect(&Theme::instance(), &Theme::changed, this, [this] {
+        marks_ = QPixmap();
         updateGeometry();
         update();
     });
@@ -43,6 +46,7 @@ QSize TimelineWidget::minimumSizeHint() const { return {120, static_cast<int>(26
 
 void TimelineWidget::rebuildTicks()
 {
+    marks_ = QPixmap();
     breakpoint_ticks_.clear();
     if (!controller_.indexReady())
         return;
@@ -138,7 +142,29 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     done.setRight(xOf(controller_.position()));
     p.setBrush(theme.highContrast() ? QColor(0x99, 0xbb, 0xff) : QColor(0xc6, 0xda, 0xfb));
     p.drawRoundedRect(done, 4, 4);
+    // The run's marks change only with the index, the breakpoints, the size or the theme, while
+    // this repaints at every step: they are drawn once into a picture, then copied.
+    const qreal dpr = devicePixelRatioF();
+    if (marks_.isNull() || marks_.size() != size() * dpr || marks_total_ != controller_.totalSteps()) {
+        marks_ = QPixmap(size() * dpr);
+        marks_.setDevicePixelRatio(dpr);
+        marks_.fill(Qt::transparent);
+        marks_total_ = controller_.totalSteps();
+        QPainter marks(&marks_);
+        marks.setRenderHint(QPainter::Antialiasing);
+        paintMarks(marks);
+    }
+    p.drawPixmap(0, 0, marks_);
+    // The current step.
+    const int x = xOf(controller_.position());
+    p.setPen(QPen(theme.foreground(), 3));
+    p.drawLine(x, rect().top() + 1, x, rect().bottom() - 1);
+}
 
+void TimelineWidget::paintMarks(QPainter &p) const
+{
+    const Theme &theme = Theme::instance();
+    const QRect t = track();
     auto ticks = [&](const std::vector<std::uint64_t> &steps, const QColor &c, int inset) {
         p.setPen(QPen(c, 2));
         int last_x = -1;
@@ -193,10 +219,6 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         last_x = x;
         p.drawEllipse(QPointF(x, t.top() + 3), 3.5, 3.5);
     }
-    // The current step.
-    const int x = xOf(controller_.position());
-    p.setPen(QPen(theme.foreground(), 3));
-    p.drawLine(x, rect().top() + 1, x, rect().bottom() - 1);
 }
 
 void TimelineWidget::mousePressEvent(QMouseEvent *e)

@@ -8,7 +8,10 @@
 
 #include "inflight/run_landmarks.hpp"
 
+#include <QPixmap>
 #include <QWidget>
+
+class QPainter;
 
 #include <cstdint>
 #include <vector>
@@ -49,10 +52,16 @@ protected:
 
 private:
     void rebuildTicks();
+    // Everything the run marks on the track (collections, waits, beats, ticks, breakpoints),
+    // which the current step does not move.
+    void paintMarks(QPainter &p) const;
     int xOf(std::uint64_t step) const;
     QRect track() const;
     QRect waitLane() const;
 
     PlayerController &controller_;
     std::vector<std::uint64_t> breakpoint_ticks_;
+    // paintMarks() as drawn for this size and run length; null once they changed.
+    QPixmap marks_;
+    std::uint64_t marks_total_ = 0;
 };

@@ -47,7 +47,7 @@ public:
     ~GraphScene() override;
 
     // ---- content ---------------------------------------------------------------------------------
-    // Shared with the controller, not copied: over a million sockets a copy is ~180 MB.
+    // Shared with the controller, not copied: a million sockets' snapshot is hundreds of MB.
     void setSnapshot(std::shared_ptr<const inflight::GraphSnapshot> snapshot, bool graph_era);
     void setSnapshot(inflight::GraphSnapshot snapshot, bool graph_era)
     {
