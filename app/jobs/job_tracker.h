@@ -102,13 +102,16 @@ void JobControl::post(Report report) const
 {
     if (cancelled())
         return;
-    QMetaObject::invokeMethod(
-        context_.data(),
-        [tracker = tracker_, context = context_, generation = generation_, report = std::move(report)]() mutable {
-            if (context && tracker->isCurrent(generation))
-                report();
-        },
-        Qt::QueuedConnection);
+    background::handOver([&] {
+        QMetaObject::invokeMethod(
+            context_.data(),
+            [tracker = tracker_, context = context_, generation = generation_, report = std::move(report)]() mutable {
+                background::takeHandOff();
+                if (context && tracker->isCurrent(generation))
+                    report();
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 template <class Job, class Done, class Stale>
@@ -127,19 +130,22 @@ void JobTracker::start(Job job, Done done, Stale stale)
     background::start([control = JobControl(flag_, context_, this, generation), work, deliver]() mutable {
         auto result = std::make_shared<std::optional<Result>>((*work)(control));
         work.reset(); // what the job captured goes here, off the GUI thread
-        QMetaObject::invokeMethod(
-            control.context_.data(),
-            [tracker = control.tracker_, context = control.context_, generation = control.generation_, result,
-             deliver]() mutable {
-                if (!context)
-                    return;
-                if (tracker->isCurrent(generation)) {
-                    tracker->running_ = false;
-                    deliver->first(std::move(**result));
-                } else {
-                    deliver->second(std::move(**result));
-                }
-            },
-            Qt::QueuedConnection);
+        background::handOver([&] {
+            QMetaObject::invokeMethod(
+                control.context_.data(),
+                [tracker = control.tracker_, context = control.context_, generation = control.generation_, result,
+                 deliver]() mutable {
+                    background::takeHandOff();
+                    if (!context)
+                        return;
+                    if (tracker->isCurrent(generation)) {
+                        tracker->running_ = false;
+                        deliver->first(std::move(**result));
+                    } else {
+                        deliver->second(std::move(**result));
+                    }
+                },
+                Qt::QueuedConnection);
+        });
     });
 }
