@@ -18,8 +18,8 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QIcon>
-#include <QTemporaryDir>
 #include <QMessageBox>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <algorithm>
@@ -146,7 +146,8 @@ int main(int argc, char **argv)
             return QString::fromStdString(v.name) == cli.value(variant_opt);
         });
         if (it == variants.end()) {
-            std::fprintf(stderr, "inflight: error: the scene has no variant '%s'\n", qPrintable(cli.value(variant_opt)));
+            std::fprintf(stderr, "inflight: error: the scene has no variant '%s'\n",
+                         qPrintable(cli.value(variant_opt)));
             return 2;
         }
         controller.setVariant(int(it - variants.begin()));

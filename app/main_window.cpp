@@ -31,9 +31,9 @@
 #include "docks/watches_dock.h"
 #include "graph/graph_export.h"
 #include "graph/graph_panel.h"
-#include "graph/legend_bar.h"
 #include "graph/graph_view.h"
 #include "graph/graphviz_layout.h"
+#include "graph/legend_bar.h"
 #include "latency/latency_dock.h"
 #include "realkernel/kernel_replay_ui.h"
 
@@ -47,13 +47,13 @@
 #include <QBuffer>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
-#include <QDir>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QGraphicsOpacityEffect>
@@ -341,8 +341,7 @@ void MainWindow::buildActions()
     presentation_action_->setCheckable(true);
     auto *bigger = make(
         "fontBigger", tr("Larger text"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus), QStyle::SP_CustomBase,
-        [] { Theme::instance().setFontScale(Theme::instance().fontScale() * 1.15); },
-        tr("Scale every view's text up"));
+        [] { Theme::instance().setFontScale(Theme::instance().fontScale() * 1.15); }, tr("Scale every view's text up"));
     bigger->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Equal)});
     make(
@@ -727,8 +726,10 @@ void MainWindow::updateStatus()
                                      .arg(controller_.position()));
         return;
     }
-    position_label_->setText(
-        tr(" step %1 of %2 · line %3 ").arg(controller_.position()).arg(total).arg(controller_.snapshot().current_line));
+    position_label_->setText(tr(" step %1 of %2 · line %3 ")
+                                 .arg(controller_.position())
+                                 .arg(total)
+                                 .arg(controller_.snapshot().current_line));
 }
 
 void MainWindow::updateTitle()
@@ -1019,9 +1020,9 @@ bool MainWindow::exportGraphPicture(const QString &path, QString *error)
     graph_export::Captions captions;
     if (options.title) {
         const inflight::Event *event = controller_.currentEvent();
-        captions.title = graph_export::titleLine(QString::fromStdString(controller_.scene().title),
-                                                 controller_.position(), controller_.totalSteps(),
-                                                 event ? int(event->scene_line) : 0);
+        captions.title =
+            graph_export::titleLine(QString::fromStdString(controller_.scene().title), controller_.position(),
+                                    controller_.totalSteps(), event ? int(event->scene_line) : 0);
     }
     if (options.narration)
         captions.narration = controller_.narration();

@@ -2,10 +2,10 @@
 // inflight-bench: the engine's speed and memory figures (README quotes them). Not a test: it
 // prints numbers. Each figure is the median of several runs.
 #include "inflight/checkpoint_store.hpp"
-#include "inflight/process_heap.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
 #include "inflight/player.hpp"
+#include "inflight/process_heap.hpp"
 #include "inflight/simulation.hpp"
 #include "proc_status.hpp"
 

@@ -50,7 +50,8 @@ void usage(std::ostream &to)
            "       inflight-cli replay FILE [--json] [--gc ERA]   (on the running kernel; see replay --help)\n"
            "       inflight-cli export-c FILE [-o OUT.c] [--gc ERA]   (the scene as a standalone C test)\n"
            "       inflight-cli kernels [--json]   (the kernel profiles and their named changes)\n"
-           "       inflight-cli beats FILE [--gc ERA] [--variant NAME] [--fast-forward]   (the lesson's beats, one a line)\n"
+           "       inflight-cli beats FILE [--gc ERA] [--variant NAME] [--fast-forward]   (the lesson's beats, one a "
+           "line)\n"
            "       inflight-cli lsp        (a Language Server on stdin/stdout, for editors)\n"
            "       inflight-cli --help | --version\n"
            "\n"
@@ -352,7 +353,8 @@ int cli_main(int argc, char **argv)
                 return 2;
             options.kernel = kernel_profile_by_name(v);
             if (!options.kernel)
-                return fail_usage(std::string("unknown kernel '") + v + "' ('inflight-cli kernels' lists the profiles)");
+                return fail_usage(std::string("unknown kernel '") + v +
+                                  "' ('inflight-cli kernels' lists the profiles)");
             options.era = options.kernel->era;
         } else if (a == "--seed") {
             const char *v = value("a number");

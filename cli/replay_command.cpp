@@ -184,7 +184,7 @@ int replay_main(int argc, char **argv)
         kernel = run_in_vm(c.file, c.vm);
     }
     const ReleaseProfile profile = in_vm ? profile_for_release(kernel.release, kernel.version)
-                                        : profile_for_release(running_kernel_release(), running_kernel_version());
+                                         : profile_for_release(running_kernel_release(), running_kernel_version());
     const ModelTrace model = trace_model(parsed.scene, plan, model_profile(profile, c.era));
     if (!in_vm) {
         KernelReplayOptions options;
@@ -225,9 +225,8 @@ int export_c_main(int argc, char **argv)
     const ReleaseProfile profile = profile_for_release(running_kernel_release(), running_kernel_version());
     const KernelProfile &kernel = model_profile(profile, c.era);
     const ModelTrace model = trace_model(parsed.scene, plan, kernel);
-    const std::string model_name =
-        std::string(era_name(kernel.era)) + ", kernel profile " + std::string(kernel.name) + " (" +
-        std::string(kernel.title) + ")";
+    const std::string model_name = std::string(era_name(kernel.era)) + ", kernel profile " + std::string(kernel.name) +
+                                   " (" + std::string(kernel.title) + ")";
     const ExportResult out = export_c(plan, model, parsed.scene.title, model_name);
     if (!out.problems.empty()) {
         for (const ReplayProblem &p : out.problems)

@@ -16,11 +16,11 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
-#include <QStatusBar>
 #include <QImage>
 #include <QMenu>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 

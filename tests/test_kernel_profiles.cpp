@@ -405,14 +405,14 @@ private slots:
                     QVERIFY2(f.toObject().contains(QLatin1String(field)), field);
         }
         const QString scene = QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-mixed-lowpoint-stream.scn");
-        p.start(QStringLiteral(INFLIGHT_CLI), {QStringLiteral("run"), scene, QStringLiteral("--kernel"),
-                                               QStringLiteral("7.3")});
+        p.start(QStringLiteral(INFLIGHT_CLI),
+                {QStringLiteral("run"), scene, QStringLiteral("--kernel"), QStringLiteral("7.3")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 1); // the scene expects the leak 7.3 no longer has
         QVERIFY(p.readAllStandardOutput().contains("kernel profile 7.3"));
         QVERIFY(p.readAllStandardError().contains("not for graph (7.3)"));
-        p.start(QStringLiteral(INFLIGHT_CLI), {QStringLiteral("run"), scene, QStringLiteral("--kernel"),
-                                               QStringLiteral("6.7")});
+        p.start(QStringLiteral(INFLIGHT_CLI),
+                {QStringLiteral("run"), scene, QStringLiteral("--kernel"), QStringLiteral("6.7")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 2);
         // --trace prints the hang of CVE-2024-26750's buggy side at the collection's last step,

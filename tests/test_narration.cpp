@@ -121,9 +121,9 @@ private slots:
     void runNamesNameAsTheFinishedKernelDoes_data()
     {
         QTest::addColumn<QString>("name");
-        for (const char *f : {"seed-autobind-race.scn", "embryo-oob-leak-classic.scn", "selftest-triangle-listener.scn",
-                              "seed-scm-credentials.scn", "kworker-after-next-close.scn", "etoomanyrefs.scn",
-                              "autobind-fill.scn"})
+        for (const char *f :
+             {"seed-autobind-race.scn", "embryo-oob-leak-classic.scn", "selftest-triangle-listener.scn",
+              "seed-scm-credentials.scn", "kworker-after-next-close.scn", "etoomanyrefs.scn", "autobind-fill.scn"})
             QTest::newRow(f) << QString::fromLatin1(f);
     }
 

@@ -554,8 +554,7 @@ private slots:
             const auto bad = parse(b.text);
             QVERIFY2(!bad.ok(), b.text);
             QCOMPARE(bad.diagnostics[0].loc.line, 2u);
-            QVERIFY2(bad.diagnostics[0].message.find(b.says) != std::string::npos,
-                     bad.diagnostics[0].message.c_str());
+            QVERIFY2(bad.diagnostics[0].message.find(b.says) != std::string::npos, bad.diagnostics[0].message.c_str());
             QCOMPARE(bad.diagnostics[0].loc.col, b.col);
         }
         // Every point the docs list parses.
@@ -1065,9 +1064,11 @@ private slots:
         row("prefix on spawn", "process p\np: spawn t {\n}", 2, 1, "a process prefix cannot be used on 'spawn'");
         row("spawn without name", "spawn {\n}", 1, 1, "spawn needs a task name, e.g. 'spawn worker {'");
         row("spawn bad name", "spawn a-b {\n}", 1, 8, "bad spawn name 'a-b': character '-' is not allowed");
-        row("spawn two names", "spawn a b {\n}", 1, 9, "unexpected 'b' in spawn; expected cpu=N, when POINT SOCK, until POINT SOCK or '{'");
+        row("spawn two names", "spawn a b {\n}", 1, 9,
+            "unexpected 'b' in spawn; expected cpu=N, when POINT SOCK, until POINT SOCK or '{'");
         row("spawn kworker", "spawn kworker {\n}", 1, 7, "'kworker' is the kernel's worker task");
-        row("spawn unknown option", "spawn t core=1 {\n}", 1, 9, "unknown option 'core' for spawn (expected cpu= or nth=)");
+        row("spawn unknown option", "spawn t core=1 {\n}", 1, 9,
+            "unknown option 'core' for spawn (expected cpu= or nth=)");
         row("spawn one line", "spawn t { gc }", 1, 9, "'{' must end the spawn line");
         row("spawn never closed", "spawn t {\n  gc\n", 1, 1, "spawn is never closed: missing '}'");
         row("set inside spawn", "spawn t {\n  set cpus 2\n}", 2, 3, "set cannot be used inside a spawn");

@@ -588,7 +588,8 @@ private slots:
                     diags += d.format() + "\n";
                 QVERIFY2(r.ok(), (diags + "--- scene ---\n" + text).c_str());
                 QCOMPARE(r.scene.settings.gc, era_from_index(e));
-                QCOMPARE(r.scene.settings.fixes.get(KernelChange::unify_scc_index).value_or(false), era_from_index(e) == GcEra::graph);
+                QCOMPARE(r.scene.settings.fixes.get(KernelChange::unify_scc_index).value_or(false),
+                         era_from_index(e) == GcEra::graph);
             }
         }
     }

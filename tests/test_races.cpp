@@ -21,8 +21,9 @@ namespace {
 // (dup of a) and closes b between the collector's checks of a and of b.
 std::string peek_race(const std::string &settings)
 {
-    return settings + "socketpair a a2\nsocketpair b b2\nsend b2 fds=a\nsend a2 fds=b\nclose a2 b2\nclose a\n"
-                      "spawn peeker when " +
+    return settings +
+           "socketpair a a2\nsocketpair b b2\nsend b2 fds=a\nsend a2 fds=b\nclose a2 b2\nclose a\n"
+           "spawn peeker when " +
            (settings.find("graph") != std::string::npos || settings.find("6.18") != std::string::npos
                 ? std::string("dead a")
                 : std::string("select a")) +
@@ -101,10 +102,11 @@ private slots:
         QVERIFY(back < ev.size());
         for (std::size_t i = sw + 1; i < back; ++i)
             QCOMPARE(ev[i].task, static_cast<std::uint16_t>(peeker));
-        QVERIFY(index_of(ev, [](const Event &e) { return e.kind == EventKind::fds_peek; }, sw) < back);
+        QVERIFY(index_of(
+                    ev, [](const Event &e) { return e.kind == EventKind::fds_peek; }, sw) < back);
         QCOMPARE(ev[back].b, 0u);
-        const std::size_t next_check =
-            index_of(ev, [](const Event &e) { return e.kind == EventKind::candidate_check; }, back);
+        const std::size_t next_check = index_of(
+            ev, [](const Event &e) { return e.kind == EventKind::candidate_check; }, back);
         QVERIFY(next_check < ev.size());
         QCOMPARE(sim->kernel().label_of_id(ev[next_check].a), std::string("b"));
         QCOMPARE(ev[next_check].c, 1u); // b is a candidate now: the peek closed it
@@ -114,7 +116,8 @@ private slots:
         QVERIFY(f[0].warning);
         QVERIFY2(f[0].invariant.find("use-after-free") != std::string::npos, f[0].invariant.c_str());
         QVERIFY2(f[0].message.find("unix_peek_fds") != std::string::npos &&
-                     f[0].message.find("unix_gc") != std::string::npos && f[0].message.find("of main") != std::string::npos,
+                     f[0].message.find("unix_gc") != std::string::npos &&
+                     f[0].message.find("of main") != std::string::npos,
                  f[0].message.c_str());
         QVERIFY(sock(*sim, "b").released);
         QVERIFY(!sock(*sim, "a").released);
@@ -138,7 +141,8 @@ private slots:
                        e.after == static_cast<std::int64_t>(WaitFor::gc_lock);
             },
             dup);
-        const std::size_t end = index_of(ev, [](const Event &e) { return e.kind == EventKind::gc_end; }, dup);
+        const std::size_t end = index_of(
+            ev, [](const Event &e) { return e.kind == EventKind::gc_end; }, dup);
         const std::size_t install = index_of(
             ev, [](const Event &e) { return e.kind == EventKind::fd_install && e.fn == KFn::unix_peek_fds; }, dup);
         QVERIFY(dup < end && end < waited && waited < install && install < ev.size());
@@ -154,8 +158,8 @@ private slots:
         auto buggy = run_scene(connect_race("set kernel 6.8\nset fix connect-gc-race off\n"), std::nullopt, true);
         QVERIFY(buggy);
         const auto &ev = buggy->events();
-        const std::size_t hand = index_of(
-            ev, [](const Event &e) { return e.kind == EventKind::task_switch && e.after == 1; });
+        const std::size_t hand =
+            index_of(ev, [](const Event &e) { return e.kind == EventKind::task_switch && e.after == 1; });
         QVERIFY(hand < ev.size());
         QCOMPARE(ev[hand].b, 0u); // back to main, for the rest of its connect()
         QCOMPARE(ev[hand + 1].kind, EventKind::skb_queue);
@@ -178,9 +182,8 @@ private slots:
             return e.kind == EventKind::wait_end && e.after == static_cast<std::int64_t>(WaitFor::state_lock);
         }));
         // No hand-back: connect() had finished by the time the collector restored l.
-        QVERIFY(std::none_of(fixed->events().begin(), fixed->events().end(), [](const Event &e) {
-            return e.kind == EventKind::task_switch && e.after == 1;
-        }));
+        QVERIFY(std::none_of(fixed->events().begin(), fixed->events().end(),
+                             [](const Event &e) { return e.kind == EventKind::task_switch && e.after == 1; }));
     }
 
     // e5b31d988a41: on the graph collector a peek of AF_UNIX fds during a collection bumps
@@ -250,19 +253,19 @@ private slots:
             const Simulation &sim = *run;
             const auto &ev = sim.events();
             // The peeker broke in during collection #2, at its first verdict on a.
-            const std::size_t second = index_of(
-                ev, [](const Event &e) { return e.kind == EventKind::gc_begin && e.a == 2; });
+            const std::size_t second =
+                index_of(ev, [](const Event &e) { return e.kind == EventKind::gc_begin && e.a == 2; });
             const std::size_t sw = index_of(
                 ev, [&](const Event &e) { return e.kind == EventKind::task_switch && e.b == task_id(sim, "peeker"); });
             QVERIFY(second < sw && sw < ev.size());
             QCOMPARE(ev[sw - 1].kind, EventKind::vertex_dead);
-            const std::size_t peek = index_of(ev, [](const Event &e) { return e.kind == EventKind::fds_peek; }, sw);
+            const std::size_t peek = index_of(
+                ev, [](const Event &e) { return e.kind == EventKind::fds_peek; }, sw);
             QCOMPARE(ev[peek].after, std::int64_t{fixed ? 1 : 0}); // unix_peek_seq bumped only with the fix
             QCOMPARE(sim.kernel().findings.empty(), fixed);
             // A turn whose preempted task ran on meanwhile ends without a "resumes" switch.
-            const auto resumes = std::count_if(ev.begin(), ev.end(), [](const Event &e) {
-                return e.kind == EventKind::task_switch && e.after == 2;
-            });
+            const auto resumes = std::count_if(
+                ev.begin(), ev.end(), [](const Event &e) { return e.kind == EventKind::task_switch && e.after == 2; });
             QCOMPARE(resumes, 1L); // the peeker's turn hands back; the caller's (it slept) does not
         }
     }
@@ -274,14 +277,14 @@ private slots:
         auto sim = run_scene("socketpair x y\nspawn r when fput x {\n  close y\n}\nclose x\n", std::nullopt, true);
         QVERIFY(sim);
         const auto &ev = sim->events();
-        const std::size_t deferred =
-            index_of(ev, [&](const Event &e) { return e.kind == EventKind::fput_deferred; });
+        const std::size_t deferred = index_of(ev, [&](const Event &e) { return e.kind == EventKind::fput_deferred; });
         QVERIFY(deferred + 1 < ev.size());
         QCOMPARE(ev[deferred + 1].kind, EventKind::task_switch);
         const std::size_t y_closed = index_of(
             ev, [&](const Event &e) { return e.kind == EventKind::fd_close && sim->kernel().label_of_id(e.a) == "y"; });
-        const std::size_t x_released = index_of(
-            ev, [&](const Event &e) { return e.kind == EventKind::sock_release && sim->kernel().label_of_id(e.a) == "x"; });
+        const std::size_t x_released = index_of(ev, [&](const Event &e) {
+            return e.kind == EventKind::sock_release && sim->kernel().label_of_id(e.a) == "x";
+        });
         QVERIFY(y_closed < x_released && x_released < ev.size());
 
         auto scan = run_scene("set kernel 5.10\nsocketpair a a2\nsend a2 fds=a\nclose a\n"

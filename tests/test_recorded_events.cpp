@@ -3,10 +3,10 @@
 // exactly as it went in, whatever the order it is read in, and the searches by step agree with
 // the same searches over a plain vector. Runs of shipped scenes give real events; made-up ones
 // give the edge cases (npos, negative and huge values, gaps in the steps, a lone last block).
-#include "inflight/recorded_events.hpp"
 #include "inflight/algorithm_listing.hpp"
-#include "inflight/run_landmarks.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/recorded_events.hpp"
+#include "inflight/run_landmarks.hpp"
 #include "inflight/simulation.hpp"
 
 #include <QTest>
@@ -82,7 +82,8 @@ void check_searches(const RecordedEvents &got, const std::vector<Event> &want)
     probes.erase(std::unique(probes.begin(), probes.end()), probes.end());
     for (std::uint64_t s : probes) {
         const auto after = std::partition_point(want.begin(), want.end(), [s](const Event &e) { return e.step <= s; });
-        const std::size_t last = after == want.begin() ? want.size() : static_cast<std::size_t>(after - want.begin()) - 1;
+        const std::size_t last =
+            after == want.begin() ? want.size() : static_cast<std::size_t>(after - want.begin()) - 1;
         QCOMPARE(got.last_at_or_before(s), last);
         const auto first = std::partition_point(want.begin(), want.end(), [s](const Event &e) { return e.step < s; });
         QCOMPARE(got.first_at_or_after(s), static_cast<std::size_t>(first - want.begin()));
@@ -100,7 +101,8 @@ class TestRecordedEvents : public QObject {
 private slots:
     void shippedRunsComeBackExactly()
     {
-        for (const char *scene : {"selftest-triangle-stream.scn", "selftest-mixed-lowpoint-stream.scn", "seed-scm-credentials.scn"}) {
+        for (const char *scene :
+             {"selftest-triangle-stream.scn", "selftest-mixed-lowpoint-stream.scn", "seed-scm-credentials.scn"}) {
             const std::vector<Event> want = run_of(scene);
             QVERIFY2(want.size() > RecordedEvents::kBlock, scene); // more than one block
             RecordedEvents got = packed(want);
@@ -216,8 +218,8 @@ private slots:
             const auto first = std::find_if(m.listing_lines.begin(), m.listing_lines.end(),
                                             [&](const auto &l) { return l.first == m.gc_steps.front(); });
             QVERIFY(first != m.listing_lines.end());
-            QCOMPARE(first->second, static_cast<std::uint16_t>(era == GcEra::graph ? AlgoLine::graph_begin
-                                                                                 : AlgoLine::classic_begin));
+            QCOMPARE(first->second,
+                     static_cast<std::uint16_t>(era == GcEra::graph ? AlgoLine::graph_begin : AlgoLine::classic_begin));
         }
     }
 

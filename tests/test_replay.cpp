@@ -4,10 +4,10 @@
 // lines; a replay leaves no descriptor and no child behind; export-c programs compile with the
 // system compiler and pass on this kernel, and fail where the model is wrong for it.
 #include "inflight/export_c.hpp"
-#include "inflight/release_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/release_profile.hpp"
 #include "inflight/replay_diff.hpp"
 #include "inflight/replay_plan.hpp"
 #include "network_namespace.hpp"

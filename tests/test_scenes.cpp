@@ -40,7 +40,6 @@ void collect_expect_finding_lines(const std::vector<inflight::Statement> &list, 
     }
 }
 
-
 constexpr int kMinScenes = 10;
 
 QString scenes_dir() { return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes"); }
@@ -144,7 +143,7 @@ private slots:
     void runScene_data()
     {
         QTest::addColumn<QString>("path");
-        QTest::addColumn<QString>("kernel"); // a kernel profile; empty when the scene cannot be run
+        QTest::addColumn<QString>("kernel");  // a kernel profile; empty when the scene cannot be run
         QTest::addColumn<QString>("variant"); // a variant its expectations name, run as it says
         QTest::addColumn<QString>("error");
         for (const QString &path : scene_files()) {
@@ -166,7 +165,8 @@ private slots:
                 kernels << QString::fromStdString(k);
             kernels.removeDuplicates();
             for (const QString &k : kernels)
-                QTest::newRow(row_name(path, k.toUtf8().constData()).constData()) << path << k << QString() << QString();
+                QTest::newRow(row_name(path, k.toUtf8().constData()).constData())
+                    << path << k << QString() << QString();
             QStringList variants;
             variants_expected(s.parsed.scene.statements, variants);
             for (const QString &v : variants)

@@ -333,8 +333,7 @@ private slots:
         QVERIFY(cp);
         Simulation copy(*cp);
         while (copy.steps() < t && copy.step()) { }
-        COMPARE_STATE(ref.at(t), digest_text(copy),
-                      "a restored copy stepped to " + QByteArray::number(qulonglong(t)));
+        COMPARE_STATE(ref.at(t), digest_text(copy), "a restored copy stepped to " + QByteArray::number(qulonglong(t)));
 
         // A store so small it keeps only two checkpoints: still exact, within its budget.
         auto tiny = std::make_shared<CheckpointStore>(1, interval);
@@ -362,9 +361,10 @@ private slots:
         QStringList registered = QStringLiteral(INFLIGHT_LARGE_ROWS).split(QLatin1Char('|'), Qt::SkipEmptyParts);
         large.sort();
         registered.sort();
-        QVERIFY2(registered == large, qPrintable(QStringLiteral("INFLIGHT_LARGE_ROWS in tests/CMakeLists.txt must be exactly: ") +
-                                                 large.join(QStringLiteral(" | ")) + QStringLiteral("; it is: ") +
-                                                 registered.join(QStringLiteral(" | "))));
+        QVERIFY2(registered == large,
+                 qPrintable(QStringLiteral("INFLIGHT_LARGE_ROWS in tests/CMakeLists.txt must be exactly: ") +
+                            large.join(QStringLiteral(" | ")) + QStringLiteral("; it is: ") +
+                            registered.join(QStringLiteral(" | "))));
     }
 
     void frozenCheckpointsAreCompactAndWhole()

@@ -22,20 +22,19 @@ void EventFilterProxy::setSourceModel(QAbstractItemModel *model)
     QAbstractProxyModel::setSourceModel(model);
     if (model) {
         // The log only ever resets (a new index) and repaints rows (the current step moved).
-        connections_ << connect(model, &QAbstractItemModel::modelAboutToBeReset, this,
-                                [this] { beginResetModel(); })
-                     << connect(model, &QAbstractItemModel::modelReset, this, [this] {
-                            collect();
-                            endResetModel();
-                        })
+        connections_ << connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] { beginResetModel(); })
+                     << connect(model, &QAbstractItemModel::modelReset, this,
+                                [this] {
+                                    collect();
+                                    endResetModel();
+                                })
                      << connect(model, &QAbstractItemModel::dataChanged, this,
                                 [this](const QModelIndex &from, const QModelIndex &to, const QList<int> &roles) {
                                     // The proxy rows between the two source rows, if any.
                                     const int last = rowAtOrBefore(to.row());
                                     const int first = rowAtOrBefore(from.row() - 1) + 1;
                                     if (first <= last && last >= 0)
-                                        emit dataChanged(index(first, from.column()), index(last, to.column()),
-                                                         roles);
+                                        emit dataChanged(index(first, from.column()), index(last, to.column()), roles);
                                 })
                      << connect(model, &QAbstractItemModel::headerDataChanged, this,
                                 &QAbstractItemModel::headerDataChanged);

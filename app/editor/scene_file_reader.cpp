@@ -99,8 +99,9 @@ std::optional<QByteArray> readSceneFile(const QString &path, QString *error)
     if (!read) {
         // A regular file too large for the editor is a scene for the CLI, which reads more.
         const bool large_scene = QFileInfo(path).isFile() && QFileInfo(path).size() > kMaxSceneFileBytes;
-        return fail(tr("%1: error: cannot open scene file: %2%3")
-                        .arg(path, why, large_scene ? tr("; inflight-cli runs it with --limit input-bytes=N") : QString()));
+        return fail(
+            tr("%1: error: cannot open scene file: %2%3")
+                .arg(path, why, large_scene ? tr("; inflight-cli runs it with --limit input-bytes=N") : QString()));
     }
     const QByteArray &bytes = *read;
     const auto located = [&](qsizetype offset) {

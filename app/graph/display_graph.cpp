@@ -229,7 +229,8 @@ DisplayGraph buildDisplayGraph(const inflight::GraphSnapshot &s, const std::unor
         }
     }
     auto members = [&](std::uint32_t inst) {
-        return std::span<const std::uint32_t>(member_list.data() + member_at[inst], member_at[inst + 1] - member_at[inst]);
+        return std::span<const std::uint32_t>(member_list.data() + member_at[inst],
+                                              member_at[inst + 1] - member_at[inst]);
     };
     struct Group {
         std::uint64_t signature;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/layout_engine.h"
 
-#include "graph/graphviz_layout.h"
 #include "background_job.h"
+#include "graph/graphviz_layout.h"
 
 #include <QMetaObject>
 

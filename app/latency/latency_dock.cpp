@@ -207,10 +207,7 @@ LatencyDock::LatencyDock(PlayerController &controller, QWidget *parent)
 
 LatencyDock::~LatencyDock() = default;
 
-void LatencyDock::takeControllerRun()
-{
-    setRun(controller_.indexReady() ? controller_.latencyRun() : nullptr);
-}
+void LatencyDock::takeControllerRun() { setRun(controller_.indexReady() ? controller_.latencyRun() : nullptr); }
 
 void LatencyDock::setRun(std::shared_ptr<const LatencyRun> run)
 {
@@ -496,8 +493,9 @@ int LatencyDock::percentileTableWidth() const
     const QAbstractItemView *view = percentile_view_; // sizeHintForColumn is public here
     // A few pixels of slack: a column one pixel short brings a horizontal scroll bar, which
     // then hides the last row.
-    int w = std::max(percentile_view_->verticalHeader()->sizeHint().width(), percentile_view_->verticalHeader()->width()) +
-            2 * percentile_view_->frameWidth() + 8;
+    int w =
+        std::max(percentile_view_->verticalHeader()->sizeHint().width(), percentile_view_->verticalHeader()->width()) +
+        2 * percentile_view_->frameWidth() + 8;
     for (int c = 0; c < h->count(); ++c)
         w += std::max(h->sectionSizeHint(c), view->sizeHintForColumn(c));
     return w;
@@ -517,8 +515,8 @@ LatencyDock::Arrangement LatencyDock::chooseArrangement() const
     // Side by side only when the histograms and every group's percentile column both fit;
     // otherwise the histograms take the dock's full width above the two tables (at 1080p the
     // dock under the graph is ~630 px: three group columns and the bars do not fit beside each other).
-    const int histogram_w = histograms_.isEmpty() ? histogram_area_->minimumWidth()
-                                                  : histograms_.front()->sizeHint().width();
+    const int histogram_w =
+        histograms_.isEmpty() ? histogram_area_->minimumWidth() : histograms_.front()->sizeHint().width();
     const int handle = split_->handleWidth() + 16; // the splitter handle, the dock's margins
     return histogram_w + percentileTableWidth() + handle <= width() ? Arrangement::side_by_side
                                                                     : Arrangement::tables_below;

@@ -114,7 +114,7 @@ private:
         stacked,      // all three stacked: a tall dock at a side of the window
     };
     Arrangement chooseArrangement() const;
-    int percentileTableWidth() const; // every group's column in full
+    int percentileTableWidth() const;  // every group's column in full
     int percentileTableHeight() const; // every figure's row in full
     void arrange(bool force);
 

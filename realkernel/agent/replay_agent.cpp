@@ -3,10 +3,10 @@
 // `inflight-cli replay --vm`. It runs the same plan and kernel replay as the in-process one
 // (realkernel/), waiting for the fates the model predicts for the kernel it runs on, and
 // prints the kernel's report as one line of JSON between two markers on the console.
-#include "inflight/release_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/release_profile.hpp"
 #include "inflight/replay_plan.hpp"
 
 #include <unistd.h>

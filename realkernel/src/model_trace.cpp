@@ -11,10 +11,7 @@ namespace inflight {
 
 namespace {
 
-bool is_socket_statement(Op op)
-{
-    return (is_syscall(op) && op != Op::splice) || op == Op::gc;
-}
+bool is_socket_statement(Op op) { return (is_syscall(op) && op != Op::splice) || op == Op::gc; }
 
 const Process *process_named(const Kernel &k, const std::string &name)
 {

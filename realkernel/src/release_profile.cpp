@@ -17,7 +17,8 @@ ReleaseProfile profile_for_release(const std::string &release, const std::string
             p.patch = patch;
     }
     const KernelVersion v{static_cast<std::uint16_t>(p.major), static_cast<std::uint16_t>(p.minor)};
-    const bool before_backport = (v == KernelVersion{6, 6} && p.patch < 93) || (v == KernelVersion{6, 1} && p.patch < 141);
+    const bool before_backport =
+        (v == KernelVersion{6, 6} && p.patch < 93) || (v == KernelVersion{6, 1} && p.patch < 141);
     // Ubuntu noble's 6.8.0-N took the graph collector with its "upstream stable to v6.6.93"
     // patch set from 6.8.0-98, then the MSG_PEEK and gc_in_progress fixes (112, 147): the
     // changes of the 6.6 profile (replayed on 6.8.0-151, docs/kernels.md). uname -r names the
@@ -48,11 +49,12 @@ ReleaseProfile profile_for_release(const std::string &release, const std::string
                    ? "Ubuntu 6.8.0-" + std::to_string(ubuntu_abi) +
                          ": the graph collector backported from 6.6.93 (since 6.8.0-98), as the 6.6 profile"
                : before_backport ? branch + ".y before the 2025 backport of the graph collector: classic, as 6.8"
-               : between ? "no " + branch + " profile: 5.10, the oldest with the hitlist built before not_cycle_list is restored"
-               : std::string(p.kernel->name) == branch ? "the " + branch + " profile: " + std::string(p.kernel->title)
-                                                       : "no " + branch + " profile: the newest below it, " +
-                                                             std::string(p.kernel->name) + " (" +
-                                                             std::string(p.kernel->title) + ")";
+               : between         ? "no " + branch +
+                               " profile: 5.10, the oldest with the hitlist built before not_cycle_list is restored"
+               : std::string(p.kernel->name) == branch
+                   ? "the " + branch + " profile: " + std::string(p.kernel->title)
+                   : "no " + branch + " profile: the newest below it, " + std::string(p.kernel->name) + " (" +
+                         std::string(p.kernel->title) + ")";
     return p;
 }
 

@@ -7,8 +7,8 @@
 namespace inflight::frame_pool {
 namespace {
 
-constexpr std::size_t granule = 64;     // size classes 64, 128, ... bytes
-constexpr std::size_t classes = 64;     // up to 4 KiB; larger frames go to the heap directly
+constexpr std::size_t granule = 64;          // size classes 64, 128, ... bytes
+constexpr std::size_t classes = 64;          // up to 4 KiB; larger frames go to the heap directly
 constexpr std::size_t kept_per_class = 1024; // a bound on what an idle thread holds on to
 
 struct FreeBlock {

@@ -144,7 +144,8 @@ void check_quiescent_invariants(Kernel &k)
         auto it = copies.find(&u);
         const long expected = it == copies.end() ? 0 : it->second;
         if (k.collector().inflight_of(u) != expected) {
-            std::string what = k.era() == GcEra::graph ? "out_degree == copies in flight" : "u->inflight == copies in flight";
+            std::string what =
+                k.era() == GcEra::graph ? "out_degree == copies in flight" : "u->inflight == copies in flight";
             std::string detail = k.label_of(u) + ": " + std::to_string(k.collector().inflight_of(u)) + " counted, " +
                                  std::to_string(expected) + " in flight";
             if (k.inflight_corrupted) // the effect of a race already reported: the kernel goes on

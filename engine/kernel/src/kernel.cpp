@@ -255,7 +255,7 @@ void Kernel::check_purge_live(const UnixSock &u, long in_flight_refs, KFn path)
     std::string other = "a reference taken while the collector ran";
     if (u.file->peeked_step) {
         const std::string who = u.file->peeked_process < processes.size() ? processes[u.file->peeked_process].name
-                                                                           : std::string("a process");
+                                                                          : std::string("a process");
         other = "recvmsg(MSG_PEEK) in " + who + " at step " + std::to_string(u.file->peeked_step) +
                 " (unix_peek_fds -> scm_fp_dup)";
     }

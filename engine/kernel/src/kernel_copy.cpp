@@ -74,8 +74,8 @@ std::size_t Kernel::state_bytes() const
     std::size_t n = sizeof(Kernel) + socks.size() * sizeof(UnixSock) + files.size() * sizeof(File) +
                     vertex_pool.size() * sizeof(UnixVertex) + name_pool.bytes() +
                     label_owner.size() * sizeof(std::uint32_t) + gc_runs.size() * sizeof(GcRun) +
-                    findings.size() * sizeof(Finding) + latencies.unshared_bytes() +
-                    tasks.size() * sizeof(Task) + abstract_ns.memory_bytes() + (image_ ? image_->bytes() : 0);
+                    findings.size() * sizeof(Finding) + latencies.unshared_bytes() + tasks.size() * sizeof(Task) +
+                    abstract_ns.memory_bytes() + (image_ ? image_->bytes() : 0);
     for (const std::string &a : addresses)
         n += sizeof a + a.capacity();
     for (const Process &p : processes)

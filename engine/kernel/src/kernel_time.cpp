@@ -76,7 +76,9 @@ Proc Kernel::spin_lock(KLock &l, std::uint32_t which, std::uint16_t algo_line)
         ++l.contended;
         l.spun_ns += spun;
         running->spun_ns += spun;
-        const KFn fn = which == 0 ? KFn::unix_gc : which >= kStateLockBase ? KFn::unix_state_lock : KFn::unix_table_lock;
+        const KFn fn = which == 0                ? KFn::unix_gc
+                       : which >= kStateLockBase ? KFn::unix_state_lock
+                                                 : KFn::unix_table_lock;
         Event e = Event::lock_spin(fn, which, static_cast<std::int64_t>(spun));
         e.algo_line = algo_line;
         co_yield e;

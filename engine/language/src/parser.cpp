@@ -255,7 +255,7 @@ struct PendingVariant {
     SourceLoc loc;
     bool valid = false; // named, and the name is new
     std::vector<SettingChange> changes;
-    std::unordered_map<std::string, SetRecord> seen; // conflicts within the block
+    std::unordered_map<std::string, SetRecord> seen;          // conflicts within the block
     std::vector<std::pair<KernelChange, SourceLoc>> fixes_on; // its `set fix NAME [on]` lines
 };
 
@@ -861,8 +861,9 @@ private:
                 return;
             }
             if (i >= words.size() || words[i]->text == "until") {
-                error(p.col, std::string(keyword) + " " + std::string(p.text) + " needs the socket it happens to, e.g. '" +
-                                 std::string(keyword) + " " + std::string(p.text) + " a'");
+                error(p.col, std::string(keyword) + " " + std::string(p.text) +
+                                 " needs the socket it happens to, e.g. '" + std::string(keyword) + " " +
+                                 std::string(p.text) + " a'");
                 keep = false;
                 return;
             }
@@ -2148,7 +2149,8 @@ private:
             if (args.size() != 1) {
                 error(args.empty() ? kind.col : args[1]->col,
                       "expect finding needs one word of the finding's check, e.g. 'expect finding use-after-free', "
-                      "got " + std::to_string(args.size()));
+                      "got " +
+                          std::to_string(args.size()));
                 return false;
             }
             s.text = std::string(args[0]->text);

@@ -29,9 +29,8 @@ constexpr std::array kPoints{
                   "the last reference to SOCK's file is gone and its __fput deferred, before the release runs"},
 };
 
-constexpr std::array kKinds{RacePointKind::select, RacePointKind::restore, RacePointKind::visit, RacePointKind::dead,
-                            RacePointKind::connect, RacePointKind::peek,    RacePointKind::scan,
-                            RacePointKind::fput};
+constexpr std::array kKinds{RacePointKind::select,  RacePointKind::restore, RacePointKind::visit, RacePointKind::dead,
+                            RacePointKind::connect, RacePointKind::peek,    RacePointKind::scan,  RacePointKind::fput};
 static_assert(kKinds.size() == kPoints.size());
 
 } // namespace

@@ -26,8 +26,8 @@ constexpr std::array<W, 2> kSpawnOpts{"cpu", "nth"};
 constexpr std::array<W, 6> kExpectKinds{"freed", "alive", "inflight", "queue", "error", "finding"};
 constexpr std::array<W, 1> kAs{"as"};
 // spawn NAME when POINT SOCK [until POINT SOCK]: the words and the points (race_point.hpp)
-constexpr std::array<W, 10> kSpawnWords{"when",    "until", "select", "restore", "visit",
-                                        "dead",    "connect", "peek", "scan",    "fput"};
+constexpr std::array<W, 10> kSpawnWords{"when", "until",   "select", "restore", "visit",
+                                        "dead", "connect", "peek",   "scan",    "fput"};
 
 constexpr std::array<StatementInfo, 24> kStatements{{
     {"scene",
@@ -227,21 +227,41 @@ constexpr std::array<StatementInfo, 24> kStatements{{
 constexpr std::array<W, 2> kOnOff{"on", "off"};
 // The names of kernel_change_table() and kernel_profiles(), spelled out so the table stays
 // constexpr; test_parser checks they are the same lists.
-constexpr std::array<W, 27> kFixes{
-    "limit-inflight", "no-default-creds", "msg-oob",        "peek-gc-lock",       "per-hash-locks",
-    "random-autobind", "iouring-no-send", "hitlist-before-restore", "oob-gc-kfree", "oob-gc-first-socket",
-    "oob-gc-before-purge", "connect-gc-race", "gc-async",   "remove-iouring-gc",  "oob-stale-clear",
-    "graph-gc",        "embryo-oob-gc",   "fpl-dead",       "walk-uninit",        "oob-no-skb-get",
-    "splice-no-checksum", "so-passrights", "init-scc-index", "schedule-gc",       "peek-seqcount",
-    "gc-in-progress-set", "unify-scc-index"};
+constexpr std::array<W, 27> kFixes{"limit-inflight",
+                                   "no-default-creds",
+                                   "msg-oob",
+                                   "peek-gc-lock",
+                                   "per-hash-locks",
+                                   "random-autobind",
+                                   "iouring-no-send",
+                                   "hitlist-before-restore",
+                                   "oob-gc-kfree",
+                                   "oob-gc-first-socket",
+                                   "oob-gc-before-purge",
+                                   "connect-gc-race",
+                                   "gc-async",
+                                   "remove-iouring-gc",
+                                   "oob-stale-clear",
+                                   "graph-gc",
+                                   "embryo-oob-gc",
+                                   "fpl-dead",
+                                   "walk-uninit",
+                                   "oob-no-skb-get",
+                                   "splice-no-checksum",
+                                   "so-passrights",
+                                   "init-scc-index",
+                                   "schedule-gc",
+                                   "peek-seqcount",
+                                   "gc-in-progress-set",
+                                   "unify-scc-index"};
 constexpr std::array<W, 15> kKernels{"4.4",  "5.10", "5.15", "6.1",  "6.6", "6.8", "6.9", "6.10",
                                      "6.12", "6.17", "6.18", "6.19", "7.0", "7.2", "7.3"};
 constexpr std::array<W, 3> kAutobind{"sequential", "random-v1", "random"};
 constexpr std::array<W, 2> kTableLock{"global", "per-bucket"};
 
 constexpr std::array<SettingInfo, 13> kSettings{{
-    {"gc", "set gc classic|async|graph", "The collector: classic (6.8), async (6.9) or graph (6.18), as kernel profiles.",
-     kEraNames},
+    {"gc", "set gc classic|async|graph",
+     "The collector: classic (6.8), async (6.9) or graph (6.18), as kernel profiles.", kEraNames},
     {"kernel", "set kernel VERSION",
      "A kernel profile: its collector and the changes it has ('inflight-cli kernels' lists them).", kKernels},
     {"fix", "set fix NAME [on|off]", "Turns one named kernel change on or off, on top of the kernel profile.", kFixes},

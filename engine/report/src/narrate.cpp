@@ -707,9 +707,6 @@ std::string narrate(const Event &e, const Kernel &k, const Scene *scene)
     return narrate_with(e, KernelNames(k), scene);
 }
 
-std::string narrate(const Event &e, const RunNames &names, const Scene *scene)
-{
-    return narrate_with(e, names, scene);
-}
+std::string narrate(const Event &e, const RunNames &names, const Scene *scene) { return narrate_with(e, names, scene); }
 
 } // namespace inflight

@@ -462,7 +462,8 @@ std::string trace_json(const RecordedEvents &events, const RunNames &k, const st
         // A statement's b and c: its templated names as expanded, by name-pool id.
         const bool is_stmt = e.kind == EventKind::stmt_begin || e.kind == EventKind::stmt_end;
         auto name = [&](std::uint32_t id) {
-            return id == npos || id >= k.name_pool().size() ? std::string("null") : q(std::string(k.name_pool().str(id)));
+            return id == npos || id >= k.name_pool().size() ? std::string("null")
+                                                            : q(std::string(k.name_pool().str(id)));
         };
         const bool b_is_process =
             e.kind == EventKind::fd_install || e.kind == EventKind::fd_close || e.kind == EventKind::fput_deferred;

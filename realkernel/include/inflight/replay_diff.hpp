@@ -4,9 +4,9 @@
 // or a gc).
 #pragma once
 
-#include "inflight/release_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
+#include "inflight/release_profile.hpp"
 #include "inflight/replay_plan.hpp"
 
 #include <optional>
@@ -39,8 +39,8 @@ struct ReplayDifference {
 struct ReplayReport {
     std::string file;
     ReleaseProfile profile;
-    GcEra era = GcEra::graph; // the model's era (the profile's unless --gc)
-    bool era_chosen = false;  // the caller chose an era other than the profile's
+    GcEra era = GcEra::graph;              // the model's era (the profile's unless --gc)
+    bool era_chosen = false;               // the caller chose an era other than the profile's
     const KernelProfile *kernel = nullptr; // the profile the model ran
     bool unify_scc_index = false;
     std::string isolation;

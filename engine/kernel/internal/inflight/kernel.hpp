@@ -55,7 +55,7 @@ struct KernelConfig {
     // modelled time
     CostModel costs;
     std::uint32_t cpus = 1;
-    bool creds_by_default = false;      // 2.6.39-3.1: pid and cred references on every skb
+    bool creds_by_default = false; // 2.6.39-3.1: pid and cred references on every skb
     AutobindMode autobind = AutobindMode::random;
     bool global_table_lock = false; // before 2021: one unix_table_lock
     RunBudget budget;               // the run's limits (run_budget.hpp)

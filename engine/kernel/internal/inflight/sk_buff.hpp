@@ -26,7 +26,7 @@ struct ScmFpList {
     // graph era (6.10+)
     bool inflight = false; // edges are in the graph (between enqueue and dequeue)
     bool dead = false;     // set on hitlist skbs before the purge (7172dc93d621)
-    EdgeArray edges; // from the kernel's EdgePool (edge_pool.hpp)
+    EdgeArray edges;       // from the kernel's EdgePool (edge_pool.hpp)
 
     // Kernel::live_fp_lists, for the refcount invariant. auto_unlink: a send-time cookie that
     // dies with its coroutine frame (a Simulation destroyed mid-send) leaves the list itself.

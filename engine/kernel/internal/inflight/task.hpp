@@ -30,7 +30,7 @@ struct Task {
     Proc body;               // what it runs (the script, a spawned block, queued work)
     bool started = false;
     bool finished = false;
-    bool held = false; // a race (spawn ... when POINT): not runnable until its point is reached
+    bool held = false;                 // a race (spawn ... when POINT): not runnable until its point is reached
     bool at_point = true;              // stopped at a scheduling point: others may go first
     bool at_statement_boundary = true; // its CPU is free for another task on the same CPU
 

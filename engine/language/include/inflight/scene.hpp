@@ -22,7 +22,6 @@ namespace inflight {
 
 enum class SockType : unsigned char { stream, dgram, seqpacket };
 
-
 // The text of a name in a statement: a pointer to NUL-terminated text that outlives it (interned
 // in its scene's Scene::names, whose texts end in a NUL, or a string literal). Eight bytes, read
 // as a std::string_view; names never hold a NUL (the parser rejects it in any name).
@@ -194,10 +193,10 @@ struct SceneSettings {
     // `set kernel` also sets gc to the profile's era; a later `set gc` clears it.
     std::string kernel;
     KernelChangeOverrides fixes; // set fix NAME on|off, on top of the profile
-    std::uint64_t nofile = 1024;      // RLIMIT_NOFILE of every process
-    std::uint64_t seed = 1;           // set seed N (autobind start numbers)
-    RunBudget budget;                 // set limit [NAME] N (run_budget.hpp); bare N: objects
-    bool checked = false;             // set check on: verify invariants after every micro-step
+    std::uint64_t nofile = 1024; // RLIMIT_NOFILE of every process
+    std::uint64_t seed = 1;      // set seed N (autobind start numbers)
+    RunBudget budget;            // set limit [NAME] N (run_budget.hpp); bare N: objects
+    bool checked = false;        // set check on: verify invariants after every micro-step
     // set collectors classic async graph: the eras the scene's expectations hold for (empty:
     // only `gc`). Tests run the scene under each; the CLI warns when run under another.
     std::vector<GcEra> collectors;
@@ -206,8 +205,8 @@ struct SceneSettings {
     std::vector<std::string> collector_kernels;
 
     // ---- modelled time (issue: time and concurrency) ----
-    std::uint32_t cpus = 1;                       // set cpus N (1..1024); queued kernel work runs on CPU N-1
-    std::vector<CostOverride> costs;              // set cost NAME NS, in order (a later line wins)
+    std::uint32_t cpus = 1;          // set cpus N (1..1024); queued kernel work runs on CPU N-1
+    std::vector<CostOverride> costs; // set cost NAME NS, in order (a later line wins)
     // set autobind sequential|random-v1|random (unset: the profile's, random from 5.17)
     std::optional<AutobindMode> autobind;
     bool creds_by_default = false; // set creds-by-default on (2.6.39-3.1 behaviour)

@@ -13,9 +13,9 @@
 // another, or one given to the constructor.
 #pragma once
 
-#include "inflight/index_iterator.hpp"
 #include "inflight/block_source.hpp"
 #include "inflight/huge_pages.hpp"
+#include "inflight/index_iterator.hpp"
 
 #include <array>
 #include <bit>

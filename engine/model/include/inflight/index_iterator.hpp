@@ -33,11 +33,7 @@ public:
     { }
 
     reference operator*() const { return (*v_)[i_]; }
-    pointer operator->() const
-        requires std::is_lvalue_reference_v<reference>
-    {
-        return &(*v_)[i_];
-    }
+    pointer operator->() const requires std::is_lvalue_reference_v<reference> { return &(*v_)[i_]; }
     reference operator[](difference_type n) const { return (*v_)[i_ + static_cast<std::size_t>(n)]; }
     IndexIterator &operator++()
     {

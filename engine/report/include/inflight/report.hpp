@@ -4,9 +4,9 @@
 #pragma once
 
 #include "inflight/event.hpp"
-#include "inflight/recorded_events.hpp"
 #include "inflight/latency.hpp"
 #include "inflight/log2_histogram.hpp"
+#include "inflight/recorded_events.hpp"
 #include "inflight/scene.hpp"
 
 #include <cstdint>

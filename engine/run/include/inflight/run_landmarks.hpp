@@ -24,8 +24,8 @@ struct RunSpan {
 };
 
 struct RunLandmarks {
-    std::vector<std::uint64_t> gc_steps;    // each collection's gc_begin
-    std::vector<std::size_t> gc_begin_rows; // the row of each of those gc_begin events
+    std::vector<std::uint64_t> gc_steps;          // each collection's gc_begin
+    std::vector<std::size_t> gc_begin_rows;       // the row of each of those gc_begin events
     std::vector<std::uint64_t> warning_steps;     // a statement that failed, a finding
     std::vector<std::uint64_t> expectation_steps; // each expect statement's check
     // (step, listing line) of every event that shows a line of the era's listing, in step order.

@@ -242,8 +242,8 @@ private:
     bool checked_ = false;
     bool record_ = true;
     bool fast_forward_ = false;
-    std::deque<TaskScript> scripts_;         // by task id
-    RunQueue run_queue_; // the CPUs and the tasks that can run on them
+    std::deque<TaskScript> scripts_; // by task id
+    RunQueue run_queue_;             // the CPUs and the tasks that can run on them
     Task *cur_ = nullptr;
     Event last_;
     std::vector<Event> events_;

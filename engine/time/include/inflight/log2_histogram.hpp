@@ -85,7 +85,7 @@ private:
     using Values = std::vector<std::uint64_t>;
     static const Values &no_values();
     std::array<std::uint64_t, kBuckets> buckets_{};
-    std::shared_ptr<Values> values_; // null: none
+    std::shared_ptr<Values> values_;                 // null: none
     std::map<std::uint64_t, std::uint64_t> counted_; // value -> times (add(ns, times))
     std::uint64_t counted_calls_ = 0;
     std::uint64_t total_ns_ = 0; // saturating
