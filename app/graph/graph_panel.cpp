@@ -263,6 +263,7 @@ void GraphPanel::setPresentation(bool on, double min_label_pixels)
     scene_->setCompact(on);
     applyLabelFloors();
     if (on) {
+        disconnect(restore_camera_after_layout_); // a restore still waiting is for the window left
         view_->setFollowsGraph(true);
         return;
     }
@@ -277,12 +278,11 @@ void GraphPanel::setPresentation(bool on, double min_label_pixels)
         restore();
         return;
     }
-    auto *conn = new QMetaObject::Connection;
-    *conn = connect(scene_, &GraphScene::layoutApplied, this, [this, conn, restore] {
+    disconnect(restore_camera_after_layout_);
+    restore_camera_after_layout_ = connect(scene_, &GraphScene::layoutApplied, this, [this, restore] {
         if (scene_->layoutPending())
             return; // a newer layout is on its way
-        disconnect(*conn);
-        delete conn;
+        disconnect(restore_camera_after_layout_);
         restore();
     });
 }

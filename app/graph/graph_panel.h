@@ -103,6 +103,8 @@ private:
     double text_label_pixels_ = 0; // Larger text's: the names' size on screen it asked for
     StepSubject subject_;
     std::optional<GraphView::Camera> camera_before_presenting_;
+    // Puts that camera back once the normal layout is in; one at most, dropped with the panel.
+    QMetaObject::Connection restore_camera_after_layout_;
     double aspect_before_presenting_ = 0;
     QTimer *aspect_timer_ = nullptr; // the pane's shape settles before the graph is arranged to it
     QWidget *top_bar_ = nullptr;     // the search box and the buttons
