@@ -3,7 +3,6 @@
 
 #include "inflight/scene_cursor.hpp"
 
-#include "settings/checked_settings.h"
 #include "settings/cost_settings_dialog.h"
 
 #include "example_scenes.h"
@@ -83,20 +82,24 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 
-// Paths and breakpoint texts longer than this are not anyone's (PATH_MAX is 4096).
-constexpr qsizetype kMaxSettingText = 4096;
-// Files with breakpoints remembered, and breakpoints per file; more are dropped as read.
-constexpr qsizetype kMaxBreakpointFiles = 1000;
-constexpr qsizetype kMaxBreakpointsPerFile = 10000;
-// A window's saved geometry and dock state are a few KB; more is not ours.
-constexpr qsizetype kMaxWindowBlob = 64 * 1024;
-
 // The recent-files setting as read: a hand-edited or foreign one may hold anything, and
 // hundreds of thousands of entries. Only non-empty strings count, each once, the first
 // kMaxRecent of them; the rest is never looked at.
-QStringList readRecentFiles(const CheckedSettings &settings)
+QStringList readRecentFiles(const QSettings &settings)
 {
-    return settings.readStringList(QStringLiteral("files/recent"), kMaxRecent, kMaxSettingText);
+    QStringList out;
+    const QVariant value = settings.value(QStringLiteral("files/recent"));
+    const QVariantList items = value.typeId() == QMetaType::QString ? QVariantList{value} : value.toList();
+    for (const QVariant &item : items) {
+        if (out.size() >= kMaxRecent)
+            break;
+        if (item.typeId() != QMetaType::QString)
+            continue;
+        const QString path = item.toString();
+        if (!path.isEmpty() && !out.contains(path))
+            out.append(path);
+    }
+    return out;
 }
 
 // The speed slider is logarithmic: 0 -> 0.5 steps/s, 100 -> 20,000 steps/s.
@@ -178,8 +181,8 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
     connect(&controller_, &PlayerController::breakpointHit, this,
             [this](const QString &why) { statusBar()->showMessage(tr("Stopped: %1").arg(why), 6000); });
 
-    const CheckedSettings settings;
-    const QByteArray geometry = settings.readBytes(QStringLiteral("window/geometry"), kMaxWindowBlob);
+    QSettings settings;
+    const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
     restored_geometry_ = !geometry.isEmpty() && restoreGeometry(geometry);
     if (!restored_geometry_) {
         // First launch: the whole screen (main() shows it maximised; without a window manager
@@ -187,12 +190,13 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
         if (const QScreen *screen = QGuiApplication::primaryScreen())
             setGeometry(screen->availableGeometry());
     }
-    if (!restoreState(settings.readBytes(QStringLiteral("window/state"), kMaxWindowBlob)))
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
         shares_pending_ = true;
-    Theme::instance().setFontScale(
-        settings.readDouble(QStringLiteral("view/fontScale"), 1.0, Theme::kMinFontScale, Theme::kMaxFontScale));
-    Theme::instance().setHighContrast(settings.readBool(QStringLiteral("view/highContrast"), false));
-    controller_.setSpeed(settings.readDouble(QStringLiteral("run/speed"), 8.0, speed_of(0), speed_of(100)));
+    bool is_number = false;
+    const double font_scale = settings.value(QStringLiteral("view/fontScale"), 1.0).toDouble(&is_number);
+    Theme::instance().setFontScale(is_number ? font_scale : 1.0); // clamped by the theme
+    Theme::instance().setHighContrast(settings.value(QStringLiteral("view/highContrast"), false).toBool());
+    controller_.setSpeed(settings.value(QStringLiteral("run/speed"), 8.0).toDouble());
     speed_->setValue(slider_of(controller_.speed()));
     rebuildRecentMenu();
     updateStatus();
@@ -662,8 +666,7 @@ void MainWindow::buildMenus()
     QMenu *clicker = view->addMenu(tr("&Clicker moves by"));
     clicker->setObjectName(QStringLiteral("clickerMenu"));
     auto *steps = new QActionGroup(clicker);
-    const int chosen = CheckedSettings().readInt(QStringLiteral("presentation/clickerStep"), 0, 0,
-                                                 static_cast<int>(PresenterKeys::Granularity::microStep));
+    const int chosen = QSettings().value(QStringLiteral("presentation/clickerStep"), 0).toInt();
     const std::pair<PresenterKeys::Granularity, QString> choices[] = {
         {PresenterKeys::Granularity::beat, tr("&Beat (what changes the picture)")},
         {PresenterKeys::Granularity::statement, tr("&Statement")},
@@ -858,14 +861,13 @@ bool MainWindow::openWelcome()
 
 void MainWindow::chooseOpen()
 {
-    CheckedSettings settings;
+    QSettings settings;
     // The last folder used; the first time, the examples.
-    const QString dir =
-        settings.readString(QStringLiteral("files/lastDir"), ExampleScenes::directory(), kMaxSettingText);
+    const QString dir = settings.value(QStringLiteral("files/lastDir"), ExampleScenes::directory()).toString();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open scene"), dir, tr("Scenes (*.scn);;All files (*)"));
     if (path.isEmpty())
         return;
-    settings.raw().setValue(QStringLiteral("files/lastDir"), QFileInfo(path).absolutePath());
+    settings.setValue(QStringLiteral("files/lastDir"), QFileInfo(path).absolutePath());
     openScene(path);
 }
 
@@ -881,13 +883,13 @@ void MainWindow::reload()
 
 void MainWindow::addRecent(const QString &path)
 {
-    CheckedSettings settings;
+    QSettings settings;
     QStringList recent = readRecentFiles(settings);
     recent.removeAll(path);
     recent.prepend(path);
     while (recent.size() > kMaxRecent)
         recent.removeLast();
-    settings.raw().setValue(QStringLiteral("files/recent"), recent);
+    settings.setValue(QStringLiteral("files/recent"), recent);
     rebuildRecentMenu();
 }
 
@@ -906,14 +908,9 @@ void MainWindow::loadBreakpointsOfFile()
     breakpoints_file_ = key;
     // A line number, or a line and its condition ("28 if u0 alive").
     QStringList texts;
-    const QVariantMap all =
-        CheckedSettings().readMap(QStringLiteral("breakpoints/byFile"), kMaxBreakpointFiles, kMaxSettingText);
-    for (const QVariant &v : all.value(key).toList()) {
-        if (texts.size() >= kMaxBreakpointsPerFile)
-            break;
-        if (const QString text = v.toString(); !text.isEmpty() && text.size() <= kMaxSettingText)
-            texts << text;
-    }
+    const QVariantMap all = QSettings().value(QStringLiteral("breakpoints/byFile")).toMap();
+    for (const QVariant &v : all.value(key).toList())
+        texts << v.toString();
     controller_.setLineBreakpointTexts(texts);
 }
 
@@ -921,8 +918,8 @@ void MainWindow::saveBreakpointsOfFile()
 {
     if (breakpoints_file_.isEmpty() || breakpoints_file_ != breakpointKey())
         return;
-    CheckedSettings settings;
-    QVariantMap all = settings.readMap(QStringLiteral("breakpoints/byFile"), kMaxBreakpointFiles, kMaxSettingText);
+    QSettings settings;
+    QVariantMap all = settings.value(QStringLiteral("breakpoints/byFile")).toMap();
     QVariantList list;
     for (const QString &text : controller_.lineBreakpointTexts()) {
         bool number = false;
@@ -936,7 +933,7 @@ void MainWindow::saveBreakpointsOfFile()
         all.remove(breakpoints_file_);
     else
         all.insert(breakpoints_file_, list);
-    settings.raw().setValue(QStringLiteral("breakpoints/byFile"), all);
+    settings.setValue(QStringLiteral("breakpoints/byFile"), all);
 }
 
 // As the CLI does: expectations written for other collectors may not hold under this one.
@@ -952,7 +949,7 @@ void MainWindow::rebuildRecentMenu()
     if (!recent_menu_)
         return;
     recent_menu_->clear();
-    const QStringList recent = readRecentFiles(CheckedSettings());
+    const QStringList recent = readRecentFiles(QSettings());
     for (const QString &p : recent)
         recent_menu_->addAction(QFileInfo(p).fileName(), this, [this, p] { openScene(p); })->setToolTip(p);
     recent_menu_->setEnabled(!recent.isEmpty());
