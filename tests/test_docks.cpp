@@ -932,7 +932,8 @@ private slots:
             want += (kindGroups()[6].mask & kindBit(e.kind)) != 0;
         QCOMPARE(dock.proxy()->rowCount(), want);
         c.seek(c.totalSteps() / 2);
-        QCOMPARE(m.currentRow(), static_cast<int>(c.totalSteps() / 2) - 1);
+        // Inline or on the pool, as the checkpoint store's measured costs decide.
+        QTRY_COMPARE_WITH_TIMEOUT(m.currentRow(), static_cast<int>(c.totalSteps() / 2) - 1, 20000);
     }
 
     // ---- theme: every dock follows the font scale -------------------------------------------------
