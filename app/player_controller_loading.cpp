@@ -8,6 +8,7 @@
 #include "inflight/parser.hpp"
 #include "inflight/simulation.hpp"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -41,7 +42,19 @@ void release_off_thread(std::unique_ptr<Player> player, std::shared_ptr<RunSessi
     auto old = std::make_shared<OldRun>(OldRun{std::move(player), std::move(session)});
     background::start([old, trim = QPointer<IdleHeapTrim>(trim)]() mutable {
         old.reset();
-        QMetaObject::invokeMethod(trim.data(), &IdleHeapTrim::poke, Qt::QueuedConnection);
+        // Posted to the application object, which outlives every job, and `trim` looked at on
+        // the GUI thread only; through the hand-off lock, since the queued call's closure is made
+        // here and freed there (background_job.h).
+        background::handOver([&] {
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(),
+                [trim] {
+                    background::takeHandOff();
+                    if (trim)
+                        trim->poke();
+                },
+                Qt::QueuedConnection);
+        });
     });
 }
 
