@@ -570,6 +570,7 @@ private slots:
         QSignalSpy applied(&scene, &GraphScene::layoutApplied);
         const int dropped_before = scene.staleResultsDropped();
         const std::uint64_t first = scene.requestLayout(true);
+        background::pool().waitForDone(); // laid out: its result waits to be delivered
         const std::uint64_t second = scene.requestLayout(true);
         QVERIFY(second > first);
         // Both jobs have ended and posted what they made: the first's result has come back too.

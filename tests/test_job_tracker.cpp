@@ -3,8 +3,11 @@
 // to its stale handler and never to the code that installs results, and a job whose owner is
 // gone delivers nothing. Then each lane that runs on it: the graph's plan, the buffer check and
 // the real-kernel replay. Every wait is for the pool and the results it posted (settleJobs()),
-// so a stale result that was going to arrive has arrived before anything is compared.
+// so a stale result that was going to arrive has arrived before anything is compared; a job to
+// be superseded is first let finish (its result posted, not yet delivered), so that what it
+// made is a whole result, which only the tracker can tell from the newer one.
 
+#include "background_job.h"
 #include "editor/buffer_checker.h"
 #include "graph/graph_scene.h"
 #include "inflight/parser.hpp"
@@ -14,6 +17,7 @@
 
 #include <QSignalSpy>
 #include <QTest>
+#include <QThreadPool>
 
 #include <memory>
 #include <thread>
@@ -108,6 +112,7 @@ private slots:
         GraphScene scene;
         QSignalSpy ready(&scene, &GraphScene::planReady);
         scene.planRun(many, {});
+        background::pool().waitForDone(); // the first run collected: its result waits to be delivered
         scene.planRun(pair, {});
         QVERIFY(scene.layoutPending());
         QVERIFY(ready.wait(20000));
@@ -131,6 +136,7 @@ private slots:
         QCOMPARE(six.nodes.size(), std::size_t{12});
         ready.clear();
         scene.layout().planCollected(std::make_shared<const graph::RunGraph>(six));
+        background::pool().waitForDone(); // laid out, not delivered
         scene.planRun(pair, {});
         QVERIFY(ready.wait(20000));
         settleJobs();
@@ -151,6 +157,7 @@ private slots:
         QSignalSpy applied(&scene, &GraphScene::layoutApplied);
         scene.setSnapshot(snapshot, false); // new nodes: a layout is asked for
         const std::uint64_t first = scene.requestedGeneration();
+        background::pool().waitForDone(); // the first laid out: its result waits to be delivered
         const std::uint64_t second = scene.requestLayout(true);
         QVERIFY(second > first);
         settleJobs();
@@ -167,6 +174,7 @@ private slots:
         QSignalSpy checked(&checker, &editor::BufferChecker::checked);
         checker.checkNow("socketpair a b\n");
         const quint64 first = checker.generation();
+        background::pool().waitForDone(); // the first checked: its result waits to be delivered
         checker.checkNow("socketpair x y\nclose x\n");
         QVERIFY(checker.generation() > first);
         settleJobs();
