@@ -19,7 +19,7 @@ PlayerController::PlayerController(QObject *parent) : QObject(parent), snapshot_
     // Connected before any view can connect: the values are current when a view's slot runs.
     connect(this, &PlayerController::sceneLoaded, this, [this] { takeSnapshot(true); });
     connect(this, &PlayerController::positionChanged, this, [this] { takeSnapshot(false); });
-    connect(this, &PlayerController::selectionChanged, this, [this] { detail_generation_ = 0; });
+    connect(this, &PlayerController::selectionChanged, this, [this] { at_position_.detail.forget(); });
     // Large states are freed on every move of a large scene; their pages go back once idle.
     for (auto signal :
          {&PlayerController::positionChanged, &PlayerController::sceneLoaded, &PlayerController::indexReadyChanged})
@@ -58,7 +58,7 @@ void PlayerController::takeSnapshot(bool new_run)
 {
     if (!player_)
         return; // a seek has it: the values of the state on screen stay until it lands
-    ++generation_;
+    at_position_.moved();
     shown_.position = player_->position();
     shown_.statements = player_->sim().statements_executed();
     shown_.at_end = player_->at_end();
@@ -72,29 +72,26 @@ void PlayerController::takeSnapshot(bool new_run)
 
 std::shared_ptr<const GraphSnapshot> PlayerController::graphSnapshot() const
 {
-    if (!player_)
+    if (!player_) {
         // A seek has the player: the graph of the state on screen if it was taken, never an
         // older one (the graph panel waits for the seek to land instead).
-        return graph_snapshot_ && graph_generation_ == generation_ ? graph_snapshot_
-                                                                   : std::make_shared<const GraphSnapshot>();
-    if (!graph_snapshot_ || graph_generation_ != generation_) {
-        graph_snapshot_ = std::make_shared<const GraphSnapshot>(snapshot_graph(kernel()));
-        graph_generation_ = generation_;
+        const auto *taken = at_position_.graph.peek();
+        return taken ? *taken : std::make_shared<const GraphSnapshot>();
     }
-    return graph_snapshot_;
+    return at_position_.graph.get([&] { return std::make_shared<const GraphSnapshot>(snapshot_graph(kernel())); });
 }
 
 const SocketDetail *PlayerController::selectedDetail() const
 {
     if (!selected_ || !session_)
         return nullptr;
-    if (detail_generation_ != generation_) {
+    const std::optional<SocketDetail> *detail = at_position_.detail.peek();
+    if (!detail) {
         if (!player_)
             return nullptr; // a seek has the player, and the selection changed since: known when it lands
-        detail_ = socket_detail(kernel(), *selected_);
-        detail_generation_ = generation_;
+        detail = &at_position_.detail.get([&] { return socket_detail(kernel(), *selected_); });
     }
-    return detail_ ? &*detail_ : nullptr;
+    return *detail ? &**detail : nullptr;
 }
 
 std::optional<std::uint32_t> PlayerController::findSocket(const QString &label) const
@@ -110,13 +107,12 @@ QString PlayerController::narration() const
     const Event *e = currentEvent();
     if (!e)
         return {};
-    if (narration_generation_ != generation_) {
-        if (!player_)
-            return {}; // a seek has the player (see currentEvent())
-        narration_ = QString::fromStdString(narrate(*e, kernel(), &player_->sim().scene()));
-        narration_generation_ = generation_;
-    }
-    return narration_;
+    if (const QString *taken = at_position_.narration.peek())
+        return *taken;
+    if (!player_)
+        return {}; // a seek has the player (see currentEvent())
+    return at_position_.narration.get(
+        [&] { return QString::fromStdString(narrate(*e, kernel(), &player_->sim().scene())); });
 }
 
 const AbstractNamespace *PlayerController::abstractNamespace() const

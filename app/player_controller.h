@@ -29,6 +29,7 @@
 #include "inflight/watch.hpp"
 #include "jobs/job_tracker.h"
 #include "latency/latency_run.h"
+#include "position_values.h"
 #include "run_indexer.h"
 #include "run_session.h"
 
@@ -352,15 +353,9 @@ private:
     // Line breakpoints (one per line, by line), event breakpoints and watches; each watch keeps
     // the value it last saw: stopsAt() moves them on (see primeWatches()).
     inflight::StopConditions stops_;
-    // The values views read, and the position's generation they were taken at.
+    // The values views read at the position shown: taken at every move, and taken when asked.
     std::shared_ptr<const inflight::StepSnapshot> snapshot_;
-    std::uint64_t generation_ = 0;
-    mutable std::shared_ptr<const inflight::GraphSnapshot> graph_snapshot_;
-    mutable std::uint64_t graph_generation_ = 0;
-    mutable std::optional<inflight::SocketDetail> detail_;
-    mutable std::uint64_t detail_generation_ = 0;
-    mutable QString narration_;
-    mutable std::uint64_t narration_generation_ = 0;
+    mutable PositionValues at_position_;
     static constexpr int kTickMs = 16; // playback timer: one tick a frame
     QTimer timer_;
     QTimer continue_slices_; // the next slice of a continue under way

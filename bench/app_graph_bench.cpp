@@ -82,7 +82,7 @@ struct LayoutNumbers {
 };
 
 // A first layout of what the controller shows now, from an empty scene: snapshot, items,
-// Graphviz on the worker, applied on the GUI thread.
+// Graphviz in a background job, applied on the GUI thread.
 LayoutNumbers firstLayout(GraphPanel &panel, int runs)
 {
     std::vector<double> wall, worker, gv, overlap;
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
                 panel.waitForLayout(60000);
                 plan.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
             }
-            std::printf("scene load with plan (%s), %d sockets in the run: %7.1f ms wall (replay on the worker + "
+            std::printf("scene load with plan (%s), %d sockets in the run: %7.1f ms wall (replay in the background + "
                         "layout of the whole run + apply)\n",
                         panel.scene()->hasPlan() ? "made" : "NOT made", rings * 8, median(plan));
         }

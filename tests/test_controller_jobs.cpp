@@ -5,7 +5,6 @@
 // the statement, and a controller destroyed mid-seek goes away cleanly. A background seek takes
 // the player: meanwhile the controller answers with the state on screen.
 
-#include "background_job.h"
 #include "docks/lists_dock.h"
 #include "inflight/checkpoint_store.hpp"
 #include "inflight/kernel.hpp"
@@ -14,12 +13,12 @@
 #include "inflight/simulation.hpp"
 #include "inflight/state_digest.hpp"
 #include "player_controller.h"
+#include "settle_jobs.hpp"
 #include "wait_index.hpp"
 
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
-#include <QThreadPool>
 
 #include <memory>
 
@@ -37,16 +36,6 @@ bool waitIdle(PlayerController &c)
             return false;
     QCoreApplication::processEvents();
     return true;
-}
-
-// Every background job has ended and every result it posted has been delivered (or dropped):
-// a stale result would have arrived by now.
-void settle()
-{
-    do {
-        background::pool().waitForDone();
-        QCoreApplication::processEvents();
-    } while (background::pool().activeThreadCount() > 0);
 }
 
 std::uint64_t fullRunSteps(const char *name, GcEra era)
@@ -115,7 +104,7 @@ private slots:
         QVERIFY(waitIdle(c));
         const std::uint64_t landed = c.position();
         QVERIFY2(landed >= 2'000'000 && landed < 80'000'000, qPrintable(QString::number(landed)));
-        settle();
+        test::settleJobs();
         QCOMPARE(c.position(), landed);
     }
 
@@ -128,7 +117,7 @@ private slots:
         QVERIFY(test::waitIndex(c, 60000));
         QCOMPARE(c.totalSteps(), fullRunSteps("selftest-triangle-stream.scn", c.era()));
         QCOMPARE(c.timeline().back().step, c.totalSteps());
-        settle();
+        test::settleJobs();
         QCOMPARE(c.totalSteps(), fullRunSteps("selftest-triangle-stream.scn", c.era()));
     }
 
@@ -328,7 +317,7 @@ private slots:
         c.setEra(c.era() == GcEra::graph ? GcEra::classic : GcEra::graph);
         QVERIFY(!c.isSeeking());
         QVERIFY(waitIdle(c));
-        settle(); // a stale result of the dropped seek would have arrived
+        test::settleJobs(); // a stale result of the dropped seek would have arrived
         QCOMPARE(c.sim().statements_executed(), statement);
         QCOMPARE(c.sim().era(), c.era());
     }
@@ -341,7 +330,7 @@ private slots:
         QVERIFY(c.isSeeking());
         c.first();
         QVERIFY(waitIdle(c));
-        settle();
+        test::settleJobs();
         QCOMPARE(c.position(), std::uint64_t(0));
         QVERIFY(!c.isSeeking());
     }

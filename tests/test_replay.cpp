@@ -25,10 +25,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <thread>
 
 using namespace inflight;
 
@@ -411,6 +413,52 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(process_gone(coordinator.front()), 10000);
         for (const pid_t w : workers)
             QTRY_VERIFY_WITH_TIMEOUT(process_gone(w), 10000);
+    }
+
+    // A replay whose caller gives up (the window that asked for it closed) ends at once, and
+    // what it started ends with it.
+    void cancelled_replay_ends_with_its_processes()
+    {
+        std::atomic<bool> cancel{true};
+        KernelReplayOptions options;
+        options.cancel = &cancel;
+        ParseResult pair = parse_scene("socketpair a b\n", "pair.scn");
+        QVERIFY(pair.ok());
+        const ReplayPlan now = plan_replay(pair.scene, geteuid() == 0);
+        QVERIFY(now.ok());
+        const KernelRun before = run_on_kernel(now, options); // cancelled before it started
+        QVERIFY(!before.ran);
+        QCOMPARE(before.failure, std::string("the replay was cancelled"));
+
+        INFLIGHT_REQUIRE_NETWORK_NAMESPACE();
+        QTemporaryDir dir;
+        const QString scene = slow_replay_scene(dir);
+        QVERIFY(!scene.isEmpty());
+        ParseResult slow = load_scene_file(scene.toStdString());
+        QVERIFY(slow.ok());
+        const ReplayPlan plan = plan_replay(slow.scene, geteuid() == 0);
+        QVERIFY(plan.ok());
+        cancel = false;
+        KernelRun run;
+        std::vector<pid_t> coordinator;
+        {
+            std::thread replay([&] { run = run_on_kernel(plan, options); });
+            // Cancels and joins however the block is left (a failed wait returns from here).
+            struct CancelAndJoin {
+                std::atomic<bool> &cancel;
+                std::thread &thread;
+                ~CancelAndJoin()
+                {
+                    cancel = true;
+                    thread.join();
+                }
+            } end{cancel, replay};
+            QTRY_VERIFY_WITH_TIMEOUT(!(coordinator = children_of(getpid())).empty(), 20000);
+        }
+        QVERIFY(!run.ran);
+        QCOMPARE(run.failure, std::string("the replay was cancelled"));
+        for (const pid_t child : coordinator)
+            QVERIFY(process_gone(child)); // killed and reaped before run_on_kernel returned
     }
 
     // --timeout bounds the whole replay; what it started ends with it.

@@ -20,14 +20,12 @@ BufferChecker::BufferChecker(QObject *parent) : QObject(parent)
 void BufferChecker::supersede()
 {
     timer_.stop();
-    ++generation_;
     jobs_.cancel();
 }
 
 void BufferChecker::changed(std::function<QByteArray()> text)
 {
     source_ = std::move(text);
-    ++generation_;
     jobs_.cancel(); // an older check still running is now stale
     timer_.start();
 }
@@ -35,7 +33,6 @@ void BufferChecker::changed(std::function<QByteArray()> text)
 void BufferChecker::checkNow(const QByteArray &text)
 {
     timer_.stop();
-    ++generation_;
     start(text);
 }
 
@@ -43,12 +40,12 @@ void BufferChecker::start(const QByteArray &text)
 {
     // A newer check supersedes the one running: only the newest result arrives.
     jobs_.start(
-        [generation = generation_, text, name = file_name_.toStdString()](const JobControl &) {
+        [text, name = file_name_.toStdString()](const JobControl &control) {
             QElapsedTimer clock;
             clock.start();
             auto parsed = std::make_shared<inflight::ParseResult>(
                 inflight::parse_scene(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), name));
-            return CheckResult{generation, text, std::move(parsed), clock.nsecsElapsed() / 1000};
+            return CheckResult{control.generation(), text, std::move(parsed), clock.nsecsElapsed() / 1000};
         },
         [this](CheckResult r) { emit checked(r); });
 }

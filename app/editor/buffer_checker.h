@@ -16,8 +16,8 @@
 namespace editor {
 
 struct CheckResult {
-    quint64 generation = 0;
-    QByteArray text; // what was checked
+    quint64 generation = 0; // the checker's generation() when the check started
+    QByteArray text;        // what was checked
     std::shared_ptr<inflight::ParseResult> parsed;
     qint64 check_us = 0; // how long the parse and check took, off the GUI thread
 };
@@ -36,7 +36,8 @@ public:
     void changed(std::function<QByteArray()> text);
     // Check this text now (on open), superseding anything pending.
     void checkNow(const QByteArray &text);
-    quint64 generation() const { return generation_; }
+    // Grows with every edit, buffer and check: a result carries the one it checked.
+    quint64 generation() const { return jobs_.generation(); }
     bool pending() const { return timer_.isActive() || jobs_.isRunning(); }
 
 signals:
@@ -49,7 +50,6 @@ private:
     QTimer timer_;
     std::function<QByteArray()> source_;
     QString file_name_;
-    quint64 generation_ = 0; // edits and buffers seen: a result carries the one it checked
     JobTracker jobs_{this};
 };
 

@@ -289,7 +289,7 @@ void GraphPanel::onSceneLoaded()
     // The colours and the legend's words are the running collector's.
     Theme::instance().setGraphEra(controller_.hasScene() && controller_.era() == inflight::GcEra::graph);
     scene_->clearGraph();
-    // The worker replays the run once (time-boxed) so every socket gets its place before it
+    // A background job replays the run once (time-boxed) so every socket gets its place before it
     // exists; until then the scene waits with its first layout.
     scene_->setLayoutAspect(paneAspect());
     if (controller_.hasScene()) {

@@ -6,7 +6,6 @@
 #include "graph/fd_edge_item.h"
 #include "graph/finding_mark_item.h"
 #include "graph/graph_style.h"
-#include "graph/layout_engine.h"
 #include "graph/peer_link_item.h"
 #include "graph/process_item.h"
 #include "graph/socket_item.h"
@@ -33,11 +32,9 @@ constexpr std::size_t kFaintFdsAbove = 40;
 
 } // namespace
 
-GraphScene::GraphScene(QObject *parent) : QGraphicsScene(parent), engine_(std::make_unique<LayoutEngine>())
+GraphScene::GraphScene(QObject *parent) : QGraphicsScene(parent), layout_(*this)
 {
-    connect(engine_.get(), &LayoutEngine::finished, this, &GraphScene::onLayoutFinished);
-    connect(engine_.get(), &LayoutEngine::planFinished, this, &GraphScene::onPlanFinished);
-    connect(engine_.get(), &LayoutEngine::runCollected, this, &GraphScene::onRunCollected);
+    connect(&layout_, &LayoutCoordinator::planReady, this, &GraphScene::planReady);
     animation_ = new QVariantAnimation(this);
     animation_->setDuration(kAnimationMs);
     animation_->setStartValue(0.0);
@@ -52,7 +49,6 @@ GraphScene::~GraphScene()
 {
     animation_->stop();
     moves_.clear();
-    engine_.reset(); // joins the worker before the items go
 }
 
 // ---- content ------------------------------------------------------------------------------------
@@ -83,17 +79,7 @@ void GraphScene::clearGraph()
     node_index_.clear();
     display_ = {};
     has_structure_ = false;
-    // Any layout still running belongs to the old graph: make it stale.
-    applied_ = ++requested_;
-    request_keys_.clear();
-    plan_.clear();
-    plan_keys_.clear();
-    ++plan_generation_;
-    if (run_cancel_)
-        run_cancel_->store(true);
-    run_cancel_.reset();
-    run_.reset();
-    plan_pending_ = plan_dropped_ = layout_deferred_ = false;
+    layout_.clear(); // any plan or layout on its way is of the old graph
     setSceneRect(QRectF(0, 0, 1, 1));
     emit contentChanged();
 }
@@ -454,7 +440,7 @@ void GraphScene::rebuild()
     const bool full = survivors == 0 || (!expanding_ && fresh >= 8 && fresh > 2 * survivors);
     expanding_ = false;
     if (fresh || sizes_changed)
-        requestLayout(full);
+        layout_.requestLayout(full);
     updateVisibility();
     routeEdges();
     emit contentChanged();
@@ -505,7 +491,7 @@ void GraphScene::updateState()
                 }
     updateRoleCounts();
     if (sizes_changed) {
-        requestLayout(false);
+        layout_.requestLayout(false);
         routeEdges();
     }
 }
@@ -585,56 +571,14 @@ bool GraphScene::seedFor(NodeItem *item, QPointF &seed, const SeedHints &hints) 
     return false;
 }
 
-void GraphScene::planRun(std::shared_ptr<const inflight::Scene> scene, const inflight::SimulationOptions &options)
+graph::LayoutRequest GraphScene::planRequest(const graph::RunGraph &run) const
 {
-    if (!plan_enabled_ || plan_dropped_ || !scene)
-        return;
-    if (run_cancel_)
-        run_cancel_->store(true);
-    run_cancel_ = std::make_shared<std::atomic<bool>>(false);
-    LayoutEngine::RunJob job;
-    job.generation = ++plan_generation_;
-    job.scene = std::move(scene);
-    job.options = options;
-    job.cancel = run_cancel_;
-    plan_pending_ = true; // layouts wait for the plan
-    engine_->collectRun(std::move(job));
-}
-
-void GraphScene::onRunCollected(quint64 generation, std::shared_ptr<const graph::RunGraph> run)
-{
-    if (generation != plan_generation_ || !plan_pending_)
-        return;
-    if (!run) {
-        planFailed(); // too large or too long to replay: lay out incrementally
-        return;
-    }
-    run_ = run;
-    setRunGraph(*run);
-}
-
-void GraphScene::planFailed()
-{
-    plan_pending_ = false;
-    if (layout_deferred_) {
-        layout_deferred_ = false;
-        requestLayout(placed_.empty());
-    }
-    emit planReady();
-}
-
-void GraphScene::setRunGraph(const graph::RunGraph &run)
-{
-    if (!plan_enabled_ || plan_dropped_)
-        return;
     // Boxes measured by the real items (built off-scene and thrown away).
     graph::LayoutRequest req;
-    req.generation = ++plan_generation_;
     req.full = true;
     req.gap = gap();
     req.aspect = aspect_;
     req.dot_max_nodes = dot_max_nodes_;
-    plan_keys_.clear();
     // The plan's processes and names as a snapshot, which the items measure from (a run small
     // enough to be planned: a few thousand sockets at most).
     auto planned = std::make_shared<inflight::GraphSnapshot>();
@@ -649,7 +593,6 @@ void GraphScene::setRunGraph(const graph::RunGraph &run)
         n.height = item.box().height();
         n.process = true;
         req.nodes.push_back(n);
-        plan_keys_.push_back(n.key);
     }
     for (const auto &node : run.nodes) {
         SocketItem item(node, QString::fromUtf8(planned->label_of(node)), run.graph_era);
@@ -668,7 +611,6 @@ void GraphScene::setRunGraph(const graph::RunGraph &run)
         n.width = item.box().width();
         n.height = item.box().height();
         req.nodes.push_back(n);
-        plan_keys_.push_back(n.key);
         for (auto &e : embryos)
             e->setParentItem(nullptr); // the unique_ptr deletes it, not the parent
     }
@@ -680,56 +622,16 @@ void GraphScene::setRunGraph(const graph::RunGraph &run)
     for (const auto &[a, b] : run.peers) // twice: peers side by side
         for (int i = 0; i < 2; ++i)
             req.edges.push_back({graph::socketKey(a), graph::socketKey(b)});
-    plan_pending_ = true;
-    engine_->submitPlan(std::move(req));
+    return req;
 }
 
-void GraphScene::onPlanFinished(std::shared_ptr<const graph::LayoutResult> result)
+graph::LayoutRequest GraphScene::layoutRequest(bool full, const LayoutCoordinator::Plan *plan) const
 {
-    if (result->generation != plan_generation_ || !plan_pending_)
-        return;
-    if (!result->ok) {
-        planFailed();
-        return;
-    }
-    plan_pending_ = false;
-    if (result->ok && result->positions.size() == plan_keys_.size())
-        for (std::size_t i = 0; i < plan_keys_.size(); ++i)
-            plan_[plan_keys_[i]] = QPointF(result->positions[i].x, result->positions[i].y);
-    // Adopt it: everything goes to its planned place.
-    if (layout_deferred_ || !placed_.empty()) {
-        layout_deferred_ = false;
-        requestLayout(true);
-    }
-    emit planReady();
-}
-
-void GraphScene::tidy()
-{
-    plan_.clear();
-    plan_dropped_ = true;
-    if (plan_pending_) {
-        plan_pending_ = false;
-        ++plan_generation_;
-    }
-    requestLayout(true);
-}
-
-std::uint64_t GraphScene::requestLayout(bool full)
-{
-    if (plan_pending_) {
-        // The plan will place these nodes; ask once it is here.
-        layout_deferred_ = true;
-        return requested_;
-    }
-    const bool use_plan = plan_enabled_ && !plan_.empty();
     graph::LayoutRequest req;
-    req.generation = ++requested_;
-    req.full = full && !use_plan;
+    req.full = full && !plan;
     req.gap = gap();
     req.aspect = aspect_;
     req.dot_max_nodes = dot_max_nodes_;
-    request_keys_.clear();
     SeedHints hints;
     if (!full) {
         for (auto &[k, fd] : fd_edges_)
@@ -767,12 +669,12 @@ std::uint64_t GraphScene::requestLayout(bool full)
         n.height = item->box().height();
         n.process = process;
         auto it = placed_.find(n.key);
-        auto planned = use_plan ? plan_.find(n.key) : plan_.end();
+        const auto planned = plan ? plan->find(n.key) : LayoutCoordinator::Plan::const_iterator();
         if (!full && it != placed_.end()) {
             n.pinned = true;
             n.x = it->second.x();
             n.y = it->second.y();
-        } else if (planned != plan_.end()) {
+        } else if (plan && planned != plan->end()) {
             n.pinned = true;
             n.x = planned->second.x();
             n.y = planned->second.y();
@@ -785,7 +687,6 @@ std::uint64_t GraphScene::requestLayout(bool full)
             }
         }
         req.nodes.push_back(n);
-        request_keys_.push_back(n.key);
     };
     // Processes first (leftmost in dot's ranks), then sockets and aggregates in id order.
     std::vector<ProcessItem *> procs;
@@ -814,30 +715,18 @@ std::uint64_t GraphScene::requestLayout(bool full)
     for (auto &[k, link] : peer_links_)
         for (int i = 0; i < 2; ++i)
             req.edges.push_back({link->a()->key(), link->b()->key()});
-    engine_->submit(std::move(req));
-    return requested_;
+    return req;
 }
 
-void GraphScene::onLayoutFinished(std::shared_ptr<const graph::LayoutResult> result)
+void GraphScene::place(const std::vector<NodeKey> &keys, const graph::LayoutResult &result)
 {
-    if (applyLayout(*result))
-        last_layout_ = std::move(result);
-}
-
-bool GraphScene::applyLayout(const graph::LayoutResult &result)
-{
-    if (result.generation != requested_ || result.positions.size() != request_keys_.size()) {
-        ++stale_;
-        return false;
-    }
     finishAnimations();
-    applied_ = result.generation;
     if (!result.ok)
         qWarning("graph layout failed (%s); placing nodes in a grid", result.error.c_str());
     moves_.clear();
     double grid_x = 0, grid_y = 0;
-    for (std::size_t i = 0; i < request_keys_.size(); ++i) {
-        NodeItem *item = nodeItem(request_keys_[i]);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        NodeItem *item = nodeItem(keys[i]);
         if (!item)
             continue;
         QPointF p(result.positions[i].x, result.positions[i].y);
@@ -876,7 +765,6 @@ bool GraphScene::applyLayout(const graph::LayoutResult &result)
     updateSceneRect();
     emit layoutApplied(result.generation);
     emit contentChanged();
-    return true;
 }
 
 void GraphScene::animate(double t)
@@ -1156,20 +1044,10 @@ void GraphScene::restyle()
         e->update();
     for (auto &[k, e] : fd_edges_)
         e->update();
-    // New sizes: plan again (the old plan's spacing was for the old boxes), then lay out.
-    layOutAgain();
+    layout_.layOutAgain(); // new sizes
+
     routeEdges();
     update();
-}
-
-void GraphScene::layOutAgain()
-{
-    if (run_ && plan_enabled_ && !plan_dropped_) {
-        plan_.clear();
-        setRunGraph(*run_);
-    }
-    if (!sockets_.empty() || !processes_.empty())
-        requestLayout(true);
 }
 
 double GraphScene::gap() const { return compact_ ? kCompactGap : kGap; }
@@ -1191,10 +1069,11 @@ void GraphScene::setLayoutAspect(double aspect)
     if (!changed)
         return;
     aspect_ = aspect;
+    const graph::RunGraph *run = layout_.runGraph();
     const std::size_t nodes =
-        run_ ? run_->nodes.size() + run_->processes.size() : sockets_.size() + processes_.size() + aggregates_.size();
+        run ? run->nodes.size() + run->processes.size() : sockets_.size() + processes_.size() + aggregates_.size();
     if (nodes <= graph::kArrangeMaxNodes)
-        layOutAgain(); // a plan on its way was made for the old shape: it is superseded
+        layout_.layOutAgain(); // a plan on its way was made for the old shape: it is superseded
 }
 
 // ---- mouse --------------------------------------------------------------------------------------

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The scene of the graph view. It turns each GraphSnapshot into items - kept by socket id,
-// process id, aggregate key and SnapshotEdge::id - and positions them from layouts computed on
-// the Graphviz worker:
+// process id, aggregate key and SnapshotEdge::id - and positions them from layouts computed in
+// the background:
 //  * the same topology (structureKey) as before: only roles, counts and labels change, so the
 //    items are updated and repainted; no layout;
 //  * a new topology: items are created and removed; if new nodes appeared (or boxes grew), a
-//    layout is requested in which every node already placed is pinned, so survivors do not move;
-//    new nodes stay hidden until their position arrives. Edges never need a layout: they are
-//    routed from the node positions;
-//  * results of an older generation than the newest request are dropped; moves are animated
-//    (~250 ms) but every query (target(), waitForLayout) sees the final positions.
+//    layout is asked of the LayoutCoordinator in which every node already placed is pinned, so
+//    survivors do not move; new nodes stay hidden until their position arrives. Edges never need a layout: they are routed from the node positions;
+//  * a layout's positions are installed by place(): moves are animated (~250 ms) but every
+//    query (target(), waitForLayout) sees the final positions.
 #pragma once
 
 #include "graph/display_graph.h"
 #include "graph/edge_geometry.h"
+#include "graph/layout_coordinator.h"
 #include "graph/layout_request.h"
 #include "graph/run_graph.h"
 #include "inflight/graph_snapshot.hpp"
@@ -21,7 +21,6 @@
 #include <QGraphicsScene>
 #include <QList>
 
-#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,7 +31,6 @@ class AggregateItem;
 class EdgeItem;
 class FdEdgeItem;
 class PeerLinkItem;
-class LayoutEngine;
 class NodeItem;
 class ProcessItem;
 class QVariantAnimation;
@@ -64,34 +62,40 @@ public:
     void setDotMaxNodes(int nodes) { dot_max_nodes_ = nodes; }
     int dotMaxNodes() const { return dot_max_nodes_; }
 
-    // ---- layout ---------------------------------------------------------------------------------
-    // The plan: every socket of the whole run laid out once (see run_graph.h). Until it arrives,
-    // layouts wait for it; afterwards new sockets appear at their planned place.
-    // Starts the plan: the worker replays the scene (time-boxed), then lays the whole run out.
-    void planRun(std::shared_ptr<const inflight::Scene> scene, const inflight::SimulationOptions &options);
-    void setRunGraph(const graph::RunGraph &run); // the second half, on the GUI thread
-    bool hasPlan() const { return !plan_.empty(); }
-    // Off: always place new nodes incrementally (neato with survivors pinned).
-    void setPlanEnabled(bool on) { plan_enabled_ = on; }
-    // Asks the worker for a layout of the current nodes. Survivors stay pinned unless `full`;
-    // full with a plan puts every node at its planned place, without one it is a fresh layout
-    // of everything (dot or sfdp). Returns the generation.
-    std::uint64_t requestLayout(bool full);
-    // A fresh layout of what is on screen now, forgetting the plan (the "Tidy layout" button).
-    void tidy();
-    bool layoutPending() const { return requested_ > applied_ || plan_pending_; }
-    std::uint64_t requestedGeneration() const { return requested_; }
-    std::uint64_t appliedGeneration() const { return applied_; }
-    int staleResultsDropped() const { return stale_; }
-    LayoutEngine &layoutEngine() { return *engine_; }
-    // Applies a result; false (and nothing changes) when it is older than the newest request.
-    bool applyLayout(const graph::LayoutResult &result);
-    // The last applied result (engine, timings); nullptr before the first.
-    const graph::LayoutResult *lastLayout() const { return last_layout_.get(); }
+    // ---- layout ----------------------------------------------------------------------------------
+    // Which layouts are asked for and installed: the coordinator's (see layout_coordinator.h).
+    LayoutCoordinator &layout() { return layout_; }
+    const LayoutCoordinator &layout() const { return layout_; }
+    void planRun(std::shared_ptr<const inflight::Scene> scene, const inflight::SimulationOptions &options)
+    {
+        layout_.planRun(std::move(scene), options);
+    }
+    bool hasPlan() const { return layout_.hasPlan(); }
+    void setPlanEnabled(bool on) { layout_.setPlanEnabled(on); }
+    std::uint64_t requestLayout(bool full) { return layout_.requestLayout(full); }
+    void tidy() { layout_.tidy(); }
+    bool layoutPending() const { return layout_.pending(); }
+    std::uint64_t requestedGeneration() const { return layout_.requestedGeneration(); }
+    std::uint64_t appliedGeneration() const { return layout_.appliedGeneration(); }
+    int staleResultsDropped() const { return layout_.staleResultsDropped(); }
+    bool applyLayout(const graph::LayoutResult &result) { return layout_.applyLayout(result); }
+    const graph::LayoutResult *lastLayout() const { return layout_.lastLayout(); }
     void setAnimated(bool on) { animated_ = on; }
     void finishAnimations();
     // Where the nodes are going to be once the running animation ends (scene, with margins).
     QRectF contentRect() const;
+
+    // ---- what the layout coordinator asks of the items -------------------------------------------
+    // A request for the nodes drawn now: processes first, then sockets and aggregates by key.
+    // Placed nodes stay pinned unless `full`; a node with a place in `plan` is pinned there;
+    // the others start at a seed beside their placed neighbours.
+    graph::LayoutRequest layoutRequest(bool full, const LayoutCoordinator::Plan *plan) const;
+    // The plan's request: every process and socket of the run, each box measured by an item
+    // built off-scene.
+    graph::LayoutRequest planRequest(const graph::RunGraph &run) const;
+    // Moves the nodes to a layout's positions (keys[i] to result.positions[i]), animated.
+    void place(const std::vector<graph::NodeKey> &keys, const graph::LayoutResult &result);
+    bool hasPlacedNodes() const { return !placed_.empty(); }
 
     // ---- items ----------------------------------------------------------------------------------
     int socketItemCount() const { return static_cast<int>(sockets_.size()); }
@@ -172,13 +176,8 @@ private:
         double column_top = 0, column_height = 0; // fallback columns of new sockets wrap here
     };
     bool seedFor(NodeItem *item, QPointF &seed, const SeedHints &hints) const;
-    void onLayoutFinished(std::shared_ptr<const graph::LayoutResult> result);
-    void onPlanFinished(std::shared_ptr<const graph::LayoutResult> result);
-    void onRunCollected(quint64 generation, std::shared_ptr<const graph::RunGraph> run);
-    void planFailed();
     void animate(double t);
     QString labelOf(std::uint32_t sock) const;
-    void layOutAgain(); // plan again (new box sizes or shape) and lay everything out
     double gap() const;
 
     std::shared_ptr<const inflight::GraphSnapshot> snapshot_ = std::make_shared<const inflight::GraphSnapshot>();
@@ -202,17 +201,7 @@ private:
     std::unordered_map<std::uint32_t, QPointF> expand_origin_; // instance -> where its aggregate was
     std::unordered_map<graph::NodeKey, QPointF> placed_;       // node -> centre from the last layout
 
-    std::unique_ptr<LayoutEngine> engine_;
-    std::uint64_t requested_ = 0, applied_ = 0;
-    int stale_ = 0;
-    std::vector<graph::NodeKey> request_keys_; // the nodes of the newest request, in order
-    std::shared_ptr<const graph::LayoutResult> last_layout_;
-    std::unordered_map<graph::NodeKey, QPointF> plan_; // node -> planned centre
-    bool plan_enabled_ = true, plan_dropped_ = false, plan_pending_ = false, layout_deferred_ = false;
-    std::uint64_t plan_generation_ = 0;
-    std::shared_ptr<std::atomic<bool>> run_cancel_;
-    std::shared_ptr<const graph::RunGraph> run_; // kept to plan again when box sizes change
-    std::vector<graph::NodeKey> plan_keys_;
+    LayoutCoordinator layout_;
 
     struct Move {
         NodeItem *item;

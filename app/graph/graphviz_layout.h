@@ -7,7 +7,7 @@
 //    at their seeds; the drawing is moved back so pinned nodes stay exactly where they were;
 //  * then overlaps are removed (pinned nodes keep their place unless they overlap each other).
 // Thread-safe: every Graphviz call (agopen to agclose) runs behind one process-wide mutex with
-// the C numeric locale on the calling thread. The GUI calls it through LayoutEngine only.
+// the C numeric locale on the calling thread. The GUI calls it from LayoutCoordinator's background jobs.
 #pragma once
 
 #include "graph/layout_request.h"

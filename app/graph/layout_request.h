@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What the layout worker is asked for and what it answers: plain values, copied across threads.
+// What a layout job is asked for and what it answers: plain values, copied across threads.
 // Units are scene units (1 unit = 1 Graphviz point); positions are node centres, y grows down.
 #pragma once
 

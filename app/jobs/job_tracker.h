@@ -34,6 +34,8 @@ public:
     // Set once the job is stale: what the engine's loops poll.
     const std::atomic<bool> &cancelFlag() const { return *flag_; }
     bool cancelled() const { return flag_->load(std::memory_order_relaxed); }
+    // The job's generation: what JobTracker::isCurrent() is asked about it.
+    std::uint64_t generation() const { return generation_; }
     // Runs `report` on the tracker's thread if the job is still current then (progress reports).
     template <class Report>
     void post(Report report) const;
@@ -64,6 +66,9 @@ public:
     bool isRunning() const { return running_; }
     // Whether the job started as `generation` is the current one.
     bool isCurrent(std::uint64_t generation) const { return generation == generation_; }
+    // The current generation: the newest job's, or one past it after cancel(). It only grows,
+    // so a result that carries its job's generation can be ordered against another's.
+    std::uint64_t generation() const { return generation_; }
 
     // Every job started so far becomes stale, and its cancel flag is set.
     void cancel()

@@ -28,7 +28,7 @@ bool KernelReplayJob::start(const QString &path)
 {
     if (jobs_.isRunning())
         return false;
-    jobs_.start([path](const JobControl &) { return replay(path); },
+    jobs_.start([path](const JobControl &control) { return replay(path, &control.cancelFlag()); },
                 [this](Outcome o) {
                     outcome_ = std::move(o);
                     emit finished();
@@ -36,7 +36,7 @@ bool KernelReplayJob::start(const QString &path)
     return true;
 }
 
-KernelReplayJob::Outcome KernelReplayJob::replay(const QString &path)
+KernelReplayJob::Outcome KernelReplayJob::replay(const QString &path, const std::atomic<bool> *cancel)
 {
     Outcome o;
     ParseResult parsed = load_scene_file(path.toStdString());
@@ -61,6 +61,7 @@ KernelReplayJob::Outcome KernelReplayJob::replay(const QString &path)
     const ModelTrace model = trace_model(parsed.scene, plan, *profile.kernel);
     KernelReplayOptions options;
     options.expected = expected_fates(model);
+    options.cancel = cancel;
     const KernelRun kernel = run_on_kernel(plan, options);
     if (!kernel.ran) {
         o.banner = tr("Could not replay on Linux %1: %2").arg(s(profile.release), s(kernel.failure));

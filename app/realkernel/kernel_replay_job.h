@@ -10,6 +10,8 @@
 #include <QObject>
 #include <QString>
 
+#include <atomic>
+
 class KernelReplayJob : public QObject {
     Q_OBJECT
 public:
@@ -28,15 +30,16 @@ public:
     bool running() const { return jobs_.isRunning(); }
     const Outcome &outcome() const { return outcome_; }
 
-    // The replay itself, on the calling thread: what start() runs in the background.
-    static Outcome replay(const QString &path);
+    // The replay itself, on the calling thread: what start() runs in the background. Setting
+    // `cancel` kills the replay's child and ends it.
+    static Outcome replay(const QString &path, const std::atomic<bool> *cancel = nullptr);
 
 signals:
     void finished();
 
 private:
     Outcome outcome_;
-    // A replay is not cancelled (its child runs to its end and is reaped by the pool thread
-    // waiting for it): destroyed meanwhile, this only drops its outcome.
+    // Destroyed meanwhile (the window closed), the tracker sets the replay's cancel flag: its
+    // child is killed and the pool thread waiting for it is free again; the outcome is dropped.
     JobTracker jobs_{this};
 };

@@ -435,6 +435,11 @@ KernelRun run_on_kernel(const ReplayPlan &plan, const KernelReplayOptions &optio
         failed.failure = "the scene cannot be replayed";
         return failed;
     }
+    const auto cancelled = [&] { return options.cancel && options.cancel->load(); };
+    if (cancelled()) {
+        failed.failure = "the replay was cancelled";
+        return failed;
+    }
     int p[2];
     if (pipe2(p, O_CLOEXEC) < 0) {
         failed.failure = std::string("pipe: ") + std::strerror(errno);
@@ -469,8 +474,17 @@ KernelRun run_on_kernel(const ReplayPlan &plan, const KernelReplayOptions &optio
             failed.failure = "the replay did not finish in " + std::to_string(budget_ms / 1000) + " s";
             break;
         }
+        if (cancelled()) {
+            kill(pid, SIGKILL);
+            failed.failure = "the replay was cancelled";
+            break;
+        }
+        // A cancellable run wakes up often enough to notice its flag.
+        const unsigned wait_ms = options.cancel
+                                     ? std::min<unsigned>(budget_ms - used, KernelReplayOptions::kCancelPollMs)
+                                     : budget_ms - used;
         pollfd pfd{p[0], POLLIN, 0};
-        const int ready = poll(&pfd, 1, static_cast<int>(budget_ms - used));
+        const int ready = poll(&pfd, 1, static_cast<int>(wait_ms));
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready <= 0)

@@ -8,6 +8,7 @@
 
 #include "inflight/replay_plan.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -31,6 +32,10 @@ struct KernelReplayOptions {
     // stable but not yet this, the wait goes on, up to max_wait_ms, for a kworker that a loaded
     // host runs late. It never makes a verdict: what the kernel shows then is what is judged.
     std::map<std::size_t, std::map<std::string, bool>> expected;
+    // Set (by another thread): the caller no longer wants the run. Its child is killed within
+    // kCancelPollMs and the run ends with ran == false.
+    const std::atomic<bool> *cancel = nullptr;
+    static constexpr int kCancelPollMs = 50;
 };
 
 // What one statement did on the kernel.
