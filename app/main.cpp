@@ -6,6 +6,7 @@
 #include "graph/graph_panel.h"
 #include "main_window.h"
 #include "player_controller.h"
+#include "settings/checked_settings.h"
 
 #include "inflight/process_heap.hpp"
 #include "inflight/version.hpp"
@@ -15,6 +16,8 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QIcon>
+#include <QMessageBox>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <algorithm>
@@ -34,6 +37,11 @@ int main(int argc, char **argv)
     QApplication::setApplicationVersion(QString::fromLatin1(inflight::kVersion));
     // Wayland compositors and docks match the window to the installed .desktop file by this id.
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.inflight.Inflight"));
+    // Before anything reads a setting: a settings file that would wedge or flood start-up is
+    // renamed aside, said on stderr now and in a box once the window is up.
+    const std::optional<QString> settings_refused = setAsideUnreadableSettingsFile();
+    if (settings_refused)
+        std::fprintf(stderr, "inflight: %s\n", qPrintable(*settings_refused));
     // The themed icon when installed; the built-in PNGs from a build-tree run.
     QIcon builtin;
     for (int size : {16, 32, 48, 64, 128, 256})
@@ -77,6 +85,10 @@ int main(int argc, char **argv)
 
     PlayerController controller;
     MainWindow window(controller);
+    if (settings_refused)
+        QTimer::singleShot(0, &window, [&window, message = *settings_refused] {
+            QMessageBox::warning(&window, QStringLiteral("Inflight"), message);
+        });
     const QStringList args = cli.positionalArguments();
     // Unsaved text a crash or a kill left is offered back first (not in a non-interactive
     // screenshot run); taking it opens that buffer instead of the scene asked for.
