@@ -362,11 +362,14 @@ void EditorSession::restore(const RecoveryStore::Copy &copy)
     editor_->replaceBytes(copy.text);
     checker_.checkNow(editor_->bytes());
     emit titleChanged();
-    // The text lives on in this instance's own slot before the copy it came from is dropped.
+    // The text lives on in this instance's own slot, every byte of it, before the copy it came
+    // from is dropped. Otherwise (an unwritable directory, a buffer that did not take the text
+    // whole) the copy stays, to be offered again.
     writeRecovery();
     recovery_writer_.waitForDone();
-    if (!recovery_.read(path_, RecoveryStore::Whose::mine).has_value())
-        return; // not written (an unwritable directory): the copy stays to be offered again
+    const auto mine = recovery_.read(path_, RecoveryStore::Whose::mine);
+    if (!mine || mine->text != copy.text)
+        return;
     recovery_.remove(copy);
 }
 

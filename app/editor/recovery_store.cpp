@@ -40,33 +40,11 @@ struct RecoveryStore::Instance {
 namespace {
 
 const QString kInstancePrefix = QStringLiteral("instance-");
-const QString kRefusedSuffix = QStringLiteral(".refused");
 // A copy is read as a scene file is (the editor's cap); a note is three short fields.
 constexpr qint64 kMaxCopyBytes = kMaxSceneFileBytes;
 constexpr qint64 kMaxNoteBytes = 64 * 1024;
 
 QString tr(const char *text) { return QCoreApplication::translate("editor::RecoveryStore", text); }
-
-// A slot that cannot be read is renamed aside rather than deleted (it may be someone's only
-// copy of their text, or a file put there by hand) so that it is neither offered nor refused
-// again at every start; an earlier refused one of the same slot stays too. Renaming a symbolic
-// link or a FIFO touches only the name. The name `bad` is kept under, or nothing when the
-// rename failed.
-std::optional<QString> setAside(const QString &stem, const QString &bad)
-{
-    const auto present = [](const QString &name) { return QFileInfo::exists(name) || QFileInfo(name).isSymLink(); };
-    QString suffix = kRefusedSuffix;
-    for (int n = 2; present(stem + QStringLiteral(".json") + suffix) || present(stem + QStringLiteral(".scn") + suffix);
-         ++n)
-        suffix = kRefusedSuffix + QLatin1Char('-') + QString::number(n);
-    bool moved = true;
-    for (const QString &name : {stem + QStringLiteral(".json"), stem + QStringLiteral(".scn")})
-        if (present(name))
-            moved = QFile::rename(name, name + suffix) && moved;
-    if (!moved)
-        return std::nullopt;
-    return QFileInfo(bad + suffix).fileName();
-}
 
 // Whether the instance that made `lock_path` still runs. A lock whose process is gone is stale
 // whatever its age; a live one is never taken, however old (stale time 0). When unsure (no
@@ -168,13 +146,15 @@ std::optional<RecoveryStore::Copy> RecoveryStore::readSlot(const QString &direct
         if (!QFileInfo::exists(missing) && !QFileInfo(missing).isSymLink())
             return std::nullopt;
         const QString bad = info ? body_path : info_path;
-        const auto kept = setAside(stem, bad);
-        const QString message = kept ? tr("%1: error: the recovery copy was not restored: %2; it is kept, renamed "
-                                          "%3 (nothing was deleted)")
-                                           .arg(bad, why, *kept)
-                                     : tr("%1: error: the recovery copy was not restored: %2; it is left "
-                                          "where it is (it could not be renamed aside)")
-                                           .arg(bad, why);
+        // The note and the text go aside together, so that the pair stays a copy a person can
+        // still read and restore by hand.
+        const auto suffix = setAsideUnreadable({info_path, body_path});
+        const QString message = suffix ? tr("%1: error: the recovery copy was not restored: %2; it is kept, renamed "
+                                            "%3 (nothing was deleted)")
+                                             .arg(bad, why, QFileInfo(bad + *suffix).fileName())
+                                       : tr("%1: error: the recovery copy was not restored: %2; it is left "
+                                            "where it is (it could not be renamed aside)")
+                                             .arg(bad, why);
         if (refused)
             refused->append(message);
         return std::nullopt;

@@ -38,8 +38,8 @@ public:
     // all (saveFile(): a full disk or a kill mid-write leaves the previous one).
     bool write(const QString &original_path, const QByteArray &text, QString *error = nullptr) const;
     // Reading one: a slot whose files are not regular files of a bounded size (a FIFO, a link
-    // to a device, hundreds of MB) is not read but renamed aside (".refused"), and `refused`
-    // gets one located message for it.
+    // to a device, hundreds of MB) is not read but renamed aside (setAsideUnreadable()), and
+    // `refused` gets one located message for it.
     // The copy of `original_path` (empty: the untitled buffer's), if one was left (the newest).
     std::optional<Copy> read(const QString &original_path, Whose whose = Whose::left,
                              QStringList *refused = nullptr) const;

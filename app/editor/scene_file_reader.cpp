@@ -4,9 +4,11 @@
 #include "inflight/utf8.hpp"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -94,15 +96,18 @@ std::optional<QByteArray> readSceneFile(const QString &path, QString *error)
             *error = why;
         return std::optional<QByteArray>();
     };
+    // A regular file too large for the editor is a scene for the CLI, which reads more.
+    const QFileInfo info(path);
+    if (info.isFile() && info.size() > kMaxSceneFileBytes)
+        return fail(tr("%1: error: %2 MB is too large to edit (at most %3 MB); inflight-cli runs it with "
+                       "--limit input-bytes=N")
+                        .arg(path)
+                        .arg(info.size() / (1024 * 1024))
+                        .arg(kMaxSceneFileBytes / (1024 * 1024)));
     QString why;
     const auto read = readRegularFile(path, kMaxSceneFileBytes, &why);
-    if (!read) {
-        // A regular file too large for the editor is a scene for the CLI, which reads more.
-        const bool large_scene = QFileInfo(path).isFile() && QFileInfo(path).size() > kMaxSceneFileBytes;
-        return fail(
-            tr("%1: error: cannot open scene file: %2%3")
-                .arg(path, why, large_scene ? tr("; inflight-cli runs it with --limit input-bytes=N") : QString()));
-    }
+    if (!read)
+        return fail(tr("%1: error: cannot open scene file: %2").arg(path, why));
     const QByteArray &bytes = *read;
     const auto located = [&](qsizetype offset) {
         const qsizetype line_start = bytes.lastIndexOf('\n', offset - 1) + 1;
@@ -131,6 +136,26 @@ std::optional<QByteArray> readSceneFile(const QString &path, QString *error)
         start = end + 1;
     }
     return bytes;
+}
+
+std::optional<QString> setAsideUnreadable(const QStringList &paths)
+{
+    const auto present = [](const QString &name) { return QFileInfo::exists(name) || QFileInfo(name).isSymLink(); };
+    const QString stamp =
+        QStringLiteral(".unreadable-") + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss"));
+    QString suffix = stamp;
+    const auto taken = [&] {
+        return std::any_of(paths.begin(), paths.end(), [&](const QString &p) { return present(p + suffix); });
+    };
+    for (int n = 2; taken(); ++n)
+        suffix = stamp + QLatin1Char('-') + QString::number(n);
+    bool moved = true;
+    for (const QString &p : paths)
+        if (present(p))
+            moved = QFile::rename(p, p + suffix) && moved;
+    if (!moved)
+        return std::nullopt;
+    return suffix;
 }
 
 } // namespace editor

@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -28,5 +29,13 @@ std::optional<QByteArray> readRegularFile(const QString &path, qint64 max_bytes,
 // A scene file as the editor takes it: a regular file of at most 16 MB, UTF-8 without NUL
 // bytes, no line over 1 MB. An empty optional and a located `error` when it cannot.
 std::optional<QByteArray> readSceneFile(const QString &path, QString *error);
+
+// A file that cannot be read is renamed aside rather than deleted: it may be someone's only copy
+// of their text, or a file put there on purpose, and once aside it is neither read nor refused
+// again at the next start. Every one of `paths` that exists (a link or a FIFO too: a rename
+// touches only the name) gets the same suffix, ".unreadable-" and the UTC time (with "-2", "-3"
+// when that name is taken), so files that belong together stay together. The suffix, or
+// nothing when a rename failed.
+std::optional<QString> setAsideUnreadable(const QStringList &paths);
 
 } // namespace editor
