@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 #include <algorithm>
 #include <cmath>
@@ -43,9 +44,11 @@ double CheckedSettings::readDouble(const QString &key, double fallback, double m
 {
     bool ok = false;
     const double d = settings_.value(key).toDouble(&ok);
-    if (!ok || !std::isfinite(d))
+    // Outside the range is not a choice the app offers (the file was edited by hand or garbled):
+    // the default, not the nearest bound, which for a font scale is an unusable extreme.
+    if (!ok || !std::isfinite(d) || d < min || d > max)
         return fallback;
-    return std::clamp(d, min, max);
+    return d;
 }
 
 int CheckedSettings::readInt(const QString &key, int fallback, int min, int max) const
@@ -100,23 +103,44 @@ QVariantMap CheckedSettings::readMap(const QString &key, qsizetype max_items, qs
     return out;
 }
 
-std::optional<QString> setAsideUnreadableSettingsFile()
+QStringList userSettingsFiles()
 {
-    // fileName() only names the file: QSettings reads it at the first value() or sync().
-    const QString path = QSettings().fileName();
-    const auto problem = editor::unreadableFileProblem(path, kMaxSettingsFileBytes);
-    if (!problem || (!QFileInfo(path).exists() && !QFileInfo(path).isSymLink()))
-        return std::nullopt; // a regular file of a fair size, or none yet
-    QString aside = path + QStringLiteral(".refused");
-    for (int n = 2; QFileInfo::exists(aside) || QFileInfo(aside).isSymLink(); ++n)
-        aside = path + QStringLiteral(".refused-%1").arg(n);
-    if (QFile::rename(path, aside))
-        return tr("%1: error: the settings were not read: %2; the file is kept as %3 and the app starts with "
-                  "its default settings")
-            .arg(path, *problem, aside);
-    // Not renamed (a read-only directory): nothing may read it in this process.
-    QSettings::setPath(QSettings::defaultFormat(), QSettings::UserScope, QStringLiteral("/nonexistent"));
-    return tr("%1: error: the settings were not read: %2; it could not be renamed aside, so the app starts with "
-              "its default settings and does not save them")
-        .arg(path, *problem);
+    // Where QSettings looks in the user's scope on XDG systems (QStandardPaths, as it does):
+    // the application's file, then the organization's, which it reads as a fallback. The
+    // system-wide ones under /etc/xdg belong to the administrator.
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation);
+    if (dir.isEmpty())
+        return {};
+    const QString organization = QCoreApplication::organizationName();
+    return {dir + QLatin1Char('/') + organization + QLatin1Char('/') + QCoreApplication::applicationName() +
+                QStringLiteral(".conf"),
+            dir + QLatin1Char('/') + organization + QStringLiteral(".conf")};
+}
+
+QStringList setAsideUnreadableSettingsFiles()
+{
+    // No QSettings may exist before this: constructing one reads its files.
+    QStringList messages;
+    bool kept_in_place = false;
+    for (const QString &path : userSettingsFiles()) {
+        if (!QFileInfo::exists(path) && !QFileInfo(path).isSymLink())
+            continue; // none yet
+        const auto problem = editor::unreadableFileProblem(path, kMaxSettingsFileBytes);
+        if (!problem)
+            continue; // a regular file of a fair size
+        if (const auto suffix = editor::setAsideUnreadable({path})) {
+            messages << tr("%1: error: the settings were not read: %2; the file is kept as %3 and the app starts "
+                           "with its default settings")
+                            .arg(path, *problem, path + *suffix);
+            continue;
+        }
+        kept_in_place = true;
+        messages << tr("%1: error: the settings were not read: %2; it could not be renamed aside, so the app "
+                       "starts with its default settings and does not save them")
+                        .arg(path, *problem);
+    }
+    // Not renamed (a read-only directory): nothing in this process may read it.
+    if (kept_in_place)
+        QSettings::setPath(QSettings::defaultFormat(), QSettings::UserScope, QStringLiteral("/nonexistent"));
+    return messages;
 }

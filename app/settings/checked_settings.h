@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Every setting the app reads, read through one check: the settings file may have been edited
 // by hand, written by another version or filled by anyone, so a value of the wrong type, out
-// of its range (NaN, 1e9, negative) or too long gives the default or is clamped, and no read
-// takes more than a bounded amount of it.
+// of its range (NaN, 1e9, negative) or too long gives the default, a list gives its first few
+// items, and no read takes more than a bounded amount of it.
 #pragma once
 
 #include <QByteArray>
@@ -11,14 +11,12 @@
 #include <QStringList>
 #include <QVariantMap>
 
-#include <optional>
-
 class CheckedSettings {
 public:
     CheckedSettings() = default;
 
     bool readBool(const QString &key, bool fallback) const;
-    // NaN, infinities and text give `fallback`; a number outside [min, max] is clamped.
+    // A number in [min, max], else (NaN, infinities, text, out of range) `fallback`.
     double readDouble(const QString &key, double fallback, double min, double max) const;
     // An integer in [min, max] (an enumeration's index), else `fallback`.
     int readInt(const QString &key, int fallback, int min, int max) const;
@@ -38,9 +36,13 @@ private:
     QSettings settings_;
 };
 
+// The user's settings files QSettings reads (the application's, the organization's).
+QStringList userSettingsFiles();
+
 // Before the first QSettings: a settings file that is not a regular file of at most
 // kMaxSettingsFileBytes (a FIFO would block the first read, a device or a huge file would be
-// read whole) is renamed aside, so the app starts with defaults and writes a fresh one. The
-// message says which file, what is wrong and where it was kept; nothing when all is well.
+// read whole) is renamed aside (editor::setAsideUnreadable()), so the app starts with defaults
+// and writes a fresh one. One message per file set aside, saying which file, what is wrong and
+// where it was kept; none when all is well.
 inline constexpr qint64 kMaxSettingsFileBytes = 4 * 1024 * 1024;
-std::optional<QString> setAsideUnreadableSettingsFile();
+QStringList setAsideUnreadableSettingsFiles();
