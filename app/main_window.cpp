@@ -193,7 +193,12 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
         settings.readDouble(QStringLiteral("view/fontScale"), 1.0, Theme::kMinFontScale, Theme::kMaxFontScale));
     Theme::instance().setHighContrast(settings.readBool(QStringLiteral("view/highContrast"), false));
     controller_.setSpeed(settings.readDouble(QStringLiteral("run/speed"), 8.0, speed_of(0), speed_of(100)));
-    speed_->setValue(slider_of(controller_.speed()));
+    {
+        // The slider shows the speed read; its nearest notch must not replace it.
+        const QSignalBlocker quiet(speed_);
+        speed_->setValue(slider_of(controller_.speed()));
+    }
+    speed_label_->setText(speed_text(controller_.speed()));
     rebuildRecentMenu();
     updateStatus();
 }
