@@ -88,6 +88,19 @@ bool make_sparse(const QString &path, qint64 size)
     return sized;
 }
 
+// Puts at `path` what no start-up may read whole or block on: a FIFO ("fifo"), a link to
+// /dev/zero ("zero") or 200 MB ("huge"). Nothing, or why this machine cannot.
+const char *make_unreadable(const QString &path, const QString &kind)
+{
+    if (kind == QLatin1String("fifo") && ::mkfifo(QFile::encodeName(path).constData(), 0600) != 0)
+        return "mkfifo is refused on this file system";
+    if (kind == QLatin1String("zero") && !QFile::link(QStringLiteral("/dev/zero"), path))
+        return "no symbolic link to /dev/zero can be made here";
+    if (kind == QLatin1String("huge") && !make_sparse(path, kHugeBytes))
+        return "this file system cannot make a 200 MB sparse file";
+    return nullptr;
+}
+
 QByteArray read_all(const QString &path)
 {
     QFile f(path);
@@ -210,13 +223,8 @@ private slots:
             QVERIFY(text.open(QIODevice::WriteOnly));
             text.write("gc\n");
         }
-        const QByteArray name = QFile::encodeName(bad);
-        if (kind == QLatin1String("fifo") && ::mkfifo(name.constData(), 0600) != 0)
-            QSKIP("mkfifo is refused on this file system");
-        if (kind == QLatin1String("zero"))
-            QVERIFY(QFile::link(QStringLiteral("/dev/zero"), bad));
-        if (kind == QLatin1String("huge") && !make_sparse(bad, kHugeBytes))
-            QSKIP("this file system cannot make a 200 MB sparse file");
+        if (const char *cannot = make_unreadable(bad, kind))
+            QSKIP(cannot);
 
         QVERIFY2(start(), qPrintable(output_));
         QVERIFY2(output_.contains(QStringLiteral("message: ") + bad +
@@ -306,13 +314,8 @@ private slots:
         QFETCH(QString, said);
         const QString path = configDir() + QLatin1Char('/') + file;
         QVERIFY(QDir().mkpath(QFileInfo(path).path()));
-        const QByteArray name = QFile::encodeName(path);
-        if (kind == QLatin1String("fifo") && ::mkfifo(name.constData(), 0600) != 0)
-            QSKIP("mkfifo is refused on this file system");
-        if (kind == QLatin1String("zero"))
-            QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
-        if (kind == QLatin1String("huge") && !make_sparse(path, kHugeBytes))
-            QSKIP("this file system cannot make a 200 MB sparse file");
+        if (const char *cannot = make_unreadable(path, kind))
+            QSKIP(cannot);
 
         QVERIFY2(start(), qPrintable(output_));
         QVERIFY2(output_.contains(QStringLiteral("message: ") + path +
