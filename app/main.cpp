@@ -6,6 +6,7 @@
 #include "graph/graph_panel.h"
 #include "main_window.h"
 #include "player_controller.h"
+#include "settings/checked_settings.h"
 
 #include "inflight/process_heap.hpp"
 #include "inflight/version.hpp"
@@ -15,6 +16,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QIcon>
+#include <QMessageBox>
 #include <QTimer>
 
 #include <algorithm>
@@ -34,6 +36,11 @@ int main(int argc, char **argv)
     QApplication::setApplicationVersion(QString::fromLatin1(inflight::kVersion));
     // Wayland compositors and docks match the window to the installed .desktop file by this id.
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.inflight.Inflight"));
+    // Before anything reads a setting: a settings file that would wedge or flood start-up is
+    // renamed aside, said on stderr now and in a box once the window is up.
+    const QStringList settings_refused = setAsideUnreadableSettingsFiles();
+    for (const QString &message : settings_refused)
+        std::fprintf(stderr, "inflight: %s\n", qPrintable(message));
     // The themed icon when installed; the built-in PNGs from a build-tree run.
     QIcon builtin;
     for (int size : {16, 32, 48, 64, 128, 256})
@@ -78,9 +85,14 @@ int main(int argc, char **argv)
     PlayerController controller;
     MainWindow window(controller);
     const QStringList args = cli.positionalArguments();
+    const bool headless = cli.isSet(shot_opt) || cli.isSet(export_opt);
+    // Said again once the window is up, where it is seen (a run without a window has stderr).
+    if (!headless && !settings_refused.isEmpty())
+        QTimer::singleShot(0, &window, [&window, settings_refused] {
+            QMessageBox::warning(&window, QStringLiteral("Inflight"), settings_refused.join(QStringLiteral("\n\n")));
+        });
     // Unsaved text a crash or a kill left is offered back first (not in a non-interactive
     // screenshot run); taking it opens that buffer instead of the scene asked for.
-    const bool headless = cli.isSet(shot_opt) || cli.isSet(export_opt);
     if (!headless && window.offerRecovery()) {
         if (window.restoredGeometry())
             window.show();

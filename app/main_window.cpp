@@ -3,6 +3,7 @@
 
 #include "inflight/scene_cursor.hpp"
 
+#include "settings/checked_settings.h"
 #include "settings/cost_settings_dialog.h"
 
 #include "example_scenes.h"
@@ -82,24 +83,20 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 
+// Paths and breakpoint texts longer than this are not anyone's (PATH_MAX is 4096).
+constexpr qsizetype kMaxSettingText = 4096;
+// Files with breakpoints remembered, and breakpoints per file; more are dropped as read.
+constexpr qsizetype kMaxBreakpointFiles = 1000;
+constexpr qsizetype kMaxBreakpointsPerFile = 10000;
+// A window's saved geometry and dock state are a few KB; more is not ours.
+constexpr qsizetype kMaxWindowBlob = 64 * 1024;
+
 // The recent-files setting as read: a hand-edited or foreign one may hold anything, and
 // hundreds of thousands of entries. Only non-empty strings count, each once, the first
 // kMaxRecent of them; the rest is never looked at.
-QStringList readRecentFiles(const QSettings &settings)
+QStringList readRecentFiles(const CheckedSettings &settings)
 {
-    QStringList out;
-    const QVariant value = settings.value(QStringLiteral("files/recent"));
-    const QVariantList items = value.typeId() == QMetaType::QString ? QVariantList{value} : value.toList();
-    for (const QVariant &item : items) {
-        if (out.size() >= kMaxRecent)
-            break;
-        if (item.typeId() != QMetaType::QString)
-            continue;
-        const QString path = item.toString();
-        if (!path.isEmpty() && !out.contains(path))
-            out.append(path);
-    }
-    return out;
+    return settings.readStringList(QStringLiteral("files/recent"), kMaxRecent, kMaxSettingText);
 }
 
 // The speed slider is logarithmic: 0 -> 0.5 steps/s, 100 -> 20,000 steps/s.
@@ -181,8 +178,8 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
     connect(&controller_, &PlayerController::breakpointHit, this,
             [this](const QString &why) { statusBar()->showMessage(tr("Stopped: %1").arg(why), 6000); });
 
-    QSettings settings;
-    const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
+    const CheckedSettings settings;
+    const QByteArray geometry = settings.readBytes(QStringLiteral("window/geometry"), kMaxWindowBlob);
     restored_geometry_ = !geometry.isEmpty() && restoreGeometry(geometry);
     if (!restored_geometry_) {
         // First launch: the whole screen (main() shows it maximised; without a window manager
@@ -190,14 +187,18 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
         if (const QScreen *screen = QGuiApplication::primaryScreen())
             setGeometry(screen->availableGeometry());
     }
-    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
+    if (!restoreState(settings.readBytes(QStringLiteral("window/state"), kMaxWindowBlob)))
         shares_pending_ = true;
-    bool is_number = false;
-    const double font_scale = settings.value(QStringLiteral("view/fontScale"), 1.0).toDouble(&is_number);
-    Theme::instance().setFontScale(is_number ? font_scale : 1.0); // clamped by the theme
-    Theme::instance().setHighContrast(settings.value(QStringLiteral("view/highContrast"), false).toBool());
-    controller_.setSpeed(settings.value(QStringLiteral("run/speed"), 8.0).toDouble());
-    speed_->setValue(slider_of(controller_.speed()));
+    Theme::instance().setFontScale(
+        settings.readDouble(QStringLiteral("view/fontScale"), 1.0, Theme::kMinFontScale, Theme::kMaxFontScale));
+    Theme::instance().setHighContrast(settings.readBool(QStringLiteral("view/highContrast"), false));
+    controller_.setSpeed(settings.readDouble(QStringLiteral("run/speed"), 8.0, speed_of(0), speed_of(100)));
+    {
+        // The slider shows the speed read; its nearest notch must not replace it.
+        const QSignalBlocker quiet(speed_);
+        speed_->setValue(slider_of(controller_.speed()));
+    }
+    speed_label_->setText(speed_text(controller_.speed()));
     rebuildRecentMenu();
     updateStatus();
 }
@@ -649,7 +650,8 @@ void MainWindow::buildMenus()
     QMenu *clicker = view->addMenu(tr("&Clicker moves by"));
     clicker->setObjectName(QStringLiteral("clickerMenu"));
     auto *steps = new QActionGroup(clicker);
-    const int chosen = QSettings().value(QStringLiteral("presentation/clickerStep"), 0).toInt();
+    const int chosen = CheckedSettings().readInt(QStringLiteral("presentation/clickerStep"), 0, 0,
+                                                 static_cast<int>(PresenterKeys::Granularity::microStep));
     const std::pair<PresenterKeys::Granularity, QString> choices[] = {
         {PresenterKeys::Granularity::beat, tr("&Beat (what changes the picture)")},
         {PresenterKeys::Granularity::statement, tr("&Statement")},
@@ -844,13 +846,14 @@ bool MainWindow::openWelcome()
 
 void MainWindow::chooseOpen()
 {
-    QSettings settings;
+    CheckedSettings settings;
     // The last folder used; the first time, the examples.
-    const QString dir = settings.value(QStringLiteral("files/lastDir"), ExampleScenes::directory()).toString();
+    const QString dir =
+        settings.readString(QStringLiteral("files/lastDir"), ExampleScenes::directory(), kMaxSettingText);
     const QString path = QFileDialog::getOpenFileName(this, tr("Open scene"), dir, tr("Scenes (*.scn);;All files (*)"));
     if (path.isEmpty())
         return;
-    settings.setValue(QStringLiteral("files/lastDir"), QFileInfo(path).absolutePath());
+    settings.raw().setValue(QStringLiteral("files/lastDir"), QFileInfo(path).absolutePath());
     openScene(path);
 }
 
@@ -866,13 +869,13 @@ void MainWindow::reload()
 
 void MainWindow::addRecent(const QString &path)
 {
-    QSettings settings;
+    CheckedSettings settings;
     QStringList recent = readRecentFiles(settings);
     recent.removeAll(path);
     recent.prepend(path);
     while (recent.size() > kMaxRecent)
         recent.removeLast();
-    settings.setValue(QStringLiteral("files/recent"), recent);
+    settings.raw().setValue(QStringLiteral("files/recent"), recent);
     rebuildRecentMenu();
 }
 
@@ -891,9 +894,14 @@ void MainWindow::loadBreakpointsOfFile()
     breakpoints_file_ = key;
     // A line number, or a line and its condition ("28 if u0 alive").
     QStringList texts;
-    const QVariantMap all = QSettings().value(QStringLiteral("breakpoints/byFile")).toMap();
-    for (const QVariant &v : all.value(key).toList())
-        texts << v.toString();
+    const QVariantMap all =
+        CheckedSettings().readMap(QStringLiteral("breakpoints/byFile"), kMaxBreakpointFiles, kMaxSettingText);
+    for (const QVariant &v : all.value(key).toList()) {
+        if (texts.size() >= kMaxBreakpointsPerFile)
+            break;
+        if (const QString text = v.toString(); !text.isEmpty() && text.size() <= kMaxSettingText)
+            texts << text;
+    }
     controller_.setLineBreakpointTexts(texts);
 }
 
@@ -901,8 +909,8 @@ void MainWindow::saveBreakpointsOfFile()
 {
     if (breakpoints_file_.isEmpty() || breakpoints_file_ != breakpointKey())
         return;
-    QSettings settings;
-    QVariantMap all = settings.value(QStringLiteral("breakpoints/byFile")).toMap();
+    CheckedSettings settings;
+    QVariantMap all = settings.readMap(QStringLiteral("breakpoints/byFile"), kMaxBreakpointFiles, kMaxSettingText);
     QVariantList list;
     for (const QString &text : controller_.lineBreakpointTexts()) {
         bool number = false;
@@ -916,7 +924,7 @@ void MainWindow::saveBreakpointsOfFile()
         all.remove(breakpoints_file_);
     else
         all.insert(breakpoints_file_, list);
-    settings.setValue(QStringLiteral("breakpoints/byFile"), all);
+    settings.raw().setValue(QStringLiteral("breakpoints/byFile"), all);
 }
 
 // As the CLI does: expectations written for other collectors may not hold under this one.
@@ -932,7 +940,7 @@ void MainWindow::rebuildRecentMenu()
     if (!recent_menu_)
         return;
     recent_menu_->clear();
-    const QStringList recent = readRecentFiles(QSettings());
+    const QStringList recent = readRecentFiles(CheckedSettings());
     for (const QString &p : recent)
         recent_menu_->addAction(QFileInfo(p).fileName(), this, [this, p] { openScene(p); })->setToolTip(p);
     recent_menu_->setEnabled(!recent.isEmpty());

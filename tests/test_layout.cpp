@@ -352,15 +352,16 @@ private slots:
         QVERIFY(d.algorithm->width() >= w.width() * 0.22);
     }
 
-    // A hand-edited font scale is clamped as it is read: a huge one would make the graph's
-    // labels and edges huge, NaN every size.
-    void hostileFontScaleIsClamped_data()
+    // A hand-edited font scale outside the range the app offers gives the default as it is
+    // read: a huge one would make the graph's labels and edges huge, NaN every size.
+    void hostileFontScaleGivesTheDefault_data()
     {
         QTest::addColumn<QVariant>("stored");
         QTest::addColumn<double>("expected");
-        QTest::newRow("1e9") << QVariant(1e9) << Theme::kMaxFontScale;
-        QTest::newRow("200") << QVariant(200.0) << Theme::kMaxFontScale;
-        QTest::newRow("tiny") << QVariant(1e-9) << Theme::kMinFontScale;
+        QTest::newRow("1e9") << QVariant(1e9) << 1.0;
+        QTest::newRow("200") << QVariant(200.0) << 1.0;
+        QTest::newRow("tiny") << QVariant(1e-9) << 1.0;
+        QTest::newRow("largest offered") << QVariant(Theme::kMaxFontScale) << Theme::kMaxFontScale;
         QTest::newRow("NaN") << QVariant(std::nan("")) << 1.0;
         QTest::newRow("text") << QVariant(QStringLiteral("huge")) << 1.0;
     }
@@ -386,7 +387,7 @@ private slots:
         QCOMPARE(items[1]->toolTip(), QStringLiteral("/tmp/r0.scn"));
     }
 
-    void hostileFontScaleIsClamped()
+    void hostileFontScaleGivesTheDefault()
     {
         QFETCH(QVariant, stored);
         QFETCH(double, expected);

@@ -2,13 +2,13 @@
 #include "editor_session.h"
 
 #include "scene_editor.h"
+#include "scene_file_reader.h"
 
 #include "../docks/scene_dock.h"
 #include "../player_controller.h"
 #include "../save_file.h"
 
 #include "inflight/parser.hpp"
-#include "inflight/utf8.hpp"
 
 #include <QFile>
 #include <QFileInfo>
@@ -20,12 +20,6 @@
 
 namespace editor {
 namespace {
-
-// What the editor opens: larger files are not scenes anyone types (generated ones run in
-// inflight-cli, whose input-bytes budget --limit raises), and Scintilla slows to a crawl on one
-// line of megabytes.
-constexpr qint64 kMaxFileBytes = 16 * 1024 * 1024;
-constexpr qsizetype kMaxLineBytes = 1024 * 1024;
 
 QWidget *window_of(QObject *o)
 {
@@ -107,59 +101,6 @@ void EditorSession::report(const QString &message)
 {
     if (message_sink_)
         message_sink_(message);
-}
-
-std::optional<QByteArray> EditorSession::readSceneFile(const QString &path, QString *error)
-{
-    const auto fail = [&](const QString &why) {
-        if (error)
-            *error = why;
-        return std::optional<QByteArray>();
-    };
-    const QFileInfo info(path);
-    if (!info.exists())
-        return fail(tr("%1: error: cannot open scene file: it does not exist").arg(path));
-    if (info.isDir())
-        return fail(tr("%1: error: cannot open scene file: it is a directory").arg(path));
-    if (!info.isFile())
-        return fail(tr("%1: error: cannot open scene file: not a regular file").arg(path));
-    if (info.size() > kMaxFileBytes)
-        return fail(tr("%1: error: %2 MB is too large to edit (at most %3 MB); inflight-cli runs it with "
-                       "--limit input-bytes=N")
-                        .arg(path)
-                        .arg(info.size() / (1024 * 1024))
-                        .arg(kMaxFileBytes / (1024 * 1024)));
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return fail(tr("%1: error: cannot open scene file: %2").arg(path, f.errorString()));
-    const QByteArray bytes = f.readAll();
-    const auto located = [&](qsizetype offset) {
-        const qsizetype line_start = bytes.lastIndexOf('\n', offset - 1) + 1;
-        return QStringLiteral("%1:%2:%3")
-            .arg(path)
-            .arg(bytes.left(offset).count('\n') + 1)
-            .arg(offset - line_start + 1);
-    };
-    if (const qsizetype nul = bytes.indexOf('\0'); nul >= 0)
-        return fail(tr("%1: error: this is a binary file (a NUL byte), not a scene").arg(located(nul)));
-    const std::string_view view(bytes.constData(), static_cast<std::size_t>(bytes.size()));
-    if (const auto bad = inflight::first_invalid_utf8(view))
-        return fail(tr("%1: error: byte 0x%2 is not UTF-8; save the file as UTF-8 to edit it here")
-                        .arg(located(static_cast<qsizetype>(*bad)))
-                        .arg(static_cast<unsigned char>(bytes[static_cast<qsizetype>(*bad)]), 2, 16, QLatin1Char('0')));
-    qsizetype start = 0;
-    while (start < bytes.size()) {
-        qsizetype end = bytes.indexOf('\n', start);
-        if (end < 0)
-            end = bytes.size();
-        if (end - start > kMaxLineBytes)
-            return fail(tr("%1: error: line of %2 bytes is too long to edit (at most %3)")
-                            .arg(located(start))
-                            .arg(end - start)
-                            .arg(kMaxLineBytes));
-        start = end + 1;
-    }
-    return bytes;
 }
 
 void EditorSession::watch(const QString &path)
@@ -267,7 +208,11 @@ bool EditorSession::open(const QString &path, Parse parse)
     load(*bytes, path, parse);
     // This file's own recovery copy, left by a session that did not close normally (another
     // file's was offered at start): offered as it is opened.
-    if (const auto copy = recovery_.read(path_); copy && copy->text != *bytes) {
+    QStringList refused;
+    const auto copy = recovery_.read(path_, RecoveryStore::Whose::left, &refused);
+    for (const QString &m : refused)
+        report(m);
+    if (copy && copy->text != *bytes) {
         if (recover_prompt_ && recover_prompt_(*copy))
             restore(*copy);
         else
@@ -387,7 +332,13 @@ bool EditorSession::offerRecovery()
 {
     // The newest copy is offered into the buffer; a declined one is dropped and the next is
     // offered. The copies of other files stay: each is offered when its file is opened.
-    for (const RecoveryStore::Copy &copy : recovery_.all()) {
+    // A copy that cannot be read (not a regular file, too large) is said and set aside; start-up
+    // goes on with the others.
+    QStringList refused;
+    const QList<RecoveryStore::Copy> copies = recovery_.all(&refused);
+    for (const QString &m : refused)
+        report(m);
+    for (const RecoveryStore::Copy &copy : copies) {
         if (recover_prompt_ && recover_prompt_(copy)) {
             restore(copy);
             return true;
@@ -411,11 +362,14 @@ void EditorSession::restore(const RecoveryStore::Copy &copy)
     editor_->replaceBytes(copy.text);
     checker_.checkNow(editor_->bytes());
     emit titleChanged();
-    // The text lives on in this instance's own slot before the copy it came from is dropped.
+    // The text lives on in this instance's own slot, every byte of it, before the copy it came
+    // from is dropped. Otherwise (an unwritable directory, a buffer that did not take the text
+    // whole) the copy stays, to be offered again.
     writeRecovery();
     recovery_writer_.waitForDone();
-    if (!recovery_.read(path_, RecoveryStore::Whose::mine).has_value())
-        return; // not written (an unwritable directory): the copy stays to be offered again
+    const auto mine = recovery_.read(path_, RecoveryStore::Whose::mine);
+    if (!mine || mine->text != copy.text)
+        return;
     recovery_.remove(copy);
 }
 

@@ -89,8 +89,6 @@ public:
     void setRunAsYouType(bool on);
     // The text the run on screen was made from.
     QByteArray lastRunText() const { return last_run_; }
-    // Reads a scene file as the editor takes it; an empty optional and `error` when it cannot.
-    static std::optional<QByteArray> readSceneFile(const QString &path, QString *error);
     // Ctrl+.: the fix-it of the problem on the cursor's line, or the first one.
     bool applyFix();
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "recovery_store.h"
 
+#include "scene_file_reader.h"
+
 #include "../save_file.h"
 
 #include <QCoreApplication>
@@ -38,6 +40,11 @@ struct RecoveryStore::Instance {
 namespace {
 
 const QString kInstancePrefix = QStringLiteral("instance-");
+// A copy is read as a scene file is (the editor's cap); a note is three short fields.
+constexpr qint64 kMaxCopyBytes = kMaxSceneFileBytes;
+constexpr qint64 kMaxNoteBytes = 64 * 1024;
+
+QString tr(const char *text) { return QCoreApplication::translate("editor::RecoveryStore", text); }
 
 // Whether the instance that made `lock_path` still runs. A lock whose process is gone is stale
 // whatever its age; a live one is never taken, however old (stale time 0). When unsure (no
@@ -122,15 +129,39 @@ bool RecoveryStore::write(const QString &original_path, const QByteArray &text, 
     return true;
 }
 
-std::optional<RecoveryStore::Copy> RecoveryStore::readSlot(const QString &directory, const QString &slot) const
+std::optional<RecoveryStore::Copy> RecoveryStore::readSlot(const QString &directory, const QString &slot,
+                                                           QStringList *refused) const
 {
-    QFile info(directory + QLatin1Char('/') + slot + QStringLiteral(".json"));
-    QFile body(directory + QLatin1Char('/') + slot + QStringLiteral(".scn"));
-    if (!info.open(QIODevice::ReadOnly) || !body.open(QIODevice::ReadOnly))
+    const QString stem = directory + QLatin1Char('/') + slot;
+    QString why;
+    const QString info_path = stem + QStringLiteral(".json");
+    const QString body_path = stem + QStringLiteral(".scn");
+    std::optional<QByteArray> info = readRegularFile(info_path, kMaxNoteBytes, &why);
+    std::optional<QByteArray> body;
+    if (info)
+        body = readRegularFile(body_path, kMaxCopyBytes, &why);
+    if (!info || !body) {
+        // Gone since it was listed (its instance cleared it), or a note whose text is gone: no copy.
+        const QString missing = info ? body_path : info_path;
+        if (!QFileInfo::exists(missing) && !QFileInfo(missing).isSymLink())
+            return std::nullopt;
+        const QString bad = info ? body_path : info_path;
+        // The note and the text go aside together, so that the pair stays a copy a person can
+        // still read and restore by hand.
+        const auto suffix = setAsideUnreadable({info_path, body_path});
+        const QString message = suffix ? tr("%1: error: the recovery copy was not restored: %2; it is kept, renamed "
+                                            "%3 (nothing was deleted)")
+                                             .arg(bad, why, QFileInfo(bad + *suffix).fileName())
+                                       : tr("%1: error: the recovery copy was not restored: %2; it is left "
+                                            "where it is (it could not be renamed aside)")
+                                             .arg(bad, why);
+        if (refused)
+            refused->append(message);
         return std::nullopt;
-    const QJsonObject o = QJsonDocument::fromJson(info.readAll()).object();
+    }
+    const QJsonObject o = QJsonDocument::fromJson(*info).object();
     Copy c;
-    c.text = body.readAll();
+    c.text = *body; // every byte, as the editor held it
     // A text that does not match its note (written by an older copy) is still the newest text.
     c.original_path = o.value(QStringLiteral("path")).toString();
     c.written = QDateTime::fromString(o.value(QStringLiteral("written")).toString(), Qt::ISODateWithMs);
@@ -139,43 +170,45 @@ std::optional<RecoveryStore::Copy> RecoveryStore::readSlot(const QString &direct
     return c;
 }
 
-QList<RecoveryStore::Copy> RecoveryStore::copiesIn(const QString &directory) const
+QList<RecoveryStore::Copy> RecoveryStore::copiesIn(const QString &directory, QStringList *refused) const
 {
     QList<Copy> out;
-    for (const QFileInfo &f : QDir(directory).entryInfoList({QStringLiteral("*.json")}, QDir::Files))
-        if (auto c = readSlot(directory, f.completeBaseName()))
+    // System too: a FIFO or a device named like a note is refused and said, not passed over.
+    for (const QFileInfo &f : QDir(directory).entryInfoList({QStringLiteral("*.json")}, QDir::Files | QDir::System))
+        if (auto c = readSlot(directory, f.completeBaseName(), refused))
             out.append(std::move(*c));
     return out;
 }
 
-std::optional<RecoveryStore::Copy> RecoveryStore::read(const QString &original_path, Whose whose) const
+std::optional<RecoveryStore::Copy> RecoveryStore::read(const QString &original_path, Whose whose,
+                                                       QStringList *refused) const
 {
     if (whose == Whose::mine)
-        return readSlot(instance_->directory(), slotOf(original_path));
+        return readSlot(instance_->directory(), slotOf(original_path), refused);
     const QString slot = slotOf(original_path);
-    for (const Copy &c : all())
+    for (const Copy &c : all(refused))
         if (c.slot == slot)
             return c;
     return std::nullopt;
 }
 
-QList<RecoveryStore::Copy> RecoveryStore::all() const
+QList<RecoveryStore::Copy> RecoveryStore::all(QStringList *refused) const
 {
     // Copies written straight into the directory (by an instance without a lock of its own),
     // then those of every instance that is gone.
-    QList<Copy> out = copiesIn(dir_);
+    QList<Copy> out = copiesIn(dir_, refused);
     for (const QFileInfo &d : QDir(dir_).entryInfoList({kInstancePrefix + QLatin1Char('*')}, QDir::Dirs)) {
         if (d.fileName() == instance_->name || ownerRuns(d.absoluteFilePath() + QStringLiteral(".lock")))
             continue;
-        out += copiesIn(d.absoluteFilePath());
+        out += copiesIn(d.absoluteFilePath(), refused);
     }
     std::stable_sort(out.begin(), out.end(), [](const Copy &a, const Copy &b) { return a.written > b.written; });
     return out;
 }
 
-std::optional<RecoveryStore::Copy> RecoveryStore::newest() const
+std::optional<RecoveryStore::Copy> RecoveryStore::newest(QStringList *refused) const
 {
-    const QList<Copy> copies = all();
+    const QList<Copy> copies = all(refused);
     if (copies.isEmpty())
         return std::nullopt;
     return copies.front();

@@ -12,6 +12,7 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -36,12 +37,16 @@ public:
     // Writes the copy of `original_path`'s buffer over its slot's previous one, whole or not at
     // all (saveFile(): a full disk or a kill mid-write leaves the previous one).
     bool write(const QString &original_path, const QByteArray &text, QString *error = nullptr) const;
+    // Reading one: a slot whose files are not regular files of a bounded size (a FIFO, a link
+    // to a device, hundreds of MB) is not read but renamed aside (setAsideUnreadable()), and
+    // `refused` gets one located message for it.
     // The copy of `original_path` (empty: the untitled buffer's), if one was left (the newest).
-    std::optional<Copy> read(const QString &original_path, Whose whose = Whose::left) const;
+    std::optional<Copy> read(const QString &original_path, Whose whose = Whose::left,
+                             QStringList *refused = nullptr) const;
     // Every copy left by instances that are gone, newest first.
-    QList<Copy> all() const;
+    QList<Copy> all(QStringList *refused = nullptr) const;
     // The newest copy of any file.
-    std::optional<Copy> newest() const;
+    std::optional<Copy> newest(QStringList *refused = nullptr) const;
     // Drops this instance's copy of `original_path`.
     void clear(const QString &original_path);
     void remove(const Copy &copy);
@@ -49,8 +54,8 @@ public:
 private:
     struct Instance;
     QString slotOf(const QString &original_path) const;
-    std::optional<Copy> readSlot(const QString &directory, const QString &slot) const;
-    QList<Copy> copiesIn(const QString &directory) const;
+    std::optional<Copy> readSlot(const QString &directory, const QString &slot, QStringList *refused) const;
+    QList<Copy> copiesIn(const QString &directory, QStringList *refused) const;
     // This instance's directory, its lock taken first (the first write creates both).
     QString ownDirectory() const;
     QString dir_;

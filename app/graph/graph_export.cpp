@@ -8,6 +8,7 @@
 #include "graph/process_item.h"
 #include "graph/socket_item.h"
 #include "save_file.h"
+#include "settings/checked_settings.h"
 #include "theme.h"
 
 #include <QBuffer>
@@ -158,15 +159,13 @@ bool failure(const QString &why, QString *error)
 
 PictureOptions readPictureOptions()
 {
-    const QSettings s;
+    const CheckedSettings s;
     PictureOptions o;
-    o.title = s.value(QStringLiteral("export/title"), true).toBool();
-    o.narration = s.value(QStringLiteral("export/narration"), true).toBool();
-    o.legend = s.value(QStringLiteral("export/legend"), true).toBool();
-    bool ok = false;
-    const double scale = s.value(QStringLiteral("export/pngScale"), 2.0).toDouble(&ok);
-    o.png_scale = ok && std::isfinite(scale) ? std::clamp(scale, 1.0, 4.0) : 2.0;
-    const QString dir = s.value(QStringLiteral("export/directory")).toString();
+    o.title = s.readBool(QStringLiteral("export/title"), true);
+    o.narration = s.readBool(QStringLiteral("export/narration"), true);
+    o.legend = s.readBool(QStringLiteral("export/legend"), true);
+    o.png_scale = s.readDouble(QStringLiteral("export/pngScale"), 2.0, 1.0, 4.0);
+    const QString dir = s.readString(QStringLiteral("export/directory"), {}, 4096);
     o.directory = QFileInfo(dir).isDir() ? dir : QString();
     return o;
 }
