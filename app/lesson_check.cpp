@@ -11,13 +11,13 @@
 #include "graph/socket_item.h"
 #include "graph/step_subject.h"
 #include "main_window.h"
+#include "offscreen_screen.h"
 #include "player_controller.h"
 #include "theme.h"
 
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -142,19 +142,11 @@ std::unique_ptr<QTemporaryDir> prepareOffscreenProjector(int argc, char **argv)
     if (!wanted)
         return nullptr;
     auto dir = std::make_unique<QTemporaryDir>();
-    QFile config(dir->filePath(QStringLiteral("screens.json")));
-    if (!dir->isValid() || !config.open(QIODevice::WriteOnly)) {
-        // Offscreen still, on its default screen: the window's size then says what was checked.
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        return dir;
-    }
-    config.write(QStringLiteral(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": %1, )"
-                                R"("height": %2, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})")
-                     .arg(size.width())
-                     .arg(size.height())
-                     .toUtf8());
-    config.close();
-    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.fileName().toUtf8());
+    // Offscreen still when the screen cannot be described: the window's size then says what
+    // was checked.
+    const QString why = offscreen_screen::use(*dir, size);
+    if (!why.isEmpty())
+        std::fprintf(stderr, "inflight: warning: the projector's screen: %s\n", qPrintable(why));
     return dir;
 }
 

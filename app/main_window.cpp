@@ -545,7 +545,9 @@ void MainWindow::showPanelForScene()
     panel_pending_ = !isVisible();
     if (panel_pending_)
         return;
-    QDockWidget *front = log_dock_;
+    // The log, unless it shares its tab with the lists: then the lists (the collector's state
+    // is what a graph scene is read with; the log is a click away).
+    QDockWidget *front = tabifiedDockWidgets(docks_set_.lists).contains(log_dock_) ? docks_set_.lists : log_dock_;
     int height = static_cast<int>(this->height() * window_layout::kBottomShare);
     if (scenePanel() == autobind_dock_) {
         front = autobind_dock_;
@@ -558,7 +560,8 @@ void MainWindow::showPanelForScene()
         return;
     front->raise();
     resizeDocks({front}, {height}, Qt::Vertical);
-    if (front != log_dock_ && !docks_set_.lists->isFloating() && docks_set_.lists->isVisible()) {
+    if (front != log_dock_ && front != docks_set_.lists && !tabifiedDockWidgets(docks_set_.lists).contains(front) &&
+        !docks_set_.lists->isFloating() && docks_set_.lists->isVisible()) {
         // The panel the scene is about gets most of the row under the graph.
         const int row = docks_set_.lists->width() + front->width();
         resizeDocks({docks_set_.lists, front}, {row * 3 / 10, row - row * 3 / 10}, Qt::Horizontal);
@@ -1137,10 +1140,17 @@ void MainWindow::setPresentationMode(bool on)
             bar->show();
         saved_bars_.clear();
     }
-    // Every widget's own font too (toolbar, menus, dock titles), not only the custom views.
-    QFont f = QApplication::font();
-    f.setPointSizeF(10.0 * theme.fontScale());
-    setFont(f);
+    // Every widget's own font too (toolbar, menus, dock titles), not only the custom views; back
+    // from presenting, the font the window had (a font set only for presenting would make the
+    // bars taller than before, and every dock under them move).
+    if (on) {
+        saved_font_ = testAttribute(Qt::WA_SetFont) ? std::optional<QFont>(font()) : std::nullopt;
+        QFont f = QApplication::font();
+        f.setPointSizeF(10.0 * theme.fontScale());
+        setFont(f);
+    } else {
+        setFont(saved_font_.value_or(QFont()));
+    }
     if (!on) {
         // The docks first (their larger minimums gone), then the exact window of before.
         restoreState(saved_state_);

@@ -6,8 +6,11 @@
 #include "inflight/gc_era.hpp"
 #include "window_layout.h"
 
+#include <QFont>
 #include <QMainWindow>
 #include <QStringList>
+
+#include <optional>
 
 class QAction;
 class QComboBox;
@@ -144,5 +147,6 @@ private:
     QRect saved_rect_;
     Qt::WindowStates saved_window_state_;
     QByteArray saved_state_;
+    std::optional<QFont> saved_font_; // the window's own font before presenting (none: inherited)
     QList<QWidget *> saved_bars_; // the bars presentation mode hid, shown again when it ends
 };

@@ -8,12 +8,11 @@
 
 #include <QDockWidget>
 #include <QFontMetrics>
-#include <QGuiApplication>
 #include <QMainWindow>
-#include <QScreen>
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace window_layout {
 
@@ -38,6 +37,8 @@ int sceneMinimumWidth(const WindowDocks &d)
 // The lists' rows and globals are set in the dock's row font (docks::kRowPoints at the theme's
 // scale); 36 characters hold a global and its value with the next one beginning.
 constexpr int kListsColumns = 36;
+// The algorithm column at its narrowest: a code line still wraps to two or three rows.
+constexpr int kMinRightColumn = 290;
 
 bool docked(const QDockWidget *d) { return d && d->isVisible() && !d->isFloating(); }
 
@@ -68,25 +69,50 @@ void arrange(QMainWindow &w, const WindowDocks &d)
     w.tabifyDockWidget(d.inspector, d.watches);
     w.tabifyDockWidget(d.inspector, d.expectations);
     d.inspector->raise();
-    // The row under the graph holds the lists and the log side by side where each gets a
-    // readable width; else they are tabs of the whole row (the lists in front).
-    // (Arranged before its first show, the window is about to fill the screen.)
-    const QScreen *screen = QGuiApplication::primaryScreen();
-    const int width = w.isVisible() || !screen ? w.width() : screen->availableGeometry().width();
+    w.splitDockWidget(d.lists, d.log, Qt::Horizontal);
+    w.tabifyDockWidget(d.log, d.latency);
+    w.tabifyDockWidget(d.log, d.autobind);
+    for (QDockWidget *dock : d.all())
+        dock->show();
+    d.log->raise();
+}
+
+namespace {
+
+// The side columns' widths at the default shares. The scene's 40 columns come first; the graph
+// between the columns cannot be narrower than its own minimum (its bars, the timeline's row),
+// so what it lacks is taken from the algorithm, not silently from the scene by the layout.
+std::pair<int, int> sideColumns(const QMainWindow &w, const WindowDocks &d)
+{
+    const int width = w.width();
     const int left = std::max(share(width, kLeftShare), sceneMinimumWidth(d));
-    const int right = std::max(share(width, kRightShare), 320);
-    const int under_graph = width - left - right;
-    const bool side_by_side = under_graph >= 2 * listsReadableWidth();
+    const QWidget *centre = w.centralWidget();
+    const int centre_min = centre ? centre->minimumSizeHint().expandedTo(centre->minimumSize()).width() : 0;
+    const int right =
+        std::max(std::min(std::max(share(width, kRightShare), 320), width - left - centre_min), kMinRightColumn);
+    return {left, right};
+}
+
+// Side by side where each gets a readable width; else tabs of the whole row, the lists in
+// front. Decided on the window's own width (a first show knows it only then). True when side
+// by side.
+bool arrangeRowUnderGraph(QMainWindow &w, const WindowDocks &d)
+{
+    const auto [left, right] = sideColumns(w, d);
+    const bool side_by_side = w.width() - left - right >= 2 * listsReadableWidth();
+    if (side_by_side == w.tabifiedDockWidgets(d.lists).isEmpty())
+        return side_by_side;
     if (side_by_side)
         w.splitDockWidget(d.lists, d.log, Qt::Horizontal);
     else
         w.tabifyDockWidget(d.lists, d.log);
     w.tabifyDockWidget(d.log, d.latency);
     w.tabifyDockWidget(d.log, d.autobind);
-    for (QDockWidget *dock : d.all())
-        dock->show();
     (side_by_side ? d.log : d.lists)->raise();
+    return side_by_side;
 }
+
+} // namespace
 
 void applyShares(QMainWindow &w, const WindowDocks &d, bool presentation)
 {
@@ -98,12 +124,15 @@ void applyShares(QMainWindow &w, const WindowDocks &d, bool presentation)
                 w.resizeDocks({panel}, {share(height, kPresentationPanel)}, Qt::Vertical);
         return;
     }
-    const int left = std::max(share(width, kLeftShare), sceneMinimumWidth(d));
-    const int right = std::max(share(width, kRightShare), 320);
+    const auto [left, right] = sideColumns(w, d);
     // The row under the graph first: resizing it moves the side columns' separators, so the
     // columns are sized last.
     const int under_graph = std::max(1, width - left - right);
-    if (w.tabifiedDockWidgets(d.lists).isEmpty()) {
+    auto inRow = [&w](QDockWidget *dock) {
+        return !dock->isFloating() && dock->toggleViewAction()->isChecked() &&
+               w.dockWidgetArea(dock) == Qt::BottomDockWidgetArea;
+    };
+    if (inRow(d.lists) && inRow(d.log) && arrangeRowUnderGraph(w, d)) {
         // Side by side: the lists keep their readable width whatever the log asks for.
         const int lists = std::max(share(under_graph, kListsOverLog), std::min(listsReadableWidth(), under_graph));
         w.resizeDocks({d.lists, d.log}, {lists, std::max(1, under_graph - lists)}, Qt::Horizontal);

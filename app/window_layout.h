@@ -52,7 +52,9 @@ inline constexpr double kPresentationPanel = 0.38; // a scene's own panel, under
 
 // The default arrangement: areas, splits and tabs (not sizes).
 void arrange(QMainWindow &window, const WindowDocks &docks);
-// Sizes the docks from the window's current size: the default shares, or presentation's.
+// Sizes the docks from the window's current size: the default shares, or presentation's. At
+// the default shares the lists and the log are put side by side or tabbed (lists in front) by
+// whether the row under the graph gives each its readable width.
 void applyShares(QMainWindow &window, const WindowDocks &docks, bool presentation);
 // The least width the Collector's lists need: their globals line at the dock's font, unwrapped
 // as far as it reasonably goes (the dock is tabbed with the log when the row cannot give it).
