@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // inflight [scene.scn] [--gc classic|async|graph] [--step N] [--edit LINE:TEXT] [--screenshot FILE] [--size WxH]
 //          [--export-graph FILE.png|FILE.svg] [--variant NAME]
+// inflight --check-lesson SCENE [--size WxH] [--gc …] [--kernel …] [--variant NAME]
 #include "editor/editor_session.h"
 #include "editor/scene_editor.h"
 #include "graph/graph_panel.h"
+#include "lesson_check.h"
 #include "main_window.h"
 #include "player_controller.h"
 #include "settings/checked_settings.h"
@@ -17,6 +19,7 @@
 #include <QEventLoop>
 #include <QIcon>
 #include <QMessageBox>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <algorithm>
@@ -30,6 +33,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i)
         if (std::strncmp(argv[i], "--export-graph", 14) == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
+    const auto projector = lesson_check::prepareOffscreenProjector(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Inflight"));
     QApplication::setOrganizationName(QStringLiteral("Inflight"));
@@ -64,7 +68,8 @@ int main(int argc, char **argv)
     QCommandLineOption shot_opt(QStringLiteral("screenshot"),
                                 QStringLiteral("Save a PNG of the window to FILE and exit."), QStringLiteral("FILE"));
     QCommandLineOption size_opt(QStringLiteral("size"),
-                                QStringLiteral("Window size for --screenshot and --export-graph (default 1920x1080)."),
+                                QStringLiteral("Window size for --screenshot and --export-graph (default 1920x1080), "
+                                               "the projector's for --check-lesson (default 1280x800)."),
                                 QStringLiteral("WxH"), QStringLiteral("1920x1080"));
     QCommandLineOption present_opt(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode."));
     // For screenshots of live editing: the run as opened (and stepped), then an edit over it.
@@ -79,13 +84,20 @@ int main(int argc, char **argv)
                                   QStringLiteral("FILE"));
     QCommandLineOption variant_opt(QStringLiteral("variant"), QStringLiteral("Run the scene's variant NAME."),
                                    QStringLiteral("NAME"));
-    cli.addOptions({gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt, edit_opt, export_opt, variant_opt});
+    QCommandLineOption check_opt(QStringLiteral("check-lesson"),
+                                 QStringLiteral("Walk every beat of SCENE in presentation mode on a projector of "
+                                                "--size (offscreen) and print what the back row would miss; exit 1 "
+                                                "if anything, 0 if nothing."),
+                                 QStringLiteral("SCENE"));
+    cli.addOptions(
+        {gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt, edit_opt, export_opt, variant_opt, check_opt});
     cli.process(app);
 
     PlayerController controller;
     MainWindow window(controller);
     const QStringList args = cli.positionalArguments();
-    const bool headless = cli.isSet(shot_opt) || cli.isSet(export_opt);
+    const bool checking = cli.isSet(check_opt);
+    const bool headless = cli.isSet(shot_opt) || cli.isSet(export_opt) || checking;
     // Said again once the window is up, where it is seen (a run without a window has stderr).
     if (!headless && !settings_refused.isEmpty())
         QTimer::singleShot(0, &window, [&window, settings_refused] {
@@ -100,7 +112,9 @@ int main(int argc, char **argv)
             window.showMaximized();
         return app.exec();
     }
-    bool ok = args.isEmpty() ? window.openWelcome() : window.openSceneNow(args.first());
+    bool ok = checking         ? window.openSceneNow(cli.value(check_opt))
+              : args.isEmpty() ? window.openWelcome()
+                               : window.openSceneNow(args.first());
     if (!ok) {
         // The messages were printed; a missing or broken scene still opens the window on the
         // welcome scene rather than an empty one.
@@ -170,14 +184,16 @@ int main(int argc, char **argv)
         loop.exec();
     }
     if (headless) {
-        const QStringList wh = cli.value(size_opt).split(QLatin1Char('x'));
-        const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
-        if (w < 200 || h < 200 || w > 10000 || h > 10000) {
+        const QSize size = checking && !cli.isSet(size_opt) ? lesson_check::kDefaultProjector
+                                                            : lesson_check::parseSize(cli.value(size_opt));
+        if (!size.isValid()) {
             std::fprintf(stderr, "inflight: error: bad --size '%s' (e.g. 1920x1080)\n",
                          qPrintable(cli.value(size_opt)));
             return 2;
         }
-        window.resize(w, h);
+        if (checking)
+            return lesson_check::runCommand(window, controller, cli.value(check_opt), size);
+        window.resize(size);
     }
     if (cli.isSet(export_opt)) {
         window.show();

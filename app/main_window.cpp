@@ -393,8 +393,10 @@ void MainWindow::buildToolbar()
         controller_.setSpeed(speed_of(v));
         speed_label_->setText(speed_text(controller_.speed()));
     });
-    speed_actions_ << bar->addWidget(new QLabel(tr(" Speed "), bar)) << bar->addWidget(speed_)
-                   << bar->addWidget(speed_label_) << bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Speed "), bar));
+    bar->addWidget(speed_);
+    bar->addWidget(speed_label_);
+    bar->addSeparator();
 
     position_label_ = new QLabel(this);
     position_label_->setObjectName(QStringLiteral("positionLabel"));
@@ -511,6 +513,23 @@ void MainWindow::resetLayout()
     showPanelForScene();
 }
 
+QDockWidget *MainWindow::scenePanel() const
+{
+    // A scene that mostly autobinds is about its name space; one timed on several CPUs is about
+    // its latencies. (Variants to compare bring the latencies forward at a desk, but the lesson
+    // of a buggy and a fixed run is still its graph.)
+    if (!controller_.hasScene())
+        return nullptr;
+    const inflight::Scene &scene = controller_.scene();
+    const std::uint64_t statements = inflight::unrolled_statements(scene.statements);
+    const std::uint64_t autobinds = inflight::unrolled_autobinds(scene.statements);
+    if (autobinds >= 64 && autobinds * 4 >= statements)
+        return autobind_dock_;
+    if (scene.settings.cpus > 1)
+        return latency_dock_;
+    return nullptr;
+}
+
 void MainWindow::showPanelForScene()
 {
     // The bottom panel the scene is about: one that mostly autobinds (the seed 001 race, the
@@ -527,14 +546,14 @@ void MainWindow::showPanelForScene()
     panel_pending_ = !isVisible();
     if (panel_pending_)
         return;
-    const std::uint64_t statements = inflight::unrolled_statements(scene.statements);
-    const std::uint64_t autobinds = inflight::unrolled_autobinds(scene.statements);
-    QDockWidget *front = log_dock_;
+    // The log, unless it shares its tab with the lists: then the lists (the collector's state
+    // is what a graph scene is read with; the log is a click away).
+    QDockWidget *front = tabifiedDockWidgets(docks_set_.lists).contains(log_dock_) ? docks_set_.lists : log_dock_;
     int height = static_cast<int>(this->height() * window_layout::kBottomShare);
-    if (autobinds >= 64 && autobinds * 4 >= statements) {
+    if (scenePanel() == autobind_dock_) {
         front = autobind_dock_;
         height = this->height() / 2;
-    } else if (scene.settings.cpus > 1 || !scene.variants.empty()) {
+    } else if (scenePanel() == latency_dock_ || !scene.variants.empty()) {
         front = latency_dock_;
         height = this->height() * 2 / 5;
     }
@@ -542,7 +561,8 @@ void MainWindow::showPanelForScene()
         return;
     front->raise();
     resizeDocks({front}, {height}, Qt::Vertical);
-    if (front != log_dock_ && !docks_set_.lists->isFloating() && docks_set_.lists->isVisible()) {
+    if (front != log_dock_ && front != docks_set_.lists && !tabifiedDockWidgets(docks_set_.lists).contains(front) &&
+        !docks_set_.lists->isFloating() && docks_set_.lists->isVisible()) {
         // The panel the scene is about gets most of the row under the graph.
         const int row = docks_set_.lists->width() + front->width();
         resizeDocks({docks_set_.lists, front}, {row * 3 / 10, row - row * 3 / 10}, Qt::Horizontal);
@@ -1088,13 +1108,23 @@ void MainWindow::setPresentationMode(bool on)
         normal_font_scale_ = theme.fontScale();
         theme.setFontScale(std::max(1.6, normal_font_scale_));
         theme.setHighContrast(true);
-        window_layout::showForPresentation(docks_set_);
-        // Icons only: the presenter drives it by keys, and the larger text must not push the
-        // collector box into the toolbar's overflow.
-        if (auto *bar = findChild<QToolBar *>(QStringLiteral("transport")))
-            bar->setToolButtonStyle(Qt::ToolButtonIconOnly);
-        for (QAction *a : std::as_const(speed_actions_)) // the presenter steps by keys
-            a->setVisible(false);
+        window_layout::showForPresentation(*this, docks_set_, scenePanel());
+        // The picture and the words only: the presenter drives it by keys (the actions stay the
+        // window's, so their shortcuts still work), the room goes to the graph.
+        saved_bars_.clear();
+        for (QWidget *bar : presentationHiddenBars())
+            if (!bar->isHidden()) { // (not isVisible(): the window may not be shown yet)
+                saved_bars_ << bar;
+                bar->hide();
+            }
+        // The timeline as a thin strip (the presenter's keys go to a beat by its number).
+        goto_box_->hide();
+        timeline_->setMaximumHeight(timeline_->sizeHint().height() * 2 / 3);
+        if (auto *algorithm = qobject_cast<docks::AlgorithmDock *>(docks_set_.algorithm)) {
+            algorithm->setPresentation(true);
+            // No title bar: the column is the lesson's text, not a pane to move.
+            algorithm->setTitleBarWidget(new QWidget(algorithm));
+        }
         // Full screen on the window's own screen; the explicit geometry is what makes it full
         // screen where no window manager honours the request.
         const QScreen *where = screen() ? screen() : QGuiApplication::primaryScreen();
@@ -1106,15 +1136,29 @@ void MainWindow::setPresentationMode(bool on)
         theme.setFontScale(normal_font_scale_);
         theme.setHighContrast(false);
         graph_->setPresentation(false, 0);
-        if (auto *bar = findChild<QToolBar *>(QStringLiteral("transport")))
-            bar->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
-        for (QAction *a : std::as_const(speed_actions_))
-            a->setVisible(true);
+        goto_box_->show();
+        timeline_->setMaximumHeight(QWIDGETSIZE_MAX);
+        if (auto *algorithm = qobject_cast<docks::AlgorithmDock *>(docks_set_.algorithm)) {
+            algorithm->setPresentation(false);
+            QWidget *blank_title = algorithm->titleBarWidget();
+            algorithm->setTitleBarWidget(nullptr);
+            delete blank_title;
+        }
+        for (QWidget *bar : std::as_const(saved_bars_))
+            bar->show();
+        saved_bars_.clear();
     }
-    // Every widget's own font too (toolbar, menus, dock titles), not only the custom views.
-    QFont f = QApplication::font();
-    f.setPointSizeF(10.0 * theme.fontScale());
-    setFont(f);
+    // Every widget's own font too (toolbar, menus, dock titles), not only the custom views; back
+    // from presenting, the font the window had (a font set only for presenting would make the
+    // bars taller than before, and every dock under them move).
+    if (on) {
+        saved_font_ = testAttribute(Qt::WA_SetFont) ? std::optional<QFont>(font()) : std::nullopt;
+        QFont f = QApplication::font();
+        f.setPointSizeF(10.0 * theme.fontScale());
+        setFont(f);
+    } else {
+        setFont(saved_font_.value_or(QFont()));
+    }
     if (!on) {
         // The docks first (their larger minimums gone), then the exact window of before.
         restoreState(saved_state_);
@@ -1130,6 +1174,14 @@ void MainWindow::setPresentationMode(bool on)
         if (graph_->view()->followsGraph())
             graph_->view()->fitAll();
     });
+}
+
+QList<QWidget *> MainWindow::presentationHiddenBars() const
+{
+    QList<QWidget *> bars{menuBar(), statusBar()};
+    for (QToolBar *bar : findChildren<QToolBar *>())
+        bars << bar;
+    return bars;
 }
 
 // The window exactly as it was: maximised again, or the same rectangle (set directly: a

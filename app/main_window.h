@@ -6,8 +6,11 @@
 #include "inflight/gc_era.hpp"
 #include "window_layout.h"
 
+#include <QFont>
 #include <QMainWindow>
 #include <QStringList>
+
+#include <optional>
 
 class QAction;
 class QComboBox;
@@ -104,6 +107,11 @@ private:
     void about();
     void askSocketBreakpoint(bool candidate);
     void showPanelForScene();
+    // The panel the scene is about (autobind's name space, a timed scene's latencies), or nullptr
+    // when its subject is the graph.
+    QDockWidget *scenePanel() const;
+    // The bars presentation mode hides: menus, toolbars, status.
+    QList<QWidget *> presentationHiddenBars() const;
     void leavePresentationGeometry();
 
     PlayerController &controller_;
@@ -114,7 +122,6 @@ private:
     QAction *variant_action_ = nullptr;
     QSlider *speed_ = nullptr;
     QLabel *speed_label_ = nullptr;
-    QList<QAction *> speed_actions_; // the speed widgets' toolbar actions (hidden when presenting)
     QLabel *position_label_ = nullptr;
     QLineEdit *goto_box_ = nullptr;
     QHBoxLayout *position_row_ = nullptr; // timeline, step counter, go-to box
@@ -140,4 +147,6 @@ private:
     QRect saved_rect_;
     Qt::WindowStates saved_window_state_;
     QByteArray saved_state_;
+    std::optional<QFont> saved_font_; // the window's own font before presenting (none: inherited)
+    QList<QWidget *> saved_bars_; // the bars presentation mode hid, shown again when it ends
 };

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window_layout.h"
 
+#include "docks/dock_common.h"
 #include "docks/scene_dock.h"
 #include "editor/scene_editor.h"
+#include "theme.h"
 
 #include <QDockWidget>
 #include <QFontMetrics>
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace window_layout {
 
@@ -31,11 +34,24 @@ int sceneMinimumWidth(const WindowDocks &d)
     return fm.horizontalAdvance(QString(40, QLatin1Char('m'))) + margins + 40;
 }
 
+// The lists' rows and globals are set in the dock's row font (docks::kRowPoints at the theme's
+// scale); 36 characters hold a global and its value with the next one beginning.
+constexpr int kListsColumns = 36;
+// The algorithm column at its narrowest: a code line still wraps to two or three rows.
+constexpr int kMinRightColumn = 290;
+
 bool docked(const QDockWidget *d) { return d && d->isVisible() && !d->isFloating(); }
 
 int share(int total, double s) { return static_cast<int>(std::lround(total * s)); }
 
 } // namespace
+
+int listsReadableWidth()
+{
+    const QFontMetrics fm(Theme::instance().font(docks::kRowPoints));
+    // The text, the dock's margins and its scroll bar.
+    return fm.horizontalAdvance(QString(kListsColumns, QLatin1Char('n'))) + 40;
+}
 
 void arrange(QMainWindow &w, const WindowDocks &d)
 {
@@ -56,26 +72,71 @@ void arrange(QMainWindow &w, const WindowDocks &d)
     w.splitDockWidget(d.lists, d.log, Qt::Horizontal);
     w.tabifyDockWidget(d.log, d.latency);
     w.tabifyDockWidget(d.log, d.autobind);
-    d.log->raise();
     for (QDockWidget *dock : d.all())
         dock->show();
+    d.log->raise();
 }
+
+namespace {
+
+// The side columns' widths at the default shares. The scene's 40 columns come first; the graph
+// between the columns cannot be narrower than its own minimum (its bars, the timeline's row),
+// so what it lacks is taken from the algorithm, not silently from the scene by the layout.
+std::pair<int, int> sideColumns(const QMainWindow &w, const WindowDocks &d)
+{
+    const int width = w.width();
+    const int left = std::max(share(width, kLeftShare), sceneMinimumWidth(d));
+    const QWidget *centre = w.centralWidget();
+    const int centre_min = centre ? centre->minimumSizeHint().expandedTo(centre->minimumSize()).width() : 0;
+    const int right =
+        std::max(std::min(std::max(share(width, kRightShare), 320), width - left - centre_min), kMinRightColumn);
+    return {left, right};
+}
+
+// Side by side where each gets a readable width; else tabs of the whole row, the lists in
+// front. Decided on the window's own width (a first show knows it only then). True when side
+// by side.
+bool arrangeRowUnderGraph(QMainWindow &w, const WindowDocks &d)
+{
+    const auto [left, right] = sideColumns(w, d);
+    const bool side_by_side = w.width() - left - right >= 2 * listsReadableWidth();
+    if (side_by_side == w.tabifiedDockWidgets(d.lists).isEmpty())
+        return side_by_side;
+    if (side_by_side)
+        w.splitDockWidget(d.lists, d.log, Qt::Horizontal);
+    else
+        w.tabifyDockWidget(d.lists, d.log);
+    w.tabifyDockWidget(d.log, d.latency);
+    w.tabifyDockWidget(d.log, d.autobind);
+    (side_by_side ? d.log : d.lists)->raise();
+    return side_by_side;
+}
+
+} // namespace
 
 void applyShares(QMainWindow &w, const WindowDocks &d, bool presentation)
 {
     const int width = w.width(), height = w.height();
     if (presentation) {
         w.resizeDocks({d.algorithm}, {share(width, kPresentationRight)}, Qt::Horizontal);
-        w.resizeDocks({d.lists}, {share(height, kPresentationBottom)}, Qt::Vertical);
+        for (QDockWidget *panel : {d.latency, d.autobind})
+            if (docked(panel))
+                w.resizeDocks({panel}, {share(height, kPresentationPanel)}, Qt::Vertical);
         return;
     }
-    const int left = std::max(share(width, kLeftShare), sceneMinimumWidth(d));
-    const int right = std::max(share(width, kRightShare), 320);
+    const auto [left, right] = sideColumns(w, d);
     // The row under the graph first: resizing it moves the side columns' separators, so the
     // columns are sized last.
     const int under_graph = std::max(1, width - left - right);
-    const int log = std::max(share(under_graph, 1 - kListsOverLog), d.log->minimumSizeHint().width());
-    w.resizeDocks({d.lists, d.log}, {std::max(1, under_graph - log), log}, Qt::Horizontal);
+    auto inRow = [&w](QDockWidget *dock) {
+        return !dock->isFloating() && dock->toggleViewAction()->isChecked() &&
+               w.dockWidgetArea(dock) == Qt::BottomDockWidgetArea;
+    };
+    if (inRow(d.lists) && inRow(d.log) && arrangeRowUnderGraph(w, d)) {
+        // Side by side: the lists keep their readable width whatever the log asks for.
+        const int lists = std::max(share(under_graph, kListsOverLog), std::min(listsReadableWidth(), under_graph));
+        w.resizeDocks({d.lists, d.log}, {lists, std::max(1, under_graph - lists)}, Qt::Horizontal);
+    }
     w.resizeDocks({d.lists}, {share(height, kBottomShare)}, Qt::Vertical);
     w.resizeDocks({d.scene, d.inspector}, {share(height, kSceneOverInspector), share(height, 1 - kSceneOverInspector)},
                   Qt::Vertical);
@@ -109,10 +170,17 @@ void keepShares(QMainWindow &w, const WindowDocks &d, QSize from, QSize to)
         w.resizeDocks(tall, heights, Qt::Vertical);
 }
 
-void showForPresentation(const WindowDocks &d)
+void showForPresentation(QMainWindow &w, const WindowDocks &d, QDockWidget *panel)
 {
     for (QDockWidget *dock : d.all())
-        dock->setVisible(dock == d.algorithm || dock == d.lists);
+        dock->setVisible(dock == d.algorithm || dock == panel);
+    if (panel) {
+        // Alone under the graph (out of its tabs), so that it is seen whatever was in front.
+        panel->setFloating(false);
+        w.addDockWidget(Qt::BottomDockWidgetArea, panel);
+        panel->show();
+        panel->raise();
+    }
 }
 
 } // namespace window_layout

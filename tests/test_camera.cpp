@@ -13,12 +13,12 @@
 #include "graph/socket_item.h"
 #include "inflight/narrate.hpp"
 #include "main_window.h"
+#include "offscreen_screen.h"
 #include "player_controller.h"
 #include "theme.h"
 #include "wait_index.hpp"
 
 #include <QApplication>
-#include <QFile>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
@@ -395,17 +395,10 @@ int main(int argc, char **argv)
         g_floor = 20;
     }
     QTemporaryDir dir;
-    if (qgetenv("QT_QPA_PLATFORM").startsWith("offscreen") && dir.isValid()) {
-        QFile config(dir.filePath(QStringLiteral("screens.json")));
-        if (config.open(QIODevice::WriteOnly)) {
-            config.write(QStringLiteral(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": %1, )"
-                                        R"("height": %2, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})")
-                             .arg(g_screen.width())
-                             .arg(g_screen.height())
-                             .toUtf8());
-            config.close();
-            qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.fileName().toUtf8());
-        }
+    if (qgetenv("QT_QPA_PLATFORM").startsWith("offscreen")) {
+        const QString why = offscreen_screen::use(dir, g_screen);
+        if (!why.isEmpty())
+            qFatal("the projector's screen: %s", qPrintable(why));
     }
     QApplication app(argc, argv);
     TestCamera test;

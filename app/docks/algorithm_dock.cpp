@@ -67,7 +67,7 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
 {
     setObjectName(QStringLiteral("algorithmDock"));
     auto *body = new QWidget(this);
-    auto *layout = new QVBoxLayout(body);
+    auto *layout = column_ = new QVBoxLayout(body);
     layout->setContentsMargins(6, 4, 6, 4);
     layout->setSpacing(6);
 
@@ -130,6 +130,9 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
     layout->addWidget(narration_);
     // Under the step's own narration: what the step did, then what the kernel found.
     layout->addWidget(finding_);
+    // Presentation mode's free room: the code under it stays where it is.
+    room_ = new QSpacerItem(0, 0, QSizePolicy::Minimum, QSizePolicy::Expanding);
+    layout->addItem(room_);
 
     title_ = new QLabel(body);
     title_->setWordWrap(true);
@@ -155,12 +158,7 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
             this,
             [this] {
                 scroll_pending_ = false;
-                // A line out of view is centred, so that the lines around it are seen too.
-                const QRect r = view_->rowRect(view_->currentRow());
-                QScrollBar *bar = scroll_->verticalScrollBar();
-                const int h = scroll_->viewport()->height();
-                if (r.isValid() && (r.top() < bar->value() || r.bottom() > bar->value() + h))
-                    bar->setValue(r.top() - std::max(0, (h - r.height()) / 2));
+                placeCurrentLine();
             },
             Qt::QueuedConnection);
     });
@@ -175,6 +173,42 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
         sceneLoaded();
     else
         refresh();
+}
+
+void AlgorithmDock::placeCurrentLine()
+{
+    const QRect r = view_->rowRect(view_->currentRow());
+    QScrollBar *bar = scroll_->verticalScrollBar();
+    const int h = scroll_->viewport()->height();
+    if (!r.isValid())
+        return;
+    if (presenting_) {
+        // Always on the pane's second line: the eye finds it where it was (a line before it
+        // for context, the rest of the pane for what follows).
+        bar->setValue(r.top() - QFontMetrics(view_->font()).lineSpacing());
+        return;
+    }
+    // A line out of view is centred, so that the lines around it are seen too.
+    if (r.top() < bar->value() || r.bottom() > bar->value() + h)
+        bar->setValue(r.top() - std::max(0, (h - r.height()) / 2));
+}
+
+void AlgorithmDock::setPresentation(bool on)
+{
+    if (on == presenting_)
+        return;
+    presenting_ = on;
+    caption_->setVisible(!on);
+    outline_->setVisible(!on);
+    // The code pane: a fixed height at the bottom while presenting, the free room above it.
+    column_->setStretch(column_->indexOf(room_), on ? 1 : 0);
+    column_->setStretch(column_->indexOf(scroll_), on ? 0 : 1);
+    if (!on) {
+        narration_->show();
+        scroll_->setMaximumHeight(QWIDGETSIZE_MAX);
+    }
+    applyTheme(); // the code pane's height for its font
+    refresh();
 }
 
 void AlgorithmDock::sceneLoaded()
@@ -303,7 +337,7 @@ void AlgorithmDock::refresh()
         // The last step also tells how the run ended: what was freed, what leaked, the expectations.
         if (controller_.indexReady() && pos == controller_.totalSteps() && controller_.endOfRun())
             story += QStringLiteral("\n\n") + QString::fromStdString(controller_.endOfRun()->ending);
-        narration_->setText(story);
+        narration_->setText(presenting_ ? withNameBreaks(story) : story);
         QString cap = tr("Step %1").arg(pos);
         if (controller_.indexReady())
             cap += tr(" of %1").arg(controller_.totalSteps());
@@ -338,7 +372,7 @@ void AlgorithmDock::refresh()
         note_line = lastNoteLineBefore(pos);
     }
     if (note_line && notes_.count(note_line)) {
-        note_->setText(notes_[note_line]);
+        note_->setText(presenting_ ? withNameBreaks(notes_[note_line]) : notes_[note_line]);
         fitNote();
         note_title_->setText(note_current_ ? tr("Note · line %1").arg(note_line)
                                            : tr("Last note · line %1").arg(note_line));
@@ -355,6 +389,13 @@ void AlgorithmDock::refresh()
     }
     if (note_current_ != note_styled_current_)
         styleNote();
+    if (presenting_) {
+        // The note at its own beat, once: the narration of a note statement is the note.
+        const bool note_now = note_current_ && !note_->text().isEmpty();
+        note_box_->setVisible(note_now);
+        narration_->setVisible(!note_now || !narrationText().simplified().contains(noteText().simplified()));
+        fitPresentationText();
+    }
 }
 
 QString AlgorithmDock::autobindTitle(AutobindMode mode)
@@ -371,7 +412,7 @@ QString AlgorithmDock::listingTitle() const { return title_->text(); }
 
 int AlgorithmDock::currentListingRow() const { return view_->currentRow(); }
 bool AlgorithmDock::currentLineDimmed() const { return view_->dimmed(); }
-QString AlgorithmDock::narrationText() const { return narration_->text(); }
+QString AlgorithmDock::narrationText() const { return QString(narration_->text()).remove(QChar(0x200B)); }
 QString AlgorithmDock::captionText() const { return caption_->text(); }
 QString AlgorithmDock::findingText() const
 {
@@ -381,19 +422,30 @@ QString AlgorithmDock::findingText() const
     doc.setHtml(finding_->text());
     return doc.toPlainText();
 }
-QString AlgorithmDock::noteText() const { return note_box_->isHidden() ? QString() : note_->text(); }
+QString AlgorithmDock::noteText() const
+{
+    return note_box_->isHidden() ? QString() : QString(note_->text()).remove(QChar(0x200B));
+}
 
 void AlgorithmDock::applyTheme()
 {
     const Theme &t = Theme::instance();
-    view_->setFont(t.monoFont(kCodePoints));
-    scroll_->setMinimumHeight(QFontMetrics(t.monoFont(kCodePoints)).lineSpacing() * 6);
+    // Presenting, the code is read less than the words: smaller than the narration's large
+    // type (still larger than at the desk), so that a listing line wraps to two or three rows
+    // in the narrow column, not six.
+    const QFont code_font = t.monoFont(presenting_ ? kCodePoints * kPresentationCodeScale : kCodePoints);
+    view_->setFont(code_font);
+    const int code_line = QFontMetrics(code_font).lineSpacing();
+    scroll_->setMinimumHeight(code_line * 6);
+    if (presenting_) // the pane's own frame around its lines
+        scroll_->setFixedHeight(code_line * kPresentationCodeLines + 2 * scroll_->frameWidth());
     // A dock squeezed to a sliver shows nothing: ask for room for ~16 code characters.
     if (widget())
         widget()->setMinimumWidth(QFontMetrics(t.monoFont(kCodePoints)).horizontalAdvance(QLatin1Char('m')) * 16);
-    title_->setFont(t.font(kTitlePoints, true));
+    title_->setFont(t.font(presenting_ ? kTitlePoints * kPresentationCodeScale : kTitlePoints, true));
     caption_->setFont(t.font(kRowPoints * 0.9));
     narration_->setFont(t.font(kNarrationPoints));
+    fitPresentationText();
     finding_->setFont(t.font(kRowPoints));
     finding_->setTextFormat(Qt::RichText);
     finding_->setStyleSheet(QStringLiteral("#findingBanner { background: #c01010; color: white; padding: 6px; "
@@ -412,6 +464,7 @@ void AlgorithmDock::styleNote()
     note_styled_current_ = note_current_;
     note_->setFont(t.font(kNotePoints, note_current_));
     fitNote();
+    fitPresentationText();
     // The note box: tinted like the current line when the note is the statement being run.
     const QColor bg = note_current_ ? t.highlightLineColor() : t.background();
     const QColor border = note_current_ ? t.foreground() : QColor(0xb0, 0xb0, 0xb8);
@@ -440,10 +493,85 @@ void AlgorithmDock::resizeEvent(QResizeEvent *e)
 {
     QDockWidget::resizeEvent(e);
     fitNote();
+    if (presenting_)
+        QMetaObject::invokeMethod(this, &AlgorithmDock::fitPresentationText, Qt::QueuedConnection);
+}
+
+void AlgorithmDock::fitPresentationText()
+{
+    if (!presenting_ || fitting_ || !widget())
+        return;
+    fitting_ = true;
+    const Theme &t = Theme::instance();
+    auto *area = qobject_cast<QScrollArea *>(widget());
+    const int room_height = area ? area->viewport()->height() : height();
+    // The code pane: its lines, or the tallest listing line wrapped at this width and one more,
+    // so that the current line is always seen whole (the same height for every line: it does
+    // not move).
+    const int code_line = QFontMetrics(view_->font()).lineSpacing();
+    int tallest = 0;
+    if (view_->listing())
+        for (int row = 0; row < static_cast<int>(view_->listing()->size()); ++row)
+            tallest = std::max(tallest, view_->rowRect(row).height());
+    const int code_height =
+        std::max(code_line * kPresentationCodeLines, tallest + code_line) + 2 * scroll_->frameWidth();
+    if (scroll_->height() != code_height)
+        scroll_->setFixedHeight(code_height);
+    const QMargins m = column_->contentsMargins();
+    const int width = (area ? area->viewport()->width() : this->width()) - m.left() - m.right();
+    const int spacing = column_->spacing();
+    // What does not shrink: the title, the code pane, a finding's banner, the margins.
+    int fixed = m.top() + m.bottom() + title_->heightForWidth(width) + spacing + code_height;
+    if (finding_->isVisible())
+        fixed += finding_->heightForWidth(width) + spacing;
+    const int room = room_height - fixed;
+    // The note box's own margins and frame around its text.
+    const int note_width = width - 16 - 4;
+    const int note_extra = note_title_->heightForWidth(note_width) + 4 + 6 + 2 + 4;
+    auto needed = [&](const QFont &font) {
+        const QFontMetrics fm(font);
+        // (A word wider than the column does not fit at any height.)
+        auto textHeight = [&fm](const QString &text, int w) {
+            const QRect r = fm.boundingRect(QRect(0, 0, std::max(1, w), 1 << 20), Qt::TextWordWrap, text);
+            return r.width() > w ? (1 << 20) : r.height();
+        };
+        int h = 0;
+        if (note_box_->isVisibleTo(this)) {
+            QFont bold = font;
+            bold.setBold(note_current_);
+            const QRect r = QFontMetrics(bold).boundingRect(QRect(0, 0, std::max(1, note_width), 1 << 20),
+                                                            Qt::TextWordWrap, note_->text());
+            h += (r.width() > note_width ? (1 << 20) : r.height()) + note_extra + spacing;
+        }
+        if (narration_->isVisibleTo(this))
+            h += textHeight(narration_->text(), width) + spacing;
+        return h;
+    };
+    // As large as the room allows, from presentation's size down to the desk note's.
+    const double largest = t.font(kNarrationPoints).pointSizeF();
+    QFont font = t.font(kNarrationPoints);
+    for (double points = largest; points >= kNotePoints; points -= 0.5) {
+        font.setPointSizeF(points);
+        if (needed(font) <= room)
+            break;
+    }
+    narration_->setFont(font);
+    QFont note_font = font;
+    note_font.setBold(note_current_);
+    note_->setFont(note_font);
+    fitNote();
+    fitting_ = false;
 }
 
 void AlgorithmDock::fitNote()
 {
+    if (presenting_) {
+        // The whole note: the room was made for it (fitPresentationText()).
+        const int wanted = note_->heightForWidth(std::max(1, note_scroll_->viewport()->width()));
+        note_scroll_->setMaximumHeight(QWIDGETSIZE_MAX);
+        note_scroll_->setMinimumHeight(std::max(0, wanted));
+        return;
+    }
     // At most a third of the dock for the note: the code needs the rest.
     const int cap = std::max(60, height() / 3);
     const int wanted = note_->heightForWidth(note_scroll_->viewport()->width());

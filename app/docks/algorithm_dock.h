@@ -18,6 +18,8 @@
 class QLabel;
 class QScrollArea;
 class QFrame;
+class QSpacerItem;
+class QVBoxLayout;
 class QMenu;
 class QToolButton;
 class PlayerController;
@@ -42,8 +44,22 @@ public:
     QString noteText() const;
     bool noteIsCurrent() const { return note_current_; }
     AlgorithmView *listingView() const { return view_; }
+    // The labels as shown, for the lesson check's measure of what fits.
+    const QLabel *narrationLabel() const { return narration_; }
+    const QLabel *noteLabel() const { return note_; }
+    const QLabel *findingLabel() const { return finding_; }
     QToolButton *notesOutline() const { return outline_; }
     QString listingTitle() const;
+    // Presentation mode: the words the class reads and the code around the current line, no
+    // more. The note is shown at its own beat only (and the narration then only if it says
+    // something else), the caption and the notes' outline are left to the timeline and the
+    // desk; the code pane keeps a fixed height at the bottom, its current line at a fixed row,
+    // so it does not move with the text's length; the text takes the rest of the column, its
+    // type as large as fits (never under the desk note's size).
+    void setPresentation(bool on);
+    bool presenting() const { return presenting_; }
+    static constexpr int kPresentationCodeLines = 8;
+    static constexpr double kPresentationCodeScale = 0.75; // of the code's size at presentation's scale
 
 protected:
     void resizeEvent(QResizeEvent *e) override;
@@ -55,6 +71,8 @@ private:
     void applyTheme();
     void styleNote();
     void fitNote();
+    void fitPresentationText(); // presentation mode: the text's type to the room above the code
+    void placeCurrentLine();
     void fillOutline(QMenu *menu); // the note's box: its text's height, at most a third of the dock
     void indexIfNeeded();
     std::uint16_t lastLineBefore(std::uint64_t step) const;
@@ -75,6 +93,10 @@ private:
     bool note_current_ = false;
     bool note_styled_current_ = false;
     bool scroll_pending_ = false;
+    bool presenting_ = false;
+    bool fitting_ = false;        // fitPresentationText() is setting fonts (their events wait)
+    QSpacerItem *room_ = nullptr; // presentation: the free room between the text and the code
+    QVBoxLayout *column_ = nullptr;
 
     std::map<std::uint32_t, QString> notes_;                          // scene line -> note text
     std::vector<std::pair<std::uint64_t, std::uint32_t>> note_steps_; // steps of note statements

@@ -51,7 +51,12 @@ QTextLayout *make_layout(const QString &text, int comment, const QFont &font, in
 
 std::pair<QString, int> listingText(std::string_view line)
 {
-    const QString raw = QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size()));
+    const QString t = withNameBreaks(QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size())));
+    return {t, static_cast<int>(t.indexOf(QStringLiteral("  #")))};
+}
+
+QString withNameBreaks(const QString &raw)
+{
     QString t;
     t.reserve(raw.size() + raw.size() / 4);
     for (qsizetype i = 0; i < raw.size(); ++i) {
@@ -61,7 +66,7 @@ std::pair<QString, int> listingText(std::string_view line)
             raw[i + 1].isLetterOrNumber())
             t += QChar(0x200B);
     }
-    return {t, static_cast<int>(t.indexOf(QStringLiteral("  #")))};
+    return t;
 }
 
 AlgorithmView::AlgorithmView(QWidget *parent) : QWidget(parent)

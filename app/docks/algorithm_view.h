@@ -21,6 +21,9 @@ namespace docks {
 // presentation view's large font) then wraps `unix_graph_maybe_cyclic` after `maybe_`, not
 // as `unix_graph_maybe_cyc` / `lic`.
 std::pair<QString, int> listingText(std::string_view line);
+// `raw` with the same break opportunities after each underscore inside a name (the narration's
+// large type in a narrow column: unix_graph_maybe_cyclic wraps instead of sticking out).
+QString withNameBreaks(const QString &raw);
 
 class AlgorithmView : public QWidget {
     Q_OBJECT

@@ -44,7 +44,9 @@ GraphPanel::GraphPanel(PlayerController &controller, QWidget *parent)
     auto *tidy = new QPushButton(tr("Tidy layout"), this);
     tidy->setToolTip(tr("Lay the whole graph out afresh. Sockets keep their places otherwise, so that nothing jumps "
                         "while you step."));
-    auto *top = new QHBoxLayout;
+    // The search and the buttons: a desk's tools (presentation mode has F and the keys).
+    top_bar_ = new QWidget(this);
+    auto *top = new QHBoxLayout(top_bar_);
     top->setContentsMargins(6, 4, 6, 4);
     top->addWidget(search_);
     top->addWidget(status_);
@@ -54,7 +56,7 @@ GraphPanel::GraphPanel(PlayerController &controller, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addLayout(top);
+    layout->addWidget(top_bar_);
     layout->addWidget(view_, 1);
     layout->addWidget(legend_);
 
@@ -253,6 +255,7 @@ void GraphPanel::setPresentation(bool on, double min_label_pixels)
     presentation_label_pixels_ = on ? min_label_pixels : 0;
     text_label_pixels_ = 0; // the theme's switch of text size is the mode's, not the user's
     legend_->setCompact(on);
+    top_bar_->setVisible(!on);
     subject_ = {};
     // Back from presenting, the layout of before: the same shape (the pane is still the
     // projector's until the window is given back its rectangle).

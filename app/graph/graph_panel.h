@@ -107,6 +107,7 @@ private:
     QMetaObject::Connection restore_camera_after_layout_;
     double aspect_before_presenting_ = 0;
     QTimer *aspect_timer_ = nullptr; // the pane's shape settles before the graph is arranged to it
+    QWidget *top_bar_ = nullptr;     // the search box and the buttons
     QLineEdit *search_;
     QLabel *status_;
     std::optional<std::uint32_t> last_match_;
