@@ -154,9 +154,10 @@ private slots:
         const QString key = scene + QLatin1Char(' ') + size;
         const auto known = knownFailures().constFind(key);
         if (known != knownFailures().constEnd()) {
-            QEXPECT_FAIL("", qPrintable(known->why), Abort);
+            // Not walked at all: said as a skip, not an expected failure (nothing was checked).
             if (!known->runs)
-                QVERIFY2(false, "not walked: see the reason");
+                QSKIP(qPrintable(QStringLiteral("not walked: ") + known->why));
+            QEXPECT_FAIL("", qPrintable(known->why), Abort);
         }
         const Result r = check({scenesDir() + QLatin1Char('/') + scene, QStringLiteral("--size"), size}, home_.path());
         QVERIFY2(r.exit_code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.exit_code).arg(r.out, r.err)));
