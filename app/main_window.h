@@ -148,5 +148,5 @@ private:
     Qt::WindowStates saved_window_state_;
     QByteArray saved_state_;
     std::optional<QFont> saved_font_; // the window's own font before presenting (none: inherited)
-    QList<QWidget *> saved_bars_; // the bars presentation mode hid, shown again when it ends
+    QList<QWidget *> saved_bars_;     // the bars presentation mode hid, shown again when it ends
 };
