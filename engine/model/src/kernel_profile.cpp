@@ -128,8 +128,11 @@ std::vector<KernelProfile> build()
 
 const std::vector<KernelProfile> &profiles()
 {
-    static const std::vector<KernelProfile> all = build();
-    return all;
+    // Never destroyed: a background job (an app's replay, a run) may still be reading the table
+    // while static destructors run at exit, and a table destroyed before the thread pool that
+    // waits for those jobs would be read after its end.
+    static const auto *const all = new std::vector<KernelProfile>(build());
+    return *all;
 }
 
 } // namespace
