@@ -27,6 +27,18 @@ QStringList messages_of(const std::vector<Diagnostic> &diagnostics)
     return out;
 }
 
+// The scene in `bytes` (named `name` in its messages), or null; `errors` gets every message.
+std::shared_ptr<const Scene> parsed(const QByteArray &bytes, const QString &name, QStringList *errors)
+{
+    ParseResult r =
+        parse_scene(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), name.toStdString());
+    if (errors)
+        *errors = messages_of(r.diagnostics);
+    if (!r.ok())
+        return nullptr;
+    return std::make_shared<const Scene>(std::move(r.scene));
+}
+
 // The run being replaced owns a Simulation per checkpoint, its finished run and the player's
 // own: hundreds of MB for a large scene, whose freeing took tens of ms between two frames. It
 // is freed on a pool thread; a job still holding the session keeps it until it ends. Its pages
@@ -68,31 +80,19 @@ bool PlayerController::openFile(const QString &path, QStringList *errors)
             *errors = QStringList{path + QStringLiteral(": error: cannot open scene file: ") + f.errorString()};
         return false;
     }
-    const QByteArray text = f.readAll();
-    ParseResult r =
-        parse_scene(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), path.toStdString());
-    if (errors)
-        *errors = messages_of(r.diagnostics);
-    if (!r.ok())
+    std::shared_ptr<const Scene> scene = parsed(f.readAll(), path, errors);
+    if (!scene)
         return false;
-    era_ = r.scene.settings.gc;
-    kernel_ = nullptr;
-    reset(std::make_shared<const Scene>(std::move(r.scene)), QFileInfo(path).absoluteFilePath());
+    openParsed(std::move(scene), path);
     return true;
 }
 
 bool PlayerController::openText(const QString &text, const QString &name, QStringList *errors)
 {
-    const QByteArray utf8 = text.toUtf8();
-    ParseResult r =
-        parse_scene(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())), name.toStdString());
-    if (errors)
-        *errors = messages_of(r.diagnostics);
-    if (!r.ok())
+    std::shared_ptr<const Scene> scene = parsed(text.toUtf8(), name, errors);
+    if (!scene)
         return false;
-    era_ = r.scene.settings.gc;
-    kernel_ = nullptr;
-    reset(std::make_shared<const Scene>(std::move(r.scene)), QString());
+    openParsed(std::move(scene), QString());
     return true;
 }
 
