@@ -89,7 +89,7 @@ bool make_sparse(const QString &path, qint64 size)
 }
 
 // Puts at `path` what no start-up may read whole or block on: a FIFO ("fifo"), a link to
-// /dev/zero ("zero") or 200 MB ("huge"). Nothing, or why this machine cannot.
+// /dev/zero ("zero") or 200 MB ("huge"). Nothing, or why it cannot be made here.
 const char *make_unreadable(const QString &path, const QString &kind)
 {
     if (kind == QLatin1String("fifo") && ::mkfifo(QFile::encodeName(path).constData(), 0600) != 0)
