@@ -35,9 +35,9 @@ double median(std::vector<double> v)
 }
 
 // Serves the event loop until done() or `ms` pass, sleeping between events as the app's own loop
-// does. The waits spun before (processEvents with a time budget returns at once when nothing is
-// pending): the spinning GUI thread held one of this machine's two cores, and the worker being
-// waited for ran slower than it does under a user's idle window. The controller's state changes
+// does. A spinning wait (processEvents with a time budget returns at once when nothing is
+// pending) would hold a core that the worker being waited for needs, so it would run slower
+// than it does under a user's idle window. The controller's state changes
 // arrive as queued calls, so an event wakes the loop whenever done() may have become true; the
 // timer wakes it once a second besides (for the caller's progress line and the deadline).
 template <typename Done>
@@ -167,8 +167,8 @@ int main(int argc, char **argv)
         w->show();
         // The window's first paint is not the open's: a user opens a file in a window on screen.
         serve_until([] { return false; }, 300);
-        // Opened three times (the goal is a median; this machine's speed drifts by up to 2x
-        // within minutes): the first in a window just made, the others over the run before.
+        // Opened three times (the goal is a median, and a shared machine's speed drifts within
+        // minutes): the first in a window just made, the others over the run before.
         std::vector<double> index_s;
         bool indexed = true;
         double open_stall = 0;

@@ -135,7 +135,7 @@ void bench_collections()
                     median(collect), median(release), static_cast<unsigned long long>(f.steps), f.garbage);
     }
     std::printf(
-        "  (Linux 6.18 on this machine, spec 11: ~5 ms fast path, ~11 ms SCC walk, 65-74 ms for 32,000 garbage)\n\n");
+        "  (a real kernel's figures for the same collections: docs/performance.md)\n\n");
 }
 
 std::string ring_scene(int rings, int size, GcEra era)

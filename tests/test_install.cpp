@@ -267,8 +267,8 @@ private slots:
     }
 
     // cpack -G DEB: a package with the files above and its dependencies worked out by
-    // dpkg-shlibdeps, which dpkg accepts on this machine (a dry run; docs/packaging.md has
-    // the install on a clean Debian 12 chroot).
+    // dpkg-shlibdeps, which dpkg accepts in a dry run (docs/packaging.md has the install on a
+    // clean Debian 12 chroot).
     void debianPackage()
     {
         NEED_TOOL(dpkgDeb, "dpkg-deb")
