@@ -85,7 +85,8 @@ private slots:
                 QVERIFY(describe(e, sim->kernel()).find("same SCC, other scc_index") != std::string::npos);
             }
             if (e.kind == EventKind::scc_verdict && e.before == 0)
-                QVERIFY(describe(e, sim->kernel()).find("alive)") != std::string::npos);
+                QVERIFY(describe(e, sim->kernel()).find("(u1 alive: edge to u2: same SCC, other scc_index)") !=
+                        std::string::npos);
         }
         QVERIFY(alive > 0);
     }

@@ -252,6 +252,23 @@ private slots:
         QVERIFY2(w.end.find("The collector ran 2 times and freed nothing.") != std::string::npos, w.end.c_str());
     }
 
+    // An alive SCC's verdict gives the true reason it stays: what keeps its alive member, never
+    // its cycle (a cycle keeps nothing alive on its own).
+    void anAliveSccSaysWhatKeepsIt()
+    {
+        const Walk open_fd = walk(load(scene_path("cycle-kept-alive-by-open-fd.scn")), GcEra::graph);
+        QVERIFY(any_contains(open_fd, EventKind::scc_verdict,
+                             "The SCC of b is alive and stays, because a is held from outside flight (an open "
+                             "fd"));
+        const Walk lowpoint = walk(load(scene_path("selftest-mixed-lowpoint-stream.scn")), GcEra::graph);
+        QVERIFY(any_contains(lowpoint, EventKind::scc_verdict,
+                             "because u1's file sits with u2, a member that kept another scc_index"));
+        for (const Walk *w : {&open_fd, &lowpoint})
+            for (std::size_t i = 0; i < w->events.size(); ++i)
+                if (w->events[i].kind == EventKind::scc_verdict && !w->events[i].dead())
+                    QVERIFY2(w->narrations[i].find("because") != std::string::npos, w->narrations[i].c_str());
+    }
+
     void aGraphWithoutCyclesSaysNoCycleCanExist()
     {
         // A chain with no cycle: the walk's end says the next collection will be skipped.

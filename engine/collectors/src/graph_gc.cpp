@@ -447,18 +447,27 @@ Proc GraphCollector::walk_roots(unsigned long &last_index)
                 link_scc_ring(scc_);
                 // unix_scc_dead(): the SCC is garbage when every member is dead.
                 bool dead = true;
-                std::uint32_t alive_by = npos; // the member that kept the SCC, for the verdict's narration
+                // The member that kept the SCC and its own verdict's reason: the SCC's verdict
+                // names them, since "alive" alone does not say what keeps it.
+                std::uint32_t alive_by = npos;
+                Event::Value alive_reason = 0;
+                std::uint32_t alive_where = npos;
                 const std::uint64_t peek_seq = k_.unix_peek_seq;
                 for (UnixVertex *v : scc) {
-                    co_yield vertex_dead(v, scc, dead, 2);
+                    const Event judged = vertex_dead(v, scc, dead, 2);
+                    co_yield judged;
                     if (!dead) {
                         alive_by = v->sock_id;
+                        alive_reason = judged.reason();
+                        alive_where = judged.successor();
                         break;
                     }
                 }
                 if (dead)
-                    if (const std::optional<Event> given_up = scc_dead_end(scc, peek_seq, dead, alive_by, 2))
+                    if (const std::optional<Event> given_up = scc_dead_end(scc, peek_seq, dead, alive_by, 2)) {
+                        alive_reason = given_up->reason();
                         co_yield *given_up;
+                    }
                 record_verdict(scc, dead);
                 bool cyclic = false;
                 if (dead) {
@@ -474,7 +483,8 @@ Proc GraphCollector::walk_roots(unsigned long &last_index)
                                       AlgoLine::graph_cyclic, 1);
                     }
                 }
-                co_yield line(Event::scc_verdict(KFn::__unix_walk_scc, root->sock_id, alive_by, dead, cyclic),
+                co_yield line(Event::scc_verdict(KFn::__unix_walk_scc, root->sock_id, alive_by, dead, cyclic,
+                                                 alive_reason, alive_where),
                               dead ? AlgoLine::graph_collect : AlgoLine::graph_cyclic, 1);
                 finalised = true;
             }
@@ -561,17 +571,24 @@ Proc GraphCollector::walk_scc_fast()
         // unix_scc_dead(), written out as in __unix_walk_scc() (its verdicts a level deeper).
         bool dead = true;
         std::uint32_t alive_by = npos;
+        Event::Value alive_reason = 0;
+        std::uint32_t alive_where = npos;
         const std::uint64_t peek_seq = k_.unix_peek_seq;
         for (UnixVertex *v : scc) {
-            co_yield vertex_dead(v, scc, dead, 1);
+            const Event judged = vertex_dead(v, scc, dead, 1);
+            co_yield judged;
             if (!dead) {
                 alive_by = v->sock_id;
+                alive_reason = judged.reason();
+                alive_where = judged.successor();
                 break;
             }
         }
         if (dead)
-            if (const std::optional<Event> given_up = scc_dead_end(scc, peek_seq, dead, alive_by, 1))
+            if (const std::optional<Event> given_up = scc_dead_end(scc, peek_seq, dead, alive_by, 1)) {
+                alive_reason = given_up->reason();
                 co_yield *given_up;
+            }
         record_verdict(scc, dead);
         bool cyclic = false;
         if (dead) {
@@ -582,7 +599,8 @@ Proc GraphCollector::walk_scc_fast()
             if (!k_.graph_maybe_cyclic && cyclic)
                 k_.graph_maybe_cyclic = true;
         }
-        co_yield line(Event::scc_verdict(KFn::unix_walk_scc_fast, first->sock_id, alive_by, dead, cyclic),
+        co_yield line(Event::scc_verdict(KFn::unix_walk_scc_fast, first->sock_id, alive_by, dead, cyclic, alive_reason,
+                                         alive_where),
                       dead ? AlgoLine::graph_fast_dead : AlgoLine::graph_cyclic);
     }
     k_.unvisited_vertices.splice(k_.unvisited_vertices.end(), k_.visited_vertices);

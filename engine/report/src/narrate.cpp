@@ -134,7 +134,23 @@ std::string dead_reason(std::int64_t r, const std::string &where)
     case 5:
         return "a MSG_PEEK duplicated AF_UNIX fds while the SCC was being judged (unix_peek_seq changed): "
                "unix_scc_dead() gives the SCC up until the next collection (peek-seqcount, CVE-2026-23394)";
-    default: return "file_count != out_degree: something outside flight (an fd, a peeked copy) holds it";
+    default:
+        return "its file refs (file_count) exceed its copies in flight (out_degree): something outside flight "
+               "holds it (an open fd, or a send or peek under way)";
+    }
+}
+
+// What keeps an alive SCC, in the words of its verdict: the reason of its one alive member m,
+// shorter than dead_reason() since the member's own step has just told it in full.
+std::string kept_alive_reason(std::int64_t r, const std::string &m, const std::string &where)
+{
+    switch (r) {
+    case 1: return m + "'s file sits in the queue of " + where + ", which is not in flight";
+    case 2: return m + "'s file sits with " + where + ", in another SCC";
+    case 4:
+        return m + "'s file sits with " + where + ", a member that kept another scc_index (the mixed low-point defect)";
+    case 5: return "a MSG_PEEK ran while it was judged (unix_peek_seq changed)";
+    default: return m + " is held from outside flight (an open fd, or a send or peek under way)";
     }
 }
 
@@ -289,7 +305,12 @@ std::string describe_with(const Event &e, const Names &k, const Scene *scene)
                (e.dead() ? std::string() : ": " + dead_reason_short(e.reason(), s(e.successor())));
     case EventKind::scc_verdict:
         return "SCC of " + a + (e.dead() ? " is garbage" : " is alive") +
-               (!e.dead() && e.alive_by() != npos ? " (" + s(e.alive_by()) + " alive)" : std::string()) +
+               (!e.dead() && e.alive_by() != npos
+                    ? " (" + s(e.alive_by()) + " alive" +
+                          (e.alive_reason() != 0 ? ": " + dead_reason_short(e.alive_reason(), s(e.alive_where()))
+                                                 : std::string()) +
+                          ")"
+                    : std::string()) +
                (e.cyclic() ? ", cyclic" : "");
     case EventKind::finding:
         return "finding #" + n(e.finding_index()) + ": " +
@@ -630,10 +651,19 @@ std::string narrate_event_with(const Event &e, const Names &k, const Scene *scen
         return a + " is the root of an SCC of " + n(e.members()) + (e.members() == 1 ? " vertex." : " vertices.");
     case EventKind::vertex_dead:
         return a + (e.dead() ? " is dead: " : " is alive: ") + dead_reason(e.reason(), s(e.successor())) + ".";
-    case EventKind::scc_verdict:
-        return e.dead()
-                   ? "Every member is dead: the SCC of " + a + " is garbage and its receive queues go to the hitlist."
-                   : "The SCC of " + a + " is alive and stays" + (e.cyclic() ? " (it has a cycle)." : ".");
+    case EventKind::scc_verdict: {
+        if (e.dead())
+            return "Every member is dead: the SCC of " + a + " is garbage and its receive queues go to the hitlist.";
+        // An alive SCC is alive because of its one alive member: the verdict says what keeps that
+        // member, since a cycle alone never keeps anything.
+        std::string out = "The SCC of " + a + " is alive and stays";
+        if (e.alive_by() != npos && e.alive_reason() != 0)
+            out += ", because " + kept_alive_reason(e.alive_reason(), s(e.alive_by()), s(e.alive_where()));
+        out += ".";
+        if (e.cyclic())
+            out += " It has a cycle: the next collection looks again.";
+        return out;
+    }
 
     // ---- autobind ----
     case EventKind::autobind_probe: {

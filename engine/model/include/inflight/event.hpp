@@ -147,7 +147,8 @@ enum class EventKind : std::uint8_t {
     scc_index_update, // a = sock; before/after = scc_index; b = the successor it came from
     scc_found,        // a = root sock; before = members
     vertex_dead,      // a = sock; before = 1 if dead; after = reason (see describe())
-    scc_verdict,      // a = root sock; before = 1 if dead; after = 1 if cyclic
+    scc_verdict,      // a = root sock; b = the member that kept it alive; c = where its reason points;
+                      // before = 1 if dead; after = cyclic (bit 0) | the member's vertex_dead reason << 1
     finding,          // an invariant or kernel BUG_ON/WARN_ON condition failed; a = finding index
     warning,          // a statement failed without `expect error`; before = errno
     expect_result,    // before = 1 if it held
@@ -438,9 +439,13 @@ struct Event {
     {
         return make(EventKind::vertex_dead, fn, sock, successor, refs, dead ? 1 : 0, reason);
     }
-    static constexpr Event scc_verdict(KFn fn, Id root, Id alive_by, bool dead, bool cyclic)
+    // alive_reason and alive_where: the verdict of the member that kept the SCC alive
+    // (vertex_dead's reason and successor), so the SCC's verdict can name what keeps it.
+    static constexpr Event scc_verdict(KFn fn, Id root, Id alive_by, bool dead, bool cyclic, Value alive_reason = 0,
+                                       Id alive_where = npos)
     {
-        return make(EventKind::scc_verdict, fn, root, alive_by, npos, dead ? 1 : 0, cyclic ? 1 : 0);
+        return make(EventKind::scc_verdict, fn, root, alive_by, alive_where, dead ? 1 : 0,
+                    (cyclic ? 1 : 0) | (alive_reason << 1));
     }
 
     // modelled time and concurrency
@@ -647,7 +652,9 @@ struct Event {
     }
     constexpr Value reason() const { return checked(EventKind::vertex_dead, after); }
     constexpr Id alive_by() const { return checked(EventKind::scc_verdict, b); } // a member left alive, or npos
-    constexpr bool cyclic() const { return checked(EventKind::scc_verdict, after) != 0; }
+    constexpr bool cyclic() const { return (checked(EventKind::scc_verdict, after) & 1) != 0; }
+    constexpr Value alive_reason() const { return checked(EventKind::scc_verdict, after) >> 1; }
+    constexpr Id alive_where() const { return checked(EventKind::scc_verdict, c); }
     constexpr Value waited_ns() const { return checked(EventKind::wait_end, before); }
     constexpr WaitFor waited_for() const { return static_cast<WaitFor>(checked(EventKind::wait_end, after)); }
     constexpr Id lock() const { return checked(EventKind::lock_spin, a); }
