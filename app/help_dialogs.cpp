@@ -2,6 +2,8 @@
 #include "help_dialogs.h"
 #include "presenter_keys.h"
 
+#include "inflight/glossary.hpp"
+
 #include <QAction>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -53,6 +55,24 @@ void showSceneLanguage(QWidget *parent)
                              : QObject::tr("The language reference is missing from this build."));
     static_cast<QVBoxLayout *>(d->layout())->insertWidget(0, browser, 1);
     d->resize(parent->width() * 2 / 3, parent->height() * 4 / 5);
+    d->show();
+}
+
+void showGlossary(QWidget *parent)
+{
+    QDialog *d = makeDialog(parent, QObject::tr("Glossary — Inflight"), QStringLiteral("glossaryHelp"));
+    if (!d)
+        return;
+    auto *browser = new QTextBrowser(d);
+    browser->setObjectName(QStringLiteral("glossaryText"));
+    QString html;
+    for (const inflight::GlossaryEntry &e : inflight::glossary())
+        html += QStringLiteral("<h3>%1</h3><p>%2</p>")
+                    .arg(QString::fromUtf8(e.term.data(), static_cast<qsizetype>(e.term.size())).toHtmlEscaped(),
+                         QString::fromUtf8(e.meaning.data(), static_cast<qsizetype>(e.meaning.size())).toHtmlEscaped());
+    browser->setHtml(html);
+    static_cast<QVBoxLayout *>(d->layout())->insertWidget(0, browser, 1);
+    d->resize(parent->width() / 2, parent->height() * 4 / 5);
     d->show();
 }
 

@@ -9,5 +9,7 @@ namespace help {
 
 void showSceneLanguage(QWidget *parent);
 void showKeyboardShortcuts(QWidget *parent);
+// Every word of the narration a student may not know, explained (the engine's glossary).
+void showGlossary(QWidget *parent);
 
 } // namespace help

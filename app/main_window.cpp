@@ -367,6 +367,9 @@ void MainWindow::buildActions()
         "sceneLanguage", tr("Scene &language"), QKeySequence::HelpContents, QStyle::SP_CustomBase,
         [this] { help::showSceneLanguage(this); }, tr("The scene language reference"));
     make(
+        "glossary", tr("&Glossary"), QKeySequence(), QStyle::SP_CustomBase, [this] { help::showGlossary(this); },
+        tr("What the words of the narration mean"));
+    make(
         "shortcuts", tr("&Keyboard shortcuts"), QKeySequence(), QStyle::SP_CustomBase,
         [this] { help::showKeyboardShortcuts(this); }, tr("Every key of the window"));
     make(
@@ -701,6 +704,7 @@ void MainWindow::buildMenus()
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(action("sceneLanguage"));
+    help->addAction(action("glossary"));
     help->addAction(action("shortcuts"));
     help->addSeparator();
     help->addAction(action("about"));

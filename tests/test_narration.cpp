@@ -6,10 +6,12 @@
 // what leaked and whether the expectations held.
 #include "inflight/algorithm_listing.hpp"
 #include "inflight/finished_run.hpp"
+#include "inflight/glossary.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/kernel_queries.hpp"
 #include "inflight/narrate.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/run_names.hpp"
 #include "inflight/run_summary.hpp"
 #include "inflight/simulation.hpp"
 
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,11 +75,37 @@ QString fault_of(const QString &t)
     return {};
 }
 
+// The first kernel identifier (a word with an underscore, not a function call) that the
+// glossary does not explain, or empty: a student meeting a name in the narration can look it up.
+// The scene's own names (sockets, fds, processes, tasks) are the author's, not the kernel's.
+QString unglossed(const QString &t, const RunNames &scene_names)
+{
+    static const QRegularExpression ident(QStringLiteral("\\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\\b(?!\\()"));
+    auto scenes_own = [&](const std::string &w) {
+        if (scene_names.name_pool().find(w))
+            return true;
+        for (std::size_t i = 0; i < scene_names.process_count(); ++i)
+            if (scene_names.process_name(i) == w)
+                return true;
+        for (std::size_t i = 0; i < scene_names.task_count(); ++i)
+            if (scene_names.task_name(i) == w)
+                return true;
+        return false;
+    };
+    for (auto it = ident.globalMatch(t); it.hasNext();) {
+        const std::string word = it.next().captured(0).toStdString();
+        if (!glossary_entry(word) && !scenes_own(word))
+            return QString::fromStdString(word);
+    }
+    return {};
+}
+
 // Runs a scene to its end (or `cap` steps) and collects the narration of each step.
 struct Walk {
     std::vector<std::string> narrations, descriptions;
     std::vector<Event> events;
     std::string end; // narrate_run_end() once finished
+    RunNames names;  // the scene's names, as the run left them
     bool finished = false;
 };
 
@@ -88,9 +117,12 @@ Walk walk(const std::shared_ptr<const Scene> &scene, GcEra era, std::uint64_t ca
         w.events.push_back(*e);
         w.narrations.push_back(narrate(*e, sim.kernel(), &sim.scene()));
         w.descriptions.push_back(describe(*e, sim.kernel(), &sim.scene()));
-        if (cap && sim.steps() >= cap)
+        if (cap && sim.steps() >= cap) {
+            w.names = RunNames::of(sim.kernel());
             return w;
+        }
     }
+    w.names = RunNames::of(sim.kernel());
     w.finished = true;
     w.end = narrate_run_end(sim);
     // INFLIGHT_NARRATION_DUMP=1: print the story, to read it as a student would.
@@ -192,12 +224,39 @@ private slots:
                                       .arg(QLatin1String(event_kind_name(w.events[i].kind).data()));
             QVERIFY2(fault_of(n).isEmpty(), qPrintable(where + fault_of(n) + QStringLiteral(" in narration: ") + n));
             QVERIFY2(fault_of(d).isEmpty(), qPrintable(where + fault_of(d) + QStringLiteral(" in description: ") + d));
+            // A note and a statement's echo quote the author's text; the rest is the narration's own.
+            const bool authors_text = w.events[i].kind == EventKind::note || w.events[i].kind == EventKind::stmt_begin;
+            QVERIFY2(authors_text || unglossed(n, w.names).isEmpty(),
+                     qPrintable(where + unglossed(n, w.names) + QStringLiteral(" is not in the glossary: ") + n));
         }
         if (w.finished) {
             const QString end = QString::fromStdString(w.end);
             QVERIFY2(fault_of(end).isEmpty(), qPrintable(end));
             QVERIFY(end.contains(QStringLiteral("The scene is over")));
             QVERIFY(end.contains(QStringLiteral("expectation")));
+        }
+    }
+
+    // The words a lesson cannot do without, each with its entry; every spelling is found once.
+    void theGlossaryExplainsTheLessonWords()
+    {
+        for (const char *word :
+             {"refs", "file_count", "inflight", "out_degree", "vertex", "SCC", "index", "scc_index", "candidate",
+              "hitlist", "skb", "embryo", "peer", "OOB", "PEEK", "task_work", "kworker", "Collection"})
+            QVERIFY2(glossary_entry(word), word);
+        QCOMPARE(glossary_entry("unix_no_such_lock"), nullptr);
+        QCOMPARE(glossary_entry("SKB"), nullptr); // only a first letter is folded
+        std::set<std::string_view> seen;
+        for (const GlossaryEntry &e : glossary()) {
+            QVERIFY(!e.meaning.empty());
+            std::string_view rest = e.spelled;
+            while (!rest.empty()) {
+                const auto bar = rest.find('|');
+                const std::string_view one = rest.substr(0, bar);
+                QVERIFY2(seen.insert(one).second, std::string(one).c_str());
+                QCOMPARE(glossary_entry(one), &e);
+                rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+            }
         }
     }
 
