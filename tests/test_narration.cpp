@@ -260,6 +260,22 @@ private slots:
         }
     }
 
+    // Hovering a narration explains its terms: two-word spellings win over their first word,
+    // each entry comes once, in the order the text uses them.
+    void aNarrationsTermsAreFoundInOrder()
+    {
+        const auto terms = glossary_terms_in(
+            "Tarjan pops u0 off the vertex stack; u0's out_degree is 1. The hitlist takes skb#2 — in flight, "
+            "a copy; Collection #1 ends; the hitlist again.");
+        std::vector<std::string_view> names;
+        for (const GlossaryEntry *e : terms)
+            names.push_back(e->term);
+        const std::vector<std::string_view> expected{"vertex stack", "out_degree", "hitlist",
+                                                     "skb",          "in flight",  "garbage collector (unix_gc)"};
+        QCOMPARE(names, expected);
+        QVERIFY(glossary_terms_in("nothing here to explain").empty());
+    }
+
     void sendmsgSaysBytesAndFds()
     {
         const Walk w = walk(load(scene_path("selftest-triangle-stream.scn")), GcEra::classic);

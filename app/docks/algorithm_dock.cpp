@@ -9,6 +9,7 @@
 #include "../theme.h"
 
 #include "inflight/algorithm_listing.hpp"
+#include "inflight/glossary.hpp"
 #include "inflight/narrate.hpp"
 #include "inflight/report.hpp"
 #include "inflight/run_summary.hpp"
@@ -338,6 +339,7 @@ void AlgorithmDock::refresh()
         if (controller_.indexReady() && pos == controller_.totalSteps() && controller_.endOfRun())
             story += QStringLiteral("\n\n") + QString::fromStdString(controller_.endOfRun()->ending);
         narration_->setText(presenting_ ? withNameBreaks(story) : story);
+        narration_->setToolTip(glossaryTip(story));
         QString cap = tr("Step %1").arg(pos);
         if (controller_.indexReady())
             cap += tr(" of %1").arg(controller_.totalSteps());
@@ -412,6 +414,19 @@ QString AlgorithmDock::listingTitle() const { return title_->text(); }
 
 int AlgorithmDock::currentListingRow() const { return view_->currentRow(); }
 bool AlgorithmDock::currentLineDimmed() const { return view_->dimmed(); }
+QString AlgorithmDock::glossaryTip(const QString &story)
+{
+    // Hovering the narration explains the words it uses, from the same glossary as Help ▸ Glossary.
+    const QByteArray utf8 = story.toUtf8();
+    QString tip;
+    for (const inflight::GlossaryEntry *e : inflight::glossary_terms_in(std::string_view(utf8.data(), utf8.size())))
+        tip +=
+            QStringLiteral("<p><b>%1</b>: %2</p>")
+                .arg(QString::fromUtf8(e->term.data(), static_cast<qsizetype>(e->term.size())).toHtmlEscaped(),
+                     QString::fromUtf8(e->meaning.data(), static_cast<qsizetype>(e->meaning.size())).toHtmlEscaped());
+    return tip.isEmpty() ? tr("What this micro-step did, and why it matters to the collector.") : tip;
+}
+
 QString AlgorithmDock::narrationText() const { return QString(narration_->text()).remove(QChar(0x200B)); }
 QString AlgorithmDock::captionText() const { return caption_->text(); }
 QString AlgorithmDock::findingText() const

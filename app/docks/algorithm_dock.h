@@ -46,6 +46,8 @@ public:
     AlgorithmView *listingView() const { return view_; }
     // The labels as shown, for the lesson check's measure of what fits.
     const QLabel *narrationLabel() const { return narration_; }
+    // The tooltip of a narration: the glossary entries of the terms it uses.
+    static QString glossaryTip(const QString &story);
     const QLabel *noteLabel() const { return note_; }
     const QLabel *findingLabel() const { return finding_; }
     QToolButton *notesOutline() const { return outline_; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/glossary.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <string>
@@ -145,6 +146,47 @@ const GlossaryEntry *glossary_entry(std::string_view word)
         }
     }
     return nullptr;
+}
+
+std::vector<const GlossaryEntry *> glossary_terms_in(std::string_view text)
+{
+    auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; };
+    std::vector<std::string_view> words;
+    for (std::size_t i = 0; i < text.size();) {
+        if (!word_char(text[i])) {
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < text.size() && word_char(text[end]))
+            ++end;
+        // A hyphen ends a sentence's dash, not a word: "collector -" is "collector".
+        std::string_view w = text.substr(i, end - i);
+        while (!w.empty() && w.back() == '-')
+            w.remove_suffix(1);
+        words.push_back(w);
+        i = end;
+    }
+    std::vector<const GlossaryEntry *> found;
+    auto add = [&](const GlossaryEntry *e) {
+        if (e && std::find(found.begin(), found.end(), e) == found.end())
+            found.push_back(e);
+    };
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        // Two-word spellings first ("vertex stack" is not "vertex"): the words are adjacent in
+        // `text` when one space separates them.
+        if (i + 1 < words.size() && words[i + 1].data() == words[i].data() + words[i].size() + 1 &&
+            words[i].data()[words[i].size()] == ' ') {
+            const std::string pair = std::string(words[i]) + ' ' + std::string(words[i + 1]);
+            if (const GlossaryEntry *e = glossary_entry(pair)) {
+                add(e);
+                ++i;
+                continue;
+            }
+        }
+        add(glossary_entry(words[i]));
+    }
+    return found;
 }
 
 } // namespace inflight

@@ -6,6 +6,7 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace inflight {
 
@@ -21,5 +22,9 @@ std::span<const GlossaryEntry> glossary();
 // The entry one of whose spellings is `word` (case-sensitive for identifiers, as the kernel
 // spells them; domain words also match with an upper-case first letter), or nullptr.
 const GlossaryEntry *glossary_entry(std::string_view word);
+
+// The entries of the terms a text uses (one- and two-word spellings), each once, in the order
+// the text first uses them: what a reader hovering over that text may want explained.
+std::vector<const GlossaryEntry *> glossary_terms_in(std::string_view text);
 
 } // namespace inflight
