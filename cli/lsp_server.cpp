@@ -342,7 +342,8 @@ std::vector<json> LanguageServer::receive(std::string_view body)
     json message;
     try {
         message = json::parse(body);
-    } catch (const json::parse_error &e) {
+    } catch (const json::exception &e) {
+        // Not only parse_error: a number beyond a double's range (1e999) is out_of_range 406.
         return {error_response(nullptr, parse_error, "parse error: " + excerpt(e.what()))};
     }
     return handle(message);

@@ -239,6 +239,19 @@ private slots:
         QCOMPARE(text.notifications("textDocument/publishDiagnostics").size(), std::size_t(1));
     }
 
+    // A number no double can hold is a parse error like any other, and the server goes on.
+    void numberOutOfRangeIsAParseError()
+    {
+        for (const char *number : {"1e999", "-1e999", "55555.5555e555555555555555552777777777"}) {
+            const std::string body =
+                std::string(R"({"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"x":)") + number + "}}";
+            const Session s = run(kInitialize + frame(body) + kShutdownAndExit);
+            QCOMPARE(s.null_id_errors(), std::vector<int>{-32700});
+            QVERIFY(s.response(99).contains("result"));
+            QCOMPARE(s.status, 0);
+        }
+    }
+
     // An id is an integer or a string; anything else is an invalid request answered with a null id.
     void idsThatAreNotIds()
     {
