@@ -41,34 +41,39 @@ void Theme::setGraphEra(bool on)
 
 QColor Theme::roleColor(GcRole role) const
 {
+    // Both palettes keep every pair of roles a lesson shows side by side apart under
+    // protanopia, deuteranopia and tritanopia as well as in full colour (test_palette checks the
+    // distances). Hue keeps its meaning (in flight blue, alive green, dead red), and lightness
+    // differs where a colour-blind eye loses the hue, so alive and dead never depend on red
+    // against green alone.
     if (role == GcRole::candidate && graph_era_) // Tarjan's stack: not classic's candidate yellow
-        return high_contrast_ ? QColor(0xb0, 0x3c, 0xff) : QColor(0xd9, 0xbf, 0xff);
+        return high_contrast_ ? QColor(0xc4, 0x0d, 0x95) : QColor(0xc2, 0x74, 0xfe);
     // Normal: soft fills readable with dark text. High contrast: saturated fills that survive a
     // washed-out projector, paired with white or black text by roleTextColor().
     if (high_contrast_) {
         switch (role) {
         case GcRole::idle: return QColor(0xff, 0xff, 0xff);
-        case GcRole::inflight: return QColor(0x00, 0x5f, 0xff);
-        case GcRole::candidate: return QColor(0xff, 0xd4, 0x00);
-        case GcRole::maybe_cycle: return QColor(0xff, 0x8c, 0x00);
-        case GcRole::not_cycle: return QColor(0x00, 0xa0, 0x3c);
-        case GcRole::garbage: return QColor(0xe0, 0x00, 0x00);
+        case GcRole::inflight: return QColor(0x03, 0x40, 0xbd);
+        case GcRole::candidate: return QColor(0xff, 0xd7, 0x09);
+        case GcRole::maybe_cycle: return QColor(0xef, 0x9b, 0x30);
+        case GcRole::not_cycle: return QColor(0x07, 0x7a, 0x51);
+        case GcRole::garbage: return QColor(0xce, 0x04, 0x04);
         case GcRole::released: return QColor(0x9a, 0x9a, 0x9a);
-        case GcRole::leaked: return QColor(0x6e, 0x3b, 0x0a);
-        case GcRole::scc_pending: return QColor(0x00, 0x9a, 0xb0);
+        case GcRole::leaked: return QColor(0x31, 0x1d, 0x02);
+        case GcRole::scc_pending: return QColor(0x11, 0xc3, 0xfe);
         }
     }
     switch (role) {
     case GcRole::idle: return QColor(0xf4, 0xf4, 0xf0);
-    case GcRole::inflight: return QColor(0x9e, 0xc5, 0xfe);
-    case GcRole::candidate: return QColor(0xff, 0xe0, 0x82);
-    case GcRole::maybe_cycle: return QColor(0xff, 0xb8, 0x6c);
-    case GcRole::not_cycle: return QColor(0x9b, 0xe3, 0xa9);
-    case GcRole::garbage: return QColor(0xf2, 0x8b, 0x82);
+    case GcRole::inflight: return QColor(0x70, 0xa1, 0xcc);
+    case GcRole::candidate: return QColor(0xf5, 0xd4, 0x56);
+    case GcRole::maybe_cycle: return QColor(0xe8, 0x89, 0x50);
+    case GcRole::not_cycle: return QColor(0xb6, 0xf3, 0x99);
+    case GcRole::garbage: return QColor(0xcd, 0x8b, 0x8a);
     case GcRole::released: return QColor(0xe0, 0xe0, 0xe0);
-    // Brown, unlike any colour of a collection: a leak is what no collection will ever change.
-    case GcRole::leaked: return QColor(0x9c, 0x6b, 0x3c);
-    case GcRole::scc_pending: return QColor(0x8f, 0xdc, 0xe6);
+    // Dark brown, unlike any colour of a collection: a leak is what no collection will ever change.
+    case GcRole::leaked: return QColor(0x5c, 0x3d, 0x10);
+    case GcRole::scc_pending: return QColor(0x8e, 0xe2, 0xfe);
     }
     return Qt::white;
 }

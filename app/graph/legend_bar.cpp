@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/legend_bar.h"
+#include "graph/role_mark.h"
 
 #include "theme.h"
 
@@ -83,6 +84,9 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
                                   released ? Qt::DashLine : Qt::SolidLine));
                     p.setBrush(t.roleColor(r));
                     p.drawRoundedRect(b, 4, 4);
+                    QPainterPath swatch;
+                    swatch.addRoundedRect(b, 4, 4);
+                    drawRoleMark(p, swatch, r, t.roleTextColor(r), b.height() / 3);
                     p.setOpacity(1);
                 }};
     };

@@ -3,6 +3,7 @@
 
 #include "graph/graph_scene.h"
 #include "graph/graph_style.h"
+#include "graph/role_mark.h"
 #include "theme.h"
 
 #include <QPainter>
@@ -238,6 +239,8 @@ void SocketItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     painter->setBrush(fill);
     const QPainterPath path = outline();
     painter->drawPath(path);
+    // The verdict in a shape as well as a colour: hatched dead, cross-hatched leaked.
+    drawRoleMark(*painter, path, node_.role, t.roleTextColor(node_.role), s.padding);
     const QRectF b = box();
     if (node_.type == SockType::seqpacket) {
         painter->setPen(QPen(border, 1.6));

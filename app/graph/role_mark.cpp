@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "graph/role_mark.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+bool hasRoleMark(inflight::GcRole role)
+{
+    return role == inflight::GcRole::garbage || role == inflight::GcRole::leaked;
+}
+
+void drawRoleMark(QPainter &painter, const QPainterPath &shape, inflight::GcRole role, const QColor &ink,
+                  double spacing)
+{
+    if (!hasRoleMark(role) || spacing <= 0)
+        return;
+    painter.save();
+    painter.setClipPath(shape, Qt::IntersectClip);
+    QColor line = ink;
+    line.setAlphaF(0.35);
+    painter.setPen(QPen(line, spacing / 4, Qt::SolidLine, Qt::FlatCap));
+    const QRectF r = shape.boundingRect();
+    // Lines at 45°, drawn across the whole box: from each point of the bottom-left to top-right
+    // diagonal band. A leak adds the other direction.
+    const double span = r.width() + r.height();
+    for (double d = 0; d <= span; d += spacing)
+        painter.drawLine(QPointF(r.left() + d - r.height(), r.bottom()), QPointF(r.left() + d, r.top()));
+    if (role == inflight::GcRole::leaked)
+        for (double d = 0; d <= span; d += spacing)
+            painter.drawLine(QPointF(r.left() + d - r.height(), r.top()), QPointF(r.left() + d, r.bottom()));
+    painter.restore();
+}
