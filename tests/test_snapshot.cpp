@@ -221,6 +221,53 @@ private slots:
 
     // mixed_lowpoint on the graph collector without the fix: the collection leaves both SCCs
     // although no fd reaches them. Once it has ended they are leaked, with the reason.
+    // A cycle no fd reaches is marked from the step its last fd closes until a collection
+    // judges it (then it is garbage, and released); a reachable cycle never is.
+    void unreachableFromTheLastCloseToTheVerdict()
+    {
+        auto scene = shipped("cycle-kept-alive-by-open-fd.scn");
+        QVERIFY(scene);
+        Simulation sim(scene, under(GcEra::graph));
+        std::uint32_t a = npos, b = npos;
+        std::uint64_t first_unreachable = 0, judged = 0, close_a = 0;
+        while (const Event *e = sim.step()) {
+            if (a == npos || b == npos) {
+                a = id_of(sim, "a");
+                b = id_of(sim, "b");
+            }
+            if (e->kind == EventKind::stmt_begin && e->scene_line == 24)
+                close_a = e->step;
+            const GraphSnapshot g = snapshot_graph(sim.kernel());
+            if (a >= g.nodes.size() || b >= g.nodes.size())
+                continue;
+            const SnapshotNode &na = g.nodes[a], &nb = g.nodes[b];
+            const auto judged_or_gone = [](const SnapshotNode &n) {
+                return n.role == GcRole::idle || n.role == GcRole::garbage || n.role == GcRole::released;
+            };
+            if (!judged_or_gone(na) && !judged_or_gone(nb))
+                QVERIFY2(na.unreachable == nb.unreachable, // the two members of one cycle together
+                         qPrintable(QStringLiteral("step %1: a %2 %3, b %4 %5")
+                                        .arg(e->step)
+                                        .arg(int(na.role))
+                                        .arg(na.unreachable)
+                                        .arg(int(nb.role))
+                                        .arg(nb.unreachable)));
+            if (na.unreachable && !first_unreachable)
+                first_unreachable = e->step;
+            if (na.role == GcRole::garbage && !judged)
+                judged = e->step;
+            if (na.unreachable)
+                QVERIFY(na.role != GcRole::garbage && na.role != GcRole::released);
+            QCOMPARE(na.unreachable,
+                     !reachable_from_fds(sim.kernel(), a) && na.role != GcRole::garbage && na.role != GcRole::released);
+        }
+        QVERIFY(close_a > 0);
+        QVERIFY2(first_unreachable > close_a, qPrintable(QString::number(first_unreachable)));
+        QVERIFY(judged > first_unreachable);
+        const GraphSnapshot end = snapshot_graph(sim.kernel());
+        QVERIFY(!end.nodes[a].unreachable && end.nodes[a].role == GcRole::released);
+    }
+
     void leakedAfterTheCollectionLeavesThem()
     {
         auto scene = shipped("selftest-mixed-lowpoint-stream.scn");

@@ -130,6 +130,12 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
              p.drawRoundedRect(b, 5, 5);
              p.drawRoundedRect(b.adjusted(3, 3, -3, -3), 3, 3);
          }},
+        {QStringLiteral("no fd reaches it"),
+         [&t, border](QPainter &p, const QRectF &b) {
+             p.setPen(unreachableOutline(border));
+             p.setBrush(Qt::NoBrush);
+             p.drawRoundedRect(b.adjusted(1, 1, -1, -1), 5, 5);
+         }},
         {QStringLiteral("embryo"),
          [&t, border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5, Qt::DotLine));

@@ -4,6 +4,13 @@
 #include <QPainter>
 #include <QPainterPath>
 
+QPen unreachableOutline(const QColor &border)
+{
+    QPen pen(border, 3.0, Qt::CustomDashLine, Qt::FlatCap);
+    pen.setDashPattern({2.5, 1.5});
+    return pen;
+}
+
 bool hasRoleMark(inflight::GcRole role)
 {
     return role == inflight::GcRole::garbage || role == inflight::GcRole::leaked;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The pattern that tells a role apart without its colour: a dead (garbage) socket is hatched,
-// a leaked one cross-hatched, every other role plain. Colour-blind students read the verdict
+// a leaked one cross-hatched, every other role plain; a socket no fd reaches has a dashed outline. Colour-blind students read the verdict
 // from the shape; the graph, the legend and the exports draw the same marks.
 
 #include "inflight/graph_snapshot.hpp"
@@ -9,6 +9,12 @@
 class QColor;
 class QPainter;
 class QPainterPath;
+
+class QPen;
+
+// The outline of a socket no fd reaches any more that no collection has judged yet: thick and
+// dashed, in `border`, so a cycle waiting for the collector stands out from a reachable one.
+QPen unreachableOutline(const QColor &border);
 
 // True when `role` carries a mark.
 bool hasRoleMark(inflight::GcRole role);

@@ -103,7 +103,7 @@ bool SocketItem::setNode(const inflight::SnapshotNode &node, const QString &labe
     const bool same_look = node.role == node_.role && node.file_refs == node_.file_refs &&
                            node.inflight == node_.inflight && label == label_ && node.listener == node_.listener &&
                            node.embryo == node_.embryo && node.queue == node_.queue && node.state == node_.state &&
-                           graph_era == graph_era_;
+                           node.unreachable == node_.unreachable && graph_era == graph_era_;
     node_ = node;
     label_ = label;
     graph_era_ = graph_era;
@@ -235,6 +235,8 @@ void SocketItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     if (node_.role == GcRole::idle)
         border = t.highContrast() ? QColor(Qt::black) : QColor(0x70, 0x70, 0x78);
     QPen pen(border, released ? 1.6 : 2.0, released ? Qt::DashLine : (embryo ? Qt::DotLine : Qt::SolidLine));
+    if (node_.unreachable)
+        pen = unreachableOutline(border);
     painter->setPen(pen);
     painter->setBrush(fill);
     const QPainterPath path = outline();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inflight/graph_snapshot.hpp"
+#include "inflight/why_alive.hpp"
 
 #include "inflight/kernel.hpp"
 
@@ -124,6 +125,12 @@ GraphSnapshot snapshot_graph(const Kernel &k)
                     embryo_listener[skb.sk->id] = u.id;
 
     g.nodes.reserve(k.socks.size());
+    // In flight and not yet judged: a socket out of flight that no fd reaches is one being made
+    // or released, not one waiting for the collector.
+    const auto awaits_verdict = [](GcRole r) {
+        return r != GcRole::idle && r != GcRole::garbage && r != GcRole::leaked && r != GcRole::released;
+    };
+    bool in_flight_unjudged = false;
     std::uint64_t key = mix(0, k.socks.size());
     for (const UnixSock &u : k.socks) {
         SnapshotNode n;
@@ -143,9 +150,17 @@ GraphSnapshot snapshot_graph(const Kernel &k)
         n.inflight = static_cast<std::int32_t>(k.collector().inflight_of(u));
         n.queue = static_cast<std::uint32_t>(u.receive_queue.size());
         n.gc_flags = u.gc_flags;
+        in_flight_unjudged |= awaits_verdict(n.role);
         key = mix(key, n.embryo ? n.listener_sock : 0x5151);
         key = mix(key, n.peer); // peers are laid out side by side
         g.nodes.push_back(n);
+    }
+    // One walk from every fd, and only when something in flight waits for a verdict (a scene
+    // of a million bound sockets has nothing in flight).
+    if (in_flight_unjudged) {
+        const std::vector<bool> reached = sockets_reached_from_fds(k);
+        for (SnapshotNode &n : g.nodes)
+            n.unreachable = !reached[n.sock] && awaits_verdict(n.role);
     }
 
     auto add_edges = [&](const SkBuff &skb, bool on_hitlist) {

@@ -432,6 +432,8 @@ bool reachable_from_fds(const Kernel &k, std::uint32_t sock)
     return bfs(k, sock).seen[sock];
 }
 
+std::vector<bool> sockets_reached_from_fds(const Kernel &k) { return bfs(k, npos).seen; }
+
 WhyAlive why_alive(const Kernel &k, std::uint32_t sock, const WhyHistory *history)
 {
     Memo memo;

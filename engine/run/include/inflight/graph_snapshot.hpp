@@ -54,6 +54,10 @@ struct SnapshotNode {
     bool listener = false;
     bool embryo = false; // unaccepted
     std::uint8_t gc_flags = 0;
+    // In flight, no process fd reaches it any more, and no collection has judged it (not
+    // garbage, leaked or released): a cycle waiting for the collector looks different from a
+    // reachable one.
+    bool unreachable = false;
 };
 static_assert(sizeof(SnapshotNode) == 36, "SnapshotNode: a million of them in the million-bind scene");
 

@@ -109,6 +109,8 @@ std::vector<LeakedSocket> leaks_of(const Kernel &k);
 
 // Does any process fd reach the socket (through receive queues, embryos and oob_skb)?
 bool reachable_from_fds(const Kernel &k, std::uint32_t sock);
+// The same for every socket at once, by socket id: one walk from all the processes' fds.
+std::vector<bool> sockets_reached_from_fds(const Kernel &k);
 
 // Follows a run step by step for one socket: when it was released, since when no fd reaches it,
 // which collections ran after that. Reachability is re-checked after the events that can change
