@@ -183,9 +183,11 @@ void AlgorithmDock::placeCurrentLine()
     if (!r.isValid())
         return;
     if (presenting_) {
-        // Always on the pane's second line: the eye finds it where it was (a line before it
-        // for context, the rest of the pane for what follows).
-        bar->setValue(r.top() - QFontMetrics(view_->font()).lineSpacing());
+        // Always at the same height on screen, counted from the pane's bottom (the pane grows
+        // upwards into the room the text leaves): where the second line of the least pane
+        // would be. The eye finds it where it was; a taller pane shows more of what led to it.
+        const int line = QFontMetrics(view_->font()).lineSpacing();
+        bar->setValue(r.top() - std::max(line, h - (presentationCodeLeast() - 2 * scroll_->frameWidth() - line)));
         return;
     }
     // A line out of view is centred, so that the lines around it are seen too.
@@ -200,6 +202,9 @@ void AlgorithmDock::setPresentation(bool on)
     presenting_ = on;
     caption_->setVisible(!on);
     outline_->setVisible(!on);
+    // The narrow column's width goes to the words, not to margins.
+    column_->setContentsMargins(on ? QMargins(3, 2, 3, 2) : QMargins(6, 4, 6, 4));
+    note_box_->layout()->setContentsMargins(on ? QMargins(4, 2, 4, 2) : QMargins(8, 4, 8, 6));
     // The code pane: a fixed height at the bottom while presenting, the free room above it.
     column_->setStretch(column_->indexOf(room_), on ? 1 : 0);
     column_->setStretch(column_->indexOf(scroll_), on ? 0 : 1);
@@ -437,8 +442,8 @@ void AlgorithmDock::applyTheme()
     view_->setFont(code_font);
     const int code_line = QFontMetrics(code_font).lineSpacing();
     scroll_->setMinimumHeight(code_line * 6);
-    if (presenting_) // the pane's own frame around its lines
-        scroll_->setFixedHeight(code_line * kPresentationCodeLines + 2 * scroll_->frameWidth());
+    if (presenting_) // the pane's own frame around its lines (fitPresentationText() gives it the rest)
+        scroll_->setFixedHeight(presentationCodeLeast());
     // A dock squeezed to a sliver shows nothing: ask for room for ~16 code characters.
     if (widget())
         widget()->setMinimumWidth(QFontMetrics(t.monoFont(kCodePoints)).horizontalAdvance(QLatin1Char('m')) * 16);
@@ -505,29 +510,22 @@ void AlgorithmDock::fitPresentationText()
     const Theme &t = Theme::instance();
     auto *area = qobject_cast<QScrollArea *>(widget());
     const int room_height = area ? area->viewport()->height() : height();
-    // The code pane: its lines, or the tallest listing line wrapped at this width and one more,
-    // so that the current line is always seen whole (the same height for every line: it does
-    // not move).
-    const int code_line = QFontMetrics(view_->font()).lineSpacing();
-    int tallest = 0;
-    if (view_->listing())
-        for (int row = 0; row < static_cast<int>(view_->listing()->size()); ++row)
-            tallest = std::max(tallest, view_->rowRect(row).height());
-    const int code_height =
-        std::max(code_line * kPresentationCodeLines, tallest + code_line) + 2 * scroll_->frameWidth();
-    if (scroll_->height() != code_height)
-        scroll_->setFixedHeight(code_height);
+    // The code pane at its least (presentationCodeLeast()); it takes what the text leaves.
+    const int code_least = presentationCodeLeast();
     const QMargins m = column_->contentsMargins();
     const int width = (area ? area->viewport()->width() : this->width()) - m.left() - m.right();
     const int spacing = column_->spacing();
     // What does not shrink: the title, the code pane, a finding's banner, the margins.
-    int fixed = m.top() + m.bottom() + title_->heightForWidth(width) + spacing + code_height;
+    int fixed = m.top() + m.bottom() + title_->heightForWidth(width) + spacing;
     if (finding_->isVisible())
         fixed += finding_->heightForWidth(width) + spacing;
-    const int room = room_height - fixed;
+    const int room = room_height - fixed - code_least;
     // The note box's own margins and frame around its text.
-    const int note_width = width - 16 - 4;
-    const int note_extra = note_title_->heightForWidth(note_width) + 4 + 6 + 2 + 4;
+    const QMargins note_margins = note_box_->layout()->contentsMargins();
+    const int note_frame = 2 * note_box_->frameWidth();
+    const int note_width = width - note_margins.left() - note_margins.right() - note_frame;
+    const int note_extra = note_title_->heightForWidth(note_width) + note_margins.top() + note_margins.bottom() +
+                           note_box_->layout()->spacing() + note_frame;
     auto needed = [&](const QFont &font) {
         const QFontMetrics fm(font);
         // (A word wider than the column does not fit at any height.)
@@ -547,13 +545,22 @@ void AlgorithmDock::fitPresentationText()
             h += textHeight(narration_->text(), width) + spacing;
         return h;
     };
-    // As large as the room allows, from presentation's size down to the desk note's.
+    // As large as the room allows, from presentation's size down to the floor.
     const double largest = t.font(kNarrationPoints).pointSizeF();
     QFont font = t.font(kNarrationPoints);
-    for (double points = largest; points >= kNotePoints; points -= 0.5) {
+    int text_height = 0;
+    for (double points = largest; points >= kPresentationTextFloorPoints; points -= 0.5) {
         font.setPointSizeF(points);
-        if (needed(font) <= room)
+        text_height = needed(font);
+        if (text_height <= room)
             break;
+    }
+    // No empty band: the code pane grows up to the text.
+    const int code_height = std::max(code_least, room_height - fixed - text_height);
+    if (scroll_->height() != code_height) {
+        scroll_->setFixedHeight(code_height);
+        // Once the pane has its height: the current line goes back to its place.
+        QMetaObject::invokeMethod(this, &AlgorithmDock::placeCurrentLine, Qt::QueuedConnection);
     }
     narration_->setFont(font);
     QFont note_font = font;
@@ -561,6 +568,18 @@ void AlgorithmDock::fitPresentationText()
     note_->setFont(note_font);
     fitNote();
     fitting_ = false;
+}
+
+int AlgorithmDock::presentationCodeLeast() const
+{
+    // Its lines, or the tallest listing line wrapped at this width and one more, so that the
+    // current line is always seen whole.
+    const int code_line = QFontMetrics(view_->font()).lineSpacing();
+    int tallest = 0;
+    if (view_->listing())
+        for (int row = 0; row < static_cast<int>(view_->listing()->size()); ++row)
+            tallest = std::max(tallest, view_->rowRect(row).height());
+    return std::max(code_line * kPresentationCodeLines, tallest + code_line) + 2 * scroll_->frameWidth();
 }
 
 void AlgorithmDock::fitNote()
