@@ -182,8 +182,8 @@ void LessonCheck::settle()
             continue;
         if (!graph.waitForLayout(50))
             continue;
-        if (graph.view()->cameraMoving())
-            continue;
+        // Where a camera move ends is what the check is about, not the move.
+        graph.view()->finishCameraMove();
         break;
     }
     // The panes' own deferred work: texts set, their layouts and the code pane's scroll (queued).
@@ -229,7 +229,8 @@ QStringList LessonCheck::run(const QString &label, QSize screen, BeatRange wante
     }
     const int beats = controller_.beatCount();
     if (wanted.from > beats) {
-        failure_ = QStringLiteral("%1: beats %2 on were asked for; the lesson has %3").arg(label).arg(wanted.from).arg(beats);
+        failure_ =
+            QStringLiteral("%1: beats %2 on were asked for; the lesson has %3").arg(label).arg(wanted.from).arg(beats);
         return problems;
     }
     for (int n = wanted.from; n <= std::min(beats, wanted.to); ++n) {
@@ -363,8 +364,7 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
     return out;
 }
 
-int runCommand(MainWindow &window, PlayerController &controller, const QString &label, QSize screen,
-               BeatRange beats)
+int runCommand(MainWindow &window, PlayerController &controller, const QString &label, QSize screen, BeatRange beats)
 {
     LessonCheck check(window, controller);
     const QStringList problems = check.run(label, screen, beats);

@@ -78,7 +78,7 @@ private:
     void fitPresentationText(); // presentation mode: the text's type to the room above the code
     void placeCurrentLine();
     int presentationCodeLeast() const; // the code pane's least height while presenting
-    void fillOutline(QMenu *menu); // the note's box: its text's height, at most a third of the dock
+    void fillOutline(QMenu *menu);     // the note's box: its text's height, at most a third of the dock
     void indexIfNeeded();
     std::uint16_t lastLineBefore(std::uint64_t step) const;
     std::uint32_t lastNoteLineBefore(std::uint64_t step) const;
@@ -101,6 +101,7 @@ private:
     bool presenting_ = false;
     bool fitting_ = false;        // fitPresentationText() is setting fonts (their events wait)
     QSpacerItem *room_ = nullptr; // presentation: the free room between the text and the code
+    int note_text_width_ = 1;     // presentation: the width the note's room was measured at
     QVBoxLayout *column_ = nullptr;
 
     std::map<std::uint32_t, QString> notes_;                          // scene line -> note text
