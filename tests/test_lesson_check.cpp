@@ -66,6 +66,14 @@ const QMap<QString, QString> &notWalked()
     return skipped;
 }
 
+// Variants taught beside a scene's default one (the buggy side of a CVE, its finding's banner).
+const QMultiMap<QString, QString> &taughtVariants()
+{
+    static const QMultiMap<QString, QString> variants{
+        {QStringLiteral("bugs/cve-2021-0920-peek-classic.scn"), QStringLiteral("buggy")}};
+    return variants;
+}
+
 // A lesson of thousands of beats is walked a part at a time (--beats), one row each, so that
 // every part stays inside a test's time; the last part runs to the lesson's end.
 constexpr int kBeatsPerPart = 1000;
@@ -132,7 +140,8 @@ private slots:
     {
         QTest::addColumn<QString>("scene");
         QTest::addColumn<QString>("size");
-        QTest::addColumn<QString>("beats"); // empty: all of them
+        QTest::addColumn<QString>("beats");   // empty: all of them
+        QTest::addColumn<QString>("variant"); // empty: the scene's own
         QStringList scenes;
         for (QDirIterator it(scenesDir(), {QStringLiteral("*.scn")}, QDir::Files, QDirIterator::Subdirectories);
              it.hasNext();) {
@@ -153,8 +162,12 @@ private slots:
                     QString tag = scene + QLatin1Char(' ') + QLatin1String(size);
                     if (!beats.isEmpty())
                         tag += QStringLiteral(" beats ") + beats;
-                    QTest::newRow(qPrintable(tag)) << scene << QString::fromLatin1(size) << beats;
+                    QTest::newRow(qPrintable(tag)) << scene << QString::fromLatin1(size) << beats << QString();
                 }
+                for (const QString &variant : taughtVariants().values(scene))
+                    QTest::newRow(qPrintable(scene + QLatin1Char(' ') + QLatin1String(size) +
+                                             QStringLiteral(" variant ") + variant))
+                        << scene << QString::fromLatin1(size) << QString() << variant;
             }
     }
     void shippedLessonPasses()
@@ -167,6 +180,9 @@ private slots:
         QStringList args{scenesDir() + QLatin1Char('/') + scene, QStringLiteral("--size"), size};
         if (!beats.isEmpty())
             args << QStringLiteral("--beats") << beats;
+        QFETCH(QString, variant);
+        if (!variant.isEmpty())
+            args << QStringLiteral("--variant") << variant;
         const Result r = check(args, home_.path());
         QVERIFY2(r.exit_code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.exit_code).arg(r.out, r.err)));
     }

@@ -342,15 +342,10 @@ void AlgorithmDock::refresh()
         // A finding made at this step is announced now, in a banner of its own.
         const QString told = controller_.narration();
         const QStringList findings = findingParagraphs(told);
-        // Each finding's first line (what broke) in the narration's large type, its details under it.
-        QStringList html;
-        for (const QString &f : findings) {
-            const QString head = f.section(QLatin1Char('\n'), 0, 0), rest = f.section(QLatin1Char('\n'), 1);
-            html << QStringLiteral("<p style=\"font-size:%1pt; font-weight:bold\">%2</p><p>%3</p>")
-                        .arg(Theme::instance().font(kNarrationPoints).pointSizeF())
-                        .arg(head.toHtmlEscaped(), rest.toHtmlEscaped());
-        }
-        finding_->setText(html.join(QString()));
+        findings_.clear();
+        for (const QString &f : findings)
+            findings_.emplace_back(f.section(QLatin1Char('\n'), 0, 0), f.section(QLatin1Char('\n'), 1));
+        setFindingText(Theme::instance().font(kNarrationPoints).pointSizeF());
         finding_->setVisible(!findings.isEmpty());
         QString story = withoutFindings(told);
         // The last step also tells how the run ended: what was freed, what leaked, the expectations.
@@ -415,6 +410,17 @@ void AlgorithmDock::refresh()
         narration_->setVisible(!note_now || !narrationText().simplified().contains(noteText().simplified()));
         fitPresentationText();
     }
+}
+
+void AlgorithmDock::setFindingText(double head_points)
+{
+    // Each finding's first line (what broke) in the narration's type, its details under it.
+    QString html;
+    for (const auto &[head, rest] : findings_)
+        html += QStringLiteral("<p style=\"font-size:%1pt; font-weight:bold\">%2</p><p>%3</p>")
+                    .arg(head_points)
+                    .arg(head.toHtmlEscaped(), rest.toHtmlEscaped());
+    finding_->setText(html);
 }
 
 QString AlgorithmDock::autobindTitle(AutobindMode mode)
@@ -531,8 +537,7 @@ void AlgorithmDock::fitPresentationText()
     const int spacing = column_->spacing();
     // What does not shrink: the title, the code pane, a finding's banner, the margins.
     int fixed = m.top() + m.bottom() + title_->heightForWidth(width) + spacing;
-    if (finding_->isVisible())
-        fixed += finding_->heightForWidth(width) + spacing;
+
     const int room = room_height - fixed - code_least;
     // The note box's own margins and frame around its text.
     const QMargins note_margins = note_box_->layout()->contentsMargins();
@@ -549,6 +554,14 @@ void AlgorithmDock::fitPresentationText()
                    w;
         };
         int h = 0;
+        if (finding_->isVisibleTo(this)) {
+            // The banner steps down with the words: its head in their size, its details smaller.
+            QFont details = finding_->font();
+            details.setPointSizeF(font.pointSizeF() * kRowPoints / kNarrationPoints);
+            finding_->setFont(details);
+            setFindingText(font.pointSizeF());
+            h += finding_->heightForWidth(std::max(1, width)) + spacing;
+        }
         if (note_box_->isVisibleTo(this)) {
             QFont bold = font;
             bold.setBold(note_current_);

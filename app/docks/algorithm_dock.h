@@ -75,7 +75,8 @@ private:
     void applyTheme();
     void styleNote();
     void fitNote();
-    void fitPresentationText(); // presentation mode: the text's type to the room above the code
+    void setFindingText(double head_points); // the banner's text, its heads at `head_points`
+    void fitPresentationText();              // presentation mode: the text's type to the room above the code
     void placeCurrentLine();
     int presentationCodeLeast() const; // the code pane's least height while presenting
     void fillOutline(QMenu *menu);     // the note's box: its text's height, at most a third of the dock
@@ -92,7 +93,8 @@ private:
     QToolButton *outline_ = nullptr;
     QLabel *caption_ = nullptr;
     QLabel *narration_ = nullptr;
-    QLabel *finding_ = nullptr; // the findings' banner, above the narration
+    QLabel *finding_ = nullptr;                         // the findings' banner, above the narration
+    std::vector<std::pair<QString, QString>> findings_; // the banner's findings: head, details
     QScrollArea *scroll_ = nullptr;
     AlgorithmView *view_ = nullptr;
     bool note_current_ = false;
