@@ -116,6 +116,24 @@ QSize parseSize(const QString &text)
     return {w, h};
 }
 
+BeatRange parseBeats(const QString &text)
+{
+    static const QRegularExpression form(QStringLiteral("^([0-9]{1,9})(-([0-9]{1,9})?)?$"));
+    const QRegularExpressionMatch m = form.match(text);
+    BeatRange range;
+    if (!m.hasMatch()) {
+        range.valid = false;
+        return range;
+    }
+    range.from = m.captured(1).toInt();
+    if (m.captured(2).isEmpty())
+        range.to = range.from;
+    else if (!m.captured(3).isEmpty())
+        range.to = m.captured(3).toInt();
+    range.valid = range.from >= 1 && range.from <= range.to;
+    return range;
+}
+
 double labelFloorPixels(QSize screen)
 {
     // The graph's own rule (GraphPanel): 24 px for a 1280-pixel-wide projector and up, shrinking
@@ -164,8 +182,8 @@ void LessonCheck::settle()
             continue;
         if (!graph.waitForLayout(50))
             continue;
-        if (graph.view()->cameraMoving())
-            continue;
+        // Where a camera move ends is what the check is about, not the move.
+        graph.view()->finishCameraMove();
         break;
     }
     // The panes' own deferred work: texts set, their layouts and the code pane's scroll (queued).
@@ -175,7 +193,7 @@ void LessonCheck::settle()
     }
 }
 
-QStringList LessonCheck::run(const QString &label, QSize screen)
+QStringList LessonCheck::run(const QString &label, QSize screen, BeatRange wanted)
 {
     screen_ = screen;
     beats_checked_ = 0;
@@ -210,7 +228,12 @@ QStringList LessonCheck::run(const QString &label, QSize screen)
         return problems;
     }
     const int beats = controller_.beatCount();
-    for (int n = 1; n <= beats; ++n) {
+    if (wanted.from > beats) {
+        failure_ =
+            QStringLiteral("%1: beats %2 on were asked for; the lesson has %3").arg(label).arg(wanted.from).arg(beats);
+        return problems;
+    }
+    for (int n = wanted.from; n <= std::min(beats, wanted.to); ++n) {
         controller_.goToBeat(n);
         settle();
         const bool end = controller_.position() == controller_.totalSteps();
@@ -341,10 +364,10 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
     return out;
 }
 
-int runCommand(MainWindow &window, PlayerController &controller, const QString &label, QSize screen)
+int runCommand(MainWindow &window, PlayerController &controller, const QString &label, QSize screen, BeatRange beats)
 {
     LessonCheck check(window, controller);
-    const QStringList problems = check.run(label, screen);
+    const QStringList problems = check.run(label, screen, beats);
     if (!check.failure().isEmpty()) {
         std::fprintf(stderr, "inflight: error: %s\n", qPrintable(check.failure()));
         return 2;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The lesson check (inflight --check-lesson SCENE [--size WxH]): a scene shown in presentation
+// The lesson check (inflight --check-lesson SCENE [--size WxH] [--beats FROM-TO]): a scene shown in presentation
 // mode on a projector of the given size, walked beat by beat with the presenter's own beat
 // list, and what a student in the last row would miss, one located line each:
 //   - a socket or process the narration (or the note being read out) names that is not wholly
@@ -8,13 +8,15 @@
 //     1024x768: MainWindow::kPresentationLabelPixels and the graph's own projector rule);
 //   - a text that does not fit where it is shown: the narration, the note, the finding banner,
 //     the end summary, the current code line (a student cannot scroll the presenter's pane).
-// An author runs it on a lesson before teaching it; the tests run it on every shipped scene.
+// An author runs it on a lesson before teaching it (a long one a part at a time, --beats); the
+// tests run it on every shipped scene.
 #pragma once
 
 #include <QSize>
 #include <QString>
 #include <QStringList>
 
+#include <limits>
 #include <memory>
 
 class MainWindow;
@@ -27,6 +29,15 @@ inline constexpr QSize kDefaultProjector{1280, 800};
 
 // "WxH" exactly (digits, 'x', digits; each side 200..10000); nullopt-like invalid QSize otherwise.
 QSize parseSize(const QString &text);
+
+// The beats to walk, 1-based and inclusive: "FROM-TO", "FROM-" (to the last) or "N" (that one).
+struct BeatRange {
+    int from = 1;
+    int to = std::numeric_limits<int>::max();
+    bool valid = true;
+};
+// Refused (valid false) unless digits, 1 <= FROM <= TO.
+BeatRange parseBeats(const QString &text);
 
 // The least pixel size of a socket's name on a projector of `screen`'s size.
 double labelFloorPixels(QSize screen);
@@ -44,8 +55,9 @@ public:
     // Opens presentation mode at `screen` (the window reset to the default layout and text size
     // first, so the result does not depend on a user's saved window) on the scene the controller
     // has, waits for its index, walks every beat and returns the problems, each line
-    // "<label>:beat N (step S): …". `label` names the scene in the lines (its path).
-    QStringList run(const QString &label, QSize screen);
+    // "<label>:beat N (step S): …". `label` names the scene in the lines (its path). Only the
+    // beats in `beats` are walked; a range starting past the last beat is a failure.
+    QStringList run(const QString &label, QSize screen, BeatRange beats = {});
     int beatsChecked() const { return beats_checked_; }
     // Why the walk could not be made (no scene, the index never came); empty when it was.
     QString failure() const { return failure_; }
@@ -63,6 +75,7 @@ private:
 
 // The --check-lesson command: the problems on stdout, a summary on stderr; 0 when there are
 // none, 1 when there are, 2 when the check could not be made.
-int runCommand(MainWindow &window, PlayerController &controller, const QString &label, QSize screen);
+int runCommand(MainWindow &window, PlayerController &controller, const QString &label, QSize screen,
+               BeatRange beats = {});
 
 } // namespace lesson_check

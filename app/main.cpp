@@ -89,8 +89,12 @@ int main(int argc, char **argv)
                                                 "--size (offscreen) and print what the back row would miss; exit 1 "
                                                 "if anything, 0 if nothing."),
                                  QStringLiteral("SCENE"));
-    cli.addOptions(
-        {gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt, edit_opt, export_opt, variant_opt, check_opt});
+    QCommandLineOption beats_opt(QStringLiteral("beats"),
+                                 QStringLiteral("With --check-lesson: walk only beats FROM to TO (FROM- : to the last; "
+                                                "N: that one)."),
+                                 QStringLiteral("FROM-TO"));
+    cli.addOptions({gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt, edit_opt, export_opt, variant_opt,
+                    check_opt, beats_opt});
     cli.process(app);
 
     PlayerController controller;
@@ -191,8 +195,16 @@ int main(int argc, char **argv)
                          qPrintable(cli.value(size_opt)));
             return 2;
         }
-        if (checking)
-            return lesson_check::runCommand(window, controller, cli.value(check_opt), size);
+        if (checking) {
+            const lesson_check::BeatRange beats =
+                cli.isSet(beats_opt) ? lesson_check::parseBeats(cli.value(beats_opt)) : lesson_check::BeatRange{};
+            if (!beats.valid) {
+                std::fprintf(stderr, "inflight: error: bad --beats '%s' (FROM-TO, FROM- or N; from 1)\n",
+                             qPrintable(cli.value(beats_opt)));
+                return 2;
+            }
+            return lesson_check::runCommand(window, controller, cli.value(check_opt), size, beats);
+        }
         window.resize(size);
     }
     if (cli.isSet(export_opt)) {

@@ -2,7 +2,8 @@
 // The lesson check (inflight --check-lesson): its arguments are refused when malformed, a lesson
 // the back row cannot read is reported beat by beat and exits 1, and every shipped lesson
 // (scenes/ but large/ and the autobind scenes, whose subject is a map, not a graph) passes on
-// a 1280x800 and a 1024x768 projector. One row per scene and size, so the suite shards.
+// a 1280x800 and a 1024x768 projector. One row per scene and size (a long lesson: per part of
+// its beats), so the suite shards.
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -52,32 +53,34 @@ bool isLesson(const QString &relative)
            !QFileInfo(relative).fileName().contains(QLatin1String("autobind"));
 }
 
-// Scenes that cannot pass yet, and why. Each row still runs the check (and prints what it
-// found) unless its run is too long to walk inside a test's time.
-struct KnownFailure {
-    QString why;
-    bool runs = true; // false: the walk alone takes longer than a test may
-};
-const QMap<QString, KnownFailure> &knownFailures()
+// Scenes not walked, and why.
+const QMap<QString, QString> &notWalked()
 {
-    static const QString long_note =
-        QStringLiteral("the first note is too long for the 1024x768 column even at the desk note's size");
-    static const QString seed = QStringLiteral("a seed scene, not lesson-sized: its run is indexed and walked in "
-                                               "minutes (thousands of beats), beyond a test's 30 s");
-    static const QMap<QString, KnownFailure> known{
-        {QStringLiteral("selftest-self-ref-listener.scn 1024x768"), {long_note}},
-        {QStringLiteral("selftest-triangle-listener.scn 1024x768"), {long_note}},
-        {QStringLiteral("selftest-mixed-lowpoint-stream.scn 1024x768"),
-         {QStringLiteral("the listing's last line (gc_in_progress = false) is cut at the code pane's bottom at the "
-                         "end of the run")}},
-        {QStringLiteral("seed-gc-penalty.scn 1280x800"), {seed, false}},
-        {QStringLiteral("seed-gc-penalty.scn 1024x768"), {seed, false}},
-        {QStringLiteral("seed-scm-credentials.scn 1280x800"), {seed, false}},
-        {QStringLiteral("seed-scm-credentials.scn 1024x768"), {seed, false}},
-        {QStringLiteral("seed-splice-checksum.scn 1280x800"), {seed, false}},
-        {QStringLiteral("seed-splice-checksum.scn 1024x768"), {seed, false}},
+    static const QMap<QString, QString> skipped{
+        {QStringLiteral("seed-gc-penalty.scn"),
+         QStringLiteral("44,818 beats over a 32,000-socket graph: about 35 ms a beat, half an hour a size")},
+        {QStringLiteral("seed-scm-credentials.scn"),
+         QStringLiteral("the camera does not frame the sockets a send names once the latency panel takes "
+                        "the room under the graph (reported from beat 5 at 1280x800)")},
     };
-    return known;
+    return skipped;
+}
+
+// Variants taught beside a scene's default one (the buggy side of a CVE, its finding's banner).
+const QMultiMap<QString, QString> &taughtVariants()
+{
+    static const QMultiMap<QString, QString> variants{
+        {QStringLiteral("bugs/cve-2021-0920-peek-classic.scn"), QStringLiteral("buggy")}};
+    return variants;
+}
+
+// A lesson of thousands of beats is walked a part at a time (--beats), one row each, so that
+// every part stays inside a test's time; the last part runs to the lesson's end.
+constexpr int kBeatsPerPart = 1000;
+const QMap<QString, int> &partsOfLongLessons()
+{
+    static const QMap<QString, int> parts{{QStringLiteral("seed-splice-checksum.scn"), 16}};
+    return parts;
 }
 
 } // namespace
@@ -98,6 +101,9 @@ private slots:
             // (Quoted: a tag's spaces must survive the shard runner.)
             QTest::newRow(qPrintable(QStringLiteral("size '%1'").arg(QLatin1String(size))))
                 << QStringList{triangle, QStringLiteral("--size"), QString::fromLatin1(size)};
+        for (const char *beats : {"0-5", "5-3", "a-b", "-3", "1-2-3", "99999-"})
+            QTest::newRow(qPrintable(QStringLiteral("beats '%1'").arg(QLatin1String(beats))))
+                << QStringList{triangle, QStringLiteral("--beats"), QString::fromLatin1(beats)};
         QTest::newRow("no such scene") << QStringList{scenesDir() + QStringLiteral("/no-such-scene.scn")};
     }
     void refusesBadArguments()
@@ -134,6 +140,8 @@ private slots:
     {
         QTest::addColumn<QString>("scene");
         QTest::addColumn<QString>("size");
+        QTest::addColumn<QString>("beats");   // empty: all of them
+        QTest::addColumn<QString>("variant"); // empty: the scene's own
         QStringList scenes;
         for (QDirIterator it(scenesDir(), {QStringLiteral("*.scn")}, QDir::Files, QDirIterator::Subdirectories);
              it.hasNext();) {
@@ -143,23 +151,39 @@ private slots:
         }
         scenes.sort();
         for (const QString &scene : scenes)
-            for (const char *size : {"1280x800", "1024x768"})
-                QTest::newRow(qPrintable(scene + QLatin1Char(' ') + QLatin1String(size)))
-                    << scene << QString::fromLatin1(size);
+            for (const char *size : {"1280x800", "1024x768"}) {
+                const int parts = partsOfLongLessons().value(scene, 1);
+                for (int part = 0; part < parts; ++part) {
+                    const QString beats =
+                        parts == 1 ? QString()
+                        : part + 1 == parts
+                            ? QStringLiteral("%1-").arg(part * kBeatsPerPart + 1)
+                            : QStringLiteral("%1-%2").arg(part * kBeatsPerPart + 1).arg((part + 1) * kBeatsPerPart);
+                    QString tag = scene + QLatin1Char(' ') + QLatin1String(size);
+                    if (!beats.isEmpty())
+                        tag += QStringLiteral(" beats ") + beats;
+                    QTest::newRow(qPrintable(tag)) << scene << QString::fromLatin1(size) << beats << QString();
+                }
+                for (const QString &variant : taughtVariants().values(scene))
+                    QTest::newRow(qPrintable(scene + QLatin1Char(' ') + QLatin1String(size) +
+                                             QStringLiteral(" variant ") + variant))
+                        << scene << QString::fromLatin1(size) << QString() << variant;
+            }
     }
     void shippedLessonPasses()
     {
         QFETCH(QString, scene);
         QFETCH(QString, size);
-        const QString key = scene + QLatin1Char(' ') + size;
-        const auto known = knownFailures().constFind(key);
-        if (known != knownFailures().constEnd()) {
-            // Not walked at all: said as a skip, not an expected failure (nothing was checked).
-            if (!known->runs)
-                QSKIP(qPrintable(QStringLiteral("not walked: ") + known->why));
-            QEXPECT_FAIL("", qPrintable(known->why), Abort);
-        }
-        const Result r = check({scenesDir() + QLatin1Char('/') + scene, QStringLiteral("--size"), size}, home_.path());
+        QFETCH(QString, beats);
+        if (notWalked().contains(scene))
+            QSKIP(qPrintable(QStringLiteral("not walked: ") + notWalked().value(scene)));
+        QStringList args{scenesDir() + QLatin1Char('/') + scene, QStringLiteral("--size"), size};
+        if (!beats.isEmpty())
+            args << QStringLiteral("--beats") << beats;
+        QFETCH(QString, variant);
+        if (!variant.isEmpty())
+            args << QStringLiteral("--variant") << variant;
+        const Result r = check(args, home_.path());
         QVERIFY2(r.exit_code == 0, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.exit_code).arg(r.out, r.err)));
     }
 };

@@ -184,9 +184,23 @@ void AlgorithmDock::placeCurrentLine()
     if (!r.isValid())
         return;
     if (presenting_) {
-        // Always on the pane's second line: the eye finds it where it was (a line before it
-        // for context, the rest of the pane for what follows).
-        bar->setValue(r.top() - QFontMetrics(view_->font()).lineSpacing());
+        // A column laid out taller than the dock (a label wrapped a line more than measured)
+        // gives the overflow back from the code pane, down to its least.
+        if (auto *area = qobject_cast<QScrollArea *>(widget()); area && area->widget()) {
+            const int over = area->widget()->minimumSizeHint().height() - area->viewport()->height();
+            if (over > 0 && scroll_->height() - over >= presentationCodeLeast()) {
+                scroll_->setFixedHeight(scroll_->height() - over);
+                QMetaObject::invokeMethod(this, &AlgorithmDock::placeCurrentLine, Qt::QueuedConnection);
+                return;
+            }
+        }
+        // Always at the same height on screen, counted from the pane's bottom (the pane grows
+        // upwards into the room the text leaves): where the second line of the least pane
+        // would be, higher only as far as a tall line needs to be seen whole. The eye finds it
+        // where it was; a taller pane shows more of what led to it.
+        const int line = QFontMetrics(view_->font()).lineSpacing();
+        const int at = std::clamp(h - (kPresentationCodeLines - 1) * line, 0, std::max(0, h - r.height()));
+        bar->setValue(r.top() - at);
         return;
     }
     // A line out of view is centred, so that the lines around it are seen too.
@@ -201,6 +215,11 @@ void AlgorithmDock::setPresentation(bool on)
     presenting_ = on;
     caption_->setVisible(!on);
     outline_->setVisible(!on);
+    // The narrow column's width goes to the words, not to margins.
+    column_->setContentsMargins(on ? QMargins(3, 2, 3, 2) : QMargins(6, 4, 6, 4));
+    note_box_->layout()->setContentsMargins(on ? QMargins(4, 2, 4, 2) : QMargins(8, 4, 8, 6));
+    // The whole note is shown while presenting: no scroll bar takes its width.
+    note_scroll_->setVerticalScrollBarPolicy(on ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
     // The code pane: a fixed height at the bottom while presenting, the free room above it.
     column_->setStretch(column_->indexOf(room_), on ? 1 : 0);
     column_->setStretch(column_->indexOf(scroll_), on ? 0 : 1);
@@ -324,15 +343,10 @@ void AlgorithmDock::refresh()
         // A finding made at this step is announced now, in a banner of its own.
         const QString told = controller_.narration();
         const QStringList findings = findingParagraphs(told);
-        // Each finding's first line (what broke) in the narration's large type, its details under it.
-        QStringList html;
-        for (const QString &f : findings) {
-            const QString head = f.section(QLatin1Char('\n'), 0, 0), rest = f.section(QLatin1Char('\n'), 1);
-            html << QStringLiteral("<p style=\"font-size:%1pt; font-weight:bold\">%2</p><p>%3</p>")
-                        .arg(Theme::instance().font(kNarrationPoints).pointSizeF())
-                        .arg(head.toHtmlEscaped(), rest.toHtmlEscaped());
-        }
-        finding_->setText(html.join(QString()));
+        findings_.clear();
+        for (const QString &f : findings)
+            findings_.emplace_back(f.section(QLatin1Char('\n'), 0, 0), f.section(QLatin1Char('\n'), 1));
+        setFindingText(Theme::instance().font(kNarrationPoints).pointSizeF());
         finding_->setVisible(!findings.isEmpty());
         QString story = withoutFindings(told);
         // The last step also tells how the run ended: what was freed, what leaked, the expectations.
@@ -400,6 +414,17 @@ void AlgorithmDock::refresh()
     }
 }
 
+void AlgorithmDock::setFindingText(double head_points)
+{
+    // Each finding's first line (what broke) in the narration's type, its details under it.
+    QString html;
+    for (const auto &[head, rest] : findings_)
+        html += QStringLiteral("<p style=\"font-size:%1pt; font-weight:bold\">%2</p><p>%3</p>")
+                    .arg(head_points)
+                    .arg(head.toHtmlEscaped(), rest.toHtmlEscaped());
+    finding_->setText(html);
+}
+
 QString AlgorithmDock::autobindTitle(AutobindMode mode)
 {
     switch (mode) {
@@ -452,8 +477,8 @@ void AlgorithmDock::applyTheme()
     view_->setFont(code_font);
     const int code_line = QFontMetrics(code_font).lineSpacing();
     scroll_->setMinimumHeight(code_line * 6);
-    if (presenting_) // the pane's own frame around its lines
-        scroll_->setFixedHeight(code_line * kPresentationCodeLines + 2 * scroll_->frameWidth());
+    if (presenting_) // the pane's own frame around its lines (fitPresentationText() gives it the rest)
+        scroll_->setFixedHeight(presentationCodeLeast());
     // A dock squeezed to a sliver shows nothing: ask for room for ~16 code characters.
     if (widget())
         widget()->setMinimumWidth(QFontMetrics(t.monoFont(kCodePoints)).horizontalAdvance(QLatin1Char('m')) * 16);
@@ -520,69 +545,95 @@ void AlgorithmDock::fitPresentationText()
     const Theme &t = Theme::instance();
     auto *area = qobject_cast<QScrollArea *>(widget());
     const int room_height = area ? area->viewport()->height() : height();
-    // The code pane: its lines, or the tallest listing line wrapped at this width and one more,
-    // so that the current line is always seen whole (the same height for every line: it does
-    // not move).
-    const int code_line = QFontMetrics(view_->font()).lineSpacing();
-    int tallest = 0;
-    if (view_->listing())
-        for (int row = 0; row < static_cast<int>(view_->listing()->size()); ++row)
-            tallest = std::max(tallest, view_->rowRect(row).height());
-    const int code_height =
-        std::max(code_line * kPresentationCodeLines, tallest + code_line) + 2 * scroll_->frameWidth();
-    if (scroll_->height() != code_height)
-        scroll_->setFixedHeight(code_height);
+    // The code pane at its least (presentationCodeLeast()); it takes what the text leaves.
+    const int code_least = presentationCodeLeast();
     const QMargins m = column_->contentsMargins();
     const int width = (area ? area->viewport()->width() : this->width()) - m.left() - m.right();
     const int spacing = column_->spacing();
     // What does not shrink: the title, the code pane, a finding's banner, the margins.
-    int fixed = m.top() + m.bottom() + title_->heightForWidth(width) + spacing + code_height;
-    if (finding_->isVisible())
-        fixed += finding_->heightForWidth(width) + spacing;
-    const int room = room_height - fixed;
+    int fixed = m.top() + m.bottom() + title_->heightForWidth(width) + spacing;
+
+    const int room = room_height - fixed - code_least;
     // The note box's own margins and frame around its text.
-    const int note_width = width - 16 - 4;
-    const int note_extra = note_title_->heightForWidth(note_width) + 4 + 6 + 2 + 4;
+    const QMargins note_margins = note_box_->layout()->contentsMargins();
+    const int note_frame = 2 * note_box_->frameWidth();
+    const int note_width = width - note_margins.left() - note_margins.right() - note_frame;
+    const int note_extra = note_title_->heightForWidth(note_width) + note_margins.top() + note_margins.bottom() +
+                           note_box_->layout()->spacing() + note_frame;
+    // Measured by the labels themselves, in the font tried (their own wrapping, at break
+    // opportunities the metrics alone do not know).
     auto needed = [&](const QFont &font) {
-        const QFontMetrics fm(font);
         // (A word wider than the column does not fit at any height.)
-        auto textHeight = [&fm](const QString &text, int w) {
-            const QRect r = fm.boundingRect(QRect(0, 0, std::max(1, w), 1 << 20), Qt::TextWordWrap, text);
-            return r.width() > w ? (1 << 20) : r.height();
+        auto tooWide = [](const QFont &f, const QString &text, int w) {
+            return QFontMetrics(f).boundingRect(QRect(0, 0, std::max(1, w), 1 << 20), Qt::TextWordWrap, text).width() >
+                   w;
         };
         int h = 0;
+        if (finding_->isVisibleTo(this)) {
+            // The banner steps down with the words: its head in their size, its details smaller.
+            QFont details = finding_->font();
+            details.setPointSizeF(font.pointSizeF() * kRowPoints / kNarrationPoints);
+            finding_->setFont(details);
+            setFindingText(font.pointSizeF());
+            h += finding_->heightForWidth(std::max(1, width)) + spacing;
+        }
         if (note_box_->isVisibleTo(this)) {
             QFont bold = font;
             bold.setBold(note_current_);
-            const QRect r = QFontMetrics(bold).boundingRect(QRect(0, 0, std::max(1, note_width), 1 << 20),
-                                                            Qt::TextWordWrap, note_->text());
-            h += (r.width() > note_width ? (1 << 20) : r.height()) + note_extra + spacing;
+            note_->setFont(bold);
+            if (tooWide(bold, note_->text(), note_width))
+                return 1 << 20;
+            h += note_->heightForWidth(std::max(1, note_width)) + note_extra + spacing;
         }
-        if (narration_->isVisibleTo(this))
-            h += textHeight(narration_->text(), width) + spacing;
+        if (narration_->isVisibleTo(this)) {
+            narration_->setFont(font);
+            if (tooWide(font, narration_->text(), width))
+                return 1 << 20;
+            h += narration_->heightForWidth(std::max(1, width)) + spacing;
+        }
         return h;
     };
-    // As large as the room allows, from presentation's size down to the desk note's.
+    // As large as the room allows, from presentation's size down to the floor.
     const double largest = t.font(kNarrationPoints).pointSizeF();
     QFont font = t.font(kNarrationPoints);
-    for (double points = largest; points >= kNotePoints; points -= 0.5) {
+    int text_height = 0;
+    for (double points = largest; points >= kPresentationTextFloorPoints; points -= 0.5) {
         font.setPointSizeF(points);
-        if (needed(font) <= room)
+        text_height = needed(font);
+        if (text_height <= room)
             break;
     }
     narration_->setFont(font);
     QFont note_font = font;
     note_font.setBold(note_current_);
     note_->setFont(note_font);
+    note_text_width_ = note_width;
     fitNote();
+    // No empty band: the code pane grows up to the text (and the spacing the free room keeps).
+    // (Half a code line to spare for the layout's rounding.)
+    const int code_height = std::max(code_least, room_height - fixed - text_height - spacing -
+                                                     QFontMetrics(view_->font()).lineSpacing() / 2);
+    if (scroll_->height() != code_height)
+        scroll_->setFixedHeight(code_height);
+    // Once the pane and the listing under it have their heights: the current line to its place.
+    QMetaObject::invokeMethod(this, &AlgorithmDock::placeCurrentLine, Qt::QueuedConnection);
     fitting_ = false;
+}
+
+int AlgorithmDock::presentationCodeLeast() const
+{
+    // Its lines, or the current listing line wrapped at this width and one more, so that the
+    // current line is always seen whole.
+    const int code_line = QFontMetrics(view_->font()).lineSpacing();
+    const int current = view_->currentRow() >= 0 ? view_->rowRect(view_->currentRow()).height() : 0;
+    return std::max(code_line * kPresentationCodeLines, current + code_line) + 2 * scroll_->frameWidth();
 }
 
 void AlgorithmDock::fitNote()
 {
     if (presenting_) {
-        // The whole note: the room was made for it (fitPresentationText()).
-        const int wanted = note_->heightForWidth(std::max(1, note_scroll_->viewport()->width()));
+        // The whole note, at the width its room was measured for (fitPresentationText()).
+        const int wanted = note_->heightForWidth(std::max(1, note_text_width_));
         note_scroll_->setMaximumHeight(QWIDGETSIZE_MAX);
         note_scroll_->setMinimumHeight(std::max(0, wanted));
         return;

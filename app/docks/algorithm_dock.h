@@ -55,12 +55,16 @@ public:
     // Presentation mode: the words the class reads and the code around the current line, no
     // more. The note is shown at its own beat only (and the narration then only if it says
     // something else), the caption and the notes' outline are left to the timeline and the
-    // desk; the code pane keeps a fixed height at the bottom, its current line at a fixed row,
-    // so it does not move with the text's length; the text takes the rest of the column, its
-    // type as large as fits (never under the desk note's size).
+    // desk; the code pane sits at the bottom with at least kPresentationCodeLines lines, its
+    // current line at a fixed height on screen whatever the text's length; the text above it
+    // gets its type as large as fits (never under kPresentationTextFloorPoints), and the code pane
+    // grows up to the text (no empty band between them).
     void setPresentation(bool on);
     bool presenting() const { return presenting_; }
-    static constexpr int kPresentationCodeLines = 8;
+    static constexpr int kPresentationCodeLines = 6;
+    // The least the narration and the note step down to when a long one needs the room: 16 px
+    // type at 96 dpi, still read from the last row of a classroom (the desk's list rows).
+    static constexpr double kPresentationTextFloorPoints = 12.0;
     static constexpr double kPresentationCodeScale = 0.75; // of the code's size at presentation's scale
 
 protected:
@@ -73,9 +77,11 @@ private:
     void applyTheme();
     void styleNote();
     void fitNote();
-    void fitPresentationText(); // presentation mode: the text's type to the room above the code
+    void setFindingText(double head_points); // the banner's text, its heads at `head_points`
+    void fitPresentationText();              // presentation mode: the text's type to the room above the code
     void placeCurrentLine();
-    void fillOutline(QMenu *menu); // the note's box: its text's height, at most a third of the dock
+    int presentationCodeLeast() const; // the code pane's least height while presenting
+    void fillOutline(QMenu *menu);     // the note's box: its text's height, at most a third of the dock
     void indexIfNeeded();
     std::uint16_t lastLineBefore(std::uint64_t step) const;
     std::uint32_t lastNoteLineBefore(std::uint64_t step) const;
@@ -89,7 +95,8 @@ private:
     QToolButton *outline_ = nullptr;
     QLabel *caption_ = nullptr;
     QLabel *narration_ = nullptr;
-    QLabel *finding_ = nullptr; // the findings' banner, above the narration
+    QLabel *finding_ = nullptr;                         // the findings' banner, above the narration
+    std::vector<std::pair<QString, QString>> findings_; // the banner's findings: head, details
     QScrollArea *scroll_ = nullptr;
     AlgorithmView *view_ = nullptr;
     bool note_current_ = false;
@@ -98,6 +105,7 @@ private:
     bool presenting_ = false;
     bool fitting_ = false;        // fitPresentationText() is setting fonts (their events wait)
     QSpacerItem *room_ = nullptr; // presentation: the free room between the text and the code
+    int note_text_width_ = 1;     // presentation: the width the note's room was measured at
     QVBoxLayout *column_ = nullptr;
 
     std::map<std::uint32_t, QString> notes_;                          // scene line -> note text
