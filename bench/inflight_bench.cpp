@@ -134,8 +134,7 @@ void bench_collections()
         std::printf("  %-8s %-26s %12.2f %14.2f %12llu %9u\n", std::string(era_name(c.era)).c_str(), c.what,
                     median(collect), median(release), static_cast<unsigned long long>(f.steps), f.garbage);
     }
-    std::printf(
-        "  (a real kernel's figures for the same collections: docs/performance.md)\n\n");
+    std::printf("  (a real kernel's figures for the same collections: docs/performance.md)\n\n");
 }
 
 std::string ring_scene(int rings, int size, GcEra era)
