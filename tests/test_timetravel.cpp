@@ -499,7 +499,9 @@ private slots:
         const auto scene = closed_rings(100, "gc\nexpect freed u0_0\n");
         QVERIFY2(scene, "the scene parses");
         const SimulationOptions o = fast_forwarded();
-        // The quiescent statement ends of the last kTailStatements statements, by a plain run.
+        // The quiescent statement ends of the tail's last statements, by a plain run.
+        const TailPlan plan = CheckpointStore().tail_plan(0);
+        QVERIFY(plan.end && plan.statements > 0 && plan.spacing == 1);
         std::vector<std::uint64_t> tail_steps;
         std::uint64_t end = 0, gc_start = 0, gc_end = 0;
         {
@@ -512,7 +514,7 @@ private slots:
             QVERIFY(quiet.size() >= 3 && quiet.back().second == end);
             const std::uint64_t n = full.statements_executed();
             for (const auto &[statements, steps] : quiet)
-                if (statements + kTailStatements >= n && steps < end)
+                if (statements + plan.statements >= n && steps < end)
                     tail_steps.push_back(steps);
             gc_end = quiet[quiet.size() - 2].second;
             gc_start = quiet[quiet.size() - 3].second;
@@ -581,9 +583,8 @@ private slots:
     void largeStateTailSkipsItsEndAndNearBoundaries()
     {
         // A state whose copy takes over a quarter of the budget (the million-bind scene's) gets
-        // no checkpoint of the end itself, and of the last kTailStatementsLarge statements'
-        // boundaries only those a sixteenth of an interval past the one before: each costs a
-        // pack of the whole state, and a sixteenth of an interval is little replay.
+        // no checkpoint of the end itself, and of the tail's statement boundaries only those
+        // the tail's spacing past the one before: each costs a pack of the whole state.
         const auto scene = closed_rings(100, "gc\nexpect freed u0_0\n");
         QVERIFY2(scene, "the scene parses");
         const SimulationOptions o = fast_forwarded();
@@ -597,17 +598,19 @@ private slots:
                     quiet.emplace_back(full.statements_executed(), full.steps());
             statements = full.statements_executed();
         }
-        QVERIFY(quiet.size() > kTailStatementsLarge);
+        constexpr std::uint64_t interval = std::uint64_t(1) << 12;
+        const TailPlan plan = CheckpointStore(std::size_t(1) << 20, interval).tail_plan(std::size_t(1) << 19);
+        QVERIFY2(!plan.end && plan.spacing > 1, "half the budget is a large state");
+        QVERIFY(quiet.size() > plan.statements);
         const std::uint64_t end = quiet.back().second, gc_end = quiet[quiet.size() - 2].second,
                             gc_start = quiet[quiet.size() - 3].second;
-        constexpr std::uint64_t interval = std::uint64_t(1) << 12; // tail spacing: 256 steps
-        QVERIFY2(gc_end - gc_start >= interval / 16, "the gc is long");
-        QVERIFY2(end - gc_end < interval / 16, "the expect after it is short");
+        QVERIFY2(gc_end - gc_start >= plan.spacing, "the gc is long");
+        QVERIFY2(end - gc_end < plan.spacing, "the expect after it is short");
         // The boundaries the rule keeps, worked out here from the plain run: in the window,
         // not the end, each a sixteenth of an interval past the one kept before (step 0 first).
         std::vector<std::uint64_t> kept{0};
         for (const auto &[at, steps] : quiet)
-            if (at + kTailStatementsLarge >= statements && steps < end && steps >= kept.back() + interval / 16)
+            if (at + plan.statements >= statements && steps < end && steps >= kept.back() + plan.spacing)
                 kept.push_back(steps);
         QVERIFY2(std::find(kept.begin(), kept.end(), gc_end) != kept.end(), "the gc's end is kept");
         QVERIFY2(std::find(kept.begin(), kept.end(), gc_start) == kept.end(),
@@ -617,16 +620,18 @@ private slots:
         QCOMPARE(run.steps(), end);
         auto shared = std::make_shared<CheckpointStore>(2 * state_bytes(run), interval); // the end state: half
         CheckpointStore &store = *shared;
+        const TailPlan actual = store.tail_plan(state_bytes(run));
+        QVERIFY(actual.end == plan.end && actual.statements == plan.statements && actual.spacing == plan.spacing);
         Simulation start(scene, o);
         store.add(start);
         std::atomic<bool> cancel{false};
         checkpoint_tail(run, store, cancel);
         store.flush();
         // Exactly those: the gc's end serves "last", and a step back into the gc restores a
-        // boundary a sixteenth of an interval or less before its start.
+        // boundary the tail's spacing or less before its start.
         QCOMPARE(store.stats().count, kept.size());
         QCOMPARE(store.at_or_before(end)->steps(), gc_end);
-        QVERIFY(gc_start - store.at_or_before(gc_start)->steps() < interval / 16);
+        QVERIFY(gc_start - store.at_or_before(gc_start)->steps() < plan.spacing);
         for (std::uint64_t step : kept) {
             QCOMPARE(store.at_or_before(step)->steps(), step);
             Simulation reference(scene, o);

@@ -388,10 +388,10 @@ void AutobindMap::paintEvent(QPaintEvent * /*event*/)
         p.setPen(QPen(QColor(0, 0, 0, scale_ >= 20 ? 70 : 35), 1));
         const int x0 = std::max(0, static_cast<int>(std::ceil(origin_.x())));
         const int y0 = std::max(0, static_cast<int>(std::ceil(origin_.y())));
-        for (double x = x0; x <= std::min<double>(kSide, origin_.x() + width() / scale_); x += 1)
+        for (int x = x0; x <= std::min<double>(kSide, origin_.x() + width() / scale_); ++x)
             p.drawLine(QPointF((x - origin_.x()) * scale_, std::max(0.0, map_on_screen.top())),
                        QPointF((x - origin_.x()) * scale_, std::min<double>(height(), map_on_screen.bottom())));
-        for (double y = y0; y <= std::min<double>(kSide, origin_.y() + height() / scale_); y += 1)
+        for (int y = y0; y <= std::min<double>(kSide, origin_.y() + height() / scale_); ++y)
             p.drawLine(QPointF(std::max(0.0, map_on_screen.left()), (y - origin_.y()) * scale_),
                        QPointF(std::min<double>(width(), map_on_screen.right()), (y - origin_.y()) * scale_));
     }

@@ -222,7 +222,7 @@ void AbComparison::rebuildHistograms()
     fill(b_hist_, b_run_);
     a_view_->setHistogram(a_hist_);
     b_view_->setHistogram(b_hist_);
-    auto title = [this](const char *side, const QString &name, const Log2Histogram &h) -> QString {
+    auto title = [](const char *side, const QString &name, const Log2Histogram &h) -> QString {
         QString t = QLatin1String(side);
         if (!name.isEmpty())
             t += QStringLiteral(": ") + name;

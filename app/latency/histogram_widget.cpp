@@ -199,7 +199,7 @@ int HistogramWidget::rowAt(const QPoint &p) const
     return row < rows_.size() ? row : -1;
 }
 
-void HistogramWidget::paintEvent(QPaintEvent *)
+void HistogramWidget::paintEvent(QPaintEvent * /*event*/)
 {
     const Theme &t = Theme::instance();
     const bool hc = t.highContrast();
@@ -303,7 +303,7 @@ void HistogramWidget::mousePressEvent(QMouseEvent *e)
     emit barClicked(rs[row].lo, rs[row].hi);
 }
 
-void HistogramWidget::leaveEvent(QEvent *)
+void HistogramWidget::leaveEvent(QEvent * /*event*/)
 {
     if (hovered_ != -1) {
         hovered_ = -1;

@@ -65,10 +65,10 @@ signals:
     void bucketClicked(int bucket);
 
 protected:
-    void paintEvent(QPaintEvent *) override;
+    void paintEvent(QPaintEvent *event) override;
     void mouseMoveEvent(QMouseEvent *e) override;
     void mousePressEvent(QMouseEvent *e) override;
-    void leaveEvent(QEvent *) override;
+    void leaveEvent(QEvent *event) override;
 
 private:
     struct Metrics {

@@ -252,6 +252,20 @@ bool CheckpointStore::offer(const Simulation &sim, bool move_present)
     return true;
 }
 
+TailPlan CheckpointStore::tail_plan(std::size_t live_bytes) const
+{
+    // The tail's window reaches back over a scene's closing statements (often a long collection
+    // or call followed by a few short ones); a step back from the end then starts at one of them.
+    constexpr std::uint64_t kTailStatements = 3;
+    const bool large = large_state(live_bytes);
+    TailPlan plan;
+    plan.end = !large;
+    plan.statements = large ? 2 * kTailStatements : kTailStatements;
+    plan.min_replay = interval_ / 16;
+    plan.spacing = large ? plan.min_replay : 1;
+    return plan;
+}
+
 std::size_t CheckpointStore::room() const
 {
     const std::size_t quarter = budget_ / 4;

@@ -184,24 +184,20 @@ void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::a
 {
     if (!end.finished())
         return;
-    // A state whose copy is a large share of the budget is slow to pack: no checkpoint of the
-    // end itself, and of the statement ends before it only those a sixteenth of an interval
-    // apart; "last" and the steps back from there restore one and replay a little.
-    const bool large = state_bytes(end) > store.budget() / 4;
-    if (!large)
+    const TailPlan plan = store.tail_plan(state_bytes(end));
+    if (plan.end)
         store.add_tail(end);
     if (end.steps() == 0)
         return;
     std::shared_ptr<const Simulation> from = store.at_or_before(end.steps() - 1);
-    // Within a sixteenth of an interval a step back costs a restore and little replay anyway.
-    if (!from || end.steps() - from->steps() < store.interval() / 16) // steps are micro-steps of work
+    if (!from || end.steps() - from->steps() < plan.min_replay) // steps are micro-steps of work
         return;
     // The statement ends are found by their statement count; whether each is quiescent is
     // asked there only, since Kernel::quiescent() walks every skb.
     const std::uint64_t n = end.statements_executed();
     if (n == 0)
         return;
-    const std::uint64_t window = large ? kTailStatementsLarge : kTailStatements;
+    const std::uint64_t window = plan.statements;
     std::uint64_t next = std::max(n > window ? n - window : 0, from->statements_executed());
     Simulation probe(*from);
     std::uint64_t last = from->steps();
@@ -212,14 +208,13 @@ void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::a
             return !reached && !cancel.load(std::memory_order_relaxed);
         });
         if (!reached)
-            return; // cancelled, or the end came first
-        const std::uint64_t spacing = large ? store.interval() / 16 : 1;
-        if (probe.steps() >= last + spacing && probe.quiescent()) { // not quiescent: a race under way there
+            return;                                                      // cancelled, or the end came first
+        if (probe.steps() >= last + plan.spacing && probe.quiescent()) { // not quiescent: a race under way there
             store.add_tail(probe);
             last = probe.steps();
             // A large state's packed copy is as large as the state: one at a time waits for
             // the store's thread, so indexing never holds several (this runs off the GUI thread).
-            if (large)
+            if (!plan.end)
                 store.flush();
         }
     }

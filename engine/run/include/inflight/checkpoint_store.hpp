@@ -29,6 +29,16 @@ namespace inflight {
 
 class Simulation;
 
+// Which checkpoints the tail of a finished run gets (CheckpointStore::tail_plan()).
+struct TailPlan {
+    bool end = true;              // a checkpoint of the end itself
+    std::uint64_t statements = 0; // the quiescent ends of this many last statements
+    std::uint64_t spacing = 1;    // micro-steps of work at least between two of them
+    // No tail beyond the end when the checkpoint before it lies within this much work: a step
+    // back then costs a restore and little replay anyway.
+    std::uint64_t min_replay = 0;
+};
+
 struct CheckpointStats {
     std::size_t count = 0;
     std::size_t bytes = 0;
@@ -69,6 +79,13 @@ public:
     // stepping back from. Does nothing if sim is not quiescent (a run stopped by a finding) or
     // its step is stored already.
     void add_tail(const Simulation &sim);
+    // The tail a finished state of `live_bytes` gets. A state large beside the budget is slow
+    // to pack: no checkpoint of the end itself, and a wider window of statement ends, spaced
+    // apart, since each copy of it costs as much as the state.
+    TailPlan tail_plan(std::size_t live_bytes) const;
+    // Whether a state of `live_bytes` is large beside the budget: more than a quarter of it,
+    // the share a live copy may take before it shrinks the checkpoints' room (room()).
+    bool large_state(std::size_t live_bytes) const { return live_bytes > budget_ / 4; }
     // Waits until every checkpoint added so far is stored.
     void flush() const;
     // What the recorder and the player ask at each statement end: stores a copy of sim if one

@@ -83,13 +83,9 @@ private:
     std::int64_t total_ = -1;
 };
 
-// Checkpoints the end of a finished run and the quiescent ends of its last statements: the user
-// lands at the end with "last" and steps back from there, and a scene often ends with a long
-// collection or call followed by a few short statements, whose start bounds a step back's
-// replay. A state large beside the store's budget gets no checkpoint of the end itself and a
-// wider window of statement ends, spaced apart, since each copy of it costs as much as the state.
-inline constexpr std::uint64_t kTailStatements = 3;
-inline constexpr std::uint64_t kTailStatementsLarge = 6;
+// Checkpoints the tail of a finished run as the store's tail_plan() says: the user lands at the
+// end with "last" and steps back from there, so the end and the quiescent ends of its last
+// statements bound a step back's replay.
 void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::atomic<bool> &cancel);
 
 // What ended a recording (record_run()).
