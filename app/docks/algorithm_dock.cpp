@@ -257,7 +257,7 @@ void AlgorithmDock::indexIfNeeded()
     // Found off the GUI thread as the run was indexed (RunLandmarks); of the notes that began,
     // those this run shows.
     for (const auto &[step, line] : controller_.landmarks().note_steps)
-        if (notes_.count(line))
+        if (notes_.contains(line))
             note_steps_.emplace_back(step, line);
     // Past the cap only landmarks are recorded: the listing line is followed step by step there.
     complete_to_ = controller_.indexComplete() ? std::numeric_limits<std::uint64_t>::max()
@@ -381,13 +381,13 @@ void AlgorithmDock::refresh()
     const std::uint32_t cur = pos ? k.current_line : 0;
     std::uint32_t note_line = 0;
     note_current_ = false;
-    if (cur && notes_.count(cur)) {
+    if (cur && notes_.contains(cur)) {
         note_line = cur;
         note_current_ = true;
     } else {
         note_line = lastNoteLineBefore(pos);
     }
-    if (note_line && notes_.count(note_line)) {
+    if (note_line && notes_.contains(note_line)) {
         note_->setText(presenting_ ? withNameBreaks(notes_[note_line]) : notes_[note_line]);
         fitNote();
         note_title_->setText(note_current_ ? tr("Note · line %1").arg(note_line)
@@ -519,7 +519,7 @@ void AlgorithmDock::fillOutline(QMenu *menu)
     menu->clear();
     indexIfNeeded();
     for (const auto &[step, line] : note_steps_) {
-        QString text = notes_.count(line) ? notes_.at(line) : QString();
+        QString text = notes_.contains(line) ? notes_.at(line) : QString();
         if (text.size() > 70)
             text = text.left(68) + QStringLiteral("…");
         const std::uint64_t to = step;
@@ -597,8 +597,10 @@ void AlgorithmDock::fitPresentationText()
     const double largest = t.font(kNarrationPoints).pointSizeF();
     QFont font = t.font(kNarrationPoints);
     int text_height = 0;
-    for (double points = largest; points >= kPresentationTextFloorPoints; points -= 0.5) {
-        font.setPointSizeF(points);
+    // Half-point steps counted as integers: a float counter would drift past the floor.
+    const int steps = static_cast<int>((largest - kPresentationTextFloorPoints) * 2);
+    for (int step = 0; step <= steps; ++step) {
+        font.setPointSizeF(largest - step * 0.5);
         text_height = needed(font);
         if (text_height <= room)
             break;

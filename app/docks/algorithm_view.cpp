@@ -171,7 +171,7 @@ QSize AlgorithmView::sizeHint() const
 
 QSize AlgorithmView::minimumSizeHint() const { return {QFontMetrics(font()).averageCharWidth() * 20, 40}; }
 
-void AlgorithmView::resizeEvent(QResizeEvent *)
+void AlgorithmView::resizeEvent(QResizeEvent * /*event*/)
 {
     if (current_ >= 0)
         emit currentRectChanged(rowRect(current_)); // rows moved: keep the current one in view

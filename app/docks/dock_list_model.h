@@ -63,11 +63,11 @@ protected:
     virtual QString toolTip(const Row &r) const { return r.tip; }
     virtual QColor swatch(const Row &r) const; // the little square before the text
     virtual std::optional<std::uint32_t> socketOf(const Row &r) const;
-
-    PlayerController &controller_;
+    PlayerController &controller() const { return controller_; }
 
 private:
     void apply(std::vector<Row> next);
+    PlayerController &controller_;
     std::vector<Row> rows_;
 };
 

@@ -19,9 +19,9 @@ EdgeStackModel::EdgeStackModel(PlayerController &controller, QObject *parent) : 
 std::vector<DockListModel::Row> EdgeStackModel::collect() const
 {
     std::vector<Row> rows;
-    const StepSnapshot &s = controller_.snapshot();
-    const Event *e = controller_.currentEvent();
-    const auto sel = controller_.selectedSocket();
+    const StepSnapshot &s = controller().snapshot();
+    const Event *e = controller().currentEvent();
+    const auto sel = controller().selectedSocket();
     rows.reserve(s.edge_stack.size());
     for (const EdgeEntry &edge : s.edge_stack) {
         Row r;
@@ -41,7 +41,7 @@ std::vector<DockListModel::Row> EdgeStackModel::collect() const
 
 QString EdgeStackModel::text(const Row &r) const
 {
-    const StepSnapshot &k = controller_.snapshot();
+    const StepSnapshot &k = controller().snapshot();
     const QString from = label(k, r.id), to = label(k, r.id2);
     if (r.v1 >= 0 && static_cast<std::uint32_t>(r.v1) != r.id2)
         return tr("%1 → %2 (via %3)").arg(from, label(k, static_cast<std::uint32_t>(r.v1)), to);
@@ -50,7 +50,7 @@ QString EdgeStackModel::text(const Row &r) const
 
 QString EdgeStackModel::toolTip(const Row &r) const
 {
-    const StepSnapshot &k = controller_.snapshot();
+    const StepSnapshot &k = controller().snapshot();
     QString t = tr("A copy of %1's file sits in %2's receive queue; the walk went from %1 to %2 along this "
                    "edge and comes back over it when %2's subtree is done.")
                     .arg(label(k, r.id), label(k, r.id2));

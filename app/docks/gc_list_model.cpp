@@ -35,13 +35,13 @@ GcListModel::GcListModel(PlayerController &controller, ListId list, QObject *par
 std::vector<DockListModel::Row> GcListModel::collect() const
 {
     std::vector<Row> rows;
-    const StepSnapshot &s = controller_.snapshot();
+    const StepSnapshot &s = controller().snapshot();
     const std::vector<ListEntry> *l = s.list(list_);
     if (!l)
         return rows;
-    const Event *e = controller_.currentEvent();
+    const Event *e = controller().currentEvent();
     const std::uint32_t touched = e ? eventSockA(*e) : npos;
-    const auto sel = controller_.selectedSocket();
+    const auto sel = controller().selectedSocket();
     rows.reserve(l->size());
     for (const ListEntry &entry : *l) {
         Row r;
@@ -67,7 +67,7 @@ QString GcListModel::text(const Row &r) const
 {
     if (r.kind == RowKind::cursor)
         return tr("▶ cursor");
-    return tr("%1    inflight %2 · refs %3").arg(qs(controller_.snapshot().label(r.id))).arg(r.v1).arg(r.v2);
+    return tr("%1    inflight %2 · refs %3").arg(qs(controller().snapshot().label(r.id))).arg(r.v1).arg(r.v2);
 }
 
 QString GcListModel::toolTip(const Row &r) const
@@ -76,7 +76,7 @@ QString GcListModel::toolTip(const Row &r) const
         return tr("The restore walk's cursor: a dummy list node, like the kernel's. The walk looks at the "
                   "socket right after it, then moves past it. Sockets above the cursor were looked at; a "
                   "socket moved to the tail will be reached again.");
-    const QString name = qs(controller_.snapshot().label(r.id));
+    const QString name = qs(controller().snapshot().label(r.id));
     return tr("%1: u->inflight %2 (copies of its file in flight, minus those the collector discounted), "
               "file refs %3 (every reference: fds and in-flight copies). Flags: %4.")
         .arg(name)

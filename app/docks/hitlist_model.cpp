@@ -22,9 +22,9 @@ HitlistModel::HitlistModel(PlayerController &controller, QObject *parent) : Dock
 std::vector<DockListModel::Row> HitlistModel::collect() const
 {
     std::vector<Row> rows;
-    const StepSnapshot &s = controller_.snapshot();
-    const Event *e = controller_.currentEvent();
-    const auto sel = controller_.selectedSocket();
+    const StepSnapshot &s = controller().snapshot();
+    const Event *e = controller().currentEvent();
+    const auto sel = controller().selectedSocket();
     // queue_splice moves a whole queue: every skb that came from it was touched.
     std::uint32_t spliced = npos;
     if (e && e->kind == EventKind::queue_splice)

@@ -27,25 +27,25 @@ void SccModel::rebuildIndex() const
     clean_ = 0;
     run_ = 0;
     finished_ = skipped_ = false;
-    const auto &tl = controller_.timeline();
-    indexed_data_ = controller_.indexReady() ? tl.contents_id() : 0;
+    const auto &tl = controller().timeline();
+    indexed_data_ = controller().indexReady() ? tl.contents_id() : 0;
     indexed_size_ = tl.size();
-    if (!controller_.indexReady())
+    if (!controller().indexReady())
         return;
     indexed_ = true;
 }
 
 void SccModel::track() const
 {
-    const auto &tl = controller_.timeline();
+    const auto &tl = controller().timeline();
     // A new run (another scene or era) replaces the timeline: start over.
-    if (!indexed_ || indexed_data_ != (controller_.indexReady() ? tl.contents_id() : 0) || indexed_size_ != tl.size())
+    if (!indexed_ || indexed_data_ != (controller().indexReady() ? tl.contents_id() : 0) || indexed_size_ != tl.size())
         rebuildIndex();
     if (!indexed_)
         return;
-    const std::uint64_t pos = controller_.position();
+    const std::uint64_t pos = controller().position();
     // Every gc_begin's step and row, found as the run was indexed (RunLandmarks).
-    const RunLandmarks &marks = controller_.landmarks();
+    const RunLandmarks &marks = controller().landmarks();
     const auto it = std::upper_bound(marks.gc_steps.begin(), marks.gc_steps.end(), pos);
     const std::size_t collection = static_cast<std::size_t>(it - marks.gc_steps.begin()); // one past pos's
     const std::uint64_t begin = collection ? marks.gc_steps[collection - 1] : 0;
@@ -61,11 +61,11 @@ void SccModel::track() const
         run_ = 0;
         finished_ = skipped_ = false;
         // Past the index cap only landmarks are recorded: a collection there has no SCC events.
-        unrecorded_ = begin && !controller_.indexComplete() && begin > PlayerController::kIndexCap;
+        unrecorded_ = begin && !controller().indexComplete() && begin > PlayerController::kIndexCap;
     }
     if (!begin_step_)
         return;
-    const StepSnapshot &k = controller_.snapshot();
+    const StepSnapshot &k = controller().snapshot();
     for (; next_row_ < tl.size() && tl[next_row_].step <= pos && !finished_; ++next_row_) {
         const Event &e = tl[next_row_];
         switch (e.kind) {
@@ -128,7 +128,7 @@ void SccModel::track() const
 
 DockListModel::Row SccModel::makeRow(std::size_t i) const
 {
-    const StepSnapshot &k = controller_.snapshot();
+    const StepSnapshot &k = controller().snapshot();
     const Scc &scc = sccs_[i];
     Row r;
     r.kind = RowKind::scc;
@@ -171,7 +171,7 @@ DockListModel::Row SccModel::makeRow(std::size_t i) const
     else
         tip += tr("The collector is checking its members one by one (unix_vertex_dead()).");
     r.tip = tip;
-    const auto sel = controller_.selectedSocket();
+    const auto sel = controller().selectedSocket();
     r.selected = sel && std::find(scc.members.begin(), scc.members.end(), *sel) != scc.members.end();
     return r;
 }
@@ -179,7 +179,7 @@ DockListModel::Row SccModel::makeRow(std::size_t i) const
 std::vector<DockListModel::Row> SccModel::collect() const
 {
     track();
-    const auto sel = controller_.selectedSocket();
+    const auto sel = controller().selectedSocket();
     if (sel != rows_sel_) {
         // Another selection: only the marks change.
         for (std::size_t i = 0; i < std::min(clean_, rows_.size()); ++i) {
@@ -192,7 +192,7 @@ std::vector<DockListModel::Row> SccModel::collect() const
     for (std::size_t i = clean_; i < sccs_.size(); ++i)
         rows_[i] = makeRow(i);
     clean_ = sccs_.size();
-    const Event *e = controller_.currentEvent();
+    const Event *e = controller().currentEvent();
     const bool scc_event = e && (e->kind == EventKind::scc_found || e->kind == EventKind::vertex_dead ||
                                  e->kind == EventKind::scc_verdict || e->kind == EventKind::queue_splice ||
                                  e->kind == EventKind::scc_index_update);
@@ -207,7 +207,7 @@ std::vector<DockListModel::Row> SccModel::collect() const
         out[i].text += tr("  · leaked");
         out[i].tip += QStringLiteral("\n\n") +
                       tr("Leaked: no open fd reaches any member, yet the collector left them. %1")
-                          .arg(QString::fromStdString(controller_.snapshot().leaked->at(sccs_[i].members.front())));
+                          .arg(QString::fromStdString(controller().snapshot().leaked->at(sccs_[i].members.front())));
     }
     return out;
 }
@@ -216,7 +216,7 @@ bool SccModel::leaked(std::size_t i) const
 {
     if (!finished_ || i >= sccs_.size() || sccs_[i].verdict != 0 || sccs_[i].members.empty())
         return false;
-    const StepSnapshot &k = controller_.snapshot();
+    const StepSnapshot &k = controller().snapshot();
     const auto &m = sccs_[i].members;
     return std::all_of(m.begin(), m.end(), [&](std::uint32_t id) { return k.is_leaked(id); });
 }

@@ -20,10 +20,10 @@ VertexStackModel::VertexStackModel(PlayerController &controller, QObject *parent
 std::vector<DockListModel::Row> VertexStackModel::collect() const
 {
     std::vector<Row> rows;
-    const StepSnapshot &s = controller_.snapshot();
-    const Event *e = controller_.currentEvent();
+    const StepSnapshot &s = controller().snapshot();
+    const Event *e = controller().currentEvent();
     const std::uint32_t touched = e ? eventSockA(*e) : npos;
-    const auto sel = controller_.selectedSocket();
+    const auto sel = controller().selectedSocket();
     rows.reserve(s.vertex_stack.size());
     for (const VertexEntry &v : s.vertex_stack) {
         Row r;
@@ -42,7 +42,7 @@ std::vector<DockListModel::Row> VertexStackModel::collect() const
 
 QString VertexStackModel::text(const Row &r) const
 {
-    return tr("%1    index %2 · scc_index %3").arg(label(controller_.snapshot(), r.id)).arg(r.v1).arg(r.v2);
+    return tr("%1    index %2 · scc_index %3").arg(label(controller().snapshot(), r.id)).arg(r.v1).arg(r.v2);
 }
 
 QString VertexStackModel::toolTip(const Row &r) const
@@ -51,7 +51,7 @@ QString VertexStackModel::toolTip(const Row &r) const
               "visited; scc_index = the lowest index reachable from it through vertices still on the stack "
               "(Tarjan's low-link). When a vertex's index equals its scc_index it is the root of an SCC: "
               "the stack is cut there. out_degree %2.")
-        .arg(label(controller_.snapshot(), r.id))
+        .arg(label(controller().snapshot(), r.id))
         .arg(r.v3);
 }
 
