@@ -852,12 +852,12 @@ private slots:
         QVERIFY(want_b > 5);
         QCOMPARE(p.rowCount(), want_b);
         for (int r = 0; r < p.rowCount(); ++r)
-            QVERIFY(eventInvolves(m.event(p.mapToSource(p.index(r, 0)).row()), b));
+            QVERIFY(eventInvolves(m.eventAt(p.mapToSource(p.index(r, 0)).row()), b));
         // Mapped both ways, and a source row's repaint reaches the proxy row showing it.
         {
             int rejected = -1;
             for (int r = 0; r < m.rowCount() && rejected < 0; ++r)
-                if (!eventInvolves(m.event(r), b))
+                if (!eventInvolves(m.eventAt(r), b))
                     rejected = r;
             QVERIFY(rejected >= 0);
             QVERIFY(!p.mapFromSource(m.index(rejected, 0)).isValid());

@@ -63,7 +63,7 @@ bool EventFilterProxy::filtering() const { return mask_ != kAllKinds || sock_.ha
 
 bool EventFilterProxy::accepts(int source_row) const
 {
-    const Event &e = log_->event(source_row);
+    const Event &e = log_->eventAt(source_row);
     if (!(mask_ & kindBit(e.kind)))
         return false;
     return !sock_ || eventInvolves(e, *sock_);
@@ -110,7 +110,7 @@ QModelIndex EventFilterProxy::index(int row, int column, const QModelIndex &pare
     return createIndex(row, column);
 }
 
-QModelIndex EventFilterProxy::parent(const QModelIndex &) const { return {}; }
+QModelIndex EventFilterProxy::parent(const QModelIndex & /*child*/) const { return {}; }
 
 int EventFilterProxy::rowCount(const QModelIndex &parent) const
 {

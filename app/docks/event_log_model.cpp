@@ -58,7 +58,7 @@ int EventLogModel::rowCount(const QModelIndex &parent) const { return parent.isV
 
 int EventLogModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
-Event EventLogModel::event(int row) const { return controller_.timeline()[static_cast<std::size_t>(row)]; }
+Event EventLogModel::eventAt(int row) const { return controller_.timeline()[static_cast<std::size_t>(row)]; }
 
 int EventLogModel::rowAtOrBefore(std::uint64_t step) const
 {
@@ -74,7 +74,7 @@ int EventLogModel::currentRow() const
 {
     const std::uint64_t pos = controller_.position();
     const int row = pos ? rowAtOrBefore(pos) : -1;
-    return row >= 0 && event(row).step == pos ? row : -1;
+    return row >= 0 && eventAt(row).step == pos ? row : -1;
 }
 
 Qt::ItemFlags EventLogModel::flags(const QModelIndex &index) const
@@ -118,7 +118,7 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
     const int row = index.row();
     if (static_cast<std::size_t>(row) >= controller_.timeline().size())
         return {};
-    const Event &e = event(row);
+    const Event &e = eventAt(row);
     const std::uint64_t pos = controller_.position();
     switch (role) {
     case Qt::DisplayRole:

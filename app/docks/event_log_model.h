@@ -40,7 +40,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex &index) const override;
 
-    inflight::Event event(int row) const; // decoded from the packed timeline
+    inflight::Event eventAt(int row) const; // decoded from the packed timeline
     // The row of the current micro-step (-1 at step 0, before the index is ready, or when the
     // step is past the index cap and was not kept).
     int currentRow() const;

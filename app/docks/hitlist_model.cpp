@@ -60,7 +60,7 @@ std::vector<DockListModel::Row> HitlistModel::collect() const
     return rows;
 }
 
-QColor HitlistModel::swatch(const Row &) const { return Theme::instance().hitlistEdgeColor(); }
+QColor HitlistModel::swatch(const Row & /*r*/) const { return Theme::instance().hitlistEdgeColor(); }
 
 std::optional<std::uint32_t> HitlistModel::socketOf(const Row &r) const
 {

@@ -83,7 +83,7 @@ void SccModel::track() const
                 auto root = std::find(stack_.begin(), stack_.end(), e.a);
                 scc.members.assign(root, stack_.end());
                 stack_.erase(root, stack_.end());
-            } else if (k.scc_prev.count(e.a)) {
+            } else if (k.scc_prev.contains(e.a)) {
                 // The fast path walks the ring the last full walk left; it is intact until purged.
                 scc.members.push_back(e.a);
                 for (auto w = k.scc_prev.find(e.a); w != k.scc_prev.end() && w->second != e.a &&
