@@ -142,6 +142,18 @@ QString largeScene()
                           "close a0 a1\n");
 }
 
+// The large scene at its end, presented, its layout in.
+void presentLargeAtItsEnd(PlayerController &c, MainWindow &w)
+{
+    QVERIFY(c.openText(largeScene(), QStringLiteral("large.scn")));
+    QVERIFY(waitIndex(c));
+    c.seek(c.totalSteps());
+    QTRY_VERIFY(!c.isBusy());
+    present(w);
+    QVERIFY(w.graph().waitForLayout(20000));
+    QTRY_VERIFY(!w.graph().scene()->layoutPending());
+}
+
 // The CVE-2021-0920 gallery scene on its buggy variant, indexed: the run whose WARN the lesson
 // must show at its step.
 bool openBuggyCve(PlayerController &c, MainWindow &w)
@@ -201,14 +213,10 @@ private slots:
     {
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(c.openText(largeScene(), QStringLiteral("large.scn")));
-        QVERIFY(waitIndex(c));
-        c.seek(c.totalSteps());
-        QTRY_VERIFY(!c.isBusy());
-        present(w);
+        presentLargeAtItsEnd(c, w);
+        if (QTest::currentTestFailed())
+            return;
         GraphPanel &g = w.graph();
-        QVERIFY(g.waitForLayout(20000));
-        QTRY_VERIFY(!g.scene()->layoutPending());
         QVERIFY2(nodesInViewport(g).outside > 0, "the large graph should not fit at the label floor");
         QTest::keyClick(g.view(), Qt::Key_F);
         const Seen seen = nodesInViewport(g);
@@ -260,14 +268,10 @@ private slots:
     {
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(c.openText(largeScene(), QStringLiteral("large.scn")));
-        QVERIFY(waitIndex(c));
-        c.seek(c.totalSteps());
-        QTRY_VERIFY(!c.isBusy());
-        present(w);
+        presentLargeAtItsEnd(c, w);
+        if (QTest::currentTestFailed())
+            return;
         GraphPanel &g = w.graph();
-        QVERIFY(g.waitForLayout(20000));
-        QTRY_VERIFY(!g.scene()->layoutPending());
         GraphView *v = g.view();
         const QRectF subject = v->scene()->sceneRect().adjusted(10, 10, -10, -10);
         const QRectF seen = v->visibleSceneRect();
