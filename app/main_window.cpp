@@ -381,6 +381,7 @@ void MainWindow::buildToolbar()
     auto *bar = addToolBar(tr("Transport"));
     bar->setObjectName(QStringLiteral("transport"));
     bar->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
+    transport_bar_ = bar;
     for (const char *name :
          {"first", "backStatement", "back", "stepInto", "stepOver", "stepOut", "continue", "play", "last"})
         bar->addAction(action(QString::fromLatin1(name)));
@@ -450,6 +451,19 @@ void MainWindow::buildToolbar()
             [this](int i) { controller_.setVariant(variant_box_->itemData(i).toInt()); });
     variant_action_ = bar->addWidget(variant_box_);
     variant_action_->setVisible(false);
+    connect(&Theme::instance(), &Theme::changed, this, &MainWindow::fitToolbar);
+}
+
+void MainWindow::fitToolbar()
+{
+    // The buttons' names under their icons where the whole bar fits the window; icons alone
+    // (their names in the tooltips) where it would not, so the Collector box never goes into
+    // the » overflow. (Presenting hides the bar, its fonts are the projector's: fitted on the way back.)
+    if (presenting_)
+        return;
+    transport_bar_->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
+    if (transport_bar_->sizeHint().width() > width())
+        transport_bar_->setToolButtonStyle(Qt::ToolButtonIconOnly);
 }
 
 void MainWindow::updateVariantBox()
@@ -458,6 +472,7 @@ void MainWindow::updateVariantBox()
     variant_box_->clear();
     const bool has = controller_.hasScene() && !controller_.baseScene().variants.empty();
     variant_action_->setVisible(has);
+    fitToolbar();
     if (!has)
         return;
     variant_box_->addItem(tr("as written"), -1);
@@ -1162,6 +1177,7 @@ void MainWindow::setPresentationMode(bool on)
         setFont(f);
     } else {
         setFont(saved_font_.value_or(QFont()));
+        fitToolbar();
     }
     if (!on) {
         // The docks first (their larger minimums gone), then the exact window of before.
@@ -1259,6 +1275,8 @@ void MainWindow::showEvent(QShowEvent *e)
 void MainWindow::resizeEvent(QResizeEvent *e)
 {
     QMainWindow::resizeEvent(e);
+    if (e->oldSize().width() != e->size().width())
+        fitToolbar();
     if (!isVisible())
         return;
     if (presenting_) // a window manager makes it full screen some time after the request

@@ -21,6 +21,7 @@ class QLineEdit;
 class QMenu;
 class QProgressBar;
 class QSlider;
+class QToolBar;
 class GraphPanel;
 class PlayerController;
 class PresenterKeys;
@@ -97,6 +98,7 @@ private:
     void saveBreakpointsOfFile();
     void warnIfWrittenForAnotherCollector();
     void updateVariantBox();
+    void fitToolbar(); // icons only where the named buttons would not fit the window's width
     void buildExamplesMenu(QMenu *menu);
     void chooseOpen();
     void reload();
@@ -117,6 +119,7 @@ private:
     PlayerController &controller_;
     GraphPanel *graph_ = nullptr;
     TimelineWidget *timeline_ = nullptr;
+    QToolBar *transport_bar_ = nullptr;
     QComboBox *era_box_ = nullptr;
     QComboBox *variant_box_ = nullptr;
     QAction *variant_action_ = nullptr;

@@ -60,8 +60,9 @@ const QMap<QString, QString> &notWalked()
         {QStringLiteral("seed-gc-penalty.scn"),
          QStringLiteral("44,818 beats over a 32,000-socket graph: about 35 ms a beat, half an hour a size")},
         {QStringLiteral("seed-scm-credentials.scn"),
-         QStringLiteral("the camera does not frame the sockets a send names once the latency panel takes "
-                        "the room under the graph (reported from beat 5 at 1280x800)")},
+         QStringLiteral("beats 2-41 (its socketpairs) name the new pair and main, which holds every fd and "
+                        "which the layout places mid-column: together taller than the pane the latency panel "
+                        "leaves at the label floor, so the camera shows the pair and not main, or the reverse")},
     };
     return skipped;
 }

@@ -81,6 +81,13 @@ GraphPanel::GraphPanel(PlayerController &controller, QWidget *parent)
     });
 
     connect(&controller_, &PlayerController::sceneLoaded, this, &GraphPanel::onSceneLoaded);
+    // A layout places the sockets a step brought and re-arranges the graph to the pane's shape
+    // (a panel taking the room under it): the subject is framed where it now is, not where it
+    // was when the step was drawn.
+    connect(scene_, &GraphScene::layoutApplied, this, [this] {
+        if (!subject_.empty())
+            frameSubject();
+    });
     deferred_ = new QTimer(this);
     deferred_->setSingleShot(true);
     connect(deferred_, &QTimer::timeout, this, [this] {
@@ -202,17 +209,28 @@ void GraphPanel::followSubject(const inflight::GraphSnapshot &snapshot)
     if (subject.empty() || subject == subject_)
         return;
     subject_ = std::move(subject);
+    frameSubject();
+}
+
+void GraphPanel::frameSubject()
+{
     QRectF rect;
     auto add = [&rect](const NodeItem *item) {
-        if (item && item->isVisible())
-            rect = rect.isNull() ? item->sceneBox() : rect.united(item->sceneBox());
+        if (!item || !item->isVisible())
+            return;
+        // Where the layout puts it: a layout's move may still be under way (every drawn item
+        // was placed by a layout, which set its target).
+        QRectF box = item->sceneBox();
+        if (const auto *top = dynamic_cast<const NodeItem *>(item->topLevelItem()))
+            box.translate(top->target() - top->pos());
+        rect = rect.isNull() ? box : rect.united(box);
     };
     for (std::uint32_t sock : subject_.sockets)
         add(scene_->itemShowing(sock));
     for (std::uint32_t process : subject_.processes)
         add(scene_->processItem(process));
     if (!rect.isNull())
-        view_->frameSubject(rect.adjusted(-20, -20, 20, 20));
+        view_->frameSubject(rect);
 }
 
 double GraphPanel::paneAspect() const

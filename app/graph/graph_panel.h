@@ -88,6 +88,7 @@ private:
     void onSceneLoaded();
     void applyLabelFloors();
     void followSubject(const inflight::GraphSnapshot &snapshot);
+    void frameSubject(); // the camera on the current subject's items, where they are
     double paneAspect() const;
     void onSelectionChanged();
     void positionMoved();

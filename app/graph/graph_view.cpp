@@ -113,8 +113,9 @@ void GraphView::fitAll()
         centerOn(r.center());
     } else if (subject_) {
         // Closer than the whole graph: the subject stays where it is if it is in sight.
-        if (!visibleSceneRect().contains(*subject_))
-            centerOn(subject_->center());
+        const QRectF seen = visibleSceneRect();
+        if (!seen.contains(*subject_))
+            centerOn(framingCentre(*subject_, seen));
     } else {
         // No subject yet: the top left, where the processes and the first sockets are.
         const QRectF seen = visibleSceneRect();
@@ -133,22 +134,33 @@ void GraphView::frameSubject(const QRectF &wanted)
 {
     // Only the part inside the scene can be brought into view (its margin is narrower than
     // the subject's).
-    const QRectF subject = wanted & scene_->sceneRect();
+    // A margin round it where the view has the room: a subject that just fits is shown whole
+    // rather than its margin.
+    constexpr double kMargin = 20;
+    const QRectF seen = visibleSceneRect();
+    const double mx = std::clamp((seen.width() - wanted.width()) / 2, 0.0, kMargin);
+    const double my = std::clamp((seen.height() - wanted.height()) / 2, 0.0, kMargin);
+    const QRectF subject = wanted.adjusted(-mx, -my, mx, my) & scene_->sceneRect();
     if (subject.isEmpty())
         return;
     subject_ = subject;
     if (!follow_)
         return; // the user zoomed or panned: the view is theirs
-    const QRectF seen = visibleSceneRect();
     if (seen.contains(subject))
         return;
-    // Centred, or as much of it as fits: its top left part, where a row of sockets starts.
+    moveCameraTo(framingCentre(subject, seen));
+}
+
+QPointF GraphView::framingCentre(const QRectF &subject, const QRectF &seen)
+{
+    // Centred, or as much of it as fits: its top left part, where a row of sockets starts (the
+    // centre of a subject larger than the view may fall between its parts and show none).
     QPointF to = subject.center();
     if (subject.width() > seen.width())
         to.setX(subject.left() + seen.width() / 2);
     if (subject.height() > seen.height())
         to.setY(subject.top() + seen.height() / 2);
-    moveCameraTo(to);
+    return to;
 }
 
 void GraphView::moveCameraTo(const QPointF &wanted)

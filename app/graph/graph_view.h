@@ -44,7 +44,8 @@ public:
     double labelFloorPixels() const; // the floor follow-mode fits keep to (0: none)
     // The camera: what the step is about, in scene coordinates. While the view follows the
     // graph and cannot show all of it at the floor, a subject out of sight is brought into view
-    // in one smooth move (kCameraMs); a subject already in sight moves nothing.
+    // in one smooth move (kCameraMs); a subject already in sight moves nothing. `wanted` is
+    // the subject's own box: the view adds a margin where it has the room.
     void frameSubject(const QRectF &wanted);
     bool cameraMoving() const;
     void finishCameraMove();          // tests: jump to where the running move ends
@@ -83,6 +84,8 @@ private:
     }
     void viewChanged();
     void moveCameraTo(const QPointF &wanted);
+    // Where the view's centre goes to show `subject` in a view of `seen`'s size.
+    static QPointF framingCentre(const QRectF &subject, const QRectF &seen);
     double fitZoom(const QRectF &rect) const;
 
     GraphScene *scene_;
