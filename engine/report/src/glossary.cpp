@@ -126,6 +126,18 @@ constexpr std::array kEntries{
 
 std::span<const GlossaryEntry> glossary() { return kEntries; }
 
+std::vector<std::string_view> glossary_spellings(const GlossaryEntry &entry)
+{
+    std::vector<std::string_view> out;
+    std::string_view rest = entry.spelled;
+    while (!rest.empty()) {
+        const auto bar = rest.find('|');
+        out.push_back(rest.substr(0, bar));
+        rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+    }
+    return out;
+}
+
 const GlossaryEntry *glossary_entry(std::string_view word)
 {
     auto matches = [&](std::string_view spelling) {
@@ -136,15 +148,10 @@ const GlossaryEntry *glossary_entry(std::string_view word)
                std::islower(static_cast<unsigned char>(spelling[0])) &&
                std::toupper(static_cast<unsigned char>(spelling[0])) == word[0] && word.substr(1) == spelling.substr(1);
     };
-    for (const GlossaryEntry &e : kEntries) {
-        std::string_view rest = e.spelled;
-        while (!rest.empty()) {
-            const auto bar = rest.find('|');
-            if (matches(rest.substr(0, bar)))
+    for (const GlossaryEntry &e : kEntries)
+        for (std::string_view spelling : glossary_spellings(e))
+            if (matches(spelling))
                 return &e;
-            rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
-        }
-    }
     return nullptr;
 }
 

@@ -16,6 +16,9 @@ struct GlossaryEntry {
     std::string_view meaning; // one or two sentences, for a student
 };
 
+// The spellings of one entry (its `spelled` split at '|').
+std::vector<std::string_view> glossary_spellings(const GlossaryEntry &entry);
+
 // Every entry, in the order a lesson meets them.
 std::span<const GlossaryEntry> glossary();
 
