@@ -344,10 +344,21 @@ void bench_timetravel(const std::string &path)
     std::printf("  a checkpoint: %.1f MB frozen on average, against %.1f MB for a live copy of the last state\n",
                 st.count ? st.bytes / 1048576.0 / static_cast<double>(st.count) : 0.0,
                 static_cast<double>(state_bytes(*recorder)) / 1048576.0);
+    const CostRates rates = store->rates();
+    const TailPlan tail = store->tail_plan(state_bytes(*recorder));
+    std::printf("  cost model after it: replay %.1f ns/step, pack %.2f ns/byte;\n"
+                "    checkpoint spacing %llu steps, tail spacing %llu steps%s\n",
+                rates.replay_ns_per_step, rates.pack_ns_per_byte,
+                static_cast<unsigned long long>(store->spacing(state_bytes(*recorder))),
+                static_cast<unsigned long long>(tail.spacing), tail.one_at_a_time ? ", packed one at a time" : "");
     Player player(scene, o, store);
     auto t0 = Clock::now();
     player.seek(recorder->steps());
     std::printf("  seek to the end: %.0f ms\n", ms_since(t0));
+    if (recorder->steps() > 0)
+        std::printf(
+            "  the checkpoint a step back from the end restores: %llu steps before the end\n",
+            static_cast<unsigned long long>(recorder->steps() - store->at_or_before(recorder->steps() - 1)->steps()));
     std::vector<double> back;
     for (int i = 0; i < 9; ++i) {
         // As the app steps back: to the previous shown step, which its index knows.
@@ -379,7 +390,8 @@ void bench_timetravel(const std::string &path)
     std::printf("  random jumps: median %.0f ms, max %.0f ms                   goal: <= 200 ms\n", median(jump),
                 *std::max_element(jump.begin(), jump.end()));
     st = store->stats();
-    std::printf("  checkpoints at the end: %zu, %.1f MB\n\n", st.count, st.bytes / 1048576.0);
+    std::printf("  checkpoints at the end: %zu, %.1f MB; restores measured at %.2f ns/byte\n\n", st.count,
+                st.bytes / 1048576.0, store->rates().restore_ns_per_byte);
 }
 
 } // namespace

@@ -499,9 +499,14 @@ private slots:
         const auto scene = closed_rings(100, "gc\nexpect freed u0_0\n");
         QVERIFY2(scene, "the scene parses");
         const SimulationOptions o = fast_forwarded();
-        // The quiescent statement ends of the tail's last statements, by a plain run.
-        const TailPlan plan = CheckpointStore().tail_plan(0);
-        QVERIFY(plan.end && plan.statements > 0 && plan.spacing == 1);
+        // A store whose replay is slow beside its copies (1 ms a step, 1 ns a byte): every tail
+        // checkpoint pays for itself, so the plan keeps every quiescent statement end of its
+        // window, and the end.
+        CheckpointStore store(CheckpointStore::kDefaultBudget, std::uint64_t(1) << 16);
+        store.note_replay(1'000'000, std::chrono::seconds(1000));
+        store.note_pack(std::size_t(1) << 40, std::chrono::nanoseconds(std::int64_t(1) << 40));
+        const TailPlan plan = store.tail_plan(std::size_t(1) << 20);
+        QVERIFY(plan.statements > 0 && plan.spacing == 1 && !plan.one_at_a_time);
         std::vector<std::uint64_t> tail_steps;
         std::uint64_t end = 0, gc_start = 0, gc_end = 0;
         {
@@ -522,8 +527,7 @@ private slots:
         QVERIFY2(end - gc_end < 10, "the scene ends with a short statement after the gc");
         QVERIFY2(gc_end - gc_start > 1000, "the gc statement is long");
         QVERIFY(std::find(tail_steps.begin(), tail_steps.end(), gc_start) != tail_steps.end());
-        // A store that only has step 0, as if the spacing had left the tail bare.
-        CheckpointStore store(CheckpointStore::kDefaultBudget, std::uint64_t(1) << 16);
+        // The store only has step 0, as if the spacing had left the tail bare.
         Simulation run(scene, o);
         store.add(run);
         run.advance_to(~std::uint64_t(0));
@@ -580,11 +584,13 @@ private slots:
         QVERIFY(store->spacing(std::size_t(1) << 40) > 64);
     }
 
-    void largeStateTailSkipsItsEndAndNearBoundaries()
+    void tailSpacingIsWhereACopyPaysBack()
     {
-        // A state whose copy takes over a quarter of the budget (the million-bind scene's) gets
-        // no checkpoint of the end itself, and of the tail's statement boundaries only those
-        // the tail's spacing past the one before: each costs a pack of the whole state.
+        // Where packing a copy costs as much as replaying many steps (a large state, a fast
+        // scene), the tail keeps only the statement ends that far past the checkpoint before
+        // them: the gc's end but not its start, near step 0 of a short run, and not the end,
+        // a short `expect` past the gc's end. A state large beside the budget is packed one
+        // copy at a time.
         const auto scene = closed_rings(100, "gc\nexpect freed u0_0\n");
         QVERIFY2(scene, "the scene parses");
         const SimulationOptions o = fast_forwarded();
@@ -598,16 +604,29 @@ private slots:
                     quiet.emplace_back(full.statements_executed(), full.steps());
             statements = full.statements_executed();
         }
-        constexpr std::uint64_t interval = std::uint64_t(1) << 12;
-        const TailPlan plan = CheckpointStore(std::size_t(1) << 20, interval).tail_plan(std::size_t(1) << 19);
-        QVERIFY2(!plan.end && plan.spacing > 1, "half the budget is a large state");
-        QVERIFY(quiet.size() > plan.statements);
+        QVERIFY(quiet.size() > 3);
         const std::uint64_t end = quiet.back().second, gc_end = quiet[quiet.size() - 2].second,
                             gc_start = quiet[quiet.size() - 3].second;
-        QVERIFY2(gc_end - gc_start >= plan.spacing, "the gc is long");
-        QVERIFY2(end - gc_end < plan.spacing, "the expect after it is short");
-        // The boundaries the rule keeps, worked out here from the plain run: in the window,
-        // not the end, each a sixteenth of an interval past the one kept before (step 0 first).
+        Simulation run(scene, o);
+        run.advance_to(~std::uint64_t(0));
+        QCOMPARE(run.steps(), end);
+        const std::size_t live = state_bytes(run);
+        // Rates that make a copy of this state cost the replay of half the gc (1 ns a step).
+        const std::uint64_t pay_back = (gc_end - gc_start) / 2;
+        QVERIFY2(gc_start > pay_back && pay_back > 2 * (end - gc_end), "the gc is long, the expect after it short");
+        auto shared = std::make_shared<CheckpointStore>(2 * live, std::uint64_t(1) << 12); // the end state: half
+        CheckpointStore &store = *shared;
+        store.note_replay(std::uint64_t(1) << 40, std::chrono::nanoseconds(std::int64_t(1) << 40));
+        store.note_pack(std::size_t(1) << 40, std::chrono::nanoseconds(static_cast<std::int64_t>(
+                                                  static_cast<double>(std::uint64_t(1) << 40) *
+                                                  static_cast<double>(pay_back) / static_cast<double>(live))));
+        const TailPlan plan = store.tail_plan(live);
+        QVERIFY2(plan.spacing + 1 >= pay_back && plan.spacing <= pay_back + 1,
+                 qPrintable(QString::number(plan.spacing) + " steps, not " + QString::number(pay_back)));
+        QVERIFY2(plan.one_at_a_time, "half the budget is a large state");
+        QVERIFY(quiet.size() > plan.statements);
+        // The boundaries the rule keeps, worked out here from the plain run: in the window, each
+        // the spacing past the one kept before (step 0 first), then the end if it is as far.
         std::vector<std::uint64_t> kept{0};
         for (const auto &[at, steps] : quiet)
             if (at + plan.statements >= statements && steps < end && steps >= kept.back() + plan.spacing)
@@ -615,20 +634,14 @@ private slots:
         QVERIFY2(std::find(kept.begin(), kept.end(), gc_end) != kept.end(), "the gc's end is kept");
         QVERIFY2(std::find(kept.begin(), kept.end(), gc_start) == kept.end(),
                  "the gc's start is near a boundary kept before it");
-        Simulation run(scene, o);
-        run.advance_to(~std::uint64_t(0));
-        QCOMPARE(run.steps(), end);
-        auto shared = std::make_shared<CheckpointStore>(2 * state_bytes(run), interval); // the end state: half
-        CheckpointStore &store = *shared;
-        const TailPlan actual = store.tail_plan(state_bytes(run));
-        QVERIFY(actual.end == plan.end && actual.statements == plan.statements && actual.spacing == plan.spacing);
+        QVERIFY2(end < kept.back() + plan.spacing, "the end is near the gc's end");
         Simulation start(scene, o);
         store.add(start);
         std::atomic<bool> cancel{false};
         checkpoint_tail(run, store, cancel);
         store.flush();
         // Exactly those: the gc's end serves "last", and a step back into the gc restores a
-        // boundary the tail's spacing or less before its start.
+        // boundary the spacing or less before its start.
         QCOMPARE(store.stats().count, kept.size());
         QCOMPARE(store.at_or_before(end)->steps(), gc_end);
         QVERIFY(gc_start - store.at_or_before(gc_start)->steps() < plan.spacing);
@@ -648,6 +661,29 @@ private slots:
             QCOMPARE(player.position(), step);
             QCOMPARE(digest_text(player.sim()), digest_text(reference));
         }
+    }
+
+    void payBackAndSpacingFollowTheRates()
+    {
+        // The cost model in numbers: a copy pays back after the replay that costs as much as
+        // packing it; the recorder's spacing is that, and never below its interval.
+        CheckpointStore store(CheckpointStore::kDefaultBudget, 1000);
+        store.note_replay(1'000'000, std::chrono::milliseconds(50));             // 50 ns a step
+        store.note_pack(std::size_t(100) << 20, std::chrono::milliseconds(200)); // ~1.9 ns a byte
+        const CostRates r = store.rates();
+        QVERIFY(std::abs(r.replay_ns_per_step - 50) < 1e-9);
+        const std::size_t live = std::size_t(10) << 20;
+        const double expected = r.pack_ns_per_byte * static_cast<double>(live) / 50;
+        QVERIFY(std::abs(static_cast<double>(store.pay_back_steps(live)) - expected) <= 1);
+        QCOMPARE(store.spacing(live), store.pay_back_steps(live));
+        QCOMPARE(store.spacing(1000), std::uint64_t(1000)); // a tiny state: the interval
+        QCOMPARE(store.tail_plan(1000).spacing, std::max<std::uint64_t>(1, store.pay_back_steps(1000)));
+        // Twice the replay cost halves the pay-back; twice the state doubles it.
+        const std::uint64_t before = store.pay_back_steps(live);
+        store.note_replay(1'000'000, std::chrono::milliseconds(150)); // now 100 ns a step
+        QVERIFY(std::abs(static_cast<double>(store.pay_back_steps(live)) - static_cast<double>(before) / 2) <= 1);
+        QVERIFY(std::abs(static_cast<double>(store.pay_back_steps(2 * live)) -
+                         2 * static_cast<double>(store.pay_back_steps(live))) <= 2);
     }
 
     void aLargeLiveStateLeavesCheckpointsLessRoom()

@@ -54,15 +54,35 @@ double rate(double ns, double amount, double prior) { return amount > 0 ? ns / a
 
 } // namespace
 
-double CheckpointStore::replay_ns_per_step_locked() const
+CostRates CheckpointStore::rates_locked() const
 {
-    return rate(replay_ns_, replay_steps_, kPriorReplayNsPerStep);
+    return {rate(replay_ns_, replay_steps_, kPriorReplayNsPerStep),
+            rate(packed_ns_, packed_bytes_, kPriorPackNsPerByte),
+            rate(restored_ns_, restored_bytes_, kPriorRestoreNsPerByte)};
+}
+
+CostRates CheckpointStore::rates() const
+{
+    std::lock_guard lock(m_);
+    return rates_locked();
+}
+
+std::uint64_t CheckpointStore::pay_back_steps_locked(std::size_t live_bytes) const
+{
+    const CostRates r = rates_locked();
+    const double steps = r.pack_ns_per_byte * static_cast<double>(live_bytes) / r.replay_ns_per_step;
+    return static_cast<std::uint64_t>(std::min(steps, 1e18));
+}
+
+std::uint64_t CheckpointStore::pay_back_steps(std::size_t live_bytes) const
+{
+    std::lock_guard lock(m_);
+    return pay_back_steps_locked(live_bytes);
 }
 
 std::uint64_t CheckpointStore::spacing_locked(std::size_t live_bytes) const
 {
-    const double pack_ns = rate(packed_ns_, packed_bytes_, kPriorPackNsPerByte) * static_cast<double>(live_bytes);
-    return std::max(interval_, static_cast<std::uint64_t>(pack_ns / replay_ns_per_step_locked()));
+    return std::max(interval_, pay_back_steps_locked(live_bytes));
 }
 
 std::uint64_t CheckpointStore::spacing(std::size_t live_bytes) const
@@ -106,9 +126,10 @@ std::chrono::nanoseconds CheckpointStore::estimated_seek_cost(std::uint64_t from
         consider(e);
     const bool restores = any && (to < from || checkpoint > from);
     const std::uint64_t start = restores ? checkpoint : (to >= from ? from : 0);
-    double ns = static_cast<double>(to - start) * replay_ns_per_step_locked();
+    const CostRates r = rates_locked();
+    double ns = static_cast<double>(to - start) * r.replay_ns_per_step;
     if (restores)
-        ns += rate(restored_ns_, restored_bytes_, kPriorRestoreNsPerByte) * static_cast<double>(last_live_bytes_);
+        ns += r.restore_ns_per_byte * static_cast<double>(last_live_bytes_);
     return std::chrono::nanoseconds(static_cast<std::int64_t>(std::min(ns, 1e18)));
 }
 
@@ -124,6 +145,13 @@ void CheckpointStore::note_restore(std::size_t live_bytes, std::chrono::steady_c
     std::lock_guard lock(m_);
     restored_bytes_ += static_cast<double>(live_bytes);
     restored_ns_ += static_cast<double>(std::chrono::nanoseconds(took).count());
+}
+
+void CheckpointStore::note_pack(std::size_t live_bytes, std::chrono::steady_clock::duration took)
+{
+    std::lock_guard lock(m_);
+    packed_bytes_ += static_cast<double>(live_bytes);
+    packed_ns_ += static_cast<double>(std::chrono::nanoseconds(took).count());
 }
 
 void CheckpointStore::add(const Simulation &sim) { add_packed(sim, false); }
@@ -254,15 +282,15 @@ bool CheckpointStore::offer(const Simulation &sim, bool move_present)
 
 TailPlan CheckpointStore::tail_plan(std::size_t live_bytes) const
 {
-    // The tail's window reaches back over a scene's closing statements (often a long collection
-    // or call followed by a few short ones); a step back from the end then starts at one of them.
+    // The window is where a user steps back from "last": a scene's closing statements, often a
+    // long collection or call followed by a few short ones. Within it the cost model decides.
     constexpr std::uint64_t kTailStatements = 3;
-    const bool large = large_state(live_bytes);
     TailPlan plan;
-    plan.end = !large;
-    plan.statements = large ? 2 * kTailStatements : kTailStatements;
-    plan.min_replay = interval_ / 16;
-    plan.spacing = large ? plan.min_replay : 1;
+    plan.statements = kTailStatements;
+    plan.spacing = std::max<std::uint64_t>(1, pay_back_steps(live_bytes));
+    // A packed copy of a large state is as large as the state: holding several at once, queued
+    // for compression, would take the room the checkpoints are kept within.
+    plan.one_at_a_time = large_state(live_bytes);
     return plan;
 }
 

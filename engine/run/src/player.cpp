@@ -185,39 +185,42 @@ void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::a
     if (!end.finished())
         return;
     const TailPlan plan = store.tail_plan(state_bytes(end));
-    if (plan.end)
+    std::shared_ptr<const Simulation> from = store.at_or_before(end.steps());
+    if (!from) {
         store.add_tail(end);
-    if (end.steps() == 0)
         return;
-    std::shared_ptr<const Simulation> from = store.at_or_before(end.steps() - 1);
-    if (!from || end.steps() - from->steps() < plan.min_replay) // steps are micro-steps of work
+    }
+    std::uint64_t last = from->steps();
+    auto keep = [&](const Simulation &state) {
+        store.add_tail(state);
+        last = state.steps();
+        if (plan.one_at_a_time)
+            store.flush(); // this runs off the GUI thread
+    };
+    // Steps are micro-steps of work: a tail nearer than the spacing to the checkpoint before
+    // it would cost more to pack than the replay it saves.
+    if (end.steps() < last + plan.spacing)
         return;
     // The statement ends are found by their statement count; whether each is quiescent is
     // asked there only, since Kernel::quiescent() walks every skb.
     const std::uint64_t n = end.statements_executed();
-    if (n == 0)
-        return;
-    const std::uint64_t window = plan.statements;
-    std::uint64_t next = std::max(n > window ? n - window : 0, from->statements_executed());
+    std::uint64_t next = std::max(n > plan.statements ? n - plan.statements : 0, from->statements_executed());
     Simulation probe(*from);
-    std::uint64_t last = from->steps();
     for (; next < n; next = probe.statements_executed() + 1) {
         bool reached = false;
         probe.advance_to(end.steps() - 1, [&] {
             reached = probe.statements_executed() >= next;
             return !reached && !cancel.load(std::memory_order_relaxed);
         });
+        if (cancel.load(std::memory_order_relaxed))
+            return;
         if (!reached)
-            return;                                                      // cancelled, or the end came first
-        if (probe.steps() >= last + plan.spacing && probe.quiescent()) { // not quiescent: a race under way there
-            store.add_tail(probe);
-            last = probe.steps();
-            // A large state's packed copy is as large as the state: one at a time waits for
-            // the store's thread, so indexing never holds several (this runs off the GUI thread).
-            if (!plan.end)
-                store.flush();
-        }
+            break;                                                     // the end came first
+        if (probe.steps() >= last + plan.spacing && probe.quiescent()) // not quiescent: a race under way there
+            keep(probe);
     }
+    if (end.steps() >= last + plan.spacing)
+        keep(end);
 }
 
 std::uint64_t Player::total_steps()

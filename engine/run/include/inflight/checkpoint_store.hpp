@@ -29,14 +29,20 @@ namespace inflight {
 
 class Simulation;
 
-// Which checkpoints the tail of a finished run gets (CheckpointStore::tail_plan()).
+// Which checkpoints the tail of a finished run gets (CheckpointStore::tail_plan()): the quiescent
+// ends of its last statements and the end itself, each at least `spacing` micro-steps of work past
+// the checkpoint before it.
 struct TailPlan {
-    bool end = true;              // a checkpoint of the end itself
-    std::uint64_t statements = 0; // the quiescent ends of this many last statements
-    std::uint64_t spacing = 1;    // micro-steps of work at least between two of them
-    // No tail beyond the end when the checkpoint before it lies within this much work: a step
-    // back then costs a restore and little replay anyway.
-    std::uint64_t min_replay = 0;
+    std::uint64_t statements = 0; // the window: this many last statements
+    std::uint64_t spacing = 1;
+    bool one_at_a_time = false; // wait for each copy's compression before packing the next
+};
+
+// The cost model's rates: measured as the store runs, priors until it has measured.
+struct CostRates {
+    double replay_ns_per_step = 0; // replaying the scene, events included
+    double pack_ns_per_byte = 0;   // packing a checkpoint, per byte of the live state
+    double restore_ns_per_byte = 0;
 };
 
 struct CheckpointStats {
@@ -65,12 +71,18 @@ public:
     // Micro-steps of work between two checkpoints: replaying them costs as much as packing a
     // state of `live_bytes`, and at least `interval`.
     std::uint64_t spacing(std::size_t live_bytes) const;
+    // The micro-steps whose replay costs as much as packing a state of `live_bytes`: a checkpoint
+    // nearer than this to the one before it costs more to take than the replay it saves.
+    std::uint64_t pay_back_steps(std::size_t live_bytes) const;
+    CostRates rates() const;
     // What reaching `to` from the position `from` costs: a restore, if the seek takes one, and
     // the replay from wherever it starts.
     std::chrono::nanoseconds estimated_seek_cost(std::uint64_t from, std::uint64_t to) const;
     // Measurements the player reports, which refine the model.
     void note_replay(std::uint64_t steps, std::chrono::steady_clock::duration took);
     void note_restore(std::size_t live_bytes, std::chrono::steady_clock::duration took);
+    // A packing measured elsewhere (add() measures its own).
+    void note_pack(std::size_t live_bytes, std::chrono::steady_clock::duration took);
     // Stores a copy of sim, which must be quiescent (Simulation::quiescent()): packed here,
     // compressed by the store's thread soon after (flush() waits for that).
     void add(const Simulation &sim);
@@ -79,9 +91,9 @@ public:
     // stepping back from. Does nothing if sim is not quiescent (a run stopped by a finding) or
     // its step is stored already.
     void add_tail(const Simulation &sim);
-    // The tail a finished state of `live_bytes` gets. A state large beside the budget is slow
-    // to pack: no checkpoint of the end itself, and a wider window of statement ends, spaced
-    // apart, since each copy of it costs as much as the state.
+    // The tail a finished state of `live_bytes` gets: spaced by pay_back_steps(), so a small
+    // state gets every statement end of the window and a large one only those a long replay
+    // apart; a state large beside the budget is packed one copy at a time.
     TailPlan tail_plan(std::size_t live_bytes) const;
     // Whether a state of `live_bytes` is large beside the budget: more than a quarter of it,
     // the share a live copy may take before it shrinks the checkpoints' room (room()).
@@ -124,7 +136,8 @@ private:
     // copy of the state too, and views of it.
     std::size_t room() const;
     std::uint64_t spacing_locked(std::size_t live_bytes) const;
-    double replay_ns_per_step_locked() const;
+    std::uint64_t pay_back_steps_locked(std::size_t live_bytes) const;
+    CostRates rates_locked() const;
     void store(Entry e); // with m_ held
     void add_packed(const Simulation &sim, bool tail);
     void compress_loop(); // the store's thread: destroys retired states, compresses pending ones
