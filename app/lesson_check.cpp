@@ -148,6 +148,8 @@ std::unique_ptr<QTemporaryDir> prepareOffscreenProjector(int argc, char **argv)
     QSize size = kDefaultProjector;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
+        if (!arg)
+            continue;
         if (std::strcmp(arg, "--check-lesson") == 0 || std::strncmp(arg, "--check-lesson=", 15) == 0)
             wanted = true;
         // A bad size is refused once the arguments are parsed; the screen keeps the default.

@@ -114,7 +114,7 @@ int main(int argc, char **argv)
             window.show();
         else
             window.showMaximized();
-        return app.exec();
+        return QApplication::exec();
     }
     bool ok = checking         ? window.openSceneNow(cli.value(check_opt))
               : args.isEmpty() ? window.openWelcome()
@@ -234,5 +234,5 @@ int main(int argc, char **argv)
         window.show();
     else
         window.showMaximized();
-    return app.exec();
+    return QApplication::exec();
 }

@@ -89,7 +89,7 @@ constexpr qsizetype kMaxSettingText = 4096;
 constexpr qsizetype kMaxBreakpointFiles = 1000;
 constexpr qsizetype kMaxBreakpointsPerFile = 10000;
 // A window's saved geometry and dock state are a few KB; more is not ours.
-constexpr qsizetype kMaxWindowBlob = 64 * 1024;
+constexpr qsizetype kMaxWindowBlob = qsizetype{64} << 10;
 
 // The recent-files setting as read: a hand-edited or foreign one may hold anything, and
 // hundreds of thousands of entries. Only non-empty strings count, each once, the first

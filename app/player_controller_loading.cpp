@@ -342,7 +342,7 @@ void PlayerController::startIndex()
                                  job.post([this, steps, statements] { emit indexProgress(steps, statements); });
                              });
         },
-        [this, session](std::shared_ptr<SessionIndex> index) {
+        [this, session](const std::shared_ptr<SessionIndex> &index) {
             if (!index)
                 return;
             // The tracker's lane is cancelled by every new session: this is still session_.

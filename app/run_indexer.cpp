@@ -23,23 +23,20 @@ public:
     // False once the events kept take the whole memory budget.
     bool operator()(const Event &e)
     {
-        if (events.size() < cap_) {
-            events.push_back(e);
+        if (events_.size() < cap_) {
+            events_.push_back(e);
         } else {
-            complete = false;
+            complete_ = false;
             keepLandmark(e);
         }
         // RecordedEvents::bytes() walks no events, but is not free: asked every 4096 events.
-        if ((++seen_ & 4095) == 0 && events.bytes() >= memory_bytes_) {
-            over_memory = true;
-            return false;
-        }
-        return true;
+        return (++seen_ & 4095) != 0 || events_.bytes() < memory_bytes_;
     }
 
-    RecordedEvents events;
-    bool complete = true;
-    bool over_memory = false;
+    // What was kept; the recorder is done with then.
+    RecordedEvents takeEvents() { return std::move(events_); }
+    // Whether every event was kept (no cap reached).
+    bool complete() const { return complete_; }
 
 private:
     void keepLandmark(const Event &e)
@@ -53,7 +50,7 @@ private:
         if (e.kind == EventKind::stmt_end) {
             const bool ends_wait = e.task < waiting_.size() && waiting_[e.task];
             if (e.before != 0 || ends_wait)
-                events.push_back(e);
+                events_.push_back(e);
             if (ends_wait)
                 waiting_[e.task] = false;
             return;
@@ -65,11 +62,13 @@ private:
         case EventKind::finding:
         case EventKind::warning:
         case EventKind::gc_wait: // the timeline's wait markers
-        case EventKind::wait_end: events.push_back(e); break;
+        case EventKind::wait_end: events_.push_back(e); break;
         default: break;
         }
     }
 
+    RecordedEvents events_;
+    bool complete_ = true;
     std::size_t cap_;
     std::size_t memory_bytes_;
     std::uint64_t seen_ = 0;
@@ -81,8 +80,8 @@ private:
 QString index_budget_message(const Simulation &sim, RecordEnd end, const IndexLimits &limits)
 {
     const QString where = QCoreApplication::translate("PlayerController", " at micro-step %1, after %2 statements")
-                              .arg(QString::fromStdString(group_digits(sim.steps())))
-                              .arg(QString::fromStdString(group_digits(sim.statements_executed())));
+                              .arg(QString::fromStdString(group_digits(sim.steps())),
+                                   QString::fromStdString(group_digits(sim.statements_executed())));
     switch (end) {
     case RecordEnd::caller:
         return QCoreApplication::translate(
@@ -128,9 +127,9 @@ std::shared_ptr<SessionIndex> index_run(const RunSession &session, std::size_t c
         return nullptr;
     auto index = std::make_shared<SessionIndex>();
     index->stopped_by = index_budget_message(*sim, end, limits);
-    index->events = std::move(recorder.events);
+    index->events = recorder.takeEvents();
     index->events.shrink_to_fit();
-    index->complete = recorder.complete;
+    index->complete = recorder.complete();
     index->total_steps = sim->steps();
     // The views' marks, found here: walks over every packed event, which the GUI thread
     // would otherwise spend as the index landed.

@@ -10,6 +10,8 @@
 #include <QPainter>
 #include <QPixmap>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace inflight;
@@ -117,10 +119,10 @@ std::uint64_t TimelineWidget::stepAt(int x) const
     if (total == 0 || t.width() <= 0)
         return 0;
     const double f = std::clamp((x - t.left()) / static_cast<double>(t.width()), 0.0, 1.0);
-    return static_cast<std::uint64_t>(f * static_cast<double>(total) + 0.5);
+    return static_cast<std::uint64_t>(std::llround(f * static_cast<double>(total)));
 }
 
-void TimelineWidget::paintEvent(QPaintEvent *)
+void TimelineWidget::paintEvent(QPaintEvent * /*event*/)
 {
     const Theme &theme = Theme::instance();
     QPainter p(this);

@@ -47,7 +47,7 @@ void BufferChecker::start(const QByteArray &text)
                 inflight::parse_scene(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), name));
             return CheckResult{control.generation(), text, std::move(parsed), clock.nsecsElapsed() / 1000};
         },
-        [this](CheckResult r) { emit checked(r); });
+        [this](const CheckResult &r) { emit checked(r); });
 }
 
 } // namespace editor

@@ -338,6 +338,7 @@ bool EditorSession::offerRecovery()
     const QList<RecoveryStore::Copy> copies = recovery_.all(&refused);
     for (const QString &m : refused)
         report(m);
+    // NOLINTNEXTLINE(readability-use-anyofallof): each copy declined is removed as the loop goes
     for (const RecoveryStore::Copy &copy : copies) {
         if (recover_prompt_ && recover_prompt_(copy)) {
             restore(copy);

@@ -42,7 +42,7 @@ namespace {
 const QString kInstancePrefix = QStringLiteral("instance-");
 // A copy is read as a scene file is (the editor's cap); a note is three short fields.
 constexpr qint64 kMaxCopyBytes = kMaxSceneFileBytes;
-constexpr qint64 kMaxNoteBytes = 64 * 1024;
+constexpr qint64 kMaxNoteBytes = qint64{64} << 10;
 
 QString tr(const char *text) { return QCoreApplication::translate("editor::RecoveryStore", text); }
 

@@ -372,7 +372,7 @@ bool SceneEditor::typedWordIsACompletion() const
     return last_completions_.contains(typed);
 }
 
-void SceneEditor::completionChosen(int, const QString &text)
+void SceneEditor::completionChosen(int /*id*/, const QString &text)
 {
     const long pos = SendScintilla(SCI_GETCURRENTPOS);
     if (completion_start_ < 0 || completion_start_ > pos)
@@ -383,7 +383,7 @@ void SceneEditor::completionChosen(int, const QString &text)
     SendScintilla(SCI_GOTOPOS, static_cast<unsigned long>(completion_start_ + word.size()));
 }
 
-void SceneEditor::dwellStart(int position, int, int)
+void SceneEditor::dwellStart(int position, int /*x*/, int /*y*/)
 {
     if (position < 0)
         return;

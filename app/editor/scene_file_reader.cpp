@@ -19,14 +19,12 @@
 namespace editor {
 namespace {
 
-constexpr qsizetype kMaxLineBytes = 1024 * 1024;
+constexpr qsizetype kMaxLineBytes = qsizetype{1} << 20;
+constexpr qint64 kMiB = qint64{1} << 20;
 
 QString tr(const char *text) { return QCoreApplication::translate("editor::SceneFileReader", text); }
 
-QString megabytes(qint64 bytes)
-{
-    return bytes >= 1024 * 1024 ? tr("%1 MB").arg(bytes / (1024 * 1024)) : tr("%1 bytes").arg(bytes);
-}
+QString megabytes(qint64 bytes) { return bytes >= kMiB ? tr("%1 MB").arg(bytes / kMiB) : tr("%1 bytes").arg(bytes); }
 
 std::optional<QString> problemOf(const struct stat &st, qint64 max_bytes)
 {
@@ -53,7 +51,7 @@ std::optional<QString> unreadableFileProblem(const QString &path, qint64 max_byt
 {
     struct stat st { };
     if (::stat(QFile::encodeName(path).constData(), &st) != 0)
-        return errno == ENOENT ? tr("it does not exist") : QString::fromLocal8Bit(std::strerror(errno));
+        return errno == ENOENT ? tr("it does not exist") : qt_error_string(errno);
     return problemOf(st, max_bytes);
 }
 
@@ -69,7 +67,7 @@ std::optional<QByteArray> readRegularFile(const QString &path, qint64 max_bytes,
         return fail(*problem);
     const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
-        return fail(QString::fromLocal8Bit(std::strerror(errno)));
+        return fail(qt_error_string(errno));
     QFile f;
     if (!f.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
         ::close(fd);
@@ -77,7 +75,7 @@ std::optional<QByteArray> readRegularFile(const QString &path, qint64 max_bytes,
     }
     struct stat st { };
     if (::fstat(fd, &st) != 0)
-        return fail(QString::fromLocal8Bit(std::strerror(errno)));
+        return fail(qt_error_string(errno));
     if (auto problem = problemOf(st, max_bytes))
         return fail(*problem);
     // One byte more than allowed: a file that grows while it is read is still bounded.
@@ -102,8 +100,8 @@ std::optional<QByteArray> readSceneFile(const QString &path, QString *error)
         return fail(tr("%1: error: %2 MB is too large to edit (at most %3 MB); inflight-cli runs it with "
                        "--limit input-bytes=N")
                         .arg(path)
-                        .arg(info.size() / (1024 * 1024))
-                        .arg(kMaxSceneFileBytes / (1024 * 1024)));
+                        .arg(info.size() / kMiB)
+                        .arg(kMaxSceneFileBytes / kMiB));
     QString why;
     const auto read = readRegularFile(path, kMaxSceneFileBytes, &why);
     if (!read)

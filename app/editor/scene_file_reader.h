@@ -15,7 +15,7 @@ namespace editor {
 // What the editor opens: larger files are not scenes anyone types (generated ones run in
 // inflight-cli, whose input-bytes budget --limit raises), and Scintilla slows to a crawl on one
 // line of megabytes.
-constexpr qint64 kMaxSceneFileBytes = 16 * 1024 * 1024;
+constexpr qint64 kMaxSceneFileBytes = qint64{16} << 20;
 
 // Why `path` is not a regular file of at most `max_bytes` bytes ("it is a FIFO", "it has
 // 200 MB, more than 16 MB"), or nothing when it is one. Symbolic links are followed.

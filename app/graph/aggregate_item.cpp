@@ -65,7 +65,7 @@ bool AggregateItem::relayout()
     return old != box().size();
 }
 
-void AggregateItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+void AggregateItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget * /*widget*/)
 {
     const Theme &t = Theme::instance();
     const QRectF b = box();

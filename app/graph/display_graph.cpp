@@ -25,7 +25,7 @@ std::vector<std::uint32_t> sccRoots(std::uint32_t count, const std::vector<std::
     for (std::uint32_t start = 0; start < count; ++start) {
         if (index[start] != kNone)
             continue;
-        call.push_back({start, offsets[start]});
+        call.emplace_back(start, offsets[start]);
         index[start] = low[start] = next_index++;
         stack.push_back(start);
         on_stack[start] = 1;
@@ -37,7 +37,7 @@ std::vector<std::uint32_t> sccRoots(std::uint32_t count, const std::vector<std::
                     index[w] = low[w] = next_index++;
                     stack.push_back(w);
                     on_stack[w] = 1;
-                    call.push_back({w, offsets[w]});
+                    call.emplace_back(w, offsets[w]);
                 } else if (on_stack[w]) {
                     low[v] = std::min(low[v], index[w]);
                 }
@@ -258,7 +258,7 @@ DisplayGraph buildDisplayGraph(const inflight::GraphSnapshot &s, const std::unor
         std::vector<std::uint32_t> collapsed;
         std::uint32_t shown = 0;
         for (std::uint32_t inst : g.instances) {
-            if (expanded.count(inst))
+            if (expanded.contains(inst))
                 ++shown;
             else
                 collapsed.push_back(inst);

@@ -91,7 +91,7 @@ QPainterPath EdgeItem::shape() const
     return p;
 }
 
-void EdgeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+void EdgeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget * /*widget*/)
 {
     const Theme &t = Theme::instance();
     const bool hit = hitlist_ > 0;

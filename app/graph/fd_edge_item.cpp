@@ -88,7 +88,7 @@ QPainterPath FdEdgeItem::shape() const
     return stroker.createStroke(curve_.path);
 }
 
-void FdEdgeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+void FdEdgeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget * /*widget*/)
 {
     if (!isDrawn())
         return;

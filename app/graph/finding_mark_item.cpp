@@ -28,7 +28,7 @@ QRectF FindingMarkItem::boundingRect() const
     return ring().adjusted(-kRingWidth - badge / 2, -kRingWidth - badge / 2, kRingWidth, kRingWidth);
 }
 
-void FindingMarkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
+void FindingMarkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/, QWidget * /*widget*/)
 {
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setPen(QPen(kFindingRed, kRingWidth));

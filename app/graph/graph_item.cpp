@@ -6,5 +6,5 @@
 
 double GraphItem::lod(const QStyleOptionGraphicsItem *option, const QPainter *painter)
 {
-    return option ? option->levelOfDetailFromTransform(painter->worldTransform()) : 1.0;
+    return option ? QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform()) : 1.0;
 }

@@ -127,7 +127,7 @@ void GraphScene::syncSockets(bool &sizes_changed)
         if (it->second == kNoNode)
             return item->parentItem() == nullptr;
         auto *p = static_cast<SocketItem *>(item->parentItem());
-        return p && p->sock() == it->second && parent_of.count(it->second) && parent_of[it->second] == kNoNode;
+        return p && p->sock() == it->second && parent_of.contains(it->second) && parent_of[it->second] == kNoNode;
     };
     for (auto &[sock, item] : sockets_)
         item->forgetEmbryos(); // re-set below, after embryo items come and go
@@ -201,7 +201,7 @@ void GraphScene::syncProcesses(bool &sizes_changed)
         }
     }
     for (auto it = processes_.begin(); it != processes_.end();) {
-        if (!present.count(it->first)) {
+        if (!present.contains(it->first)) {
             if (it->second == highlighted_)
                 highlighted_ = nullptr;
             placed_.erase(it->second->key());
@@ -229,7 +229,7 @@ void GraphScene::syncAggregates(bool &sizes_changed)
         }
     }
     for (auto it = aggregates_.begin(); it != aggregates_.end();) {
-        if (!present.count(it->first)) {
+        if (!present.contains(it->first)) {
             if (it->second == highlighted_)
                 highlighted_ = nullptr;
             placed_.erase(it->first);
@@ -289,7 +289,7 @@ void GraphScene::syncEdges()
         item->setBundle(b, nodeText(b.from), nodeText(b.to));
     }
     for (auto it = edges_.begin(); it != edges_.end();) {
-        if (!present.count(it->first)) {
+        if (!present.contains(it->first)) {
             delete it->second;
             it = edges_.erase(it);
         } else {
@@ -337,7 +337,7 @@ void GraphScene::syncEdges()
         item->setEnds(proc, to, b.first_fd, QString(), nodeText(b.to), b.count);
     }
     for (auto it = fd_edges_.begin(); it != fd_edges_.end();) {
-        if (!present.count(it->first)) {
+        if (!present.contains(it->first)) {
             delete it->second;
             it = fd_edges_.erase(it);
         } else {
@@ -364,7 +364,7 @@ void GraphScene::syncEdges()
         }
     }
     for (auto it = peer_links_.begin(); it != peer_links_.end();) {
-        if (!peers.count(it->first)) {
+        if (!peers.contains(it->first)) {
             delete it->second;
             it = peer_links_.erase(it);
         } else {
@@ -401,8 +401,7 @@ void GraphScene::assignLanes()
 
 void GraphScene::updateRoleCounts()
 {
-    for (std::size_t i = 0; i < display_.aggregates.size(); ++i) {
-        const auto &g = display_.aggregates[i];
+    for (auto &g : display_.aggregates) {
         AggregateItem *item = aggregateItem(g.key);
         if (!item)
             continue;
@@ -427,7 +426,7 @@ void GraphScene::rebuild()
     setSelectedSocket(selected_);
 
     std::size_t fresh = 0, survivors = 0;
-    auto check = [&](NodeItem *item) { ++(placed_.count(item->key()) ? survivors : fresh); };
+    auto check = [&](NodeItem *item) { ++(placed_.contains(item->key()) ? survivors : fresh); };
     for (auto &[s, item] : sockets_)
         if (!item->parentItem())
             check(item);
@@ -635,11 +634,11 @@ graph::LayoutRequest GraphScene::layoutRequest(bool full, const LayoutCoordinato
     SeedHints hints;
     if (!full) {
         for (auto &[k, fd] : fd_edges_)
-            if (placed_.count(fd->process()->key()) && !hints.fd_of.count(fd->to()))
+            if (placed_.contains(fd->process()->key()) && !hints.fd_of.contains(fd->to()))
                 hints.fd_of.emplace(fd->to(), fd);
         hints.column_top = 1e300;
         for (auto &[sock, item] : sockets_)
-            if (!item->parentItem() && placed_.count(item->key())) {
+            if (!item->parentItem() && placed_.contains(item->key())) {
                 hints.placed_sockets.emplace(sock, item);
                 hints.column_top = std::min(hints.column_top, placed_.at(item->key()).y() - item->box().height() / 2);
             }
@@ -648,7 +647,7 @@ graph::LayoutRequest GraphScene::layoutRequest(bool full, const LayoutCoordinato
         hints.column_height = std::max(12.0, 2.5 * std::sqrt(double(sockets_.size()))) *
                               (graphStyle().labelMetrics.height() * 2.6 + kGap);
         for (auto &[id, proc] : processes_)
-            if (placed_.count(proc->key()) &&
+            if (placed_.contains(proc->key()) &&
                 (!hints.first_process ||
                  proc->processId() < static_cast<ProcessItem *>(hints.first_process)->processId()))
                 hints.first_process = proc;
@@ -656,9 +655,9 @@ graph::LayoutRequest GraphScene::layoutRequest(bool full, const LayoutCoordinato
             NodeItem *a = topLevel(e->from()), *b = topLevel(e->to());
             if (a == b)
                 continue;
-            if (placed_.count(a->key()) && !hints.neighbour_of.count(b))
+            if (placed_.contains(a->key()) && !hints.neighbour_of.contains(b))
                 hints.neighbour_of.emplace(b, std::make_pair(a, 1.0));
-            if (placed_.count(b->key()) && !hints.neighbour_of.count(a))
+            if (placed_.contains(b->key()) && !hints.neighbour_of.contains(a))
                 hints.neighbour_of.emplace(a, std::make_pair(b, -1.0));
         }
     }
@@ -738,7 +737,7 @@ void GraphScene::place(const std::vector<NodeKey> &keys, const graph::LayoutResu
                 grid_y += 120;
             }
         }
-        const bool was_placed = placed_.count(item->key()) && item->isVisible();
+        const bool was_placed = placed_.contains(item->key()) && item->isVisible();
         placed_[item->key()] = p;
         item->setTarget(p);
         if (was_placed) {
@@ -941,7 +940,7 @@ bool GraphScene::expandAggregate(NodeKey key, std::size_t instances)
     AggregateItem *item = aggregateItem(key);
     if (!item || instances == 0)
         return false;
-    const QPointF origin = placed_.count(key) ? placed_.at(key) : item->pos();
+    const QPointF origin = placed_.contains(key) ? placed_.at(key) : item->pos();
     const auto &list = item->group().instances;
     // If what would stay collapsed is too few to be worth an aggregate, draw it all.
     std::size_t take = std::min(instances, list.size());
@@ -964,7 +963,7 @@ bool GraphScene::expandToShow(std::uint32_t sock)
     const std::uint32_t inst = display_.instance_of[sock];
     const NodeKey key = display_.nodeOf(sock);
     expanded_.insert(inst);
-    if (placed_.count(key))
+    if (placed_.contains(key))
         expand_origin_[inst] = placed_.at(key);
     has_structure_ = false;
     expanding_ = true;

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
-#include <locale.h>
 #include <mutex>
 #include <string>
 
@@ -169,7 +168,7 @@ bool runGraphviz(const LayoutRequest &req, const std::vector<char> &include, Eng
     for (std::size_t i = 0; i < req.nodes.size(); ++i)
         by_key.emplace_back(req.nodes[i].key, i);
     std::sort(by_key.begin(), by_key.end());
-    constexpr std::size_t none = static_cast<std::size_t>(-1);
+    constexpr auto none = static_cast<std::size_t>(-1);
     auto find = [&](NodeKey k) -> std::size_t {
         auto it = std::lower_bound(by_key.begin(), by_key.end(), std::make_pair(k, std::size_t{0}));
         return it != by_key.end() && it->first == k && nodes[it->second] ? it->second : none;

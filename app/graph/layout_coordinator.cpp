@@ -58,7 +58,8 @@ void LayoutCoordinator::startPlanLayout()
     for (const graph::LayoutNode &n : request.nodes)
         plan_keys_.push_back(n.key);
     plans_.start([request = std::move(request)](const JobControl &control) { return layOut(request, control); },
-                 [this](graph::LayoutResult result) { onPlanLaidOut(result); }, [](graph::LayoutResult) {});
+                 [this](const graph::LayoutResult &result) { onPlanLaidOut(result); },
+                 [](const graph::LayoutResult &) {});
 }
 
 void LayoutCoordinator::onPlanLaidOut(const graph::LayoutResult &result)
@@ -130,8 +131,8 @@ std::uint64_t LayoutCoordinator::requestLayout(bool full)
     for (const graph::LayoutNode &n : request.nodes)
         request_keys_.push_back(n.key);
     layouts_.start([request = std::move(request)](const JobControl &control) { return layOut(request, control); },
-                   [this](graph::LayoutResult result) { applyLayout(result); },
-                   [this](graph::LayoutResult) { ++stale_; });
+                   [this](const graph::LayoutResult &result) { applyLayout(result); },
+                   [this](const graph::LayoutResult &) { ++stale_; });
     return layouts_.generation();
 }
 

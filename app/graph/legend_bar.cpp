@@ -57,7 +57,7 @@ bool LegendBar::withShapes(int width) const
     return layoutEntries(width, nullptr, true) <= static_cast<int>(16 + 3 * row);
 }
 
-void LegendBar::paintEvent(QPaintEvent *)
+void LegendBar::paintEvent(QPaintEvent * /*event*/)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
@@ -98,13 +98,13 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
         entries.push_back(role(r));
     const std::vector<Entry> shapes = {
         {QStringLiteral("stream"),
-         [&t, border](QPainter &p, const QRectF &b) {
+         [border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b, 5, 5);
          }},
         {QStringLiteral("dgram"),
-         [&t, border](QPainter &p, const QRectF &b) {
+         [border](QPainter &p, const QRectF &b) {
              const double c = b.height() / 3;
              QPolygonF poly;
              poly << QPointF(b.left() + c, b.top()) << QPointF(b.right() - c, b.top())
@@ -116,7 +116,7 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
              p.drawPolygon(poly);
          }},
         {QStringLiteral("seqpacket"),
-         [&t, border](QPainter &p, const QRectF &b) {
+         [border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5));
              p.setBrush(Qt::NoBrush);
              p.drawRect(b);
@@ -124,26 +124,26 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
              p.drawLine(QPointF(b.right() - 4, b.top()), QPointF(b.right() - 4, b.bottom()));
          }},
         {QStringLiteral("listening"),
-         [&t, border](QPainter &p, const QRectF &b) {
+         [border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b, 5, 5);
              p.drawRoundedRect(b.adjusted(3, 3, -3, -3), 3, 3);
          }},
         {QStringLiteral("no fd reaches it"),
-         [&t, border](QPainter &p, const QRectF &b) {
+         [border](QPainter &p, const QRectF &b) {
              p.setPen(unreachableOutline(border));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b.adjusted(1, 1, -1, -1), 5, 5);
          }},
         {QStringLiteral("embryo"),
-         [&t, border](QPainter &p, const QRectF &b) {
+         [border](QPainter &p, const QRectF &b) {
              p.setPen(QPen(border, 1.5, Qt::DotLine));
              p.setBrush(Qt::NoBrush);
              p.drawRoundedRect(b, 5, 5);
          }},
         {QStringLiteral("A in B's queue"),
-         [&t, border](QPainter &p, const QRectF &b) {
+         [&t](QPainter &p, const QRectF &b) {
              const double y = b.center().y();
              p.setPen(QPen(t.edgeColor(), 2));
              p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 6, y));
@@ -152,7 +152,7 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
                                        << QPointF(b.right() - 8, y + 4));
          }},
         {QStringLiteral("on hitlist"),
-         [&t, border](QPainter &p, const QRectF &b) {
+         [&t](QPainter &p, const QRectF &b) {
              const double y = b.center().y();
              p.setPen(QPen(t.hitlistEdgeColor(), 3, Qt::DashDotLine, Qt::FlatCap));
              p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 6, y));
@@ -171,7 +171,7 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
              p.drawRoundedRect(QRectF(b.left() + 2.5, b.top() + b.height() * 0.2, 4, b.height() * 0.6), 1.5, 1.5);
          }},
         {QStringLiteral("open fd"),
-         [&t, border](QPainter &p, const QRectF &b) {
+         [&t](QPainter &p, const QRectF &b) {
              const double y = b.center().y();
              p.setPen(QPen(t.processColor(), 2, Qt::DashLine, Qt::FlatCap));
              p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 2, y));

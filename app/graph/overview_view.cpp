@@ -33,7 +33,7 @@ void OverviewView::resizeEvent(QResizeEvent *event)
     refit();
 }
 
-void OverviewView::drawForeground(QPainter *painter, const QRectF &)
+void OverviewView::drawForeground(QPainter *painter, const QRectF & /*rect*/)
 {
     const QRectF visible = main_->visibleSceneRect();
     QColor c = Theme::instance().selectionColor();

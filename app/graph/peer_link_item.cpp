@@ -52,7 +52,7 @@ void PeerLinkItem::sync()
 
 QRectF PeerLinkItem::boundingRect() const { return QRectF(line_.p1(), line_.p2()).normalized().adjusted(-6, -6, 6, 6); }
 
-void PeerLinkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
+void PeerLinkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/, QWidget * /*widget*/)
 {
     if (line_.length() < 1)
         return;

@@ -159,7 +159,7 @@ QPointF ProcessItem::fdAnchor(int fd) const
     return mapToScene(QPointF(b.right(), y));
 }
 
-void ProcessItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+void ProcessItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget * /*widget*/)
 {
     const Theme &t = Theme::instance();
     const QColor c = t.processColor();

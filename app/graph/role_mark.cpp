@@ -29,11 +29,12 @@ void drawRoleMark(QPainter &painter, const QPainterPath &shape, inflight::GcRole
     const QRectF r = shape.boundingRect();
     // Lines at 45°, drawn across the whole box: from each point of the bottom-left to top-right
     // diagonal band. A leak adds the other direction.
-    const double span = r.width() + r.height();
-    for (double d = 0; d <= span; d += spacing)
+    const int lines = static_cast<int>((r.width() + r.height()) / spacing);
+    for (int i = 0; i <= lines; ++i) {
+        const double d = i * spacing;
         painter.drawLine(QPointF(r.left() + d - r.height(), r.bottom()), QPointF(r.left() + d, r.top()));
-    if (role == inflight::GcRole::leaked)
-        for (double d = 0; d <= span; d += spacing)
+        if (role == inflight::GcRole::leaked)
             painter.drawLine(QPointF(r.left() + d - r.height(), r.top()), QPointF(r.left() + d, r.bottom()));
+    }
     painter.restore();
 }

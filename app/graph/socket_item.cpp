@@ -217,7 +217,7 @@ QPainterPath SocketItem::outline() const
     return p;
 }
 
-void SocketItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+void SocketItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget * /*widget*/)
 {
     const Theme &t = Theme::instance();
     const QColor fill = t.roleColor(node_.role);

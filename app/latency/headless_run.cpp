@@ -28,7 +28,7 @@ std::shared_ptr<const Scene> sceneFor(const std::shared_ptr<const Scene> &scene,
     return copy;
 }
 
-std::shared_ptr<const LatencyRun> runHeadless(std::shared_ptr<const Scene> scene, const Scenario &scenario,
+std::shared_ptr<const LatencyRun> runHeadless(const std::shared_ptr<const Scene> &scene, const Scenario &scenario,
                                               const std::atomic<bool> *cancel)
 {
     if (!scene)

@@ -32,7 +32,7 @@ std::shared_ptr<const inflight::Scene> sceneFor(const std::shared_ptr<const infl
                                                 const Scenario &scenario);
 
 // Runs to the end and returns the calls, tasks and users; nullptr if `cancel` was set first.
-std::shared_ptr<const LatencyRun> runHeadless(std::shared_ptr<const inflight::Scene> scene, const Scenario &scenario,
-                                              const std::atomic<bool> *cancel = nullptr);
+std::shared_ptr<const LatencyRun> runHeadless(const std::shared_ptr<const inflight::Scene> &scene,
+                                              const Scenario &scenario, const std::atomic<bool> *cancel = nullptr);
 
 } // namespace latency

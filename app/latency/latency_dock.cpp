@@ -300,9 +300,9 @@ void LatencyDock::rebuildHistogramWidgets()
     }
     histograms_.clear();
     const auto &groups = live_.groups();
-    for (std::size_t i = 0; i < groups.size(); ++i) {
+    for (const auto &group : groups) {
         auto *w = new HistogramWidget(histogram_area_->widget());
-        const QString name = QString::fromStdString(groups[i].name);
+        const QString name = QString::fromStdString(group.name);
         w->setObjectName(QStringLiteral("latencyHistogram:") + name);
         w->setUnit(live_.unit());
         if (name == calls_group_ && calls_bucket_ >= 0)

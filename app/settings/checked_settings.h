@@ -44,5 +44,5 @@ QStringList userSettingsFiles();
 // read whole) is renamed aside (editor::setAsideUnreadable()), so the app starts with defaults
 // and writes a fresh one. One message per file set aside, saying which file, what is wrong and
 // where it was kept; none when all is well.
-inline constexpr qint64 kMaxSettingsFileBytes = 4 * 1024 * 1024;
+inline constexpr qint64 kMaxSettingsFileBytes = qint64{4} << 20;
 QStringList setAsideUnreadableSettingsFiles();
