@@ -611,9 +611,11 @@ private slots:
         run.advance_to(~std::uint64_t(0));
         QCOMPARE(run.steps(), end);
         const std::size_t live = state_bytes(run);
-        // Rates that make a copy of this state cost the replay of half the gc (1 ns a step).
-        const std::uint64_t pay_back = (gc_end - gc_start) / 2;
-        QVERIFY2(gc_start > pay_back && pay_back > 2 * (end - gc_end), "the gc is long, the expect after it short");
+        // Rates that space the tail by half the gc (1 ns a step): a copy of this state costs the
+        // replay of half the gc for every step back that uses it.
+        const std::uint64_t spacing = (gc_end - gc_start) / 2;
+        const std::uint64_t pay_back = spacing * CheckpointStore::kStepsBackFromEnd;
+        QVERIFY2(gc_start > spacing && spacing > 2 * (end - gc_end), "the gc is long, the expect after it short");
         auto shared = std::make_shared<CheckpointStore>(2 * live, std::uint64_t(1) << 12); // the end state: half
         CheckpointStore &store = *shared;
         store.note_replay(std::uint64_t(1) << 40, std::chrono::nanoseconds(std::int64_t(1) << 40));
@@ -621,8 +623,8 @@ private slots:
                                                   static_cast<double>(std::uint64_t(1) << 40) *
                                                   static_cast<double>(pay_back) / static_cast<double>(live))));
         const TailPlan plan = store.tail_plan(live);
-        QVERIFY2(plan.spacing + 1 >= pay_back && plan.spacing <= pay_back + 1,
-                 qPrintable(QString::number(plan.spacing) + " steps, not " + QString::number(pay_back)));
+        QVERIFY2(plan.spacing + 1 >= spacing && plan.spacing <= spacing + 1,
+                 qPrintable(QString::number(plan.spacing) + " steps, not " + QString::number(spacing)));
         QVERIFY2(plan.one_at_a_time, "half the budget is a large state");
         QVERIFY(quiet.size() > plan.statements);
         // The boundaries the rule keeps, worked out here from the plain run: in the window, each
@@ -677,7 +679,8 @@ private slots:
         QVERIFY(std::abs(static_cast<double>(store.pay_back_steps(live)) - expected) <= 1);
         QCOMPARE(store.spacing(live), store.pay_back_steps(live));
         QCOMPARE(store.spacing(1000), std::uint64_t(1000)); // a tiny state: the interval
-        QCOMPARE(store.tail_plan(1000).spacing, std::max<std::uint64_t>(1, store.pay_back_steps(1000)));
+        QCOMPARE(store.tail_plan(live).spacing, store.pay_back_steps(live) / CheckpointStore::kStepsBackFromEnd);
+        QCOMPARE(store.tail_plan(100).spacing, std::uint64_t(1)); // a copy cheaper than a few steps of replay
         // Twice the replay cost halves the pay-back; twice the state doubles it.
         const std::uint64_t before = store.pay_back_steps(live);
         store.note_replay(1'000'000, std::chrono::milliseconds(150)); // now 100 ns a step

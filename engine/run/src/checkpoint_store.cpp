@@ -287,7 +287,7 @@ TailPlan CheckpointStore::tail_plan(std::size_t live_bytes) const
     constexpr std::uint64_t kTailStatements = 3;
     TailPlan plan;
     plan.statements = kTailStatements;
-    plan.spacing = std::max<std::uint64_t>(1, pay_back_steps(live_bytes));
+    plan.spacing = std::max<std::uint64_t>(1, pay_back_steps(live_bytes) / kStepsBackFromEnd);
     // A packed copy of a large state is as large as the state: holding several at once, queued
     // for compression, would take the room the checkpoints are kept within.
     plan.one_at_a_time = large_state(live_bytes);

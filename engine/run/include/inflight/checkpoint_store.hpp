@@ -91,7 +91,11 @@ public:
     // stepping back from. Does nothing if sim is not quiescent (a run stopped by a finding) or
     // its step is stored already.
     void add_tail(const Simulation &sim);
-    // The tail a finished state of `live_bytes` gets: spaced by pay_back_steps(), so a small
+    // How many steps back a user takes from the end of a run: each one that lands past a tail
+    // checkpoint replays from it, so a tail checkpoint is used about this often.
+    static constexpr std::uint64_t kStepsBackFromEnd = 10;
+    // The tail a finished state of `live_bytes` gets: a tail checkpoint pays back once the
+    // replay it saves over kStepsBackFromEnd steps back costs more than packing it, so a small
     // state gets every statement end of the window and a large one only those a long replay
     // apart; a state large beside the budget is packed one copy at a time.
     TailPlan tail_plan(std::size_t live_bytes) const;
