@@ -10,6 +10,7 @@
 #include "theme.h"
 
 #include "latency/histogram_widget.h"
+#include "wait_index.hpp"
 
 #include "inflight/abstract_namespace.hpp"
 #include "inflight/kernel.hpp"
@@ -542,13 +543,18 @@ private slots:
                     v.push_back(ns);
             return v;
         };
+        // Long seeks land from a pool thread: each is waited for before the position is read.
         c.last();
+        QVERIFY(test::waitIdle(c));
         ad->refresh();
         QCOMPARE(ad->panel()->latency().values_ns(), expected(c.position()));
         const int restarts = ad->latencyRestarts();
         int checked = 0;
         while (c.position() > 0) {
+            const std::uint64_t before = c.position();
             c.back();
+            QVERIFY(test::waitIdle(c));
+            QVERIFY2(c.position() < before, "a step back moves back");
             ad->refresh();
             QCOMPARE(ad->panel()->latency().values_ns(), expected(c.position()));
             ++checked;

@@ -28,16 +28,6 @@ namespace {
 
 QString sceneFile(const char *name) { return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/") + QLatin1String(name); }
 
-bool waitIdle(PlayerController &c)
-{
-    QSignalSpy spy(&c, &PlayerController::busyChanged);
-    while (c.isBusy())
-        if (!spy.wait(60000))
-            return false;
-    QCoreApplication::processEvents();
-    return true;
-}
-
 std::uint64_t fullRunSteps(const char *name, GcEra era)
 {
     ParseResult r = load_scene_file(sceneFile(name).toStdString());
@@ -60,7 +50,7 @@ void openManySockets(PlayerController &c)
                        QStringLiteral("many.scn")));
     QVERIFY(test::waitIndex(c, 60000));
     c.seek(c.totalSteps());
-    QVERIFY(waitIdle(c));
+    QVERIFY(test::waitIdle(c));
     QCOMPARE(c.position(), c.totalSteps());
 }
 
@@ -79,17 +69,17 @@ private slots:
         std::vector<std::uint64_t> starts = c.collectionSteps();
         QVERIFY(starts.size() >= 2);
         c.seek(c.totalSteps());
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QSignalSpy hit(&c, &PlayerController::breakpointHit);
         for (auto it = starts.rbegin(); it != starts.rend(); ++it) {
             c.reverseContinue();
-            QVERIFY(waitIdle(c));
+            QVERIFY(test::waitIdle(c));
             QCOMPARE(c.position(), *it);
             QVERIFY(hit.count() > 0);
             QVERIFY(hit.last().at(0).toString().contains(QStringLiteral("collection")));
         }
         c.reverseContinue(); // nothing earlier: the start
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QCOMPARE(c.position(), std::uint64_t(0));
     }
 
@@ -101,7 +91,7 @@ private slots:
         c.seek(80'000'000);
         QVERIFY(c.isBusy());
         c.seek(2'000'000); // supersedes: the first job's player must never be installed
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         const std::uint64_t landed = c.position();
         QVERIFY2(landed >= 2'000'000 && landed < 80'000'000, qPrintable(QString::number(landed)));
         test::settleJobs();
@@ -128,13 +118,13 @@ private slots:
         PlayerController c;
         QVERIFY(c.openFile(sceneFile("seed-gc-penalty.scn")));
         c.seek(5'000'000);
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         const std::uint64_t statement = c.sim().statements_executed();
         QVERIFY(statement > 5);
         c.setEra(c.era() == GcEra::graph ? GcEra::classic : GcEra::graph);
         QVERIFY(c.isBusy());
         QCOMPARE(c.position(), std::uint64_t(0));
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QCOMPARE(c.sim().statements_executed(), statement);
         QCOMPARE(c.sim().era(), c.era());
     }
@@ -172,7 +162,7 @@ private slots:
                 at = e.step;
         QVERIFY(at > 0);
         c.seek(at);
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         const Kernel &k = c.sim().kernel();
         QVERIFY(k.unix_tot_inflight > 0);
         // The label may hold no-break spaces; compare with plain ones.
@@ -181,7 +171,7 @@ private slots:
         QVERIFY(text().contains(QStringLiteral("max_scc_index %1").arg(k.max_scc_index)));
         QVERIFY(!text().contains(QStringLiteral("more user")));
         c.seek(0);
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QVERIFY(text().contains(QStringLiteral("unix_tot_inflight 0")));
     }
 
@@ -195,8 +185,8 @@ private slots:
         auto *globals = dock.findChild<QLabel *>(QStringLiteral("globals"));
         QVERIFY(globals);
         c.seek(c.totalSteps());
-        QVERIFY(waitIdle(c)); // a seek past what replays inline runs in the background
-        int users = 0;        // the ones with fds in flight, and the first (root) always
+        QVERIFY(test::waitIdle(c)); // a seek past what replays inline runs in the background
+        int users = 0;              // the ones with fds in flight, and the first (root) always
         for (const User &u : c.sim().kernel().users)
             users += u.unix_inflight || &u == &c.sim().kernel().users.front() ? 1 : 0;
         QVERIFY(users > 5);
@@ -244,10 +234,10 @@ private slots:
         }
         QVERIFY(shared > 100);
         c.seek(150);
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QCOMPARE(c.snapshot().position, std::uint64_t(150));
         c.setEra(GcEra::classic);
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QCOMPARE(c.snapshot().era, GcEra::classic);
         QVERIFY(c.openFile(sceneFile("cycle-kept-alive-by-open-fd.scn")));
         QCOMPARE(c.snapshot().position, std::uint64_t(0));
@@ -288,7 +278,7 @@ private slots:
         QVERIFY(!c.abstractNamespace()); // freed by the seek: nobody may keep reading it
         c.seek(middle);                  // the same seek again (a key held down): not restarted
         QCOMPARE(taken.count(), 1);
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QVERIFY(!c.isSeeking());
         QCOMPARE(c.position(), middle);
         QVERIFY(c.abstractNamespace());
@@ -299,7 +289,7 @@ private slots:
         // Back where it was, by a restore into the same player: the same state as before.
         c.seek(shown);
         QVERIFY(c.isSeeking());
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QCOMPARE(c.position(), shown);
         QCOMPARE(c.sim().statements_executed(), shown_statements);
         QCOMPARE(digest_text(c.sim()), shown_digest);
@@ -316,7 +306,7 @@ private slots:
         QVERIFY(c.isSeeking());
         c.setEra(c.era() == GcEra::graph ? GcEra::classic : GcEra::graph);
         QVERIFY(!c.isSeeking());
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         test::settleJobs(); // a stale result of the dropped seek would have arrived
         QCOMPARE(c.sim().statements_executed(), statement);
         QCOMPARE(c.sim().era(), c.era());
@@ -329,7 +319,7 @@ private slots:
         c.seek(c.totalSteps() / 2);
         QVERIFY(c.isSeeking());
         c.first();
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         test::settleJobs();
         QCOMPARE(c.position(), std::uint64_t(0));
         QVERIFY(!c.isSeeking());
@@ -352,13 +342,13 @@ private slots:
         QVERIFY(c.totalSteps() >= c.timeline().back().step);
         const std::uint64_t middle = c.timeline()[c.timeline().size() / 2].step;
         c.seek(middle);
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QCOMPARE(c.position(), middle);
         c.last(); // the end of what the index saw, not the run's
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QCOMPARE(c.position(), c.totalSteps());
         c.back();
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QVERIFY(c.position() < c.totalSteps());
     }
 
@@ -372,7 +362,7 @@ private slots:
         QVERIFY2(c.indexStoppedBy().contains(QStringLiteral("steps")), qPrintable(c.indexStoppedBy()));
         QVERIFY(c.totalSteps() <= 100000);
         c.last();
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QCOMPARE(c.position(), c.totalSteps());
     }
 
@@ -411,7 +401,7 @@ private slots:
         QCOMPARE(hits.count(), 1);
 
         c.reverseContinue(); // back past the five that do not hold, to the one that does
-        QVERIFY(waitIdle(c));
+        QVERIFY(test::waitIdle(c));
         QCOMPARE(c.position(), begins.front());
         QCOMPARE(hits.count(), 2);
 

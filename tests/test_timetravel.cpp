@@ -654,15 +654,46 @@ private slots:
             QCOMPARE(digest_text(Simulation(*store.at_or_before(step))), digest_text(reference));
         }
         // A player restoring from them (and freeing its state first) lands on every step of the
-        // tail as a full run does, stepping back from the end.
+        // tail as a full run does, stepping back from the end; at the end, on the finished run.
         Player player(scene, o, shared);
         for (std::uint64_t step : {end, end - 1, gc_end, gc_start + 1, kept[1]}) {
             player.seek(step);
             Simulation reference(scene, o);
-            reference.advance_to(step);
+            reference.advance_to(step == end ? ~std::uint64_t(0) : step);
             QCOMPARE(player.position(), step);
+            QCOMPARE(player.at_end(), step == end);
             QCOMPARE(digest_text(player.sim()), digest_text(reference));
         }
+    }
+
+    void aSeekToTheLastStepLandsOnTheFinishedRun()
+    {
+        // The state at a run's last step becomes its end only by the step that finds nothing
+        // left (the end-of-run checks: here, a race that never ran). A store with no checkpoint
+        // of the end still knows where it is, and a seek there takes that step.
+        const auto scene =
+            inflight::test::scene_of("socketpair a b\nspawn r when select a {\n  close b\n}\nwait\nclose a\n");
+        QVERIFY2(scene, "the scene parses");
+        Simulation full(scene);
+        full.advance_to(~std::uint64_t(0));
+        QVERIFY(full.finished() && !full.warnings().empty());
+        const std::uint64_t end = full.steps();
+        auto store = std::make_shared<CheckpointStore>();
+        Simulation start(scene);
+        store->add(start);
+        std::atomic<bool> cancel{false};
+        checkpoint_tail(full, *store, cancel);
+        store->flush();
+        QCOMPARE(store->end(), std::optional<std::uint64_t>(end));
+        Player player(scene, {}, store);
+        player.seek(end);
+        QCOMPARE(player.position(), end);
+        QVERIFY(player.at_end());
+        QCOMPARE(player.sim().warnings().size(), full.warnings().size());
+        QCOMPARE(digest_text(player.sim()), digest_text(full));
+        // One step back is the last step's state, not finished.
+        player.seek(end - 1);
+        QVERIFY(!player.at_end());
     }
 
     void payBackAndSpacingFollowTheRates()

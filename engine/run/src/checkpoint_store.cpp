@@ -248,6 +248,18 @@ void CheckpointStore::store(Entry e)
     thin();
 }
 
+void CheckpointStore::set_end(std::uint64_t step)
+{
+    std::lock_guard lock(m_);
+    end_ = step;
+}
+
+std::optional<std::uint64_t> CheckpointStore::end() const
+{
+    std::lock_guard lock(m_);
+    return end_;
+}
+
 void CheckpointStore::flush() const
 {
     std::unique_lock lock(m_);

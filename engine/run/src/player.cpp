@@ -88,6 +88,10 @@ bool Player::advance(std::uint64_t step, const std::atomic<bool> *cancel)
     });
     if (position() > from)
         store_->note_replay(position() - from, std::chrono::steady_clock::now() - start);
+    // The run's last step: the state there becomes the end (its end-of-run checks) only by
+    // the step that finds nothing left, as in a run to the end.
+    if (!cancelled && !sim_->finished() && store_->end() == position())
+        sim_->step();
     return !cancelled;
 }
 
@@ -184,6 +188,7 @@ void checkpoint_tail(const Simulation &end, CheckpointStore &store, const std::a
 {
     if (!end.finished())
         return;
+    store.set_end(end.steps());
     const TailPlan plan = store.tail_plan(state_bytes(end));
     std::shared_ptr<const Simulation> from = store.at_or_before(end.steps());
     if (!from) {

@@ -22,6 +22,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -102,6 +103,11 @@ public:
     // Whether a state of `live_bytes` is large beside the budget: more than a quarter of it,
     // the share a live copy may take before it shrinks the checkpoints' room (room()).
     bool large_state(std::size_t live_bytes) const { return live_bytes > budget_ / 4; }
+    // The last step of the finished run (checkpoint_tail() says it). The state there is not
+    // the run's end until one more step finds nothing left and runs the end-of-run checks
+    // (Simulation::finish_run()); a seek that lands on it takes that step too.
+    void set_end(std::uint64_t step);
+    std::optional<std::uint64_t> end() const;
     // Waits until every checkpoint added so far is stored.
     void flush() const;
     // What the recorder and the player ask at each statement end: stores a copy of sim if one
@@ -164,6 +170,7 @@ private:
     bool stopping_ = false;
     std::thread compressor_; // started by the first add()
     std::uint64_t present_work_ = 0;
+    std::optional<std::uint64_t> end_;
     // The model's measurements (totals; a rate is total time over total amount). Work is not
     // replay time at a fixed rate (a bulk skip of autobind probes counts millions of micro-steps
     // that cost a loop), so replay is measured per scene: by the recorder between offers, and by
