@@ -69,14 +69,14 @@ public:
     void openParsed(std::shared_ptr<const inflight::Scene> scene, const QString &path);
     // The edited scene re-run where the view was: the same statement (by its ordinal in the
     // run) and micro-step offset within it. The collector stays unless the edit changed `set gc`.
-    // Emits sceneLoaded() with isRerun() true, so views keep what the user chose. A place up
-    // to kInlineRerunSteps into the run is replayed at once; a later one on a pool thread, with
+    // Emits sceneLoaded() with isRerun() true, so views keep what the user chose. A place
+    // the checkpoint store estimates to replay within kInlineSeekCost (at the old run's measured
+    // rate: an edit changes little of it) is replayed at once; a later one on a pool thread, with
     // rerunProgress() meanwhile and the old run on screen and usable until the new one is
     // there (aboutToRerun() just before it replaces it). A newer call supersedes a pending one.
     void rerunKeepingPlace(std::shared_ptr<const inflight::Scene> scene);
     bool isRerun() const { return session_ && session_->keeps_place; }
     bool isRerunPending() const { return rerun_jobs_.isRunning(); }
-    static constexpr std::uint64_t kInlineRerunSteps = 20'000; // replayed well within a frame
     // To the next start of the statement on `line` after the current position (from the start
     // when there is none after it): run to cursor. False when the line never runs.
     bool runToLine(int line);
@@ -99,11 +99,12 @@ public:
     // and gc_begin/gc_end still shown, but a 32,000-socket collection is one step, not 32,000.
     // Changing it re-runs the scene (step numbers differ between the two).
     static constexpr std::uint64_t kStepIntoLimit = 50'000;
-    // Re-runs of up to this many steps run on the GUI thread; longer ones on a pool thread.
-    static constexpr std::uint64_t kInlineSteps = 300'000;
-    // A seek the checkpoint store estimates to cost up to this runs on the GUI thread; a
-    // longer one on a pool thread, so the window keeps its frames.
+    // A seek or re-run the checkpoint store estimates to cost up to this runs on the GUI
+    // thread; a longer one on a pool thread, so the window keeps its frames.
     static constexpr std::chrono::milliseconds kInlineSeekCost{30};
+    // Whether replaying `steps` from a run's start, at the rate this run's store measured,
+    // costs up to kInlineSeekCost (false without a run).
+    bool replaysInline(std::uint64_t steps) const;
     // True for the scenes that start fast-forwarded: more than kStepIntoLimit statements, or a
     // time-model scene (several CPUs) of more than 10,000 (32,000 sockets in flight make every
     // collection tens of thousands of steps).

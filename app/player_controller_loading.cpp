@@ -128,7 +128,7 @@ void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
         kernel = nullptr;
     }
     cancelRerun(); // a newer edit supersedes the re-run of an older one
-    if (position <= kInlineRerunSteps) {
+    if (replaysInline(position)) {
         emit aboutToRerun();
         era_ = era;
         kernel_ = kernel;
@@ -138,7 +138,7 @@ void PlayerController::rerunKeepingPlace(std::shared_ptr<const Scene> scene)
         auto player = std::make_unique<Player>(scene, session->options, session->checkpoints);
         reset(std::move(scene), path_, false, std::move(session), std::move(player));
         // Bounded: an edit that made the way there much longer must not freeze the window.
-        std::uint64_t budget = kInlineSteps;
+        std::uint64_t budget = 4 * position + 1024;
         while (player_->sim().statements_executed() < statement && budget-- && player_->step_into()) { }
         // At that statement's start (its stmt_begin): then as many micro-steps into it as before.
         if (player_->sim().statements_executed() >= statement)
@@ -302,11 +302,20 @@ const KernelProfile &PlayerController::kernelProfile() const
     return run_profile(session_ ? session_->scene->settings : none, simulationOptions());
 }
 
+bool PlayerController::replaysInline(std::uint64_t steps) const
+{
+    if (!session_)
+        return false;
+    const double ns = static_cast<double>(steps) * session_->checkpoints->rates().replay_ns_per_step;
+    return ns <= static_cast<double>(std::chrono::nanoseconds(kInlineSeekCost).count());
+}
+
 void PlayerController::rerunUnderCollector()
 {
     // Keep the statement: go back to the start of the one being executed, under the new era.
     const std::uint64_t statement = statementsShown();
     const std::uint64_t old_position = position();
+    const bool inline_replay = replaysInline(old_position); // the old run's rate
     auto scene = session_->scene;
     reset(std::move(scene), path_, false);
     if (statement == 0)
@@ -314,7 +323,7 @@ void PlayerController::rerunUnderCollector()
     // The way to that statement under the new collector is a replay: inline when the old run
     // got there in few steps (the new one is about as long), else on a pool thread, with the
     // new run's step 0 on screen (and usable) meanwhile.
-    if (old_position <= kInlineSteps) {
+    if (inline_replay) {
         while (player_->sim().statements_executed() < statement && player_->step_into()) { }
         emit positionChanged();
         return;

@@ -734,19 +734,20 @@ private slots:
     void aLongRerunKeepsTheWindowResponsiveAndTheOldRunUsable()
     {
         // 12,000 socket pairs, each sending one over another (under the 16,000 in flight that
-        // make every send collect): a hundred thousand steps and more before the gc, far more
-        // than a re-run replays at once.
-        QByteArray text = "set nofile 200000\nrepeat 12000 as r {\n  socketpair a$r b$r\n  send a$r fds=b$r\n}\ngc\n";
+        // make every send collect), then a hundred collections over them: millions of steps
+        // before the last gc, far more than a re-run replays at once on any machine.
+        QByteArray text = "set nofile 200000\nrepeat 12000 as r {\n  socketpair a$r b$r\n  send a$r fds=b$r\n}\n"
+                          "repeat 100 {\n  gc\n}\ngc\n";
         Editing e(path("recovery-long"));
         const QString file = path("long.scn");
         QVERIFY(write_all(file, text));
         QVERIFY(e.session.open(file));
         PlayerController &c = e.controller;
         QTRY_VERIFY_WITH_TIMEOUT(c.indexReady(), 60000);
-        c.seek(c.firstStepOfLine(6)); // the gc at the end
+        c.seek(c.firstStepOfLine(9)); // the gc at the end
         QTRY_VERIFY_WITH_TIMEOUT(!c.isBusy(), 60000);
         const std::uint64_t at = c.position();
-        QVERIFY(at > PlayerController::kInlineRerunSteps);
+        QVERIFY(!c.replaysInline(at));
         const std::uint64_t statement = c.sim().statements_executed();
         // While the re-run replays, the event loop turns (a timer fires) and the old run is
         // still the one on screen, at its place, and can be stepped.
@@ -775,9 +776,9 @@ private slots:
         QVERIFY(!progress.isEmpty());
         QVERIFY(turned_while_pending);
         QCOMPARE(position_while_pending, at);
-        QCOMPARE(lines_while_pending, std::size_t(6)); // the old scene's
+        QCOMPARE(lines_while_pending, std::size_t(9)); // the old scene's
         // Installed: the new scene, at the same statement and micro-step.
-        QCOMPARE(c.scene().lines.size(), std::size_t(7));
+        QCOMPARE(c.scene().lines.size(), std::size_t(10));
         QCOMPARE(c.position(), at);
         QCOMPARE(c.sim().statements_executed(), statement);
         QVERIFY(!c.isRerunPending());
@@ -785,16 +786,18 @@ private slots:
 
     void aNewerEditSupersedesAPendingRerun()
     {
-        QByteArray text = "set nofile 200000\nrepeat 12000 as r {\n  socketpair a$r b$r\n  send a$r fds=b$r\n}\ngc\n";
+        QByteArray text = "set nofile 200000\nrepeat 12000 as r {\n  socketpair a$r b$r\n  send a$r fds=b$r\n}\n"
+                          "repeat 100 {\n  gc\n}\ngc\n";
         Editing e(path("recovery-supersede"));
         const QString file = path("supersede.scn");
         QVERIFY(write_all(file, text));
         QVERIFY(e.session.open(file));
         PlayerController &c = e.controller;
         QTRY_VERIFY_WITH_TIMEOUT(c.indexReady(), 60000);
-        c.seek(c.firstStepOfLine(6));
+        c.seek(c.firstStepOfLine(9));
         QTRY_VERIFY_WITH_TIMEOUT(!c.isBusy(), 60000);
         const std::uint64_t at = c.position();
+        QVERIFY(!c.replaysInline(at));
         QSignalSpy loaded(&c, &PlayerController::sceneLoaded);
         // Two re-runs asked for back to back: only the newer is installed.
         auto first = std::make_shared<const inflight::Scene>(
@@ -806,7 +809,7 @@ private slots:
         c.rerunKeepingPlace(second);
         QTRY_VERIFY_WITH_TIMEOUT(!c.isRerunPending(), 60000);
         QCOMPARE(loaded.count(), 1);
-        QCOMPARE(c.scene().lines.size(), std::size_t(8));
+        QCOMPARE(c.scene().lines.size(), std::size_t(11));
         QCOMPARE(c.position(), at);
     }
 
