@@ -21,9 +21,9 @@ PlayerController::PlayerController(QObject *parent) : QObject(parent), snapshot_
     connect(this, &PlayerController::positionChanged, this, [this] { takeSnapshot(false); });
     connect(this, &PlayerController::selectionChanged, this, [this] { at_position_.detail.forget(); });
     // Large states are freed on every move of a large scene; their pages go back once idle.
-    for (auto signal :
-         {&PlayerController::positionChanged, &PlayerController::sceneLoaded, &PlayerController::indexReadyChanged})
-        connect(this, signal, &heap_trim_, &IdleHeapTrim::poke);
+    connect(this, &PlayerController::positionChanged, &heap_trim_, &IdleHeapTrim::poke);
+    connect(this, &PlayerController::sceneLoaded, &heap_trim_, &IdleHeapTrim::poke);
+    connect(this, &PlayerController::indexReadyChanged, &heap_trim_, &IdleHeapTrim::poke);
     timer_.setInterval(kTickMs);
     connect(&timer_, &QTimer::timeout, this, &PlayerController::onTick);
     continue_slices_.setSingleShot(true);

@@ -31,7 +31,7 @@ QString typeName(SockType t)
 
 QString atName(std::uint32_t value) { return QLatin1Char('@') + QString::fromStdString(autobind_name(value)); }
 
-const QString kSep = QStringLiteral(" \u00b7 ");
+QString separator() { return QStringLiteral(" \u00b7 "); }
 
 } // namespace
 
@@ -169,7 +169,7 @@ int AutobindMap::sync()
 QString AutobindMap::ownerLabel(std::uint32_t sock) const
 {
     if (labeler_) {
-        const QString l = labeler_(sock);
+        QString l = labeler_(sock);
         if (!l.isEmpty())
             return l;
     }
@@ -184,7 +184,7 @@ QString AutobindMap::describe(std::uint32_t value) const
     if (filter_ != kAllTypes) {
         const auto t = static_cast<SockType>(filter_);
         const std::uint32_t owner = ns_ ? ns_->owner(t, value) : kNoSock;
-        return name + kSep + bucketText(t) + kSep +
+        return name + separator() + bucketText(t) + separator() +
                (owner == kNoSock ? QStringLiteral("free (%1)").arg(typeName(t))
                                  : typeName(t) + QStringLiteral(": ") + ownerLabel(owner));
     }
@@ -198,15 +198,15 @@ QString AutobindMap::describe(std::uint32_t value) const
         held << typeName(t) + QStringLiteral(": ") + ownerLabel(owner) + QStringLiteral(" (") + bucketText(t) + u')';
     }
     if (held.isEmpty())
-        return name + kSep + QStringLiteral("free") + kSep +
+        return name + separator() + QStringLiteral("free") + separator() +
                QStringLiteral("buckets %1/%2/%3 (stream/dgram/seqpacket)")
                    .arg(autobind_bucket(value, SockType::stream))
                    .arg(autobind_bucket(value, SockType::dgram))
                    .arg(autobind_bucket(value, SockType::seqpacket));
     if (held.size() == 1)
-        return name + kSep + bucketText(only) + kSep + typeName(only) + QStringLiteral(": ") +
+        return name + separator() + bucketText(only) + separator() + typeName(only) + QStringLiteral(": ") +
                ownerLabel(ns_->owner(only, value));
-    return name + kSep + held.join(kSep);
+    return name + separator() + held.join(separator());
 }
 
 std::optional<std::uint32_t> AutobindMap::ownerAt(std::uint32_t value) const

@@ -301,8 +301,8 @@ void AutobindPanel::refresh()
               longest ? tr("%1 sockets in bucket %2").arg(grouped(longest)).arg(bucket) : QStringLiteral("0"));
     setFigure(QStringLiteral("lockWaits"),
               st.lock_waits ? tr("%1 (%2 \u00b5s waited)")
-                                  .arg(grouped(st.lock_waits))
-                                  .arg(QLocale(QLocale::English).toString(double(st.lock_wait_ns) / 1000.0, 'f', 1))
+                                  .arg(grouped(st.lock_waits),
+                                       QLocale(QLocale::English).toString(double(st.lock_wait_ns) / 1000.0, 'f', 1))
                             : QStringLiteral("0"));
     QString enospc = grouped(st.enospc);
     if (st.endless)

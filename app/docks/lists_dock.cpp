@@ -329,9 +329,8 @@ void ListsDock::updateGlobals()
     constexpr int kUsersShown = 4;
     QStringList users;
     for (const UserInflight &u : k.users)
-        users << tr("%1->unix_inflight %2")
-                     .arg(QString::fromStdString(u.name))
-                     .arg(l.toString(qulonglong(u.unix_inflight)));
+        users
+            << tr("%1->unix_inflight %2").arg(QString::fromStdString(u.name), l.toString(qulonglong(u.unix_inflight)));
     for (int i = 0; i < users.size() && i < kUsersShown; ++i)
         parts << users[i];
     if (users.size() > kUsersShown)

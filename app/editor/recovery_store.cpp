@@ -39,7 +39,7 @@ struct RecoveryStore::Instance {
 
 namespace {
 
-const QString kInstancePrefix = QStringLiteral("instance-");
+QString instancePrefix() { return QStringLiteral("instance-"); }
 // A copy is read as a scene file is (the editor's cap); a note is three short fields.
 constexpr qint64 kMaxCopyBytes = kMaxSceneFileBytes;
 constexpr qint64 kMaxNoteBytes = qint64{64} << 10;
@@ -68,7 +68,7 @@ RecoveryStore::RecoveryStore(QString directory)
     : dir_(directory.isEmpty() ? defaultDirectory() : std::move(directory)), instance_(std::make_shared<Instance>())
 {
     instance_->parent = dir_;
-    instance_->name = kInstancePrefix + QString::number(QCoreApplication::applicationPid()) + QLatin1Char('-') +
+    instance_->name = instancePrefix() + QString::number(QCoreApplication::applicationPid()) + QLatin1Char('-') +
                       QString::number(QRandomGenerator::global()->generate(), 16);
 }
 
@@ -197,7 +197,7 @@ QList<RecoveryStore::Copy> RecoveryStore::all(QStringList *refused) const
     // Copies written straight into the directory (by an instance without a lock of its own),
     // then those of every instance that is gone.
     QList<Copy> out = copiesIn(dir_, refused);
-    for (const QFileInfo &d : QDir(dir_).entryInfoList({kInstancePrefix + QLatin1Char('*')}, QDir::Dirs)) {
+    for (const QFileInfo &d : QDir(dir_).entryInfoList({instancePrefix() + QLatin1Char('*')}, QDir::Dirs)) {
         if (d.fileName() == instance_->name || ownerRuns(d.absoluteFilePath() + QStringLiteral(".lock")))
             continue;
         out += copiesIn(d.absoluteFilePath(), refused);

@@ -49,8 +49,8 @@ QString AggregateItem::title() const
                  QString::fromStdString(group_.owner));
     return QStringLiteral("%1 socket%2 × %3")
         .arg(group_.sockets_per_instance)
-        .arg(group_.sockets_per_instance == 1 ? QString() : QStringLiteral("s"))
-        .arg(QLocale().toString(static_cast<qulonglong>(group_.instances.size())));
+        .arg(group_.sockets_per_instance == 1 ? QString() : QStringLiteral("s"),
+             QLocale().toString(static_cast<qulonglong>(group_.instances.size())));
 }
 
 bool AggregateItem::relayout()
@@ -126,8 +126,8 @@ QString AggregateItem::describe() const
                        .arg(title())
                        .arg(group_.instances.size())
                        .arg(group_.sockets_per_instance)
-                       .arg(group_.sockets_per_instance == 1 ? QString() : QStringLiteral("s"))
-                       .arg(QString::fromStdString(group_.shape), QString::fromStdString(group_.types));
+                       .arg(group_.sockets_per_instance == 1 ? QString() : QStringLiteral("s"),
+                            QString::fromStdString(group_.shape), QString::fromStdString(group_.types));
     html += QStringLiteral(
         "The graph is too large to draw every socket, so groups that look the same (a strongly connected "
         "group of the same shape, with the same links to the outside) are drawn once.<br>");

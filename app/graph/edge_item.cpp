@@ -132,8 +132,8 @@ QString EdgeItem::describe() const
     if (bundle_count_) {
         QString html = QStringLiteral("<b>%1 in-flight cop%2</b> from %3 into %4.<br>")
                            .arg(bundle_count_)
-                           .arg(bundle_count_ == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
-                           .arg(from_label_.toHtmlEscaped(), to_label_.toHtmlEscaped());
+                           .arg(bundle_count_ == 1 ? QStringLiteral("y") : QStringLiteral("ies"),
+                                from_label_.toHtmlEscaped(), to_label_.toHtmlEscaped());
         html += QStringLiteral("Drawn as one arrow because one end is a group of identical sockets. Each copy is a "
                                "socket's file waiting in another socket's receive queue.");
         if (hitlist_)

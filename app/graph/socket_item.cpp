@@ -339,8 +339,8 @@ QString SocketItem::describe() const
             QStringLiteral("<br>The purple tab: %1 open fd%2 of a process refer%3 to it, so it is reachable from user "
                            "space and the collector keeps it.")
                 .arg(open_fds_)
-                .arg(open_fds_ == 1 ? QString() : QStringLiteral("s"))
-                .arg(open_fds_ == 1 ? QStringLiteral("s") : QString());
+                .arg(open_fds_ == 1 ? QString() : QStringLiteral("s"),
+                     open_fds_ == 1 ? QStringLiteral("s") : QString());
     else if (node_.role != GcRole::released && !node_.embryo)
         html += QStringLiteral("<br>No process has an fd for it: only in-flight copies can keep it alive.");
     if (node_.embryo)
