@@ -39,6 +39,14 @@ QDialog *makeDialog(QWidget *parent, const QString &title, const QString &object
     return d;
 }
 
+// Puts `content` above the Close button and shows the dialog at `size`.
+void showWith(QDialog *d, QWidget *content, QSize size)
+{
+    static_cast<QVBoxLayout *>(d->layout())->insertWidget(0, content, 1);
+    d->resize(size);
+    d->show();
+}
+
 } // namespace
 
 void showSceneLanguage(QWidget *parent)
@@ -53,9 +61,7 @@ void showSceneLanguage(QWidget *parent)
     browser->setMarkdown(f.open(QIODevice::ReadOnly)
                              ? QString::fromUtf8(f.readAll())
                              : QObject::tr("The language reference is missing from this build."));
-    static_cast<QVBoxLayout *>(d->layout())->insertWidget(0, browser, 1);
-    d->resize(parent->width() * 2 / 3, parent->height() * 4 / 5);
-    d->show();
+    showWith(d, browser, QSize(parent->width() * 2 / 3, parent->height() * 4 / 5));
 }
 
 void showGlossary(QWidget *parent)
@@ -71,9 +77,7 @@ void showGlossary(QWidget *parent)
                     .arg(QString::fromUtf8(e.term.data(), static_cast<qsizetype>(e.term.size())).toHtmlEscaped(),
                          QString::fromUtf8(e.meaning.data(), static_cast<qsizetype>(e.meaning.size())).toHtmlEscaped());
     browser->setHtml(html);
-    static_cast<QVBoxLayout *>(d->layout())->insertWidget(0, browser, 1);
-    d->resize(parent->width() / 2, parent->height() * 4 / 5);
-    d->show();
+    showWith(d, browser, QSize(parent->width() / 2, parent->height() * 4 / 5));
 }
 
 void showKeyboardShortcuts(QWidget *parent)
@@ -107,9 +111,7 @@ void showKeyboardShortcuts(QWidget *parent)
     }
     table->resizeColumnsToContents();
     table->horizontalHeader()->setStretchLastSection(true);
-    static_cast<QVBoxLayout *>(d->layout())->insertWidget(0, table, 1);
-    d->resize(std::max(520, parent->width() / 3), parent->height() * 3 / 4);
-    d->show();
+    showWith(d, table, QSize(std::max(520, parent->width() / 3), parent->height() * 3 / 4));
 }
 
 } // namespace help

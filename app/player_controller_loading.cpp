@@ -304,10 +304,7 @@ const KernelProfile &PlayerController::kernelProfile() const
 
 bool PlayerController::replaysInline(std::uint64_t steps) const
 {
-    if (!session_)
-        return false;
-    const double ns = static_cast<double>(steps) * session_->checkpoints->rates().replay_ns_per_step;
-    return ns <= static_cast<double>(std::chrono::nanoseconds(kInlineSeekCost).count());
+    return session_ && session_->checkpoints->estimated_replay_cost(steps) <= kInlineSeekCost;
 }
 
 void PlayerController::rerunUnderCollector()

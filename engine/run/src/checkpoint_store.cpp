@@ -133,6 +133,12 @@ std::chrono::nanoseconds CheckpointStore::estimated_seek_cost(std::uint64_t from
     return std::chrono::nanoseconds(static_cast<std::int64_t>(std::min(ns, 1e18)));
 }
 
+std::chrono::nanoseconds CheckpointStore::estimated_replay_cost(std::uint64_t steps) const
+{
+    const double ns = static_cast<double>(steps) * rates().replay_ns_per_step;
+    return std::chrono::nanoseconds(static_cast<std::int64_t>(std::min(ns, 1e18)));
+}
+
 void CheckpointStore::note_replay(std::uint64_t steps, std::chrono::steady_clock::duration took)
 {
     std::lock_guard lock(m_);

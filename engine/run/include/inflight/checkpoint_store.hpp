@@ -79,6 +79,8 @@ public:
     // What reaching `to` from the position `from` costs: a restore, if the seek takes one, and
     // the replay from wherever it starts.
     std::chrono::nanoseconds estimated_seek_cost(std::uint64_t from, std::uint64_t to) const;
+    // What replaying `steps` micro-steps costs at the measured rate (a re-run from step 0).
+    std::chrono::nanoseconds estimated_replay_cost(std::uint64_t steps) const;
     // Measurements the player reports, which refine the model.
     void note_replay(std::uint64_t steps, std::chrono::steady_clock::duration took);
     void note_restore(std::size_t live_bytes, std::chrono::steady_clock::duration took);
