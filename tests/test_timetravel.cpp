@@ -699,7 +699,7 @@ private slots:
     void payBackAndSpacingFollowTheRates()
     {
         // The cost model in numbers: a copy pays back after the replay that costs as much as
-        // packing it; the recorder's spacing is that, and never below its interval.
+        // packing it; the recorder's spacing is never below that, nor below its interval.
         CheckpointStore store(CheckpointStore::kDefaultBudget, 1000);
         store.note_replay(1'000'000, std::chrono::milliseconds(50));             // 50 ns a step
         store.note_pack(std::size_t(100) << 20, std::chrono::milliseconds(200)); // ~1.9 ns a byte
@@ -708,7 +708,6 @@ private slots:
         const std::size_t live = std::size_t(10) << 20;
         const double expected = r.pack_ns_per_byte * static_cast<double>(live) / 50;
         QVERIFY(std::abs(static_cast<double>(store.pay_back_steps(live)) - expected) <= 1);
-        QCOMPARE(store.spacing(live), store.pay_back_steps(live));
         QCOMPARE(store.spacing(1000), std::uint64_t(1000)); // a tiny state: the interval
         QCOMPARE(store.tail_plan(live).spacing, store.pay_back_steps(live) / CheckpointStore::kStepsBackFromEnd);
         QCOMPARE(store.tail_plan(100).spacing, std::uint64_t(1)); // a copy cheaper than a few steps of replay
@@ -718,6 +717,31 @@ private slots:
         QVERIFY(std::abs(static_cast<double>(store.pay_back_steps(live)) - static_cast<double>(before) / 2) <= 1);
         QVERIFY(std::abs(static_cast<double>(store.pay_back_steps(2 * live)) -
                          2 * static_cast<double>(store.pay_back_steps(live))) <= 2);
+    }
+
+    void spacingBoundsThePackingShareAndTheSeeksReplay()
+    {
+        // 50 ns a step and 2 ns a byte: a copy pays back after 0.04 steps a byte of state, the
+        // longest replay a seek may be left with (kLongestSeekReplay) is 2,000,000 steps.
+        CheckpointStore store(CheckpointStore::kDefaultBudget, 1000);
+        store.note_replay(1'000'000, std::chrono::milliseconds(50));
+        store.note_pack(std::size_t(100'000'000), std::chrono::milliseconds(200));
+        const double longest = std::chrono::nanoseconds(CheckpointStore::kLongestSeekReplay).count() / 50.0;
+        QCOMPARE(longest, 2'000'000.0);
+        auto near = [](std::uint64_t got, double want) { return std::abs(static_cast<double>(got) - want) <= 2; };
+        // A 1 MB state: packed for kPackShare of the recorder's time, well within the seek bound.
+        const std::size_t small = 1'000'000;
+        QVERIFY(store.pay_back_steps(small) / CheckpointStore::kPackShare < longest);
+        QVERIFY(near(store.spacing(small), store.pay_back_steps(small) / CheckpointStore::kPackShare));
+        // A 10 MB state: that share would leave a seek 2.7e6 steps of replay; the bound wins.
+        const std::size_t medium = 10'000'000;
+        QVERIFY(store.pay_back_steps(medium) / CheckpointStore::kPackShare > longest);
+        QVERIFY(near(store.spacing(medium), longest));
+        // A 100 MB state: its copy costs more than the longest replay saves; it is spaced as it
+        // pays back, whatever the seek is left with.
+        const std::size_t large = 100'000'000;
+        QVERIFY(store.pay_back_steps(large) > longest);
+        QCOMPARE(store.spacing(large), store.pay_back_steps(large));
     }
 
     void aLargeLiveStateLeavesCheckpointsLessRoom()

@@ -82,7 +82,11 @@ std::uint64_t CheckpointStore::pay_back_steps(std::size_t live_bytes) const
 
 std::uint64_t CheckpointStore::spacing_locked(std::size_t live_bytes) const
 {
-    return std::max(interval_, pay_back_steps_locked(live_bytes));
+    const double pay_back = static_cast<double>(pay_back_steps_locked(live_bytes));
+    const double longest_replay = static_cast<double>(std::chrono::nanoseconds(kLongestSeekReplay).count()) /
+                                  rates_locked().replay_ns_per_step;
+    const double steps = std::max(pay_back, std::min(pay_back / kPackShare, longest_replay));
+    return std::max(interval_, static_cast<std::uint64_t>(std::min(steps, 1e18)));
 }
 
 std::uint64_t CheckpointStore::spacing(std::size_t live_bytes) const

@@ -4,9 +4,9 @@
 // distance to it (rr's approach, with copies of a value instead of forked processes).
 //
 // Spacing and seek costs follow one cost model, measured as the store runs: replaying costs ns
-// per micro-step, packing and restoring a state ns per byte of it. A checkpoint is due once the
-// replay since the last one costs more than packing a new one would (and at least `interval`
-// micro-steps of work apart); within `budget` bytes the store thins itself so that checkpoints
+// per micro-step, packing and restoring a state ns per byte of it. A checkpoint is due once
+// packing it costs at most kPackShare of the replay since the last one, or once that replay
+// takes kLongestSeekReplay (and at least `interval` micro-steps of work apart); within `budget` bytes the store thins itself so that checkpoints
 // stay dense around the present and sparser with distance from it, O(log L) of them for a run
 // of L micro-steps, as rr keeps them. The state at step 0 is never dropped.
 //
@@ -69,8 +69,16 @@ public:
     // one lies within spacing() of work on either side, nor, far from the present, closer than
     // the thinning would keep. The last checkpoint's sizes stand for the next one's.
     bool due(std::uint64_t step, std::uint64_t work) const;
-    // Micro-steps of work between two checkpoints: replaying them costs as much as packing a
-    // state of `live_bytes`, and at least `interval`.
+    // The share of the recorder's time packing may take. Opening a scene is the wait every user
+    // has, while a seek replays at most one spacing: checkpoints as dense as the pay-back would
+    // have them (a pack for each pay_back_steps()) double the recorder's time.
+    static constexpr double kPackShare = 0.15;
+    // The longest replay that share may leave a seek: half the jump goal (200 ms), the other
+    // half for the restore and the views.
+    static constexpr std::chrono::milliseconds kLongestSeekReplay{100};
+    // Micro-steps of work between two checkpoints: those whose replay costs 1/kPackShare times
+    // packing a state of `live_bytes`, but no more than replay in kLongestSeekReplay; never
+    // fewer than pay back a copy (pay_back_steps()), nor than `interval`.
     std::uint64_t spacing(std::size_t live_bytes) const;
     // The micro-steps whose replay costs as much as packing a state of `live_bytes`: a checkpoint
     // nearer than this to the one before it costs more to take than the replay it saves.
