@@ -83,8 +83,8 @@ std::uint64_t CheckpointStore::pay_back_steps(std::size_t live_bytes) const
 std::uint64_t CheckpointStore::spacing_locked(std::size_t live_bytes) const
 {
     const double pay_back = static_cast<double>(pay_back_steps_locked(live_bytes));
-    const double longest_replay = static_cast<double>(std::chrono::nanoseconds(kLongestSeekReplay).count()) /
-                                  rates_locked().replay_ns_per_step;
+    const double longest_replay =
+        static_cast<double>(std::chrono::nanoseconds(kLongestSeekReplay).count()) / rates_locked().replay_ns_per_step;
     const double steps = std::max(pay_back, std::min(pay_back / kPackShare, longest_replay));
     return std::max(interval_, static_cast<std::uint64_t>(std::min(steps, 1e18)));
 }
