@@ -299,12 +299,37 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
             const NodeItem *item = graph.scene()->itemShowing(sock);
             check(item, item ? item->sceneBox() : QRectF(), QStringLiteral("socket %1").arg(names[sock]));
         }
-        for (std::uint32_t id : named.processes) {
+        auto checkProcess = [&](std::uint32_t id) {
             const ProcessItem *item = graph.scene()->processItem(id);
             check(item, item ? item->sceneBox() : QRectF(),
                   QStringLiteral("process %1")
                       .arg(item ? QString::fromStdString(item->process().name) : QString::number(id)));
+        };
+        for (std::uint32_t id : named.processes)
+            checkProcess(id);
+        // A process the text points at by an fd must be in sight where it fits beside what is
+        // named; where it does not, the named sockets come first (the camera's rule).
+        QRect together;
+        auto unite = [&](const QGraphicsItem *item, const QRectF &box) {
+            if (item && item->isVisible())
+                together |= view->mapFromScene(box).boundingRect();
+        };
+        for (std::uint32_t sock : named.sockets) {
+            const NodeItem *item = graph.scene()->itemShowing(sock);
+            unite(item, item ? item->sceneBox() : QRectF());
         }
+        for (std::uint32_t id : named.processes) {
+            const ProcessItem *item = graph.scene()->processItem(id);
+            unite(item, item ? item->sceneBox() : QRectF());
+        }
+        for (std::uint32_t id : named.holders) {
+            const ProcessItem *item = graph.scene()->processItem(id);
+            unite(item, item ? item->sceneBox() : QRectF());
+        }
+        const double room = 2 * GraphView::kSubjectMargin * view->zoom();
+        if (together.width() + room <= port.width() && together.height() + room <= port.height())
+            for (std::uint32_t id : named.holders)
+                checkProcess(id);
         // Names under the floor, where any socket is in sight.
         const double floor = labelFloorPixels(screen_);
         const double pixels = view->labelScreenPixels();

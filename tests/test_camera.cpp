@@ -123,7 +123,20 @@ bool subjectInView(GraphPanel &g, QString &why)
         check(g.scene()->processItem(id), QStringLiteral("process %1").arg(id));
     why = outside.join(QStringLiteral(", ")) + QStringLiteral(" in %1x%2").arg(port.width()).arg(port.height());
     // (Mapped to pixels, each box is rounded out by up to a pixel a side.)
-    return outside.isEmpty() || all.width() > port.width() - 2 || all.height() > port.height() - 2;
+    if (!outside.isEmpty() || all.width() > port.width() - 2 || all.height() > port.height() - 2)
+        return outside.isEmpty() || all.width() > port.width() - 2 || all.height() > port.height() - 2;
+    // The processes an fd points at join what is named where both fit with the camera's margin.
+    const double room = 2 * GraphView::kSubjectMargin * view->zoom();
+    QRect together = all;
+    for (std::uint32_t id : g.subject().holders)
+        if (const NodeItem *item = g.scene()->processItem(id); item && item->isVisible())
+            together |= view->mapFromScene(item->sceneBox()).boundingRect();
+    if (together.width() + room > port.width() || together.height() + room > port.height())
+        return true;
+    for (std::uint32_t id : g.subject().holders)
+        check(g.scene()->processItem(id), QStringLiteral("holder %1").arg(id));
+    why = outside.join(QStringLiteral(", ")) + QStringLiteral(" in %1x%2").arg(port.width()).arg(port.height());
+    return outside.isEmpty();
 }
 
 QPointF viewCentre(GraphView *v) { return v->mapToScene(v->viewport()->rect().center()); }

@@ -214,8 +214,7 @@ void GraphPanel::followSubject(const inflight::GraphSnapshot &snapshot)
 
 void GraphPanel::frameSubject()
 {
-    QRectF rect;
-    auto add = [&rect](const NodeItem *item) {
+    auto add = [](QRectF &rect, const NodeItem *item) {
         if (!item || !item->isVisible())
             return;
         // Where the layout puts it: a layout's move may still be under way (every drawn item
@@ -225,12 +224,21 @@ void GraphPanel::frameSubject()
             box.translate(top->target() - top->pos());
         rect = rect.isNull() ? box : rect.united(box);
     };
+    QRectF named;
     for (std::uint32_t sock : subject_.sockets)
-        add(scene_->itemShowing(sock));
+        add(named, scene_->itemShowing(sock));
     for (std::uint32_t process : subject_.processes)
-        add(scene_->processItem(process));
-    if (!rect.isNull())
-        view_->frameSubject(rect);
+        add(named, scene_->processItem(process));
+    if (named.isNull())
+        return;
+    // The holders of what is named join it where both fit the view together.
+    QRectF with_holders = named;
+    for (std::uint32_t process : subject_.holders)
+        add(with_holders, scene_->processItem(process));
+    const QRectF seen = view_->visibleSceneRect();
+    constexpr double room = 2 * GraphView::kSubjectMargin;
+    const bool fits = with_holders.width() + room <= seen.width() && with_holders.height() + room <= seen.height();
+    view_->frameSubject(fits ? with_holders : named);
 }
 
 double GraphPanel::paneAspect() const

@@ -136,10 +136,9 @@ void GraphView::frameSubject(const QRectF &wanted)
     // the subject's).
     // A margin round it where the view has the room: a subject that just fits is shown whole
     // rather than its margin.
-    constexpr double kMargin = 20;
     const QRectF seen = visibleSceneRect();
-    const double mx = std::clamp((seen.width() - wanted.width()) / 2, 0.0, kMargin);
-    const double my = std::clamp((seen.height() - wanted.height()) / 2, 0.0, kMargin);
+    const double mx = std::clamp((seen.width() - wanted.width()) / 2, 0.0, kSubjectMargin);
+    const double my = std::clamp((seen.height() - wanted.height()) / 2, 0.0, kSubjectMargin);
     const QRectF subject = wanted.adjusted(-mx, -my, mx, my) & scene_->sceneRect();
     if (subject.isEmpty())
         return;

@@ -46,6 +46,8 @@ public:
     // graph and cannot show all of it at the floor, a subject out of sight is brought into view
     // in one smooth move (kCameraMs); a subject already in sight moves nothing. `wanted` is
     // the subject's own box: the view adds a margin where it has the room.
+    // The room frameSubject() leaves round a subject, where the view has it, in scene units.
+    static constexpr double kSubjectMargin = 20;
     void frameSubject(const QRectF &wanted);
     bool cameraMoving() const;
     void finishCameraMove();          // tests: jump to where the running move ends

@@ -35,20 +35,26 @@ StepSubject subjectOfText(const inflight::GraphSnapshot &graph, const QString &t
             if (words.contains(QString::fromStdString(p.name)))
                 subject.processes.push_back(p.id);
     }
-    // "… the fd that keeps it alive": the processes holding a named socket come into the picture.
+    sortUnique(subject.sockets);
+    sortUnique(subject.processes);
+    // "… the fd that keeps it alive": the processes holding a named socket.
     if (!subject.sockets.empty() && (words.contains(QStringLiteral("fd")) || words.contains(QStringLiteral("fds")))) {
-        for (const auto &p : graph.processes)
+        for (const auto &p : graph.processes) {
+            if (std::binary_search(subject.processes.begin(), subject.processes.end(), p.id))
+                continue;
             for (const auto &fd : p.fds)
                 if (std::binary_search(subject.sockets.begin(), subject.sockets.end(), fd.sock)) {
-                    subject.processes.push_back(p.id);
+                    subject.holders.push_back(p.id);
                     break;
                 }
+        }
     }
-    if (scc)
+    if (scc) {
         for (const auto &n : graph.nodes)
             if (n.role == inflight::GcRole::scc_pending)
                 subject.sockets.push_back(n.sock);
-    sortUnique(subject.sockets);
-    sortUnique(subject.processes);
+        sortUnique(subject.sockets);
+    }
+    sortUnique(subject.holders);
     return subject;
 }

@@ -15,6 +15,11 @@
 struct StepSubject {
     std::vector<std::uint32_t> sockets;   // socket ids, sorted, unique
     std::vector<std::uint32_t> processes; // process ids, sorted, unique
+    // Processes the text does not name but points at ("w2_8 is fd 59", "the fd that keeps it
+    // alive"): those holding a named socket. They join the picture where they fit beside what
+    // is named; a process holding every fd of a large scene is far from most of them, and the
+    // sockets the text names come first. Sorted, unique, none of `processes`.
+    std::vector<std::uint32_t> holders;
     bool empty() const { return sockets.empty() && processes.empty(); }
     bool operator==(const StepSubject &) const = default;
 };
