@@ -2,7 +2,8 @@
 // A lesson's beats (inflight/beats.hpp) and the run's navigation index (inflight/run_index.hpp):
 // the triangle lesson in at most a quarter of its micro-steps, with a beat at each note and at
 // each phase of its collection; no beat that leaves the picture as it was; findings and notes
-// as beats; a fast-forwarded collection still entered beat by beat; and every navigation
+// as beats; a fast-forwarded collection still entered beat by beat; a long loop as a few rounds
+// and its end; and every navigation
 // answer equal to a walk over the recorded events.
 #include "inflight/beats.hpp"
 #include "inflight/graph_snapshot.hpp"
@@ -18,6 +19,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -212,6 +214,7 @@ private slots:
     void noBeatLeavesThePictureUnchanged();
     void findingsAndNotesAreBeats();
     void fastForwardedCollectionIsEntered();
+    void aLongLoopIsAFewRoundsAndItsEnd();
     void navigationEqualsALinearScan_data();
     void navigationEqualsALinearScan();
     void cliListsTheSameBeats();
@@ -300,6 +303,11 @@ void TestBeats::noBeatLeavesThePictureUnchanged_data()
                                         << "" << -1 << false;
     QTest::newRow("listener oob") << "selftest-triangle-listener-oob.scn"
                                   << "" << -1 << false;
+    // Loops of thousands of rounds, each shown as a few rounds and its end.
+    QTest::newRow("scm credentials") << "seed-scm-credentials.scn"
+                                     << "" << -1 << false;
+    QTest::newRow("splice checksum") << "seed-splice-checksum.scn"
+                                     << "" << -1 << false;
 }
 
 void TestBeats::noBeatLeavesThePictureUnchanged()
@@ -409,6 +417,60 @@ void TestBeats::fastForwardedCollectionIsEntered()
     };
     QVERIFY2(inside(r.plain) * 4 < inside(full.plain),
              qPrintable(QStringLiteral("%1 of %2 micro-steps shown").arg(inside(r.plain)).arg(inside(full.plain))));
+}
+
+void TestBeats::aLongLoopIsAFewRoundsAndItsEnd()
+{
+    // 40 socketpairs: the first, two rounds more, and the loop's end. Three sends: each one.
+    // 30 collections in a loop: the first, two more, each whole, and the last one's end.
+    const auto scene = inflight::test::scene_of("set gc graph\n"
+                                                "note \"Pairs.\"\n"
+                                                "repeat 40 as i {\n"     // line 3
+                                                "  socketpair a$i b$i\n" // line 4
+                                                "}\n"
+                                                "note \"A short loop.\"\n"
+                                                "repeat 3 as i {\n"
+                                                "  send b$i fds=a$i\n" // line 8
+                                                "}\n"
+                                                "close a0 a1 a2\n"
+                                                "note \"Collections.\"\n"
+                                                "repeat 30 {\n"
+                                                "  gc\n" // line 13
+                                                "}\n");
+    QVERIFY(scene);
+    const Recorded r = record(scene, options(GcEra::graph));
+    const std::vector<Beat> beats = find_beats(r.events, r.era, r.findings);
+    auto at_line = [&](std::uint32_t line, BeatKind kind) {
+        std::vector<Beat> out;
+        std::copy_if(beats.begin(), beats.end(), std::back_inserter(out),
+                     [&](const Beat &b) { return b.scene_line == line && b.kind == kind; });
+        return out;
+    };
+    // The socketpairs: four beats, the last where the loop's last statement ends.
+    const std::vector<Beat> pairs = at_line(4, BeatKind::statement);
+    QCOMPARE(pairs.size(), std::size_t(4));
+    std::uint64_t loop_end = 0;
+    for (const Event &e : r.plain)
+        if (e.kind == EventKind::stmt_end && e.scene_line == 4)
+            loop_end = e.step;
+    QCOMPARE(pairs.back().step, loop_end);
+    // Every pair exists at that beat: it shows the state after all 40 rounds.
+    QCOMPARE(at_line(8, BeatKind::statement).size(), std::size_t(3));
+    // The collections: three whole ones (each begins and ends), then the last one's end.
+    const std::vector<Beat> begins = at_line(13, BeatKind::collection_begins);
+    const std::vector<Beat> ends = at_line(13, BeatKind::collection_ends);
+    QCOMPARE(begins.size(), std::size_t(3));
+    QCOMPARE(ends.size(), std::size_t(4));
+    for (std::size_t i = 0; i < begins.size(); ++i)
+        QVERIFY(begins[i].step < ends[i].step && (i + 1 == begins.size() || ends[i].step < begins[i + 1].step));
+    QCOMPARE(beats.back().kind, BeatKind::collection_ends);
+    std::uint64_t last_gc_end = 0;
+    for (const Event &e : r.plain)
+        if (e.kind == EventKind::gc_end)
+            last_gc_end = e.step;
+    QCOMPARE(ends.back().step, last_gc_end);
+    // Each of the three notes is still a beat of its own.
+    QCOMPARE(std::count_if(beats.begin(), beats.end(), [](const Beat &b) { return b.kind == BeatKind::note; }), 3);
 }
 
 void TestBeats::navigationEqualsALinearScan_data()

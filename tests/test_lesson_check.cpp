@@ -58,11 +58,8 @@ const QMap<QString, QString> &notWalked()
 {
     static const QMap<QString, QString> skipped{
         {QStringLiteral("seed-gc-penalty.scn"),
-         QStringLiteral("44,818 beats over a 32,000-socket graph: about 35 ms a beat, half an hour a size")},
-        {QStringLiteral("seed-scm-credentials.scn"),
-         QStringLiteral("beats 2-41 (its socketpairs) name the new pair and main, which holds every fd and "
-                        "which the layout places mid-column: together taller than the pane the latency panel "
-                        "leaves at the label floor, so the camera shows the pair and not main, or the reverse")},
+         QStringLiteral("its narration names up to 250 sockets at once (a send of 250 fds) among 32,000: no "
+                        "camera shows them all at the label floor; the scene is about the latency panel")},
     };
     return skipped;
 }
@@ -73,15 +70,6 @@ const QMultiMap<QString, QString> &taughtVariants()
     static const QMultiMap<QString, QString> variants{
         {QStringLiteral("bugs/cve-2021-0920-peek-classic.scn"), QStringLiteral("buggy")}};
     return variants;
-}
-
-// A lesson of thousands of beats is walked a part at a time (--beats), one row each, so that
-// every part stays inside a test's time; the last part runs to the lesson's end.
-constexpr int kBeatsPerPart = 1000;
-const QMap<QString, int> &partsOfLongLessons()
-{
-    static const QMap<QString, int> parts{{QStringLiteral("seed-splice-checksum.scn"), 16}};
-    return parts;
 }
 
 } // namespace
@@ -141,7 +129,6 @@ private slots:
     {
         QTest::addColumn<QString>("scene");
         QTest::addColumn<QString>("size");
-        QTest::addColumn<QString>("beats");   // empty: all of them
         QTest::addColumn<QString>("variant"); // empty: the scene's own
         QStringList scenes;
         for (QDirIterator it(scenesDir(), {QStringLiteral("*.scn")}, QDir::Files, QDirIterator::Subdirectories);
@@ -153,34 +140,21 @@ private slots:
         scenes.sort();
         for (const QString &scene : scenes)
             for (const char *size : {"1280x800", "1024x768"}) {
-                const int parts = partsOfLongLessons().value(scene, 1);
-                for (int part = 0; part < parts; ++part) {
-                    const QString beats =
-                        parts == 1 ? QString()
-                        : part + 1 == parts
-                            ? QStringLiteral("%1-").arg(part * kBeatsPerPart + 1)
-                            : QStringLiteral("%1-%2").arg(part * kBeatsPerPart + 1).arg((part + 1) * kBeatsPerPart);
-                    QString tag = scene + QLatin1Char(' ') + QLatin1String(size);
-                    if (!beats.isEmpty())
-                        tag += QStringLiteral(" beats ") + beats;
-                    QTest::newRow(qPrintable(tag)) << scene << QString::fromLatin1(size) << beats << QString();
-                }
+                QTest::newRow(qPrintable(scene + QLatin1Char(' ') + QLatin1String(size)))
+                    << scene << QString::fromLatin1(size) << QString();
                 for (const QString &variant : taughtVariants().values(scene))
                     QTest::newRow(qPrintable(scene + QLatin1Char(' ') + QLatin1String(size) +
                                              QStringLiteral(" variant ") + variant))
-                        << scene << QString::fromLatin1(size) << QString() << variant;
+                        << scene << QString::fromLatin1(size) << variant;
             }
     }
     void shippedLessonPasses()
     {
         QFETCH(QString, scene);
         QFETCH(QString, size);
-        QFETCH(QString, beats);
         if (notWalked().contains(scene))
             QSKIP(qPrintable(QStringLiteral("not walked: ") + notWalked().value(scene)));
         QStringList args{scenesDir() + QLatin1Char('/') + scene, QStringLiteral("--size"), size};
-        if (!beats.isEmpty())
-            args << QStringLiteral("--beats") << beats;
         QFETCH(QString, variant);
         if (!variant.isEmpty())
             args << QStringLiteral("--variant") << variant;

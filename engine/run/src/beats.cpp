@@ -155,6 +155,92 @@ private:
     bool changed_ = false;
 };
 
+// A loop's later rounds show the same things again. The beats fall into units: a statement, or
+// a whole collection (its phases and verdicts, and whatever ran beside it). A unit whose kind and
+// scene line had a unit since the last note, finding or failed statement repeats what the class
+// has seen. A lesson's short loop is shown round by round (ten socketpairs, ten beats); of a
+// loop of more than kRoundsShownWhole rounds a presenter shows a few and then its end, not each
+// of its thousand rounds (4,096 sends that each wait for a collection): the first kRoundsShown
+// rounds of repeats stay whole and the last unit's last beat stays. A round is as many units as
+// the run repeats different ones. A collection is never cut inside.
+constexpr std::size_t kRoundsShownWhole = 10;
+constexpr std::size_t kRoundsShown = 2;
+
+bool breaks_repeats(BeatKind k)
+{
+    return k == BeatKind::note || k == BeatKind::finding || k == BeatKind::statement_fails;
+}
+
+std::vector<Beat> without_long_repeats(const std::vector<Beat> &beats)
+{
+    struct Unit {
+        std::size_t first = 0, end = 0; // beats[first, end)
+        bool collection = false;
+        std::uint32_t line = 0;
+        bool breaks = false; // holds a note, a finding or a failed statement
+    };
+    std::vector<Unit> units;
+    for (std::size_t i = 0; i < beats.size();) {
+        Unit u{i, i + 1, beats[i].kind == BeatKind::collection_begins, beats[i].scene_line,
+               breaks_repeats(beats[i].kind)};
+        if (u.collection) {
+            int open = 1;
+            for (; u.end < beats.size() && open > 0; ++u.end) {
+                open += beats[u.end].kind == BeatKind::collection_begins;
+                open -= beats[u.end].kind == BeatKind::collection_ends;
+                u.breaks = u.breaks || breaks_repeats(beats[u.end].kind);
+            }
+        }
+        units.push_back(u);
+        i = u.end;
+    }
+    // Which units repeat one before them.
+    std::vector<bool> repeated(units.size(), false);
+    std::vector<std::pair<bool, std::uint32_t>> seen; // units' (collection, line) since a break, sorted
+    for (std::size_t k = 0; k < units.size(); ++k) {
+        const Unit &u = units[k];
+        if (u.breaks) {
+            seen.clear();
+            continue;
+        }
+        const std::pair key(u.collection, u.line);
+        const auto at = std::lower_bound(seen.begin(), seen.end(), key);
+        if (at != seen.end() && *at == key)
+            repeated[k] = true;
+        else
+            seen.insert(at, key);
+    }
+    std::vector<Beat> kept;
+    kept.reserve(beats.size());
+    auto keep = [&](const Unit &u) {
+        kept.insert(kept.end(), beats.begin() + static_cast<std::ptrdiff_t>(u.first),
+                    beats.begin() + static_cast<std::ptrdiff_t>(u.end));
+    };
+    for (std::size_t k = 0; k < units.size();) {
+        if (!repeated[k]) {
+            keep(units[k++]);
+            continue;
+        }
+        std::size_t end = k;
+        std::vector<std::pair<bool, std::uint32_t>> round; // the run's different units
+        for (; end < units.size() && repeated[end]; ++end) {
+            const std::pair key(units[end].collection, units[end].line);
+            if (std::find(round.begin(), round.end(), key) == round.end())
+                round.push_back(key);
+        }
+        if (end - k <= kRoundsShownWhole * round.size()) {
+            for (; k < end; ++k)
+                keep(units[k]);
+            continue;
+        }
+        for (std::size_t j = k; j < k + kRoundsShown * round.size(); ++j)
+            keep(units[j]);
+        kept.push_back(beats[units[end - 1].end - 1]);
+        k = end;
+    }
+    return kept;
+}
+
 } // namespace
 
 std::vector<Beat> find_beats(const RecordedEvents &events, GcEra era, std::vector<std::uint64_t> finding_steps)
@@ -211,7 +297,7 @@ std::vector<Beat> find_beats(const RecordedEvents &events, GcEra era, std::vecto
     for (; finding != finding_steps.end(); ++finding)
         if (beats.empty() || beats.back().step < *finding)
             found.add(*finding, BeatKind::finding, line);
-    return beats;
+    return without_long_repeats(beats);
 }
 
 std::vector<std::uint64_t> finding_steps(const Simulation &sim)
