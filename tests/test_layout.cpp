@@ -290,6 +290,47 @@ private slots:
         QCOMPARE(Theme::instance().fontScale(), 1.0);
     }
 
+    // Presenting hides the lists dock: while the collector's hitlist holds skbs, the algorithm
+    // pane names them in a row under the narration, whole, and not otherwise.
+    void hitlistIsARowOfNamesWhilePresenting()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(w.openSceneNow(scenePath("selftest-triangle-stream.scn")));
+        QVERIFY(waitIndex(c));
+        showAt(w, QSize(1280, 800));
+        w.setPresentationMode(true);
+        QCoreApplication::processEvents();
+        auto *algorithm = static_cast<docks::AlgorithmDock *>(w.windowDocks().algorithm);
+        const QLabel *row = algorithm->hitlistRowLabel();
+        QVERIFY(!row->isVisible());
+        int filled = 0;
+        while (!c.atEnd()) {
+            c.stepInto();
+            QCoreApplication::processEvents();
+            const inflight::StepSnapshot &s = c.snapshot();
+            QCOMPARE(row->isVisible(), !s.hitlist.empty());
+            if (s.hitlist.empty())
+                continue;
+            ++filled;
+            const QString text = QString(row->text()).remove(QChar(0x200B));
+            for (const inflight::SkbEntry &skb : s.hitlist)
+                QVERIFY2(text.contains(QStringLiteral("skb#%1 ").arg(skb.id)), qPrintable(text));
+            // Whole, inside the pane: not cut by the code under it or the screen's edge.
+            const QRect shown = row->visibleRegion().boundingRect();
+            QVERIFY2(shown.size() == row->size(), qPrintable(QStringLiteral("%1x%2 of %3x%4 shown")
+                                                                 .arg(shown.width())
+                                                                 .arg(shown.height())
+                                                                 .arg(row->width())
+                                                                 .arg(row->height())));
+            QVERIFY(row->height() >= row->heightForWidth(row->width()));
+        }
+        QVERIFY2(filled > 0, "the triangle's collection fills the hitlist");
+        w.setPresentationMode(false);
+        QCoreApplication::processEvents();
+        QVERIFY(!row->isVisible());
+    }
+
     void presenterKeysStep()
     {
         PlayerController c;

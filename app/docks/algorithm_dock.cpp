@@ -131,6 +131,15 @@ AlgorithmDock::AlgorithmDock(PlayerController &controller, QWidget *parent)
     layout->addWidget(narration_);
     // Under the step's own narration: what the step did, then what the kernel found.
     layout->addWidget(finding_);
+    // While presenting, the skbs a collection has moved to its hitlist, by name: what the
+    // narration of the hitlist and the purge speaks of, with the lists dock out of sight.
+    hitlist_row_ = new QLabel(body);
+    hitlist_row_->setObjectName(QStringLiteral("hitlistRow"));
+    hitlist_row_->setWordWrap(true);
+    hitlist_row_->setToolTip(tr("The collector's hitlist: the skbs taken from the garbage's receive queues, and the "
+                                "sockets whose files they carry. Purging it releases the garbage."));
+    hitlist_row_->hide();
+    layout->addWidget(hitlist_row_);
     // Presentation mode's free room: the code under it stays where it is.
     room_ = new QSpacerItem(0, 0, QSizePolicy::Minimum, QSizePolicy::Expanding);
     layout->addItem(room_);
@@ -225,6 +234,7 @@ void AlgorithmDock::setPresentation(bool on)
     column_->setStretch(column_->indexOf(scroll_), on ? 0 : 1);
     if (!on) {
         narration_->show();
+        hitlist_row_->hide();
         scroll_->setMaximumHeight(QWIDGETSIZE_MAX);
     }
     applyTheme(); // the code pane's height for its font
@@ -410,6 +420,15 @@ void AlgorithmDock::refresh()
         const bool note_now = note_current_ && !note_->text().isEmpty();
         note_box_->setVisible(note_now);
         narration_->setVisible(!note_now || !narrationText().simplified().contains(noteText().simplified()));
+        QStringList hitlist;
+        if (controller_.hasScene()) {
+            const inflight::StepSnapshot &snapshot = controller_.snapshot();
+            for (const inflight::SkbEntry &skb : snapshot.hitlist)
+                hitlist << docks::skbText(snapshot, skb);
+        }
+        hitlist_row_->setText(
+            hitlist.isEmpty() ? QString() : withNameBreaks(tr("Hitlist: %1").arg(hitlist.join(QStringLiteral(" · ")))));
+        hitlist_row_->setVisible(!hitlist.isEmpty());
         fitPresentationText();
     }
 }
@@ -485,6 +504,7 @@ void AlgorithmDock::applyTheme()
     title_->setFont(t.font(presenting_ ? kTitlePoints * kPresentationCodeScale : kTitlePoints, true));
     caption_->setFont(t.font(kRowPoints * 0.9));
     narration_->setFont(t.font(kNarrationPoints));
+    hitlist_row_->setFont(t.font(kNarrationPoints));
     fitPresentationText();
     finding_->setFont(t.font(kRowPoints));
     finding_->setTextFormat(Qt::RichText);
@@ -585,12 +605,13 @@ void AlgorithmDock::fitPresentationText()
                 return 1 << 20;
             h += note_->heightForWidth(std::max(1, note_width)) + note_extra + spacing;
         }
-        if (narration_->isVisibleTo(this)) {
-            narration_->setFont(font);
-            if (tooWide(font, narration_->text(), width))
-                return 1 << 20;
-            h += narration_->heightForWidth(std::max(1, width)) + spacing;
-        }
+        for (QLabel *words : {narration_, hitlist_row_})
+            if (words->isVisibleTo(this)) {
+                words->setFont(font);
+                if (tooWide(font, words->text(), width))
+                    return 1 << 20;
+                h += words->heightForWidth(std::max(1, width)) + spacing;
+            }
         return h;
     };
     // As large as the room allows, from presentation's size down to the floor.
@@ -606,6 +627,7 @@ void AlgorithmDock::fitPresentationText()
             break;
     }
     narration_->setFont(font);
+    hitlist_row_->setFont(font);
     QFont note_font = font;
     note_font.setBold(note_current_);
     note_->setFont(note_font);

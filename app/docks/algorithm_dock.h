@@ -50,6 +50,9 @@ public:
     static QString glossaryTip(const QString &story);
     const QLabel *noteLabel() const { return note_; }
     const QLabel *findingLabel() const { return finding_; }
+    // Presentation mode: the hitlist as a row of names while it holds any (the lists dock is
+    // hidden while presenting).
+    const QLabel *hitlistRowLabel() const { return hitlist_row_; }
     QToolButton *notesOutline() const { return outline_; }
     QString listingTitle() const;
     // Presentation mode: the words the class reads and the code around the current line, no
@@ -95,6 +98,7 @@ private:
     QToolButton *outline_ = nullptr;
     QLabel *caption_ = nullptr;
     QLabel *narration_ = nullptr;
+    QLabel *hitlist_row_ = nullptr;
     QLabel *finding_ = nullptr;                         // the findings' banner, above the narration
     std::vector<std::pair<QString, QString>> findings_; // the banner's findings: head, details
     QScrollArea *scroll_ = nullptr;
