@@ -4,9 +4,10 @@
 // one that does), a statement too coarse (a collection is one statement). A beat is each
 // statement that changes the picture, each phase of a collection, each SCC's verdict, each
 // note and each finding, and every beat changes what the screen shows: a statement that
-// changes nothing visible joins the next beat, and of a loop's rounds a few are beats and then
-// its end (a thousand sends, or a thousand collections, are shown as two and the last). Found in one walk over a run's
-// recorded events, so the app, the CLI and the exports stop at the same places.
+// changes nothing visible joins the next beat, and of a long loop's rounds a few are beats and
+// then its end (a thousand sends, or a thousand collections, are shown as two and the last).
+// Found in one walk over a run's recorded events, so the app, the CLI and the exports stop at the
+// same places.
 #pragma once
 
 #include "inflight/gc_era.hpp"

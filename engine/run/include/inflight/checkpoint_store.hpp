@@ -6,9 +6,9 @@
 // Spacing and seek costs follow one cost model, measured as the store runs: replaying costs ns
 // per micro-step, packing and restoring a state ns per byte of it. A checkpoint is due once
 // packing it costs at most kPackShare of the replay since the last one, or once that replay
-// takes kLongestSeekReplay (and at least `interval` micro-steps of work apart); within `budget` bytes the store thins itself so that checkpoints
-// stay dense around the present and sparser with distance from it, O(log L) of them for a run
-// of L micro-steps, as rr keeps them. The state at step 0 is never dropped.
+// takes kLongestSeekReplay (and at least `interval` micro-steps of work apart); within `budget`
+// bytes the store thins itself so that checkpoints stay dense around the present and sparser
+// with distance from it, O(log L) of them for a run of L micro-steps, as rr keeps them. The state at step 0 is never dropped.
 //
 // Thread-safe: the recorder adds from a worker thread while the player restores on another. A
 // checkpoint is immutable once added; packing happens in add(), compressing on the store's own
