@@ -282,11 +282,17 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
         for (const auto &n : snapshot->nodes)
             names[n.sock] = QString::fromUtf8(snapshot->label_of(n));
         const StepSubject named = subjectOfText(*snapshot, told, false);
+        QRectF together; // what is named, and the processes an fd points at, in scene units
+        auto unite = [&together](const QGraphicsItem *item, const QRectF &box) {
+            if (item && item->isVisible())
+                together = together.isNull() ? box : together.united(box);
+        };
         auto check = [&](const QGraphicsItem *item, const QRectF &box, const QString &what) {
             if (!item || !item->isVisible()) {
                 say(QStringLiteral("%1 is named but not drawn").arg(what));
                 return;
             }
+            unite(item, box);
             const QRect r = view->mapFromScene(box).boundingRect();
             if (!port.contains(r))
                 say(QStringLiteral("%1 is named but not fully on screen (%2 at %3,%4 in the %5 graph)")
@@ -309,25 +315,11 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
             checkProcess(id);
         // A process the text points at by an fd must be in sight where it fits beside what is
         // named; where it does not, the named sockets come first (the camera's rule).
-        QRect together;
-        auto unite = [&](const QGraphicsItem *item, const QRectF &box) {
-            if (item && item->isVisible())
-                together |= view->mapFromScene(box).boundingRect();
-        };
-        for (std::uint32_t sock : named.sockets) {
-            const NodeItem *item = graph.scene()->itemShowing(sock);
-            unite(item, item ? item->sceneBox() : QRectF());
-        }
-        for (std::uint32_t id : named.processes) {
-            const ProcessItem *item = graph.scene()->processItem(id);
-            unite(item, item ? item->sceneBox() : QRectF());
-        }
         for (std::uint32_t id : named.holders) {
             const ProcessItem *item = graph.scene()->processItem(id);
             unite(item, item ? item->sceneBox() : QRectF());
         }
-        const double room = 2 * GraphView::kSubjectMargin * view->zoom();
-        if (together.width() + room <= port.width() && together.height() + room <= port.height())
+        if (view->fitsWithMargin(together))
             for (std::uint32_t id : named.holders)
                 checkProcess(id);
         // Names under the floor, where any socket is in sight.

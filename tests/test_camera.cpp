@@ -102,12 +102,14 @@ bool wholeGraphReadable(GraphPanel &g, double pixels, QString &why)
     return seen.nodes > 0 && seen.outside == 0 && g.view()->labelScreenPixels() >= pixels;
 }
 
-// Every socket and process of the panel's subject fully in the viewport, where they fit together.
+// Every socket and process of the panel's subject fully in the viewport, where they fit
+// together; the processes an fd points at too, where they fit beside them with the camera's margin.
 bool subjectInView(GraphPanel &g, QString &why)
 {
     GraphView *view = g.view();
     const QRect port = view->viewport()->rect();
     QRect all;
+    QRectF together; // scene units
     QStringList outside;
     auto check = [&](const NodeItem *item, const QString &name) {
         if (!item || !item->isVisible())
@@ -117,26 +119,27 @@ bool subjectInView(GraphPanel &g, QString &why)
         if (!port.contains(r))
             outside << QStringLiteral("%1 at %2,%3").arg(name).arg(r.x()).arg(r.y());
     };
-    for (std::uint32_t sock : g.subject().sockets)
+    auto unite = [&together](const NodeItem *item) {
+        if (item && item->isVisible())
+            together = together.isNull() ? item->sceneBox() : together.united(item->sceneBox());
+    };
+    for (std::uint32_t sock : g.subject().sockets) {
         check(g.scene()->itemShowing(sock), QString::number(sock));
-    for (std::uint32_t id : g.subject().processes)
+        unite(g.scene()->itemShowing(sock));
+    }
+    for (std::uint32_t id : g.subject().processes) {
         check(g.scene()->processItem(id), QStringLiteral("process %1").arg(id));
-    why = outside.join(QStringLiteral(", ")) + QStringLiteral(" in %1x%2").arg(port.width()).arg(port.height());
+        unite(g.scene()->processItem(id));
+    }
     // (Mapped to pixels, each box is rounded out by up to a pixel a side.)
-    if (!outside.isEmpty() || all.width() > port.width() - 2 || all.height() > port.height() - 2)
-        return outside.isEmpty() || all.width() > port.width() - 2 || all.height() > port.height() - 2;
-    // The processes an fd points at join what is named where both fit with the camera's margin.
-    const double room = 2 * GraphView::kSubjectMargin * view->zoom();
-    QRect together = all;
+    const bool named_fit = all.width() <= port.width() - 2 && all.height() <= port.height() - 2;
     for (std::uint32_t id : g.subject().holders)
-        if (const NodeItem *item = g.scene()->processItem(id); item && item->isVisible())
-            together |= view->mapFromScene(item->sceneBox()).boundingRect();
-    if (together.width() + room > port.width() || together.height() + room > port.height())
-        return true;
-    for (std::uint32_t id : g.subject().holders)
-        check(g.scene()->processItem(id), QStringLiteral("holder %1").arg(id));
+        unite(g.scene()->processItem(id));
+    if (outside.isEmpty() && named_fit && view->fitsWithMargin(together))
+        for (std::uint32_t id : g.subject().holders)
+            check(g.scene()->processItem(id), QStringLiteral("holder %1").arg(id));
     why = outside.join(QStringLiteral(", ")) + QStringLiteral(" in %1x%2").arg(port.width()).arg(port.height());
-    return outside.isEmpty();
+    return outside.isEmpty() || !named_fit;
 }
 
 QPointF viewCentre(GraphView *v) { return v->mapToScene(v->viewport()->rect().center()); }

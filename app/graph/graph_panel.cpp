@@ -235,10 +235,7 @@ void GraphPanel::frameSubject()
     QRectF with_holders = named;
     for (std::uint32_t process : subject_.holders)
         add(with_holders, scene_->processItem(process));
-    const QRectF seen = view_->visibleSceneRect();
-    constexpr double room = 2 * GraphView::kSubjectMargin;
-    const bool fits = with_holders.width() + room <= seen.width() && with_holders.height() + room <= seen.height();
-    view_->frameSubject(fits ? with_holders : named);
+    view_->frameSubject(view_->fitsWithMargin(with_holders) ? with_holders : named);
 }
 
 double GraphPanel::paneAspect() const

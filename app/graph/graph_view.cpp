@@ -150,6 +150,13 @@ void GraphView::frameSubject(const QRectF &wanted)
     moveCameraTo(framingCentre(subject, seen));
 }
 
+bool GraphView::fitsWithMargin(const QRectF &subject) const
+{
+    const QRectF seen = visibleSceneRect();
+    return subject.width() + 2 * kSubjectMargin <= seen.width() &&
+           subject.height() + 2 * kSubjectMargin <= seen.height();
+}
+
 QPointF GraphView::framingCentre(const QRectF &subject, const QRectF &seen)
 {
     // Centred, or as much of it as fits: its top left part, where a row of sockets starts (the

@@ -49,6 +49,8 @@ public:
     // The room frameSubject() leaves round a subject, where the view has it, in scene units.
     static constexpr double kSubjectMargin = 20;
     void frameSubject(const QRectF &wanted);
+    // Whether `subject` (scene units) fits the view at its zoom with that room round it.
+    bool fitsWithMargin(const QRectF &subject) const;
     bool cameraMoving() const;
     void finishCameraMove();          // tests: jump to where the running move ends
     double labelScreenPixels() const; // the socket-name font's pixel size at the current zoom
