@@ -331,6 +331,41 @@ private slots:
         QVERIFY(!row->isVisible());
     }
 
+    // 60 dead pairs in one collection: the row names the first few skbs and counts the rest, so
+    // the narration keeps its type and the code its pane.
+    void aLargeHitlistIsCountedNotListed()
+    {
+        PlayerController c;
+        MainWindow w(c);
+        QVERIFY(c.openText(QStringLiteral("set gc graph\n"
+                                          "repeat 60 as i {\n  socketpair a$i b$i\n}\n"
+                                          "repeat 60 as i {\n  send b$i fds=a$i\n}\n"
+                                          "repeat 60 as i {\n  close a$i\n}\n"
+                                          "gc\n"),
+                           QStringLiteral("rings.scn")));
+        QVERIFY(waitIndex(c));
+        showAt(w, QSize(1280, 800));
+        w.setPresentationMode(true);
+        QCoreApplication::processEvents();
+        auto *algorithm = static_cast<docks::AlgorithmDock *>(w.windowDocks().algorithm);
+        const QLabel *row = algorithm->hitlistRowLabel();
+        std::size_t largest = 0;
+        while (!c.atEnd()) {
+            c.stepInto();
+            const std::size_t size = c.snapshot().hitlist.size();
+            if (size <= std::size_t(docks::AlgorithmDock::kHitlistNamesShown) || size <= largest)
+                continue;
+            largest = size;
+            QCoreApplication::processEvents();
+            const QString text = QString(row->text()).remove(QChar(0x200B));
+            QCOMPARE(text.count(QStringLiteral("skb#")), docks::AlgorithmDock::kHitlistNamesShown);
+            QVERIFY2(text.endsWith(QStringLiteral("%1 more").arg(size - docks::AlgorithmDock::kHitlistNamesShown)),
+                     qPrintable(text));
+            QCOMPARE(row->visibleRegion().boundingRect().size(), row->size());
+        }
+        QCOMPARE(largest, std::size_t(60));
+    }
+
     void presenterKeysStep()
     {
         PlayerController c;

@@ -423,8 +423,11 @@ void AlgorithmDock::refresh()
         QStringList hitlist;
         if (controller_.hasScene()) {
             const inflight::StepSnapshot &snapshot = controller_.snapshot();
-            for (const inflight::SkbEntry &skb : snapshot.hitlist)
-                hitlist << docks::skbText(snapshot, skb);
+            const std::size_t shown = std::min<std::size_t>(snapshot.hitlist.size(), kHitlistNamesShown);
+            for (std::size_t i = 0; i < shown; ++i)
+                hitlist << docks::skbText(snapshot, snapshot.hitlist[i]);
+            if (snapshot.hitlist.size() > shown)
+                hitlist << tr("%n more", nullptr, static_cast<int>(snapshot.hitlist.size() - shown));
         }
         hitlist_row_->setText(
             hitlist.isEmpty() ? QString() : withNameBreaks(tr("Hitlist: %1").arg(hitlist.join(QStringLiteral(" · ")))));

@@ -65,6 +65,9 @@ public:
     void setPresentation(bool on);
     bool presenting() const { return presenting_; }
     static constexpr int kPresentationCodeLines = 6;
+    // The skbs the hitlist row names; a larger hitlist (a collection of 2,000 rings) is counted
+    // after them, so the row stays a line or three and the code keeps its pane.
+    static constexpr int kHitlistNamesShown = 8;
     // The least the narration and the note step down to when a long one needs the room: 16 px
     // type at 96 dpi, still read from the last row of a classroom (the desk's list rows).
     static constexpr double kPresentationTextFloorPoints = 12.0;
