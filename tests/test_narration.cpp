@@ -293,6 +293,38 @@ private slots:
         QVERIFY2(w.end.find("Every expectation held (") != std::string::npos, w.end.c_str());
     }
 
+    // The fds a send passes in a repeat block, as that iteration expanded them; a long list as
+    // its first names and its last (the count says how many).
+    void anFdListIsSaidAsItRan()
+    {
+        auto scene = parse_scene("set gc graph\n"
+                                 "repeat 2 as k {\n"
+                                 "  socketpair c$k d$k\n"
+                                 "  repeat 12 as i {\n"
+                                 "    socket s${k}_$i\n"
+                                 "  }\n"
+                                 "  send c$k fds=s${k}_{0..11}\n"
+                                 "  send c$k fds=s${k}_0,s${k}_1\n"
+                                 "  recv d$k fds=r${k}_{0..11}\n"
+                                 "}\n",
+                                 "t.scn");
+        QVERIFY(scene.ok());
+        const Walk w = walk(std::make_shared<const Scene>(std::move(scene.scene)), GcEra::graph);
+        QVERIFY(any_contains(w, EventKind::stmt_end,
+                             "sendmsg() on c1 sent 1 byte with 12 fds (s1_0, s1_1, s1_2, …, s1_11)."));
+        QVERIFY(
+            any_contains(w, EventKind::stmt_begin,
+                         "sendmsg() on c0 sends 1 byte passing 12 fds (s0_0, s0_1, s0_2, …, s0_11) with SCM_RIGHTS."));
+        QVERIFY(any_contains(w, EventKind::stmt_end, "sendmsg() on c1 sent 1 byte with 2 fds (s1_0, s1_1)."));
+        QVERIFY(any_contains(w, EventKind::stmt_end, "the fds it carried are now open as r1_0, r1_1, r1_2, …, r1_11."));
+        // Never the template itself, but where the narration quotes the scene's line.
+        for (const std::string &text : w.narrations) {
+            const auto quoted_line = text.find(" — ");
+            const std::string told = quoted_line == std::string::npos ? text : text.substr(quoted_line);
+            QVERIFY2(told.find("${") == std::string::npos, text.c_str());
+        }
+    }
+
     void recvmsgSaysWhichFdItGot()
     {
         auto scene = parse_scene(

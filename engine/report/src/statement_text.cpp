@@ -2,6 +2,7 @@
 #include "statement_text.hpp"
 
 #include "inflight/errno_code.hpp"
+#include "inflight/name_list_text.hpp"
 #include "inflight/name_pool.hpp"
 
 #include <string>
@@ -22,23 +23,15 @@ const Statement *find_in(const std::vector<Statement> &list, std::uint32_t line)
     return nullptr;
 }
 
-std::string names_text(const std::vector<NameTemplate> &names, std::size_t from = 0)
+std::string names_text(const std::vector<NameTemplate> &names)
 {
-    std::string out;
-    for (std::size_t i = from; i < names.size(); ++i) {
-        if (!out.empty())
-            out += i + 1 == names.size() ? " and " : ", ";
-        out += names[i].text;
-    }
-    return out;
+    return name_list_text(
+        names.size(), [&](std::size_t i) { return std::string(names[i].text); }, " and ");
 }
 
 std::string list_text(const std::vector<NameTemplate> &names)
 {
-    std::string out;
-    for (const NameTemplate &n : names)
-        out += (out.empty() ? "" : ", ") + std::string(n.text);
-    return out;
+    return name_list_text(names.size(), [&](std::size_t i) { return std::string(names[i].text); });
 }
 
 std::string name0(const Statement &s) { return s.names.empty() ? std::string("?") : std::string(s.names[0].text); }
@@ -50,6 +43,15 @@ std::string name_as_run(const Statement &s, std::size_t i, std::uint32_t id, con
     if (id != npos && pool && id < pool->size())
         return std::string(pool->str(id));
     return i < s.names.size() ? std::string(s.names[i].text) : std::string("?");
+}
+
+// A send's or a recv's fd list as it ran: a repeat block's templates (s$i_{0..9}) as this
+// iteration expanded them, which its step carries in its second name slot.
+std::string fds_as_run(const Statement &s, std::uint32_t id, const NamePool *pool)
+{
+    if (s.names.size() <= 1 && id != npos && pool && id < pool->size())
+        return std::string(pool->str(id));
+    return list_text(s.fds);
 }
 
 std::string count_of(std::int64_t n, const char *one, const char *many)
@@ -83,7 +85,7 @@ std::string capitalised(std::string s)
 }
 
 // What the statement is about to do, in a clause.
-std::string intent(const Statement &s, const std::string &n0, const std::string &n1)
+std::string intent(const Statement &s, const std::string &n0, const std::string &n1, const std::string &fds)
 {
     switch (s.op) {
     case Op::user_decl: return "declares user " + n0;
@@ -103,8 +105,8 @@ std::string intent(const Statement &s, const std::string &n0, const std::string 
         std::string t =
             "sendmsg() on " + n0 + " sends " + count_of(static_cast<std::int64_t>(s.bytes), "byte", "bytes");
         if (!s.fds.empty())
-            t += " passing " + count_of(static_cast<std::int64_t>(s.fds.size()), "fd", "fds") + " (" +
-                 list_text(s.fds) + ") with SCM_RIGHTS";
+            t += " passing " + count_of(static_cast<std::int64_t>(s.fds.size()), "fd", "fds") + " (" + fds +
+                 ") with SCM_RIGHTS";
         if (s.oob)
             t += ", out of band";
         return t;
@@ -112,7 +114,7 @@ std::string intent(const Statement &s, const std::string &n0, const std::string 
     case Op::recv:
         return "recvmsg() " + std::string(s.peek ? "peeks at" : "reads") +
                (s.oob ? " the out-of-band byte of " : " a message from ") + n0 +
-               (s.fds.empty() ? "" : ", naming the fds it gets " + list_text(s.fds));
+               (s.fds.empty() ? "" : ", naming the fds it gets " + fds);
     case Op::dup: return "dup() opens a second fd " + n1 + " on " + n0 + "'s file";
     case Op::close: return "close() of " + (s.names.size() == 1 ? n0 : names_text(s.names));
     case Op::setsockopt: return "setsockopt() turns " + option_text(s) + " for " + n0;
@@ -166,7 +168,8 @@ std::string call_name(Op op)
 }
 
 // What the syscall did, from its result value: the value means something different per call.
-std::string outcome(const Statement &s, std::int64_t value, const std::string &n0, const std::string &n1)
+std::string outcome(const Statement &s, std::int64_t value, const std::string &n0, const std::string &n1,
+                    const std::string &fds)
 {
     switch (s.op) {
     case Op::socketpair:
@@ -181,8 +184,7 @@ std::string outcome(const Statement &s, std::int64_t value, const std::string &n
     case Op::send: {
         std::string t = "sendmsg() on " + n0 + " sent " + count_of(value, "byte", "bytes");
         if (!s.fds.empty())
-            t += " with " + count_of(static_cast<std::int64_t>(s.fds.size()), "fd", "fds") + " (" + list_text(s.fds) +
-                 ")";
+            t += " with " + count_of(static_cast<std::int64_t>(s.fds.size()), "fd", "fds") + " (" + fds + ")";
         return t;
     }
     case Op::recv: {
@@ -192,7 +194,7 @@ std::string outcome(const Statement &s, std::int64_t value, const std::string &n
         if (!s.fds.empty())
             t +=
                 std::string(s.peek ? "; the fds it peeked are now open as " : "; the fds it carried are now open as ") +
-                list_text(s.fds);
+                fds;
         if (s.peek)
             t += " (a peek: the message stays queued)";
         return t;
@@ -239,7 +241,9 @@ std::string narrate_statement_begin(const Event &e, const Scene *scene, const Na
     if (s->op == Op::note)
         return capitalised(line_text(e.scene_line)) + " is a note for the class.";
     return capitalised(line_text(e.scene_line)) + ": " + source_text(*scene, e.scene_line) + " — " +
-           intent(*s, name_as_run(*s, 0, e.first_name(), pool), name_as_run(*s, 1, e.second_name(), pool)) + ".";
+           intent(*s, name_as_run(*s, 0, e.first_name(), pool), name_as_run(*s, 1, e.second_name(), pool),
+                  fds_as_run(*s, e.second_name(), pool)) +
+           ".";
 }
 
 std::string narrate_statement_end(const Event &e, const Scene *scene, const NamePool *pool)
@@ -266,7 +270,7 @@ std::string narrate_statement_end(const Event &e, const Scene *scene, const Name
     case Op::repeat: return capitalised(line_text(e.scene_line)) + " is done.";
     default:
         return outcome(*s, e.return_value(), name_as_run(*s, 0, e.first_name(), pool),
-                       name_as_run(*s, 1, e.second_name(), pool)) +
+                       name_as_run(*s, 1, e.second_name(), pool), fds_as_run(*s, e.second_name(), pool)) +
                ".";
     }
 }
@@ -294,7 +298,7 @@ std::string narrate_expectation(const Event &e, const Scene *scene)
         return where + (e.held() ? " holds." : " FAILED.");
     if (e.held())
         return where + " holds: " + expected_fact(*s) + ".";
-    return where + " FAILED: the scene " + intent(*s, name0(*s), name_as_run(*s, 1, npos, nullptr)) +
+    return where + " FAILED: the scene " + intent(*s, name0(*s), name_as_run(*s, 1, npos, nullptr), list_text(s->fds)) +
            ", and the model disagrees.";
 }
 
@@ -330,7 +334,7 @@ std::string describe_statement_end(const Event &e, const Scene *scene, const Nam
     // What a statement that acts (a syscall, a collection, a spawn or a join) did.
     if (is_syscall(s->op) || s->op == Op::gc || s->op == Op::spawn || s->op == Op::wait || s->op == Op::delayed_fput)
         return outcome(*s, e.return_value(), name_as_run(*s, 0, e.first_name(), pool),
-                       name_as_run(*s, 1, e.second_name(), pool));
+                       name_as_run(*s, 1, e.second_name(), pool), fds_as_run(*s, e.second_name(), pool));
     return line_text(e.scene_line) + " done";
 }
 

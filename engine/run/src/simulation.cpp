@@ -3,6 +3,7 @@
 
 #include "inflight/invariants.hpp"
 #include "inflight/kernel.hpp"
+#include "inflight/name_list_text.hpp"
 #include "inflight/name_template.hpp"
 #include "inflight/why_alive.hpp"
 
@@ -1006,6 +1007,12 @@ Proc Simulation::script(std::uint32_t id)
             named0 = kernel_.name_pool.intern(expand(s.names[0], ts.cursor->bindings()));
         if (s.names.size() > 1 && s.names[1].has_vars())
             named1 = kernel_.name_pool.intern(expand(s.names[1], ts.cursor->bindings()));
+        // A send's or recv's one name leaves the second slot to its fd list, as said (only the
+        // names the narration says are expanded, so a list of thousands costs a few).
+        if (s.names.size() == 1 &&
+            std::any_of(s.fds.begin(), s.fds.end(), [](const NameTemplate &n) { return n.has_vars(); }))
+            named1 = kernel_.name_pool.intern(
+                name_list_text(s.fds.size(), [&](std::size_t i) { return expand(s.fds[i], ts.cursor->bindings()); }));
         co_yield Event::stmt_begin(static_cast<std::uint32_t>(statements_), named0, named1);
         Process *own = task.process;
         Process *p = own;

@@ -504,9 +504,11 @@ struct Event {
     }
     // stmt_begin / stmt_end
     constexpr Id statement() const { return stmt_slot(a); }
-    constexpr Id first_name() const { return stmt_slot(b); }  // name-pool id of a template's expansion, or npos
-    constexpr Id second_name() const { return stmt_slot(c); } // the same for its second name
-    constexpr Value error() const                             // errno (0 = success)
+    constexpr Id first_name() const { return stmt_slot(b); } // name-pool id of a template's expansion, or npos
+    // The same for its second name; a send's or recv's (one name, then fds): its fd list as said
+    // (name_list_text) when a template is in it.
+    constexpr Id second_name() const { return stmt_slot(c); }
+    constexpr Value error() const // errno (0 = success)
     {
         assert(is(EventKind::stmt_end, EventKind::warning, EventKind::autobind_fail));
         return before;
