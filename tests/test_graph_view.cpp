@@ -366,6 +366,33 @@ private slots:
         checkLayoutInvariants(*panel.scene());
     }
 
+    // A process is drawn from its declaration, before it holds an fd: "Task q is running" must
+    // have something to point at.
+    void aProcessWithoutFdsIsDrawn()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openText(QStringLiteral("socketpair a b\nprocess q\n"), QStringLiteral("t.scn")));
+        c.last();
+        const std::uint64_t end = c.position();
+        // The step that declares q, from the one before it (the sockets drawn already).
+        std::uint64_t declared = end;
+        while (declared > 0 && (c.seek(declared - 1), snapshotOf(c).processes.size() == 2))
+            --declared;
+        QVERIFY(declared > 0);
+        c.seek(declared - 1);
+        QVERIFY(panel.waitForLayout());
+        QCOMPARE(panel.processItemCount(), 1);
+        c.seek(declared);
+        QVERIFY(panel.waitForLayout());
+        const GraphSnapshot s = snapshotOf(c);
+        QCOMPARE(s.processes.size(), std::size_t(2));
+        ProcessItem *q = panel.scene()->processItem(s.processes[1].id);
+        QVERIFY(q);
+        QVERIFY(q->isVisible());
+        QCOMPARE(q->rowCount(), 0);
+    }
+
     void manyFdsShowAsTabsAndOnSelection()
     {
         PlayerController c;

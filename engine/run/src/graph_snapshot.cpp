@@ -192,6 +192,8 @@ GraphSnapshot snapshot_graph(const Kernel &k)
     for (const Process &p : k.processes) {
         SnapshotProcess sp;
         sp.id = p.id;
+        // A process is drawn from the moment it exists, before it holds an fd.
+        key = mix(key, p.id);
         sp.name = p.name;
         sp.user = p.user ? p.user->name : "root";
         // By fd, not a hash map: the million-bind scene's process has a million named fds
