@@ -15,6 +15,7 @@
 #include "graph/peer_link_item.h"
 #include "graph/process_item.h"
 #include "graph/socket_item.h"
+#include "graph/step_subject.h"
 #include "inflight/graph_snapshot.hpp"
 #include "inflight/kernel.hpp"
 #include "player_controller.h"
@@ -391,6 +392,42 @@ private slots:
         QVERIFY(q);
         QVERIFY(q->isVisible());
         QCOMPARE(q->rowCount(), 0);
+    }
+
+    // A socket called "a" is named by "a and b", "close() of a" and "a's"; English's article
+    // ("not a candidate", "a cycle") names nothing.
+    void theArticleANamesNoSocket_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QStringList>("named");
+        QTest::newRow("article") << QStringLiteral("u0: file refs 2 > inflight 1: not a candidate.")
+                                 << QStringList{QStringLiteral("u0")};
+        QTest::newRow("two articles") << QStringLiteral("Each socket is held by a socket: a cycle.") << QStringList{};
+        QTest::newRow("a and b") << QStringLiteral("a and b are closed.")
+                                 << QStringList{QStringLiteral("a"), QStringLiteral("b")};
+        QTest::newRow("a b") << QStringLiteral("close a b") << QStringList{QStringLiteral("a"), QStringLiteral("b")};
+        QTest::newRow("of a") << QStringLiteral("close() of a.") << QStringList{QStringLiteral("a")};
+        QTest::newRow("a's") << QStringLiteral("a's file still has 2 references") << QStringList{QStringLiteral("a")};
+        QTest::newRow("on a sent") << QStringLiteral("sendmsg() on a sent 1 byte with 1 fd (b).")
+                                   << QStringList{QStringLiteral("a"), QStringLiteral("b")};
+        QTest::newRow("article, then a name") << QStringLiteral("b holds a reference; a is open.")
+                                              << QStringList{QStringLiteral("a"), QStringLiteral("b")};
+    }
+    void theArticleANamesNoSocket()
+    {
+        QFETCH(QString, text);
+        QFETCH(QStringList, named);
+        PlayerController c;
+        QVERIFY(c.openText(QStringLiteral("socketpair a b\nsocketpair u0 u1\n"), QStringLiteral("t.scn")));
+        c.last();
+        const GraphSnapshot s = snapshotOf(c);
+        QStringList got;
+        for (std::uint32_t sock : subjectOfText(s, text, false).sockets)
+            for (const auto &n : s.nodes)
+                if (n.sock == sock)
+                    got << QString::fromUtf8(s.label_of(n));
+        got.sort();
+        QCOMPARE(got, named);
     }
 
     void manyFdsShowAsTabsAndOnSelection()

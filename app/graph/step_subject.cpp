@@ -15,6 +15,43 @@ void sortUnique(std::vector<T> &v)
     v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
+// Scenes often call a socket "a", which is also English's article: "not a candidate" names
+// no socket, "a and b are closed" names two. After the article comes a noun; after a name, in
+// the narration's and the notes' sentences, another name, one of these words, punctuation or
+// the end.
+bool nameFollows(const QString &word, const inflight::GraphSnapshot &graph)
+{
+    static const QSet<QString> after_a_name{
+        QStringLiteral("and"),   QStringLiteral("or"),      QStringLiteral("is"),     QStringLiteral("are"),
+        QStringLiteral("was"),   QStringLiteral("has"),     QStringLiteral("had"),    QStringLiteral("holds"),
+        QStringLiteral("keeps"), QStringLiteral("sent"),    QStringLiteral("sends"),  QStringLiteral("got"),
+        QStringLiteral("gets"),  QStringLiteral("now"),     QStringLiteral("still"),  QStringLiteral("stays"),
+        QStringLiteral("to"),    QStringLiteral("in"),      QStringLiteral("on"),     QStringLiteral("with"),
+        QStringLiteral("from"),  QStringLiteral("reaches"), QStringLiteral("itself"), QStringLiteral("alone")};
+    if (after_a_name.contains(word))
+        return true;
+    const QByteArray utf8 = word.toUtf8();
+    const std::string_view w(utf8.constData(), static_cast<std::size_t>(utf8.size()));
+    for (const auto &n : graph.nodes)
+        if (graph.label_of(n) == w)
+            return true;
+    for (const auto &p : graph.processes)
+        if (p.name == w)
+            return true;
+    return false;
+}
+
+bool namesSocketA(const QString &text, const inflight::GraphSnapshot &graph)
+{
+    static const QRegularExpression a(QStringLiteral("\\ba\\b(\\s+([a-z]+)\\b)?"));
+    for (auto it = a.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        if (m.captured(2).isEmpty() || nameFollows(m.captured(2), graph))
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 StepSubject subjectOfText(const inflight::GraphSnapshot &graph, const QString &text, bool scc)
@@ -25,6 +62,8 @@ StepSubject subjectOfText(const inflight::GraphSnapshot &graph, const QString &t
     QSet<QString> words;
     for (auto it = word.globalMatch(text); it.hasNext();)
         words.insert(it.next().captured());
+    if (words.contains(QStringLiteral("a")) && !namesSocketA(text, graph))
+        words.remove(QStringLiteral("a"));
     if (!words.isEmpty()) {
         for (const auto &n : graph.nodes) {
             const std::string_view label = graph.label_of(n);
