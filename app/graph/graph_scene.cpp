@@ -416,11 +416,13 @@ void GraphScene::updateRoleCounts()
 void GraphScene::rebuild()
 {
     finishAnimations();
-    display_ = graph::buildDisplayGraph(*snapshot_, expanded_, options_);
+    const graph::DisplayGraph before =
+        std::exchange(display_, graph::buildDisplayGraph(*snapshot_, expanded_, options_));
     bool sizes_changed = false;
     syncSockets(sizes_changed);
     syncProcesses(sizes_changed);
     syncAggregates(sizes_changed);
+    noteWhereNewNodesWere(before);
     syncEdges();
     updateRoleCounts();
     setSelectedSocket(selected_);
@@ -504,9 +506,47 @@ NodeItem *GraphScene::topLevel(NodeItem *item) const
     return item;
 }
 
+void GraphScene::noteWhereNewNodesWere(const graph::DisplayGraph &before)
+{
+    // A node not yet placed whose sockets were drawn before, inside a placed aggregate (a
+    // group that went in flight and split off, a socket that left its group): where that was.
+    moved_out_of_.clear();
+    auto note = [&](NodeItem *item, std::uint32_t sock) {
+        if (placed_.contains(item->key()) || sock >= before.aggregate_of.size() || before.individual(sock))
+            return;
+        auto was = placed_.find(before.nodeOf(sock));
+        if (was != placed_.end())
+            moved_out_of_.emplace(item->key(), was->second);
+    };
+    for (auto &[sock, item] : sockets_)
+        if (!item->parentItem())
+            note(item, sock);
+    for (const auto &g : display_.aggregates)
+        if (AggregateItem *item = aggregateItem(g.key); item && !g.sockets.empty())
+            note(item, g.sockets.front());
+}
+
+bool GraphScene::besideNeighbour(NodeItem *item, const SeedHints &hints, QPointF &seed) const
+{
+    // Next to a placed node it shares an in-flight copy with (receivers to the right).
+    auto nb = hints.neighbour_of.find(item);
+    if (nb == hints.neighbour_of.end())
+        return false;
+    NodeItem *other = nb->second.first;
+    const double dir = nb->second.second;
+    const QPointF p = placed_.at(other->key());
+    seed = QPointF(p.x() + dir * (other->box().width() / 2 + item->box().width() / 2 + 3 * kGap), p.y());
+    return true;
+}
+
 bool GraphScene::seedFor(NodeItem *item, QPointF &seed, const SeedHints &hints) const
 {
     const double gap = kGap;
+    // Out of a group drawn before: start where the group was, so the eye can follow it.
+    if (auto was = moved_out_of_.find(item->key()); was != moved_out_of_.end()) {
+        seed = was->second;
+        return true;
+    }
     if (item->type() == SocketItem::Type) {
         const auto sock = static_cast<SocketItem *>(item)->sock();
         // Drawn out of an aggregate: start where the aggregate was.
@@ -526,15 +566,8 @@ bool GraphScene::seedFor(NodeItem *item, QPointF &seed, const SeedHints &hints) 
             seed = QPointF(p.x() + proc->box().width() / 2 + 3 * gap + item->box().width() / 2, p.y() + anchor.y());
             return true;
         }
-        // Next to a placed socket it shares an in-flight copy with (receivers to the right).
-        auto nb = hints.neighbour_of.find(item);
-        if (nb != hints.neighbour_of.end()) {
-            NodeItem *other = nb->second.first;
-            const double dir = nb->second.second;
-            const QPointF p = placed_.at(other->key());
-            seed = QPointF(p.x() + dir * (other->box().width() / 2 + item->box().width() / 2 + 3 * gap), p.y());
+        if (besideNeighbour(item, hints, seed))
             return true;
-        }
         // A socket is placed the moment it is created, before its fd exists: put it under the
         // socket created just before it (its socketpair partner, or the previous one)...
         // Columns wrap at a height that grows with √N, so thousands of sockets stay roughly square.
@@ -558,6 +591,8 @@ bool GraphScene::seedFor(NodeItem *item, QPointF &seed, const SeedHints &hints) 
             return true;
         }
     }
+    if (item->type() == AggregateItem::Type && besideNeighbour(item, hints, seed))
+        return true;
     if (item->type() == ProcessItem::Type && !placed_.empty()) {
         double left = 1e300, top = 1e300;
         for (const auto &[k, p] : placed_) {
@@ -659,6 +694,17 @@ graph::LayoutRequest GraphScene::layoutRequest(bool full, const LayoutCoordinato
                 hints.neighbour_of.emplace(b, std::make_pair(a, 1.0));
             if (placed_.contains(b->key()) && !hints.neighbour_of.contains(a))
                 hints.neighbour_of.emplace(a, std::make_pair(b, -1.0));
+        }
+        // An aggregate's copies are drawn as bundles: a group of sockets that goes in flight
+        // starts beside the queue that holds it, not at the end of the last column.
+        for (const auto &b : display_.bundles) {
+            NodeItem *a = b.fd ? nullptr : nodeItem(b.from), *z = b.fd ? nullptr : nodeItem(b.to);
+            if (!a || !z || a == z)
+                continue;
+            if (placed_.contains(a->key()) && !hints.neighbour_of.contains(z))
+                hints.neighbour_of.emplace(z, std::make_pair(a, 1.0));
+            if (placed_.contains(z->key()) && !hints.neighbour_of.contains(a))
+                hints.neighbour_of.emplace(a, std::make_pair(z, -1.0));
         }
     }
     auto add = [&](NodeItem *item, bool process) {

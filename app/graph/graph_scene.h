@@ -176,6 +176,8 @@ private:
         double column_top = 0, column_height = 0; // fallback columns of new sockets wrap here
     };
     bool seedFor(NodeItem *item, QPointF &seed, const SeedHints &hints) const;
+    bool besideNeighbour(NodeItem *item, const SeedHints &hints, QPointF &seed) const;
+    void noteWhereNewNodesWere(const graph::DisplayGraph &before);
     void animate(double t);
     QString labelOf(std::uint32_t sock) const;
     double gap() const;
@@ -199,6 +201,7 @@ private:
 
     std::unordered_set<std::uint32_t> expanded_;               // SCC instances drawn one by one
     std::unordered_map<std::uint32_t, QPointF> expand_origin_; // instance -> where its aggregate was
+    std::unordered_map<graph::NodeKey, QPointF> moved_out_of_; // new node -> the aggregate it was in
     std::unordered_map<graph::NodeKey, QPointF> placed_;       // node -> centre from the last layout
 
     LayoutCoordinator layout_;
