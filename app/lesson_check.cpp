@@ -144,14 +144,17 @@ double labelFloorPixels(QSize screen)
 
 std::unique_ptr<QTemporaryDir> prepareOffscreenProjector(int argc, char **argv)
 {
-    bool wanted = false;
-    QSize size = kDefaultProjector;
+    bool checking = false;
+    bool screenshot = false;
+    QSize size;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (!arg)
             continue;
         if (std::strcmp(arg, "--check-lesson") == 0 || std::strncmp(arg, "--check-lesson=", 15) == 0)
-            wanted = true;
+            checking = true;
+        if (std::strcmp(arg, "--screenshot") == 0 || std::strncmp(arg, "--screenshot=", 13) == 0)
+            screenshot = true;
         // A bad size is refused once the arguments are parsed; the screen keeps the default.
         const char *value = std::strcmp(arg, "--size") == 0 && i + 1 < argc ? argv[i + 1]
                             : std::strncmp(arg, "--size=", 7) == 0          ? arg + 7
@@ -159,8 +162,13 @@ std::unique_ptr<QTemporaryDir> prepareOffscreenProjector(int argc, char **argv)
         if (value && parseSize(QString::fromLocal8Bit(value)).isValid())
             size = parseSize(QString::fromLocal8Bit(value));
     }
-    if (!wanted)
+    // An offscreen screenshot is taken on a screen of the window's size, so that a presentation
+    // (full screen) is pictured as that projector shows it, not on the platform's 800x600.
+    const bool offscreen = qgetenv("QT_QPA_PLATFORM").startsWith("offscreen");
+    if (!checking && !(screenshot && offscreen))
         return nullptr;
+    if (!size.isValid())
+        size = checking ? kDefaultProjector : kDefaultScreenshot;
     auto dir = std::make_unique<QTemporaryDir>();
     // Offscreen still when the screen cannot be described: the window's size then says what
     // was checked.

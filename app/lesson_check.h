@@ -26,6 +26,7 @@ class QTemporaryDir;
 namespace lesson_check {
 
 inline constexpr QSize kDefaultProjector{1280, 800};
+inline constexpr QSize kDefaultScreenshot{1920, 1080};
 
 // "WxH" exactly (digits, 'x', digits; each side 200..10000); nullopt-like invalid QSize otherwise.
 QSize parseSize(const QString &text);
@@ -42,10 +43,10 @@ BeatRange parseBeats(const QString &text);
 // The least pixel size of a socket's name on a projector of `screen`'s size.
 double labelFloorPixels(QSize screen);
 
-// Before the QApplication exists: when argv asks for --check-lesson, the offscreen platform is
-// chosen with one screen of the asked size (its default screen is 800x600, and full screen is
-// the screen's size). The returned directory holds the screen's description and must outlive
-// the application's start; null when argv asks for no check.
+// Before the QApplication exists: when argv asks for --check-lesson, or for --screenshot on the
+// offscreen platform, that platform is chosen with one screen of the asked size (its default
+// screen is 800x600, and full screen is the screen's size). The returned directory holds the
+// screen's description and must outlive the application's start; null when neither is asked.
 std::unique_ptr<QTemporaryDir> prepareOffscreenProjector(int argc, char **argv);
 
 class LessonCheck {
