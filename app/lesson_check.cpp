@@ -10,6 +10,7 @@
 #include "graph/process_item.h"
 #include "graph/socket_item.h"
 #include "graph/step_subject.h"
+#include "latency/latency_dock.h"
 #include "main_window.h"
 #include "offscreen_screen.h"
 #include "player_controller.h"
@@ -21,6 +22,7 @@
 #include <QLabel>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTextDocument>
 
@@ -343,6 +345,26 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
             say(QStringLiteral("socket labels are %1 px, under the %2 px floor")
                     .arg(pixels, 0, 'f', 1)
                     .arg(floor, 0, 'f', 0));
+    }
+
+    // ---- the scene's own panel: its figures are what the lesson is about -----------------------
+    if (auto *latency = qobject_cast<latency::LatencyDock *>(window_.windowDocks().latency);
+        latency && latency->isVisible()) {
+        const QTableView *table = latency->percentileView();
+        const QRect seen = seenRect(table->viewport());
+        const QAbstractItemModel *figures = table->model();
+        for (int r = 0; r < figures->rowCount(); ++r) {
+            if (table->isRowHidden(r))
+                continue;
+            for (int c = 0; c < figures->columnCount(); ++c) {
+                const QRect cell = table->visualRect(figures->index(r, c));
+                if (!seen.contains(cell.adjusted(0, 0, -1, -1)))
+                    say(QStringLiteral("latency figure clipped (%1 of %2: %3 px, %4 visible)")
+                            .arg(figures->headerData(r, Qt::Vertical).toString().simplified(),
+                                 figures->headerData(c, Qt::Horizontal).toString().simplified(), rectText(cell),
+                                 rectText(seen.intersected(cell))));
+            }
+        }
     }
 
     // ---- the texts -----------------------------------------------------------------------------

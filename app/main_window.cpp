@@ -1167,6 +1167,8 @@ void MainWindow::setPresentationMode(bool on)
             bar->show();
         saved_bars_.clear();
     }
+    if (auto *latency = qobject_cast<latency::LatencyDock *>(docks_set_.latency))
+        latency->setPresentation(on);
     // Every widget's own font too (toolbar, menus, dock titles), not only the custom views; back
     // from presenting, the font the window had (a font set only for presenting would make the
     // bars taller than before, and every dock under them move).
@@ -1181,6 +1183,7 @@ void MainWindow::setPresentationMode(bool on)
     }
     if (!on) {
         // The docks first (their larger minimums gone), then the exact window of before.
+        window_layout::endPresentation(*this);
         restoreState(saved_state_);
         leavePresentationGeometry();
     }

@@ -172,6 +172,9 @@ void keepShares(QMainWindow &w, const WindowDocks &d, QSize from, QSize to)
 
 void showForPresentation(QMainWindow &w, const WindowDocks &d, QDockWidget *panel)
 {
+    // A scene's own panel spans the screen under the graph and the lesson's column: its bars
+    // and its figures side by side at the presentation's size.
+    w.setCorner(Qt::BottomRightCorner, panel ? Qt::BottomDockWidgetArea : Qt::RightDockWidgetArea);
     for (QDockWidget *dock : d.all())
         dock->setVisible(dock == d.algorithm || dock == panel);
     if (panel) {
@@ -181,6 +184,12 @@ void showForPresentation(QMainWindow &w, const WindowDocks &d, QDockWidget *pane
         panel->show();
         panel->raise();
     }
+}
+
+void endPresentation(QMainWindow &w)
+{
+    // saveState() does not keep the corners: the side docks own them again.
+    w.setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 }
 
 } // namespace window_layout

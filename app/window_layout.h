@@ -65,5 +65,7 @@ void keepShares(QMainWindow &window, const WindowDocks &docks, QSize from, QSize
 // Shows only the docks presentation mode keeps: the algorithm, and `panel` (the scene's own
 // panel, or nullptr) docked alone under the graph.
 void showForPresentation(QMainWindow &window, const WindowDocks &docks, QDockWidget *panel);
+// Undoes what showForPresentation() changed that the window's saved state does not hold.
+void endPresentation(QMainWindow &window);
 
 } // namespace window_layout

@@ -27,6 +27,7 @@
 #include <QLabel>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -421,6 +422,76 @@ private slots:
                                                              .arg(view.width())
                                                              .arg(view.height())));
             }
+    }
+
+    // Presenting a scene about latency: the panel spans the projector under the graph, at the
+    // presentation's font. Every figure from p50 to max is in view beside the bars, also once
+    // the figures have grown by a digit since the table was sized; nothing to click is shown.
+    void presentingShowsEveryFigureBesideTheBars_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x800 projector") << QSize(1280, 304);
+        QTest::newRow("1024x768 projector") << QSize(1024, 292);
+    }
+    void presentingShowsEveryFigureBesideTheBars()
+    {
+        QFETCH(QSize, size);
+        Theme::instance().setFontScale(1.6);
+        PlayerController c;
+        QVERIFY(open(c));
+        LatencyDock dock(c);
+        // The seed's story: 40 µs sends, then 1.8 ms ones once the collector runs in them.
+        auto run = std::make_shared<LatencyRun>();
+        run->tasks = {{"main", 0, 0, false}};
+        run->user_names = {"root"};
+        for (std::uint64_t i = 0; i < 100; ++i)
+            run->samples.push_back(
+                call(i < 50 ? 40'410 : 1'826'445, i + 1, i + 1, 0, i % 2 ? CallKind::no_fd : CallKind::with_unix_fds));
+        QVERIFY(c.totalSteps() > 100);
+        dock.setRun(run);
+        dock.resize(size);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        dock.setPresentation(true);
+        QVERIFY(dock.tabs()->tabBar()->isHidden());
+        QVERIFY(!dock.callsView()->isVisible());
+        QTableView *t = dock.percentileView();
+        // Sized for the first calls' figures, then for the end's (three digits longer).
+        c.seek(40);
+        dock.refresh();
+        QCoreApplication::processEvents();
+        QCOMPARE(t->model()->columnCount(), 3);
+        const int early = t->horizontalHeader()->length();
+        c.seek(c.totalSteps());
+        dock.refresh();
+        QCoreApplication::processEvents();
+        QVERIFY2(t->horizontalHeader()->length() > early, "the figures did not grow");
+        QCOMPARE(t->model()->columnCount(), 3);
+        int rows = 0;
+        const QRect view = t->viewport()->rect();
+        for (int row = 0; row < t->model()->rowCount(); ++row) {
+            if (t->isRowHidden(row))
+                continue;
+            ++rows;
+            for (int col = 0; col < t->model()->columnCount(); ++col) {
+                const QRect cell = t->visualRect(t->model()->index(row, col));
+                QVERIFY2(view.contains(cell), qPrintable(QStringLiteral("row %1 column %2 at %3,%4 in %5x%6")
+                                                             .arg(row)
+                                                             .arg(col)
+                                                             .arg(cell.x())
+                                                             .arg(cell.y())
+                                                             .arg(view.width())
+                                                             .arg(view.height())));
+            }
+        }
+        QCOMPARE(rows, 4); // p50, p90, p99, max
+        // Beside the bars, not under them.
+        const QWidget *bars = dock.histograms().front();
+        QVERIFY(bars->isVisible());
+        QVERIFY(bars->mapTo(&dock, QPoint(0, 0)).x() < t->mapTo(&dock, QPoint(0, 0)).x());
+        dock.setPresentation(false);
+        QVERIFY(!dock.tabs()->tabBar()->isHidden());
+        QVERIFY(dock.callsView()->isVisible());
     }
 
     void exportMatchesEngine()

@@ -144,14 +144,18 @@ LatencyDock::LatencyDock(PlayerController &controller, QWidget *parent)
     percentile_view_ = makeTable(transposed, side);
     percentile_view_->setSelectionBehavior(QAbstractItemView::SelectColumns);
     percentile_view_->verticalHeader()->show();
-    auto hide_group_row = [this] { percentile_view_->setRowHidden(PercentileModel::GroupColumn, true); };
-    hide_group_row(); // the group's name is its column's header
-    connect(transposed, &QAbstractItemModel::modelReset, this, hide_group_row);
+    auto hide_rows = [this] {
+        percentile_view_->setRowHidden(PercentileModel::GroupColumn, true); // its column's header
+        for (int row : {int(PercentileModel::CountColumn), int(PercentileModel::AvgColumn)})
+            percentile_view_->setRowHidden(row, presenting_); // a histogram's title has the count
+    };
+    hide_rows();
+    connect(transposed, &QAbstractItemModel::modelReset, this, hide_rows);
     percentile_view_->setObjectName(QStringLiteral("latencyPercentiles"));
     percentile_view_->setMinimumHeight(min_pane);
     percentile_view_->setToolTip(tr("Nearest-rank percentiles of the calls returned so far. Select a column to "
                                     "export that group."));
-    auto *calls_box = new QWidget(side);
+    auto *calls_box = calls_box_ = new QWidget(side);
     auto *calls_layout = new QVBoxLayout(calls_box);
     calls_layout->setContentsMargins(0, 0, 0, 0);
     calls_title_ = new QLabel(tr("Click a bar to list its calls."), calls_box);
@@ -501,9 +505,26 @@ int LatencyDock::percentileTableWidth() const
     return w;
 }
 
+void LatencyDock::setPresentation(bool on)
+{
+    if (on == presenting_)
+        return;
+    presenting_ = on;
+    if (on)
+        tabs_->setCurrentIndex(0);
+    tabs_->tabBar()->setVisible(!on);
+    tabs_->cornerWidget(Qt::TopRightCorner)->setVisible(!on);
+    calls_box_->setVisible(!on);
+    for (int row : {int(PercentileModel::CountColumn), int(PercentileModel::AvgColumn)})
+        percentile_view_->setRowHidden(row, on);
+    arrange(true);
+}
+
 int LatencyDock::percentileTableHeight() const
 {
-    const int rows = PercentileModel::ColumnCount - 1; // the group's row is the header
+    int rows = 0; // the group's row is the header
+    for (int r = 0; r < PercentileModel::ColumnCount; ++r)
+        rows += percentile_view_->isRowHidden(r) ? 0 : 1;
     return percentile_view_->horizontalHeader()->sizeHint().height() +
            rows * percentile_view_->verticalHeader()->defaultSectionSize() + 2 * percentile_view_->frameWidth();
 }
@@ -512,6 +533,10 @@ LatencyDock::Arrangement LatencyDock::chooseArrangement() const
 {
     if (width() < height())
         return Arrangement::stacked;
+    // A class reads the figures beside the bars: under a presentation's graph the dock is wide
+    // and low, and the bars shrink to what the table leaves them.
+    if (presenting_)
+        return percentileTableWidth() <= width() * 3 / 5 ? Arrangement::side_by_side : Arrangement::tables_below;
     // Side by side only when the histograms and every group's percentile column both fit;
     // otherwise the histograms take the dock's full width above the two tables (at 1080p the
     // dock under the graph is ~630 px: three group columns and the bars do not fit beside each other).
@@ -526,20 +551,23 @@ void LatencyDock::arrange(bool force)
 {
     const Arrangement a = chooseArrangement();
     const int columns = percentile_view_->model()->columnCount();
-    // Sizes are given when the arrangement or the number of groups changes; in between, a
-    // splitter the user dragged keeps its place.
-    if (a == arrangement_ && columns == arranged_columns_ && !force)
+    const int table_w = percentileTableWidth();
+    // Sizes are given when the arrangement or the number of groups changes, or when figures
+    // with more digits outgrow the table's room; in between, a splitter the user dragged keeps
+    // its place.
+    if (a == arrangement_ && columns == arranged_columns_ && table_w <= arranged_table_w_ && !force)
         return;
     arrangement_ = a;
     arranged_columns_ = columns;
-    const int table_w = percentileTableWidth();
+    arranged_table_w_ = table_w;
     const int table_h = percentileTableHeight();
-    const int usable_h = std::max(1, height() - 90); // the tabs and the controls row take about 90 px
+    // The dock's title, and unless presenting the tabs and the controls row: about 90 px.
+    const int usable_h = std::max(1, height() - (presenting_ ? 40 : 90));
     switch (a) {
     case Arrangement::side_by_side: {
         split_->setOrientation(Qt::Horizontal);
         side_->setOrientation(Qt::Vertical);
-        const int side_w = std::min(width() / 2, table_w + 4);
+        const int side_w = std::min(width() * (presenting_ ? 3 : 2) / 5, table_w + 4);
         split_->setSizes({width() - side_w, side_w});
         side_->setSizes({std::min(table_h, usable_h * 3 / 4), std::max(usable_h - table_h, usable_h / 4)});
         break;

@@ -63,6 +63,11 @@ public:
     void showBucket(int group, int bucket);
     std::optional<std::size_t> selectedCall() const;
 
+    // While presenting, the figures a class reads and nothing to click: the histograms and the
+    // percentiles p50 to max, no tabs, controls or calls list.
+    void setPresentation(bool on);
+    bool presenting() const { return presenting_; }
+
     // For tests and the main window.
     QComboBox *groupByBox() const { return group_by_; }
     QComboBox *unitBox() const { return unit_box_; }
@@ -122,6 +127,7 @@ private:
     QSplitter *side_ = nullptr; // the percentile figures and the calls of a clicked bar
     Arrangement arrangement_ = Arrangement::none;
     int arranged_columns_ = -1; // the percentile table's column count the sizes were given for
+    int arranged_table_w_ = 0;  // and the width its figures needed then
     QScrollArea *histogram_area_ = nullptr;
     QVBoxLayout *histogram_layout_ = nullptr;
     QList<HistogramWidget *> histograms_;
@@ -135,6 +141,8 @@ private:
     QString calls_group_;
     int calls_bucket_ = -1;
     AbComparison *comparison_ = nullptr;
+    QWidget *calls_box_ = nullptr;
+    bool presenting_ = false;
 };
 
 } // namespace latency
