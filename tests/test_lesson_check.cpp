@@ -2,8 +2,7 @@
 // The lesson check (inflight --check-lesson): its arguments are refused when malformed, a lesson
 // the back row cannot read is reported beat by beat and exits 1, and every shipped lesson
 // (scenes/ but large/ and the autobind scenes, whose subject is a map, not a graph) passes on
-// a 1280x800 and a 1024x768 projector. One row per scene and size (a long lesson: per part of
-// its beats), so the suite shards.
+// a 1280x800 and a 1024x768 projector. One row per scene and size, so the suite shards.
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -51,17 +50,6 @@ bool isLesson(const QString &relative)
 {
     return !relative.startsWith(QLatin1String("large/")) &&
            !QFileInfo(relative).fileName().contains(QLatin1String("autobind"));
-}
-
-// Scenes not walked, and why.
-const QMap<QString, QString> &notWalked()
-{
-    static const QMap<QString, QString> skipped{
-        {QStringLiteral("seed-gc-penalty.scn"),
-         QStringLiteral("its narration names up to 250 sockets at once (a send of 250 fds) among 32,000: no "
-                        "camera shows them all at the label floor; the scene is about the latency panel")},
-    };
-    return skipped;
 }
 
 // Variants taught beside a scene's default one (the buggy side of a CVE, its finding's banner).
@@ -152,8 +140,6 @@ private slots:
     {
         QFETCH(QString, scene);
         QFETCH(QString, size);
-        if (notWalked().contains(scene))
-            QSKIP(qPrintable(QStringLiteral("not walked: ") + notWalked().value(scene)));
         QStringList args{scenesDir() + QLatin1Char('/') + scene, QStringLiteral("--size"), size};
         QFETCH(QString, variant);
         if (!variant.isEmpty())
