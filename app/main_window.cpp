@@ -1184,6 +1184,9 @@ void MainWindow::setPresentationMode(bool on)
     if (!on) {
         // The docks first (their larger minimums gone), then the exact window of before.
         window_layout::endPresentation(*this);
+        // With the docks' minimum sizes of now, not of presenting: a panel that spanned the
+        // screen would otherwise squeeze the side docks it sits between again.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         restoreState(saved_state_);
         leavePresentationGeometry();
     }

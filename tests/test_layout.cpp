@@ -241,18 +241,27 @@ private slots:
                  qPrintable(QStringLiteral("%1 -> %2").arg(algorithm).arg(double(d.algorithm->width()) / w.width())));
     }
 
+    void presentationModeAt1280x800_data()
+    {
+        QTest::addColumn<QString>("scene");
+        QTest::newRow("a lesson on the graph") << QStringLiteral("selftest-triangle-stream.scn");
+        // Presented with its latency panel across the screen's width.
+        QTest::newRow("a lesson with a panel") << QStringLiteral("kworker-after-next-close.scn");
+        QTest::newRow("a large lesson with a panel") << QStringLiteral("seed-gc-penalty.scn");
+    }
     void presentationModeAt1280x800()
     {
+        QFETCH(QString, scene);
         PlayerController c;
         MainWindow w(c);
-        QVERIFY(w.openSceneNow(scenePath("selftest-triangle-stream.scn")));
+        QVERIFY(w.openSceneNow(scenePath(qPrintable(scene))));
         QVERIFY(waitIndex(c));
         showAt(w, QSize(1280, 800));
         const QRect before = w.geometry();
         const WindowDocks &d = w.windowDocks();
         QVERIFY(d.scene->isVisible());
         QHash<QDockWidget *, QRect> docks_before;
-        for (QDockWidget *dock : {d.scene, d.algorithm, d.lists})
+        for (QDockWidget *dock : {d.scene, d.algorithm, d.lists, d.latency})
             docks_before[dock] = dock->geometry();
         const QRect graph_before = w.graph().geometry();
 
@@ -265,9 +274,15 @@ private slots:
         // The picture for a class: the graph and the algorithm; the rest toggles from View.
         QVERIFY(onScreen(d.algorithm));
         QVERIFY(!d.scene->isVisible() && !d.log->isVisible() && !d.lists->isVisible());
+        // The picture: the graph, and the panel a scene about one shows under it.
         const QRect port = w.graph().view()->viewport()->visibleRegion().boundingRect();
-        QVERIFY2(port.width() * port.height() >= 0.6 * w.width() * w.height(),
-                 qPrintable(QStringLiteral("graph %1x%2").arg(port.width()).arg(port.height())));
+        const QRect panel = d.latency->isVisible() ? d.latency->geometry() : QRect();
+        QVERIFY2(port.width() * port.height() + panel.width() * panel.height() >= 0.6 * w.width() * w.height(),
+                 qPrintable(QStringLiteral("graph %1x%2, panel %3x%4")
+                                .arg(port.width())
+                                .arg(port.height())
+                                .arg(panel.width())
+                                .arg(panel.height())));
         // No bars: the presenter drives it by keys.
         QVERIFY(!w.findChild<QToolBar *>(QStringLiteral("transport"))->isVisible());
         // A back-row student reads a socket's name.
@@ -284,7 +299,7 @@ private slots:
         QVERIFY(d.scene->isVisible() && d.lists->isVisible());
         QVERIFY(w.findChild<QToolBar *>(QStringLiteral("transport"))->findChild<QComboBox *>()->isVisible());
         // The window as it was, graph included.
-        for (QDockWidget *dock : {d.scene, d.algorithm, d.lists})
+        for (QDockWidget *dock : {d.scene, d.algorithm, d.lists, d.latency})
             QTRY_COMPARE(dock->geometry(), docks_before.value(dock));
         QCOMPARE(w.graph().geometry(), graph_before);
         QCOMPARE(Theme::instance().fontScale(), 1.0);
