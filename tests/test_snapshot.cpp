@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QTest>
 
+#include <algorithm>
 #include <set>
 
 using namespace inflight;
@@ -266,6 +267,44 @@ private slots:
         QVERIFY(judged > first_unreachable);
         const GraphSnapshot end = snapshot_graph(sim.kernel());
         QVERIFY(!end.nodes[a].unreachable && end.nodes[a].role == GcRole::released);
+    }
+
+    // The walk's numbers on the vertices a lesson follows: mixed_lowpoint's verdict hinges on
+    // u1 keeping scc_index 2 while u2 has another. At the step unix_vertex_dead() judges u1,
+    // its SCC is cut off the stack, each member marked with index / scc_index.
+    void walkMarksAtTheVerdict()
+    {
+        auto scene = shipped("selftest-mixed-lowpoint-stream.scn");
+        QVERIFY(scene);
+        Simulation sim(scene, under(GcEra::graph));
+        bool judged = false, stacked = false;
+        while (const Event *e = sim.step()) {
+            const GraphSnapshot g = snapshot_graph(sim.kernel());
+            QVERIFY(
+                std::is_sorted(g.walk_marks.begin(), g.walk_marks.end(),
+                               [](const SnapshotWalkMark &x, const SnapshotWalkMark &y) { return x.sock < y.sock; }));
+            for (const SnapshotWalkMark &m : g.walk_marks) {
+                const GcRole r = g.nodes[m.sock].role;
+                QVERIFY(r == GcRole::candidate || r == GcRole::scc_pending);
+                QCOMPARE(m.stack_place > 0, r == GcRole::candidate); // on the stack, or cut off it
+                stacked |= m.stack_place > 1;
+            }
+            if (e->kind != EventKind::vertex_dead || e->a != id_of(sim, "u1") || judged)
+                continue;
+            judged = true;
+            const SnapshotWalkMark *u0 = g.walk_mark_of(id_of(sim, "u0"));
+            const SnapshotWalkMark *u1 = g.walk_mark_of(id_of(sim, "u1"));
+            const SnapshotWalkMark *u2 = g.walk_mark_of(id_of(sim, "u2"));
+            QVERIFY(u0 && u1 && u2);
+            QCOMPARE(u1->index, 3u);
+            QCOMPARE(u1->scc_index, 2u);
+            QVERIFY(u2->scc_index != u1->scc_index); // the mixed low-point defect, on the graph
+            QCOMPARE(u1->stack_place, 0u);
+            QVERIFY(!g.walk_mark_of(id_of(sim, "u3"))); // not visited yet
+        }
+        QVERIFY(judged);
+        QVERIFY(stacked);
+        QVERIFY(snapshot_graph(sim.kernel()).walk_marks.empty()); // no walk after the run
     }
 
     void leakedAfterTheCollectionLeavesThem()

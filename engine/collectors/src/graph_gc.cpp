@@ -368,6 +368,7 @@ Proc GraphCollector::walk_roots(unsigned long &last_index)
                 vertex_stack.push_back(vertex);
                 vertex->index = last_index;
                 vertex->scc_index = last_index;
+                vertex->visit_index = static_cast<std::uint32_t>(last_index);
                 ++last_index;
                 Event e = Event::vertex_visit(KFn::__unix_walk_scc, vertex->sock_id,
                                               static_cast<std::int64_t>(vertex->index));

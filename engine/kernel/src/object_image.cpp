@@ -267,6 +267,7 @@ ObjectImage ObjectImage::pack(const Kernel &k)
         w.put(v.visited_mark);
         w.put(v.verdict_value);
         w.put(v.verdict_run);
+        w.put(v.visit_index);
         w.put(v.out_degree);
         w.put(v.index);
         w.put(v.scc_index);
@@ -521,6 +522,7 @@ void ObjectImage::unpack(Kernel &k) const
         v.visited_mark = r.get<std::uint64_t>();
         v.verdict_value = r.get<std::int8_t>();
         v.verdict_run = r.get<std::uint64_t>();
+        v.visit_index = r.get<std::uint32_t>();
         v.out_degree = r.get<unsigned long>();
         v.index = r.get<unsigned long>();
         v.scc_index = r.get<unsigned long>();

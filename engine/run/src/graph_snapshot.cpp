@@ -111,6 +111,13 @@ std::string GraphSnapshot::fd_name(const SnapshotFd &f) const
     return f.name < names.size() ? std::string(names.str(f.name)) : "fd" + std::to_string(f.fd);
 }
 
+const SnapshotWalkMark *GraphSnapshot::walk_mark_of(std::uint32_t sock) const
+{
+    auto it = std::lower_bound(walk_marks.begin(), walk_marks.end(), sock,
+                               [](const SnapshotWalkMark &m, std::uint32_t s) { return m.sock < s; });
+    return it != walk_marks.end() && it->sock == sock ? &*it : nullptr;
+}
+
 GraphSnapshot snapshot_graph(const Kernel &k)
 {
     GraphSnapshot g;
@@ -154,6 +161,21 @@ GraphSnapshot snapshot_graph(const Kernel &k)
         key = mix(key, n.embryo ? n.listener_sock : 0x5151);
         key = mix(key, n.peer); // peers are laid out side by side
         g.nodes.push_back(n);
+    }
+    // The walk's numbers where a lesson follows them: on the stack and in the SCC being judged.
+    // (The fast path walks the rings the last full walk left, numbering nothing.)
+    if (k.era() == GcEra::graph && k.gc_phase == GcPhase::walk) {
+        std::unordered_map<const UnixVertex *, std::uint32_t> place;
+        for (std::size_t i = 0; i < k.vertex_stack_view.size(); ++i)
+            place.emplace(k.vertex_stack_view[i], static_cast<std::uint32_t>(i + 1));
+        for (const UnixSock &u : k.socks) {
+            const GcRole r = g.nodes[u.id].role;
+            if (!u.vertex || (r != GcRole::candidate && r != GcRole::scc_pending))
+                continue;
+            auto at = place.find(u.vertex);
+            g.walk_marks.push_back({u.id, u.vertex->visit_index, static_cast<std::uint32_t>(u.vertex->scc_index),
+                                    at == place.end() ? 0u : at->second});
+        }
     }
     // One walk from every fd, and only when something in flight waits for a verdict (a scene
     // of a million bound sockets has nothing in flight).

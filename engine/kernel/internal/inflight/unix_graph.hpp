@@ -49,6 +49,10 @@ struct alignas(64) UnixVertex {
     // running collection's number, so no pass resets it at every collection's start and end.
     std::uint64_t verdict_run = 0;
     std::int8_t verdict_value = -1;
+    // For the views: the index this collection's walk visited it at. The kernel overwrites
+    // `index` with the grouped marker as its SCC is cut off the stack, before the verdict a
+    // lesson explains by it.
+    std::uint32_t visit_index = 0;
 };
 static_assert(offsetof(UnixVertex, out_degree) == 64, "UnixVertex: the walk's fields fill the first line");
 
