@@ -10,6 +10,7 @@
 #include "graph/process_item.h"
 #include "graph/socket_item.h"
 #include "graph/step_subject.h"
+#include "graph/walk_mark_item.h"
 #include "latency/latency_dock.h"
 #include "main_window.h"
 #include "offscreen_screen.h"
@@ -314,6 +315,9 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
         for (std::uint32_t sock : named.sockets) {
             const NodeItem *item = graph.scene()->itemShowing(sock);
             check(item, item ? item->sceneBox() : QRectF(), QStringLiteral("socket %1").arg(names[sock]));
+            if (const WalkMarkItem *numbers = graph.scene()->walkMarkOf(sock))
+                check(numbers, numbers->sceneBoundingRect(),
+                      QStringLiteral("the walk's numbers of %1").arg(names[sock]));
         }
         auto checkProcess = [&](std::uint32_t id) {
             const ProcessItem *item = graph.scene()->processItem(id);

@@ -94,6 +94,8 @@ QColor Theme::background() const { return high_contrast_ ? Qt::white : QColor(0x
 QColor Theme::foreground() const { return Qt::black; }
 QColor Theme::edgeColor() const { return high_contrast_ ? Qt::black : QColor(0x40, 0x40, 0x50); }
 QColor Theme::hitlistEdgeColor() const { return QColor(0xd0, 0x00, 0x00); }
+// Orange: apart from every role's fill and from the hitlist's red, also to deuteranopes.
+QColor Theme::examinedEdgeColor() const { return QColor(0xff, 0x8c, 0x00, 0xb0); }
 QColor Theme::processColor() const { return high_contrast_ ? QColor(0x55, 0x00, 0x99) : QColor(0x7a, 0x5c, 0xa8); }
 QColor Theme::selectionColor() const { return high_contrast_ ? QColor(0xff, 0x00, 0xcc) : QColor(0x1f, 0x6f, 0xeb); }
 QColor Theme::highlightLineColor() const

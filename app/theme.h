@@ -34,8 +34,9 @@ public:
     QColor background() const;
     QColor foreground() const;
     QColor edgeColor() const;
-    QColor hitlistEdgeColor() const; // an in-flight copy on the collector's hitlist
-    QColor processColor() const;     // process boxes and their fd edges
+    QColor hitlistEdgeColor() const;  // an in-flight copy on the collector's hitlist
+    QColor examinedEdgeColor() const; // the halo of the edge the graph walk examines
+    QColor processColor() const;      // process boxes and their fd edges
     QColor selectionColor() const;
     QColor highlightLineColor() const; // current line in the algorithm and scene views
     // A font of `points` (at scale 1), scaled.

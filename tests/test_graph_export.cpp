@@ -2,11 +2,15 @@
 // Slide-ready pictures of the graph: every drawn item inside the picture (fd curves and labels
 // too), the title line and narration as text in the SVG, the file name of scene, variant and
 // step, the 2x PNG, and the headless `--export-graph`. Runs offscreen (QT_QPA_PLATFORM=offscreen).
+#include "graph/edge_item.h"
 #include "graph/fd_edge_item.h"
 #include "graph/graph_export.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_scene.h"
 #include "graph/legend_bar.h"
+#include "graph/walk_mark_item.h"
+#include "inflight/event.hpp"
+#include "inflight/graph_snapshot.hpp"
 #include "player_controller.h"
 
 #include <QFile>
@@ -133,6 +137,69 @@ private slots:
                                 .arg(curve.y())
                                 .arg(curve.width())
                                 .arg(curve.height())));
+    }
+
+    // mixed_lowpoint on 6.18 at the step unix_vertex_dead() judges u1: the walk's numbers on
+    // u0, u1 and u2 (u1 and u2 keep different scc_index values: the defect) are on the graph,
+    // the edge u1 -> u2 it finds is marked, and the SVG carries the numbers as text.
+    void walkNumbersAtTheVerdictAreOnTheGraphAndInTheSvg()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-mixed-lowpoint-stream.scn")));
+        auto id = [&c](const char *label) {
+            const inflight::GraphSnapshot g = inflight::snapshot_graph(c.sim().kernel());
+            for (const auto &n : g.nodes)
+                if (g.label_of(n) == label)
+                    return n.sock;
+            return inflight::npos;
+        };
+        // The step that judges u1.
+        bool found = false;
+        while (!c.atEnd()) {
+            c.stepInto();
+            const inflight::Event *e = c.currentEvent();
+            if (e && e->kind == inflight::EventKind::vertex_dead && e->a == id("u1")) {
+                found = true;
+                break;
+            }
+        }
+        QVERIFY(found);
+        QVERIFY(panel.waitForLayout());
+        GraphScene *scene = panel.scene();
+        for (const auto &[label, numbers] :
+             {std::pair{"u0", "2 / 2"}, std::pair{"u1", "3 / 2"}, std::pair{"u2", "4 / 3"}}) {
+            const WalkMarkItem *mark = scene->walkMarkOf(id(label));
+            QVERIFY2(mark, label);
+            QCOMPARE(mark->numbersText(), QString::fromLatin1(numbers));
+            QVERIFY(mark->placeText().isEmpty()); // cut off the stack with its SCC
+            QVERIFY(mark->isVisible());
+        }
+        QVERIFY(!scene->walkMarkOf(id("u3"))); // not visited yet
+        int examined = 0;
+        for (const QGraphicsItem *item : scene->items())
+            if (item->type() == EdgeItem::Type && static_cast<const EdgeItem *>(item)->isExamined()) {
+                const auto &copy = static_cast<const EdgeItem *>(item)->copy();
+                QCOMPARE(copy.from, id("u1"));
+                QCOMPARE(copy.effective_to, id("u2"));
+                ++examined;
+            }
+        QVERIFY(examined > 0);
+
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("verdict.svg"));
+        QString error;
+        QVERIFY2(panel.exportSvg(svg, &error), qPrintable(error));
+        const QStringList texts = svgTexts(svg);
+        for (const char *numbers : {"2 / 2", "3 / 2", "4 / 3"})
+            QVERIFY2(texts.contains(QString::fromLatin1(numbers)), qPrintable(texts.join(QLatin1Char('|'))));
+
+        // Past the walk: no numbers, no examined edge.
+        c.seek(c.totalSteps());
+        QVERIFY(panel.waitForLayout());
+        QVERIFY(!scene->walkMarkOf(id("u1")));
+        for (const QGraphicsItem *item : scene->items())
+            QVERIFY(item->type() != EdgeItem::Type || !static_cast<const EdgeItem *>(item)->isExamined());
     }
 
     void titleAndNarrationAreTextInTheSvg()

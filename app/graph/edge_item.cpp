@@ -17,7 +17,7 @@ void EdgeItem::setEnds(NodeItem *from, NodeItem *to)
     from_ = from;
     to_ = to;
     // An arrow into an embryo has to be drawn over the listener box that holds the embryo.
-    setZValue(to && to->parentItem() ? 3 : 0);
+    setZValue((to && to->parentItem() ? 3 : 0) + (examined_ ? 0.5 : 0));
 }
 
 void EdgeItem::setLane(int index, int count, bool flip)
@@ -82,6 +82,16 @@ void EdgeItem::route(const edge_geometry::Obstacles *obstacles)
 
 QRectF EdgeItem::boundingRect() const { return bounds_; }
 
+void EdgeItem::setExamined(bool examined)
+{
+    if (examined == examined_)
+        return;
+    examined_ = examined;
+    // Over the other copies, under the nodes.
+    setZValue((to_ && to_->parentItem() ? 3 : 0) + (examined ? 0.5 : 0));
+    update();
+}
+
 QPainterPath EdgeItem::shape() const
 {
     QPainterPathStroker stroker;
@@ -104,6 +114,12 @@ void EdgeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
         painter->setPen(QPen(c, 0)); // cosmetic hairline
         painter->drawLine(curve_.start, curve_.end);
         return;
+    }
+    if (examined_) {
+        painter->setPen(QPen(t.examinedEdgeColor(), width + 9, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawPath(curve_.path);
+        width += 1.5;
     }
     QPen pen(c, width, hit ? Qt::DashDotLine : Qt::SolidLine, Qt::FlatCap, Qt::RoundJoin);
     painter->setPen(pen);

@@ -33,6 +33,10 @@ public:
     // The same copy at a later step (only on_hitlist can differ).
     void updateCopy(const inflight::SnapshotEdge &edge);
     void setHitlist(std::uint32_t on_hitlist); // copies of this edge on the hitlist
+    // The graph walk examines this edge at this step (descends it, backtracks over it, or reads
+    // its successor's scc_index): drawn with a wide halo.
+    void setExamined(bool examined);
+    bool isExamined() const { return examined_; }
 
     // Recomputes the curve from the ends' current positions.
     void route(const edge_geometry::Obstacles *obstacles);
@@ -54,6 +58,7 @@ private:
     QString from_label_, to_label_, listener_label_;
     std::uint32_t bundle_count_ = 0;
     std::uint32_t hitlist_ = 0;
+    bool examined_ = false;
     edge_geometry::Curve curve_;
     QRectF bounds_;
 };

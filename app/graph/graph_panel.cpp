@@ -9,6 +9,8 @@
 #include "graph/node_item.h"
 #include "graph/process_item.h"
 #include "graph/socket_item.h"
+#include "graph/walk_mark_item.h"
+#include "inflight/event.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/simulation.hpp"
 #include "player_controller.h"
@@ -196,6 +198,19 @@ void GraphPanel::refresh()
     last_refresh_ms_ = took.elapsed();
 }
 
+std::optional<std::pair<std::uint32_t, std::uint32_t>> GraphPanel::examinedEdge(const inflight::Event *e)
+{
+    // The edge a graph-walk step is about: descending it, backtracking over it, taking its
+    // successor's scc_index, or the edge unix_vertex_dead() finds leaving the SCC.
+    using inflight::EventKind;
+    if (!e || (e->kind != EventKind::edge_push && e->kind != EventKind::edge_pop &&
+               e->kind != EventKind::scc_index_update && e->kind != EventKind::vertex_dead))
+        return std::nullopt;
+    if (e->a == inflight::npos || e->b == inflight::npos)
+        return std::nullopt;
+    return std::make_pair(e->a, e->b);
+}
+
 void GraphPanel::followSubject(const inflight::GraphSnapshot &snapshot)
 {
     // A step announcing a finding rings what it names; the camera frames the finding first.
@@ -204,6 +219,7 @@ void GraphPanel::followSubject(const inflight::GraphSnapshot &snapshot)
     const QString finding_text = findings.join(QStringLiteral("\n\n"));
     const StepSubject marked = findings.isEmpty() ? StepSubject{} : subjectOfText(snapshot, finding_text, false);
     scene_->setFindingMarks(marked.sockets, marked.processes, finding_text);
+    scene_->setExaminedEdge(examinedEdge(controller_.currentEvent()));
     StepSubject subject = marked.empty() ? subjectOfText(snapshot, withoutFindings(story)) : marked;
     // A step that names nothing keeps the last subject: the camera stays.
     if (subject.empty() || subject == subject_)
@@ -220,6 +236,10 @@ void GraphPanel::frameSubject()
         // Where the layout puts it: a layout's move may still be under way (every drawn item
         // was placed by a layout, which set its target).
         QRectF box = item->sceneBox();
+        // The walk's numbers over a vertex are part of what the lesson reads there.
+        for (const QGraphicsItem *child : item->childItems())
+            if (child->type() == WalkMarkItem::Type)
+                box = box.united(child->sceneBoundingRect());
         if (const auto *top = dynamic_cast<const NodeItem *>(item->topLevelItem()))
             box.translate(top->target() - top->pos());
         rect = rect.isNull() ? box : rect.united(box);

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 class GraphScene;
 class LegendBar;
@@ -29,6 +30,10 @@ struct GraphRefreshPlan {
     int interval_ms = 0;
 };
 GraphRefreshPlan planGraphRefresh(qint64 last_refresh_ms, bool playing);
+
+namespace inflight {
+struct Event;
+}
 
 class GraphPanel : public QWidget {
     Q_OBJECT
@@ -87,6 +92,7 @@ protected:
 private:
     void onSceneLoaded();
     void applyLabelFloors();
+    static std::optional<std::pair<std::uint32_t, std::uint32_t>> examinedEdge(const inflight::Event *e);
     void followSubject(const inflight::GraphSnapshot &snapshot);
     void frameSubject(); // the camera on the current subject's items, where they are
     double paneAspect() const;

@@ -9,6 +9,7 @@
 #include "graph/peer_link_item.h"
 #include "graph/process_item.h"
 #include "graph/socket_item.h"
+#include "graph/walk_mark_item.h"
 
 #include <QGraphicsSceneMouseEvent>
 #include <QVariantAnimation>
@@ -425,6 +426,7 @@ void GraphScene::rebuild()
     noteWhereNewNodesWere(before);
     syncEdges();
     updateRoleCounts();
+    syncWalkMarks();
     setSelectedSocket(selected_);
 
     std::size_t fresh = 0, survivors = 0;
@@ -491,6 +493,7 @@ void GraphScene::updateState()
                     item->setHitlist(it == bundle_hits.end() ? 0 : it->second);
                 }
     updateRoleCounts();
+    syncWalkMarks();
     if (sizes_changed) {
         layout_.requestLayout(false);
         routeEdges();
@@ -1038,6 +1041,47 @@ void GraphScene::setFindingMarks(const std::vector<std::uint32_t> &sockets, cons
         mark(itemShowing(sock));
     for (std::uint32_t process : processes)
         mark(processItem(process));
+}
+
+void GraphScene::setExaminedEdge(std::optional<std::pair<std::uint32_t, std::uint32_t>> edge)
+{
+    examined_ = edge;
+    for (auto &[key, item] : edges_) {
+        const bool on =
+            edge && !item->isBundle() && item->copy().from == edge->first && item->copy().effective_to == edge->second;
+        item->setExamined(on);
+    }
+}
+
+WalkMarkItem *GraphScene::walkMarkOf(std::uint32_t sock) const
+{
+    SocketItem *socket = socketItem(sock);
+    if (!socket)
+        return nullptr;
+    for (QGraphicsItem *child : socket->childItems())
+        if (child->type() == WalkMarkItem::Type)
+            return static_cast<WalkMarkItem *>(child);
+    return nullptr;
+}
+
+void GraphScene::syncWalkMarks()
+{
+    // This step's numbers; the last step's go where the vertex left the walk.
+    std::vector<std::uint32_t> now;
+    for (const auto &m : snapshot_->walk_marks) {
+        SocketItem *socket = socketItem(m.sock);
+        if (!socket)
+            continue; // drawn inside an aggregate
+        if (WalkMarkItem *item = walkMarkOf(m.sock))
+            item->setMark(m);
+        else
+            new WalkMarkItem(socket, m);
+        now.push_back(m.sock); // in socket order, as the snapshot keeps them
+    }
+    for (std::uint32_t sock : walk_marked_)
+        if (!std::binary_search(now.begin(), now.end(), sock))
+            delete walkMarkOf(sock);
+    walk_marked_ = std::move(now);
 }
 
 bool GraphScene::isMarked(NodeKey key) const { return std::find(marked_.begin(), marked_.end(), key) != marked_.end(); }

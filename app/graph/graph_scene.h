@@ -35,6 +35,7 @@ class NodeItem;
 class ProcessItem;
 class QVariantAnimation;
 class SocketItem;
+class WalkMarkItem;
 
 class GraphScene : public QGraphicsScene {
     Q_OBJECT
@@ -125,6 +126,11 @@ public:
 
     // ---- findings ----------------------------------------------------------------------------------
     // Rings the nodes of the sockets and processes a finding names (none: clears them).
+    // The in-flight copies of `from`'s file in `to`'s queue (to: the walk's successor, the
+    // listener for an embryo) that the graph walk examines at this step; none: nullopt.
+    void setExaminedEdge(std::optional<std::pair<std::uint32_t, std::uint32_t>> edge);
+    // The graph walk's numbers on a socket at this step (nullptr: none, or drawn in an aggregate).
+    WalkMarkItem *walkMarkOf(std::uint32_t sock) const;
     void setFindingMarks(const std::vector<std::uint32_t> &sockets, const std::vector<std::uint32_t> &processes,
                          const QString &finding);
     int findingMarkCount() const { return static_cast<int>(marked_.size()); }
@@ -163,6 +169,7 @@ private:
     void syncAggregates(bool &sizes_changed);
     void syncEdges();
     void updateRoleCounts();
+    void syncWalkMarks();
     void assignLanes();
     void routeEdges();
     void updateVisibility();
@@ -203,6 +210,8 @@ private:
     std::unordered_map<std::uint32_t, QPointF> expand_origin_; // instance -> where its aggregate was
     std::unordered_map<graph::NodeKey, QPointF> moved_out_of_; // new node -> the aggregate it was in
     std::unordered_map<graph::NodeKey, QPointF> placed_;       // node -> centre from the last layout
+    std::vector<std::uint32_t> walk_marked_;                   // sockets with a walk mark, in id order
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> examined_;
 
     LayoutCoordinator layout_;
 

@@ -5,10 +5,9 @@
 #include "theme.h"
 
 #include <QPainter>
-
 #include <QPainterPath>
-#include <algorithm>
 
+#include <algorithm>
 #include <functional>
 
 using inflight::GcRole;
@@ -184,6 +183,29 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
         return entries;
     entries.insert(entries.end(), shapes.begin(), shapes.end());
     entries[entries.size() - shapes.size()].row_break = true; // the shapes apart from the roles
+    if (graph) {
+        // What the graph walk draws on the vertices and edges it works on.
+        entries.push_back({tr("walk: index / scc_index"), [](QPainter &p, const QRectF &b) {
+                               p.setPen(QPen(QColor(0x30, 0x30, 0x38), 1.2));
+                               p.setBrush(Qt::white);
+                               p.drawRoundedRect(b, b.height() / 3, b.height() / 3);
+                               QFont f = p.font();
+                               f.setPixelSize(std::max(6, qRound(b.height() * 0.7)));
+                               p.setFont(f);
+                               p.setPen(Qt::black);
+                               p.drawText(b, Qt::AlignCenter, QStringLiteral("3/2"));
+                           }});
+        entries.push_back({tr("edge the walk examines"), [&t](QPainter &p, const QRectF &b) {
+                               const double y = b.center().y();
+                               p.setPen(QPen(t.examinedEdgeColor(), 8, Qt::SolidLine, Qt::RoundCap));
+                               p.drawLine(QPointF(b.left() + 3, y), QPointF(b.right() - 6, y));
+                               p.setPen(QPen(t.edgeColor(), 2.5));
+                               p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 6, y));
+                               p.setBrush(t.edgeColor());
+                               p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4)
+                                                         << QPointF(b.right() - 8, y + 4));
+                           }});
+    }
     return entries;
 }
 
