@@ -698,17 +698,6 @@ graph::LayoutRequest GraphScene::layoutRequest(bool full, const LayoutCoordinato
             if (placed_.contains(b->key()) && !hints.neighbour_of.contains(a))
                 hints.neighbour_of.emplace(a, std::make_pair(b, -1.0));
         }
-        // An aggregate's copies are drawn as bundles: a group of sockets that goes in flight
-        // starts beside the queue that holds it, not at the end of the last column.
-        for (const auto &b : display_.bundles) {
-            NodeItem *a = b.fd ? nullptr : nodeItem(b.from), *z = b.fd ? nullptr : nodeItem(b.to);
-            if (!a || !z || a == z)
-                continue;
-            if (placed_.contains(a->key()) && !hints.neighbour_of.contains(z))
-                hints.neighbour_of.emplace(z, std::make_pair(a, 1.0));
-            if (placed_.contains(z->key()) && !hints.neighbour_of.contains(a))
-                hints.neighbour_of.emplace(a, std::make_pair(z, -1.0));
-        }
     }
     auto add = [&](NodeItem *item, bool process) {
         graph::LayoutNode n;
@@ -1045,7 +1034,6 @@ void GraphScene::setFindingMarks(const std::vector<std::uint32_t> &sockets, cons
 
 void GraphScene::setExaminedEdge(std::optional<std::pair<std::uint32_t, std::uint32_t>> edge)
 {
-    examined_ = edge;
     for (auto &[key, item] : edges_) {
         const bool on =
             edge && !item->isBundle() && item->copy().from == edge->first && item->copy().effective_to == edge->second;

@@ -211,7 +211,6 @@ private:
     std::unordered_map<graph::NodeKey, QPointF> moved_out_of_; // new node -> the aggregate it was in
     std::unordered_map<graph::NodeKey, QPointF> placed_;       // node -> centre from the last layout
     std::vector<std::uint32_t> walk_marked_;                   // sockets with a walk mark, in id order
-    std::optional<std::pair<std::uint32_t, std::uint32_t>> examined_;
 
     LayoutCoordinator layout_;
 
