@@ -18,8 +18,8 @@ void sortUnique(std::vector<T> &v)
 // Scenes often call a socket "a", which is also English's article: "not a candidate" names
 // no socket, "a and b are closed" names two. After the article comes a noun; after a name, in
 // the narration's and the notes' sentences, another name, one of these words, punctuation or
-// the end.
-bool nameFollows(const QString &word, const inflight::GraphSnapshot &graph)
+// the end. Returns whether every "a" of `text` is the article, given the names it names.
+bool aIsOnlyTheArticle(const QString &text, const QSet<QString> &names)
 {
     static const QSet<QString> after_a_name{
         QStringLiteral("and"),   QStringLiteral("or"),      QStringLiteral("is"),     QStringLiteral("are"),
@@ -28,28 +28,13 @@ bool nameFollows(const QString &word, const inflight::GraphSnapshot &graph)
         QStringLiteral("gets"),  QStringLiteral("now"),     QStringLiteral("still"),  QStringLiteral("stays"),
         QStringLiteral("to"),    QStringLiteral("in"),      QStringLiteral("on"),     QStringLiteral("with"),
         QStringLiteral("from"),  QStringLiteral("reaches"), QStringLiteral("itself"), QStringLiteral("alone")};
-    if (after_a_name.contains(word))
-        return true;
-    const QByteArray utf8 = word.toUtf8();
-    const std::string_view w(utf8.constData(), static_cast<std::size_t>(utf8.size()));
-    for (const auto &n : graph.nodes)
-        if (graph.label_of(n) == w)
-            return true;
-    for (const auto &p : graph.processes)
-        if (p.name == w)
-            return true;
-    return false;
-}
-
-bool namesSocketA(const QString &text, const inflight::GraphSnapshot &graph)
-{
     static const QRegularExpression a(QStringLiteral("\\ba\\b(\\s+([a-z]+)\\b)?"));
     for (auto it = a.globalMatch(text); it.hasNext();) {
-        const QRegularExpressionMatch m = it.next();
-        if (m.captured(2).isEmpty() || nameFollows(m.captured(2), graph))
-            return true;
+        const QString next = it.next().captured(2);
+        if (next.isEmpty() || after_a_name.contains(next) || names.contains(next))
+            return false;
     }
-    return false;
+    return true;
 }
 
 } // namespace
@@ -62,17 +47,29 @@ StepSubject subjectOfText(const inflight::GraphSnapshot &graph, const QString &t
     QSet<QString> words;
     for (auto it = word.globalMatch(text); it.hasNext();)
         words.insert(it.next().captured());
-    if (words.contains(QStringLiteral("a")) && !namesSocketA(text, graph))
-        words.remove(QStringLiteral("a"));
+    QSet<QString> names; // the words that name a socket or a process
+    std::vector<std::uint32_t> called_a;
     if (!words.isEmpty()) {
         for (const auto &n : graph.nodes) {
             const std::string_view label = graph.label_of(n);
-            if (!label.empty() && words.contains(QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size()))))
-                subject.sockets.push_back(n.sock);
+            const QString name = QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size()));
+            if (label.empty() || !words.contains(name))
+                continue;
+            subject.sockets.push_back(n.sock);
+            names.insert(name);
+            if (label == "a")
+                called_a.push_back(n.sock);
         }
         for (const auto &p : graph.processes)
-            if (words.contains(QString::fromStdString(p.name)))
+            if (const QString name = QString::fromStdString(p.name); words.contains(name)) {
                 subject.processes.push_back(p.id);
+                names.insert(name);
+            }
+    }
+    if (!called_a.empty() && aIsOnlyTheArticle(text, names)) {
+        std::sort(called_a.begin(), called_a.end());
+        std::erase_if(subject.sockets,
+                      [&](std::uint32_t sock) { return std::binary_search(called_a.begin(), called_a.end(), sock); });
     }
     sortUnique(subject.sockets);
     sortUnique(subject.processes);
