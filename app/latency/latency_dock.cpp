@@ -144,13 +144,8 @@ LatencyDock::LatencyDock(PlayerController &controller, QWidget *parent)
     percentile_view_ = makeTable(transposed, side);
     percentile_view_->setSelectionBehavior(QAbstractItemView::SelectColumns);
     percentile_view_->verticalHeader()->show();
-    auto hide_rows = [this] {
-        percentile_view_->setRowHidden(PercentileModel::GroupColumn, true); // its column's header
-        for (int row : {int(PercentileModel::CountColumn), int(PercentileModel::AvgColumn)})
-            percentile_view_->setRowHidden(row, presenting_); // a histogram's title has the count
-    };
-    hide_rows();
-    connect(transposed, &QAbstractItemModel::modelReset, this, hide_rows);
+    hideRows();
+    connect(transposed, &QAbstractItemModel::modelReset, this, &LatencyDock::hideRows);
     percentile_view_->setObjectName(QStringLiteral("latencyPercentiles"));
     percentile_view_->setMinimumHeight(min_pane);
     percentile_view_->setToolTip(tr("Nearest-rank percentiles of the calls returned so far. Select a column to "
@@ -515,9 +510,15 @@ void LatencyDock::setPresentation(bool on)
     tabs_->tabBar()->setVisible(!on);
     tabs_->cornerWidget(Qt::TopRightCorner)->setVisible(!on);
     calls_box_->setVisible(!on);
-    for (int row : {int(PercentileModel::CountColumn), int(PercentileModel::AvgColumn)})
-        percentile_view_->setRowHidden(row, on);
+    hideRows();
     arrange(true);
+}
+
+void LatencyDock::hideRows()
+{
+    percentile_view_->setRowHidden(PercentileModel::GroupColumn, true); // its column's header
+    for (int row : {int(PercentileModel::CountColumn), int(PercentileModel::AvgColumn)})
+        percentile_view_->setRowHidden(row, presenting_); // a histogram's title has the count
 }
 
 int LatencyDock::percentileTableHeight() const

@@ -97,6 +97,7 @@ private:
     int exportGroup() const; // -1: all calls
     const inflight::Log2Histogram &exportHistogram() const;
     void applyTheme();
+    void hideRows(); // the group's row always (it is the header); count and avg while presenting
     void selectCall(std::size_t sample);
 
     PlayerController &controller_;
