@@ -271,13 +271,14 @@ private slots:
 
     // The walk's numbers on the vertices a lesson follows: mixed_lowpoint's verdict hinges on
     // u1 keeping scc_index 2 while u2 has another. At the step unix_vertex_dead() judges u1,
-    // its SCC is cut off the stack, each member marked with index / scc_index.
+    // its SCC is cut off the stack, each member marked with index / scc_index, and the numbers
+    // stay through the SCC's verdict.
     void walkMarksAtTheVerdict()
     {
         auto scene = shipped("selftest-mixed-lowpoint-stream.scn");
         QVERIFY(scene);
         Simulation sim(scene, under(GcEra::graph));
-        bool judged = false, stacked = false;
+        bool judged = false, stacked = false, verdict_marked = false;
         while (const Event *e = sim.step()) {
             const GraphSnapshot g = snapshot_graph(sim.kernel());
             QVERIFY(
@@ -285,9 +286,15 @@ private slots:
                                [](const SnapshotWalkMark &x, const SnapshotWalkMark &y) { return x.sock < y.sock; }));
             for (const SnapshotWalkMark &m : g.walk_marks) {
                 const GcRole r = g.nodes[m.sock].role;
-                QVERIFY(r == GcRole::candidate || r == GcRole::scc_pending);
+                QVERIFY(r == GcRole::candidate || r == GcRole::scc_pending || r == GcRole::not_cycle ||
+                        r == GcRole::garbage);
                 QCOMPARE(m.stack_place > 0, r == GcRole::candidate); // on the stack, or cut off it
                 stacked |= m.stack_place > 1;
+            }
+            // The SCC's verdict is a lesson's beat: the numbers it was reached by stay on it.
+            if (e->kind == EventKind::scc_verdict && e->a == id_of(sim, "u0") && !verdict_marked) {
+                const SnapshotWalkMark *u1 = g.walk_mark_of(id_of(sim, "u1"));
+                verdict_marked = u1 && u1->scc_index == 2 && g.nodes[u1->sock].role == GcRole::not_cycle;
             }
             if (e->kind != EventKind::vertex_dead || e->a != id_of(sim, "u1") || judged)
                 continue;
@@ -303,6 +310,7 @@ private slots:
             QVERIFY(!g.walk_mark_of(id_of(sim, "u3"))); // not visited yet
         }
         QVERIFY(judged);
+        QVERIFY(verdict_marked);
         QVERIFY(stacked);
         QVERIFY(snapshot_graph(sim.kernel()).walk_marks.empty()); // no walk after the run
     }

@@ -162,17 +162,19 @@ GraphSnapshot snapshot_graph(const Kernel &k)
         key = mix(key, n.peer); // peers are laid out side by side
         g.nodes.push_back(n);
     }
-    // The walk's numbers where a lesson follows them: on the stack and in the SCC being judged.
+    // The walk's numbers where a lesson follows them: every vertex this walk has visited, on the
+    // stack, cut off it with its SCC, and judged, until the walk ends.
     // (The fast path walks the rings the last full walk left, numbering nothing.)
     if (k.era() == GcEra::graph && k.gc_phase == GcPhase::walk) {
         std::unordered_map<const UnixVertex *, std::uint32_t> place;
         for (std::size_t i = 0; i < k.vertex_stack_view.size(); ++i)
             place.emplace(k.vertex_stack_view[i], static_cast<std::uint32_t>(i + 1));
         for (const UnixSock &u : k.socks) {
-            const GcRole r = g.nodes[u.id].role;
-            if (!u.vertex || (r != GcRole::candidate && r != GcRole::scc_pending))
+            if (!u.vertex)
                 continue;
             auto at = place.find(u.vertex);
+            if (at == place.end() && !on_visited_list(k, *u.vertex))
+                continue; // not visited by this walk yet
             g.walk_marks.push_back({u.id, u.vertex->visit_index, static_cast<std::uint32_t>(u.vertex->scc_index),
                                     at == place.end() ? 0u : at->second});
         }

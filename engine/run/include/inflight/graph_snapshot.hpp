@@ -70,8 +70,8 @@ struct SnapshotEdge {
     bool on_hitlist = false; // the skb is on the collector's hitlist
 };
 
-// The graph walk's numbers of a vertex on its stack or in the SCC being judged (graph era,
-// during a collection): what Tarjan's walk decides by. `index` is the order it was visited in,
+// The graph walk's numbers of a vertex it has visited (graph era, during the walk): what
+// Tarjan's walk decides by, kept on the vertex through its SCC's verdict. `index` is the order it was visited in,
 // `scc_index` the lowest index it reaches; an SCC is cut off the stack at the vertex whose two
 // are equal. `stack_place` counts from the stack's bottom (1: first pushed); 0 once cut off.
 struct SnapshotWalkMark {
@@ -109,8 +109,8 @@ struct GraphSnapshot {
     std::vector<SnapshotNode> nodes; // by socket id
     std::vector<SnapshotEdge> edges;
     std::vector<SnapshotProcess> processes;
-    // The walk's numbers, for the vertices on its stack and in the SCC being judged, by socket id
-    // (empty outside a graph walk).
+    // The walk's numbers, for the vertices it has visited, by socket id (empty outside a graph
+    // walk).
     std::vector<SnapshotWalkMark> walk_marks;
     const SnapshotWalkMark *walk_mark_of(std::uint32_t sock) const;
     // Leaked sockets: why the collector left each (for a tooltip), by socket id.
