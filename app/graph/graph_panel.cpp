@@ -221,9 +221,13 @@ void GraphPanel::followSubject(const inflight::GraphSnapshot &snapshot)
     scene_->setFindingMarks(marked.sockets, marked.processes, finding_text);
     scene_->setExaminedEdge(examinedEdge(controller_.currentEvent()));
     StepSubject subject = marked.empty() ? subjectOfText(snapshot, withoutFindings(story)) : marked;
-    // A step that names nothing keeps the last subject: the camera stays.
-    if (subject.empty() || subject == subject_)
+    // A step that names nothing keeps the last subject: the camera stays, unless the walk's
+    // numbers it put on the subject's sockets are not all in view.
+    if (subject.empty() || subject == subject_) {
+        if (!subject_.empty() && !scene_->walkMarkedSockets().empty())
+            frameSubject();
         return;
+    }
     subject_ = std::move(subject);
     frameSubject();
 }

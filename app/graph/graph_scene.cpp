@@ -899,6 +899,9 @@ void GraphScene::updateSceneRect()
         for (auto &[k, e] : edges_)
             if (e->isVisible())
                 r = r.united(e->sceneBoundingRect().adjusted(-10, -10, 10, 10));
+    for (std::uint32_t sock : walk_marked_)
+        if (const WalkMarkItem *mark = walkMarkOf(sock); mark && mark->isVisible())
+            r = r.united(mark->sceneBoundingRect());
     setSceneRect(r);
 }
 
@@ -1056,20 +1059,26 @@ void GraphScene::syncWalkMarks()
 {
     // This step's numbers; the last step's go where the vertex left the walk.
     std::vector<std::uint32_t> now;
+    bool grown = false;
     for (const auto &m : snapshot_->walk_marks) {
         SocketItem *socket = socketItem(m.sock);
         if (!socket)
             continue; // drawn inside an aggregate
-        if (WalkMarkItem *item = walkMarkOf(m.sock))
+        if (WalkMarkItem *item = walkMarkOf(m.sock)) {
             item->setMark(m);
-        else
+        } else {
             new WalkMarkItem(socket, m);
+            grown = true;
+        }
         now.push_back(m.sock); // in socket order, as the snapshot keeps them
     }
     for (std::uint32_t sock : walk_marked_)
         if (!std::binary_search(now.begin(), now.end(), sock))
             delete walkMarkOf(sock);
     walk_marked_ = std::move(now);
+    // A badge over a top row of sockets reaches above the layout's box: the view can show it.
+    if (grown)
+        updateSceneRect();
 }
 
 bool GraphScene::isMarked(NodeKey key) const { return std::find(marked_.begin(), marked_.end(), key) != marked_.end(); }

@@ -131,6 +131,7 @@ public:
     void setExaminedEdge(std::optional<std::pair<std::uint32_t, std::uint32_t>> edge);
     // The graph walk's numbers on a socket at this step (nullptr: none, or drawn in an aggregate).
     WalkMarkItem *walkMarkOf(std::uint32_t sock) const;
+    const std::vector<std::uint32_t> &walkMarkedSockets() const { return walk_marked_; }
     void setFindingMarks(const std::vector<std::uint32_t> &sockets, const std::vector<std::uint32_t> &processes,
                          const QString &finding);
     int findingMarkCount() const { return static_cast<int>(marked_.size()); }
