@@ -5,6 +5,7 @@
 #include "inflight/graph_snapshot.hpp"
 #include "inflight/kernel.hpp"
 #include "inflight/parser.hpp"
+#include "inflight/scc_caption.hpp"
 #include "inflight/why_alive.hpp"
 #include "scene_runner.hpp"
 
@@ -313,6 +314,50 @@ private slots:
         QVERIFY(verdict_marked);
         QVERIFY(stacked);
         QVERIFY(snapshot_graph(sim.kernel()).walk_marks.empty()); // no walk after the run
+    }
+
+    void sccHullsCarryTheirVerdict()
+    {
+        auto scene = shipped("selftest-mixed-lowpoint-stream.scn");
+        QVERIFY(scene);
+        Simulation sim(scene, under(GcEra::graph));
+        bool judging_seen = false, u0_verdict_seen = false;
+        while (const Event *e = sim.step()) {
+            const GraphSnapshot g = snapshot_graph(sim.kernel());
+            std::set<std::uint32_t> grouped;
+            for (const SnapshotScc &scc : g.sccs) {
+                QVERIFY(!scc.members.empty());
+                QVERIFY(std::is_sorted(scc.members.begin(), scc.members.end()));
+                QVERIFY(std::binary_search(scc.members.begin(), scc.members.end(), scc.root));
+                for (std::uint32_t m : scc.members) {
+                    QVERIFY2(grouped.insert(m).second, "a socket in two SCCs");
+                    const GcRole r = g.nodes[m].role;
+                    switch (scc.verdict) {
+                    case SnapshotScc::Verdict::judging: QCOMPARE(r, GcRole::scc_pending); break;
+                    case SnapshotScc::Verdict::dead: QCOMPARE(r, GcRole::garbage); break;
+                    case SnapshotScc::Verdict::alive: QCOMPARE(r, GcRole::not_cycle); break;
+                    }
+                }
+                judging_seen |= scc.verdict == SnapshotScc::Verdict::judging && scc.members.size() == 3;
+            }
+            if (e->kind != EventKind::scc_verdict || e->a != id_of(sim, "u0") || u0_verdict_seen)
+                continue;
+            u0_verdict_seen = true;
+            // The mixed low-point defect keeps the SCC of u0: u1's copy sits with u2, which kept
+            // another scc_index. The hull names both, as the verdict does.
+            const auto it = std::find_if(g.sccs.begin(), g.sccs.end(),
+                                         [&](const SnapshotScc &s) { return s.root == id_of(sim, "u0"); });
+            QVERIFY(it != g.sccs.end());
+            QCOMPARE(it->verdict, SnapshotScc::Verdict::alive);
+            QCOMPARE(it->members, (std::vector<std::uint32_t>{id_of(sim, "u0"), id_of(sim, "u1"), id_of(sim, "u2")}));
+            QCOMPARE(it->kept_by, id_of(sim, "u1"));
+            QCOMPARE(it->kept_where, id_of(sim, "u2"));
+            QCOMPARE(QString::fromStdString(scc_caption(g, *it)),
+                     QStringLiteral("SCC of u0 \u00b7 alive: u1's file is with u2, other scc_index"));
+        }
+        QVERIFY(judging_seen);
+        QVERIFY(u0_verdict_seen);
+        QVERIFY(snapshot_graph(sim.kernel()).sccs.empty()); // none after the run
     }
 
     void leakedAfterTheCollectionLeavesThem()

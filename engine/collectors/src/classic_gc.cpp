@@ -147,6 +147,7 @@ Proc ClassicCollector::scan_inflight(UnixSock &x, UnixSock &queue, Func func, bo
 
 Proc ClassicCollector::scan_children(UnixSock &x, Func func, bool to_hitlist)
 {
+    k_.classic_scan_subject = x.id;
     if (x.state != SockState::listening) {
         co_yield scan_inflight(x, x, func, to_hitlist);
         co_return;
@@ -317,6 +318,7 @@ Proc ClassicCollector::collect()
 
     // 2. Remove the references candidates hold on each other.
     k.gc_phase = GcPhase::decrement;
+    k.classic_scan_subject = npos;
     embryos_decremented_.clear();
     for (GcLink &l : k.gc_candidates)
         co_yield scan_children(sock_of(l), Func::dec_inflight, false);
@@ -324,6 +326,7 @@ Proc ClassicCollector::collect()
     // 3. Whatever still has inflight > 0 is referenced from outside the candidate set: it and
     //    everything it holds are restored, transitively, by the cursor walk.
     k.gc_phase = GcPhase::restore;
+    k.classic_scan_subject = npos;
     k.cursor.on = ListId::gc_candidates;
     k.gc_candidates.push_front(k.cursor);
     for (;;) {
@@ -333,6 +336,7 @@ Proc ClassicCollector::collect()
         UnixSock &u = sock_of(*after);
         k.gc_candidates.erase(k.gc_candidates.iterator_to(k.cursor));
         k.gc_candidates.insert(std::next(k.gc_candidates.iterator_to(u)), k.cursor);
+        k.classic_scan_subject = u.id;
         Event c = Event::cursor_move(KFn::restore_candidates, u.id, u.inflight);
         c.algo_line = static_cast<std::uint16_t>(AlgoLine::classic_restore_check);
         co_yield c;
@@ -358,6 +362,7 @@ Proc ClassicCollector::collect()
 
     // 4. What is left is garbage: give back the counts and take the skbs that carry it.
     k.gc_phase = GcPhase::hitlist;
+    k.classic_scan_subject = npos;
     run.garbage = static_cast<std::uint32_t>(k.gc_candidates.size());
     for (GcLink &l : k.gc_candidates) {
         UnixSock &u = sock_of(l);

@@ -262,12 +262,18 @@ std::optional<Event> GraphCollector::scc_dead_end(const std::vector<UnixVertex *
     return std::nullopt;
 }
 
-void GraphCollector::record_verdict(const std::vector<UnixVertex *> &scc, bool dead)
+void GraphCollector::record_verdict(const std::vector<UnixVertex *> &scc, std::uint32_t root, bool dead, Keeper keeper,
+                                    bool on_ring)
 {
     ++k_.gc_runs.back().sccs;
     for (UnixVertex *v : scc) {
         v->verdict_value = dead ? 1 : 0;
         v->verdict_run = k_.gc_walk_number;
+        v->kept_by = dead ? npos : keeper.by;
+        v->kept_where = dead ? npos : keeper.where;
+        v->kept_reason = dead ? 0 : keeper.reason;
+        v->verdict_on_ring = on_ring;
+        v->verdict_root = root;
         v->sock->judged_garbage = v->sock->judged_garbage || dead; // kept for the views until release
     }
     if (dead)
@@ -469,7 +475,8 @@ Proc GraphCollector::walk_roots(unsigned long &last_index)
                         alive_reason = given_up->reason();
                         co_yield *given_up;
                     }
-                record_verdict(scc, dead);
+                record_verdict(scc, root->sock_id, dead,
+                               {alive_by, alive_where, static_cast<std::uint8_t>(alive_reason)}, false);
                 bool cyclic = false;
                 if (dead) {
                     co_yield collect_skb(scc).below_inline(1);
@@ -590,7 +597,8 @@ Proc GraphCollector::walk_scc_fast()
                 alive_reason = given_up->reason();
                 co_yield *given_up;
             }
-        record_verdict(scc, dead);
+        record_verdict(scc, first->sock_id, dead, {alive_by, alive_where, static_cast<std::uint8_t>(alive_reason)},
+                       true);
         bool cyclic = false;
         if (dead) {
             co_yield collect_skb(scc);

@@ -42,7 +42,14 @@ private:
     // a verdict given up (7.0's peek seqcount), or none.
     std::optional<Event> scc_dead_end(const std::vector<UnixVertex *> &scc, std::uint64_t peek_seq, bool &dead,
                                       std::uint32_t &alive_by, std::uint8_t levels) const;
-    void record_verdict(const std::vector<UnixVertex *> &scc, bool dead);
+    // The verdict on every member, with what kept an alive SCC (see UnixVertex::kept_by).
+    struct Keeper {
+        std::uint32_t by = npos;
+        std::uint32_t where = npos;
+        std::uint8_t reason = 0;
+    };
+    void record_verdict(const std::vector<UnixVertex *> &scc, std::uint32_t root, bool dead, Keeper keeper,
+                        bool on_ring);
     static void link_scc_ring(std::vector<UnixVertex *> &scc);
     Proc collect_skb(const std::vector<UnixVertex *> &scc);
     bool scc_cyclic(const std::vector<UnixVertex *> &scc) const;

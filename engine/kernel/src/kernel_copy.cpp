@@ -95,16 +95,17 @@ Kernel::Kernel(const Kernel &o, CopyForm form)
       gc_in_progress(o.gc_in_progress), gc_phase(o.gc_phase), freed_scc_indexes(o.freed_scc_indexes),
       graph_maybe_cyclic(o.graph_maybe_cyclic), graph_grouped(o.graph_grouped), graph_cyclic_sccs(o.graph_cyclic_sccs),
       unvisited_index(o.unvisited_index), grouped_index(o.grouped_index), max_scc_index(o.max_scc_index),
-      visited_generation(o.visited_generation), gc_walk_number(o.gc_walk_number), findings(o.findings),
-      leaked(o.leaked), step_hint(o.step_hint), skbs_allocated(o.skbs_allocated), skbs_live(o.skbs_live),
-      release_cause(o.release_cause), collections_suppressed(o.collections_suppressed), concurrent(o.concurrent),
-      unix_gc_lock(o.unix_gc_lock), gc_busy_until(o.gc_busy_until), unix_peek_seq(o.unix_peek_seq),
-      inflight_corrupted(o.inflight_corrupted), unsound_reported(o.unsound_reported), latency_counts(o.latency_counts),
-      breach(o.breach), gc_runs_dropped(o.gc_runs_dropped), bytes_live(o.bytes_live),
-      micro_steps_total(o.micro_steps_total), steps_skipped(o.steps_skipped), fast_forward(o.fast_forward),
-      gc_inputs_version(o.gc_inputs_version), pid_lines(o.pid_lines), cred_lines(o.cred_lines), config_(o.config_),
-      workqueue_(o.workqueue_), gc_work_pending_(o.gc_work_pending_), fput_work_pending_(o.fput_work_pending_),
-      work_ready_at_(o.work_ready_at_), rng_(o.rng_), pending_trigger_(o.pending_trigger_)
+      visited_generation(o.visited_generation), gc_walk_number(o.gc_walk_number),
+      classic_scan_subject(o.classic_scan_subject), findings(o.findings), leaked(o.leaked), step_hint(o.step_hint),
+      skbs_allocated(o.skbs_allocated), skbs_live(o.skbs_live), release_cause(o.release_cause),
+      collections_suppressed(o.collections_suppressed), concurrent(o.concurrent), unix_gc_lock(o.unix_gc_lock),
+      gc_busy_until(o.gc_busy_until), unix_peek_seq(o.unix_peek_seq), inflight_corrupted(o.inflight_corrupted),
+      unsound_reported(o.unsound_reported), latency_counts(o.latency_counts), breach(o.breach),
+      gc_runs_dropped(o.gc_runs_dropped), bytes_live(o.bytes_live), micro_steps_total(o.micro_steps_total),
+      steps_skipped(o.steps_skipped), fast_forward(o.fast_forward), gc_inputs_version(o.gc_inputs_version),
+      pid_lines(o.pid_lines), cred_lines(o.cred_lines), config_(o.config_), workqueue_(o.workqueue_),
+      gc_work_pending_(o.gc_work_pending_), fput_work_pending_(o.fput_work_pending_), work_ready_at_(o.work_ready_at_),
+      rng_(o.rng_), pending_trigger_(o.pending_trigger_)
 {
     assert(o.frozen() || o.quiescent());
     cursor.is_cursor = true;

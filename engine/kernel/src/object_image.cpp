@@ -268,6 +268,11 @@ ObjectImage ObjectImage::pack(const Kernel &k)
         w.put(v.verdict_value);
         w.put(v.verdict_run);
         w.put(v.visit_index);
+        w.put(v.kept_by);
+        w.put(v.kept_where);
+        w.put(v.kept_reason);
+        w.put(v.verdict_on_ring);
+        w.put(v.verdict_root);
         w.put(v.out_degree);
         w.put(v.index);
         w.put(v.scc_index);
@@ -523,6 +528,11 @@ void ObjectImage::unpack(Kernel &k) const
         v.verdict_value = r.get<std::int8_t>();
         v.verdict_run = r.get<std::uint64_t>();
         v.visit_index = r.get<std::uint32_t>();
+        v.kept_by = r.get<std::uint32_t>();
+        v.kept_where = r.get<std::uint32_t>();
+        v.kept_reason = r.get<std::uint8_t>();
+        v.verdict_on_ring = r.get<bool>();
+        v.verdict_root = r.get<std::uint32_t>();
         v.out_degree = r.get<unsigned long>();
         v.index = r.get<unsigned long>();
         v.scc_index = r.get<unsigned long>();

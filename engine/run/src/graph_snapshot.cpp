@@ -82,6 +82,47 @@ GcRole role_with(const Kernel &k, const UnixSock &u, GcRole era_role)
     return era_role;
 }
 
+// Each SCC found so far: a vertex judged in this collection, or cut off the stack and being
+// judged, with the members of its scc_entry ring that are too (a ring the walk has not yet
+// re-linked may still hold vertices of the last walk's SCC).
+std::vector<SnapshotScc> sccs_of_this_collection(const Kernel &k, const std::vector<SnapshotNode> &nodes)
+{
+    const auto grouped = [&](const UnixVertex &v) {
+        return verdict_of(k, v) >= 0 || (v.sock && nodes[v.sock_id].role == GcRole::scc_pending);
+    };
+    std::vector<SnapshotScc> out;
+    std::unordered_set<const UnixVertex *> seen;
+    for (const UnixSock &u : k.socks) {
+        const UnixVertex *first = u.vertex;
+        if (!first || seen.count(first) || !grouped(*first))
+            continue;
+        SnapshotScc scc;
+        const int verdict = verdict_of(k, *first);
+        scc.on_ring = verdict >= 0 ? first->verdict_on_ring : k.gc_phase == GcPhase::fast_walk;
+        const UnixVertex *root = first;
+        const UnixVertex *w = first;
+        do {
+            if (w->sock && grouped(*w) && seen.insert(w).second) {
+                scc.members.push_back(w->sock_id);
+                if (!scc.on_ring && w->visit_index < root->visit_index)
+                    root = w;
+            }
+            w = w->scc_next;
+        } while (w != first && scc.members.size() <= k.socks.size());
+        std::sort(scc.members.begin(), scc.members.end());
+        scc.root = verdict >= 0 && first->verdict_root != npos ? first->verdict_root : root->sock_id;
+        scc.verdict = verdict < 0 ? SnapshotScc::Verdict::judging
+                                  : (verdict == 1 ? SnapshotScc::Verdict::dead : SnapshotScc::Verdict::alive);
+        if (scc.verdict == SnapshotScc::Verdict::alive) {
+            scc.kept_by = first->kept_by;
+            scc.kept_where = first->kept_where;
+            scc.kept_reason = first->kept_reason;
+        }
+        out.push_back(std::move(scc));
+    }
+    return out;
+}
+
 } // namespace
 
 GcRoles::GcRoles(const Kernel &k) : k_(k)
@@ -179,6 +220,12 @@ GraphSnapshot snapshot_graph(const Kernel &k)
                                     at == place.end() ? 0u : at->second});
         }
     }
+    if (k.era() == GcEra::graph && k.gc_phase != GcPhase::none)
+        g.sccs = sccs_of_this_collection(k, g.nodes);
+    const bool scanning =
+        k.gc_phase == GcPhase::decrement || k.gc_phase == GcPhase::restore || k.gc_phase == GcPhase::hitlist;
+    if (k.era() != GcEra::graph && scanning && k.classic_scan_subject < g.nodes.size())
+        g.classic_scan_subject = k.classic_scan_subject;
     // One walk from every fd, and only when something in flight waits for a verdict (a scene
     // of a million bound sockets has nothing in flight).
     if (in_flight_unjudged) {

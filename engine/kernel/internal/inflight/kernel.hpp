@@ -299,6 +299,9 @@ public:
     std::uint64_t visited_generation = 1;
     // Counts the graph walks; a vertex's verdict belongs to the walk numbered verdict_run.
     std::uint64_t gc_walk_number = 0;
+    // For the views: the socket the classic collection works on, its children being scanned
+    // (decrement, hitlist) or the restore walk's cursor just past it (npos: none).
+    std::uint32_t classic_scan_subject = npos;
     // the walk's stacks, kept here so the views can show them mid-walk
     std::vector<UnixVertex *> vertex_stack_view;
     std::vector<UnixEdge *> edge_stack_view;

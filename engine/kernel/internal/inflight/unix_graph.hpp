@@ -53,8 +53,17 @@ struct alignas(64) UnixVertex {
     // `index` with the grouped marker as its SCC is cut off the stack, before the verdict a
     // lesson explains by it.
     std::uint32_t visit_index = 0;
+    // For the views, with the verdict: what kept an alive SCC (the member unix_vertex_dead()
+    // found alive, its reason and the successor the reason names; npos when dead), and whether
+    // the fast path judged it on the last walk's ring, and the member it is named by. A hull around the SCC says it on the graph.
+    std::uint32_t kept_by = npos;
+    std::uint32_t kept_where = npos;
+    std::uint8_t kept_reason = 0;
+    bool verdict_on_ring = false;
+    std::uint32_t verdict_root = npos; // the member the verdict names the SCC by
 };
 static_assert(offsetof(UnixVertex, out_degree) == 64, "UnixVertex: the walk's fields fill the first line");
+static_assert(sizeof(UnixVertex) == 128, "UnixVertex: the views' fields fit the second line");
 
 using VertexList =
     bi::list<UnixVertex, bi::member_hook<UnixVertex, SafeHook, &UnixVertex::entry>, bi::constant_time_size<true>>;

@@ -81,6 +81,24 @@ struct SnapshotWalkMark {
     std::uint32_t stack_place = 0;
 };
 
+// An SCC of the running graph collection, from the step it is cut off the stack (or its ring
+// is taken by the fast path) to the collection's end: its members, and its verdict with what
+// kept it alive. The views draw a hull around it.
+struct SnapshotScc {
+    enum class Verdict : std::uint8_t { judging, alive, dead };
+    std::vector<std::uint32_t> members; // socket ids, ascending
+    // The member the narration names it by: the walk's root (visited first); on a ring, the
+    // first member the fast path took.
+    std::uint32_t root = 0;
+    Verdict verdict = Verdict::judging;
+    bool on_ring = false; // the fast path judges the ring the last full walk left
+    // Alive: the member unix_vertex_dead() found alive, the successor its reason names (npos:
+    // none) and the reason (graph_gc.cpp's codes, as the scc_verdict event carries them).
+    std::uint32_t kept_by = 0xffffffffu;
+    std::uint32_t kept_where = 0xffffffffu;
+    std::uint8_t kept_reason = 0;
+};
+
 struct SnapshotFd {
     std::uint32_t name = 0xffffffffu; // a name id in GraphSnapshot::names; npos: the scene named none
     int fd = 0;
@@ -113,6 +131,12 @@ struct GraphSnapshot {
     // walk).
     std::vector<SnapshotWalkMark> walk_marks;
     const SnapshotWalkMark *walk_mark_of(std::uint32_t sock) const;
+    // The SCCs this collection has cut off the stack or taken from a ring, in the order of their
+    // smallest member (empty outside a graph collection).
+    std::vector<SnapshotScc> sccs;
+    // Classic era, from the decrement scan to the hitlist: the socket whose children are being
+    // scanned, or the restore walk's cursor just past it (npos: none).
+    std::uint32_t classic_scan_subject = 0xffffffffu;
     // Leaked sockets: why the collector left each (for a tooltip), by socket id.
     std::vector<std::pair<std::uint32_t, std::string>> whys;
     std::string_view why_of(std::uint32_t sock) const;
