@@ -3,14 +3,15 @@
 
 #include "docks/algorithm_dock.h"
 #include "docks/algorithm_view.h"
+#include "graph/collector_badge_item.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/node_item.h"
 #include "graph/process_item.h"
+#include "graph/scc_hull_item.h"
 #include "graph/socket_item.h"
 #include "graph/step_subject.h"
-#include "graph/walk_mark_item.h"
 #include "latency/latency_dock.h"
 #include "main_window.h"
 #include "offscreen_screen.h"
@@ -315,9 +316,13 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
         for (std::uint32_t sock : named.sockets) {
             const NodeItem *item = graph.scene()->itemShowing(sock);
             check(item, item ? item->sceneBox() : QRectF(), QStringLiteral("socket %1").arg(names[sock]));
-            if (const WalkMarkItem *numbers = graph.scene()->walkMarkOf(sock))
+            if (const CollectorBadgeItem *numbers = graph.scene()->badgeOf(sock))
                 check(numbers, numbers->sceneBoundingRect(),
-                      QStringLiteral("the walk's numbers of %1").arg(names[sock]));
+                      QStringLiteral("the collector's numbers of %1").arg(names[sock]));
+            for (const SccHullItem *hull : graph.scene()->sccHulls())
+                if (hull->scc().root == sock)
+                    check(hull->captionItem(), hull->captionRect(),
+                          QStringLiteral("the verdict on the SCC of %1").arg(names[sock]));
         }
         auto checkProcess = [&](std::uint32_t id) {
             const ProcessItem *item = graph.scene()->processItem(id);

@@ -8,7 +8,9 @@
 #include "graph/graph_panel.h"
 #include "graph/graph_scene.h"
 #include "graph/legend_bar.h"
-#include "graph/walk_mark_item.h"
+#include "graph/scc_hull_item.h"
+#include "graph/socket_item.h"
+#include "graph/collector_badge_item.h"
 #include "inflight/event.hpp"
 #include "inflight/graph_snapshot.hpp"
 #include "player_controller.h"
@@ -169,7 +171,7 @@ private slots:
         GraphScene *scene = panel.scene();
         for (const auto &[label, numbers] :
              {std::pair{"u0", "2 / 2"}, std::pair{"u1", "3 / 2"}, std::pair{"u2", "4 / 3"}}) {
-            const WalkMarkItem *mark = scene->walkMarkOf(id(label));
+            const CollectorBadgeItem *mark = scene->walkMarkOf(id(label));
             QVERIFY2(mark, label);
             QCOMPARE(mark->numbersText(), QString::fromLatin1(numbers));
             QVERIFY(mark->placeText().isEmpty()); // cut off the stack with its SCC
@@ -200,6 +202,57 @@ private slots:
         QVERIFY(!scene->walkMarkOf(id("u1")));
         for (const QGraphicsItem *item : scene->items())
             QVERIFY(item->type() != EdgeItem::Type || !static_cast<const EdgeItem *>(item)->isExamined());
+    }
+
+    void sccHullsCarryTheVerdictOnTheGraphAndInTheSvg()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-mixed-lowpoint-stream.scn")));
+        auto id = [&c](const char *label) {
+            const inflight::GraphSnapshot g = inflight::snapshot_graph(c.sim().kernel());
+            for (const auto &n : g.nodes)
+                if (g.label_of(n) == label)
+                    return n.sock;
+            return inflight::npos;
+        };
+        bool judging = false, verdict = false;
+        while (!c.atEnd() && !verdict) {
+            c.stepInto();
+            const inflight::Event *e = c.currentEvent();
+            const bool judged = e && e->kind == inflight::EventKind::vertex_dead && e->a == id("u0");
+            judging |= judged;
+            verdict = e && e->kind == inflight::EventKind::scc_verdict && e->a == id("u0");
+            if (judged) {
+                // Cut off the stack and being judged: a hull already, its verdict not yet given.
+                QVERIFY(panel.waitForLayout());
+                QCOMPARE(panel.scene()->sccHulls().size(), std::size_t(1));
+                QVERIFY2(panel.scene()->sccHulls()[0]->caption().endsWith(QStringLiteral("judging")),
+                         qPrintable(panel.scene()->sccHulls()[0]->caption()));
+            }
+        }
+        QVERIFY(judging && verdict);
+        QVERIFY(panel.waitForLayout());
+        GraphScene *scene = panel.scene();
+        QCOMPARE(scene->sccHulls().size(), std::size_t(1));
+        const SccHullItem *hull = scene->sccHulls()[0];
+        QVERIFY(hull->isVisible());
+        // The verdict's true reason: u1's copy sits with u2, which kept another scc_index.
+        QCOMPARE(hull->caption(), QStringLiteral("SCC of u0 \u00b7 alive: u1's file is with u2, other scc_index"));
+        for (const char *member : {"u0", "u1", "u2"})
+            QVERIFY2(hull->shape().contains(scene->socketItem(id(member))->sceneBox().center()), member);
+        QVERIFY(!hull->shape().contains(scene->socketItem(id("u3"))->sceneBox().center()));
+        QVERIFY(scene->sceneRect().contains(hull->captionRect()));
+
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("verdict.svg"));
+        QString error;
+        QVERIFY2(panel.exportSvg(svg, &error), qPrintable(error));
+        QVERIFY2(svgTexts(svg).contains(hull->caption()), qPrintable(svgTexts(svg).join(QLatin1Char('|'))));
+
+        c.seek(c.totalSteps()); // past the collections: no hull
+        QVERIFY(panel.waitForLayout());
+        QVERIFY(scene->sccHulls().empty());
     }
 
     void titleAndNarrationAreTextInTheSvg()

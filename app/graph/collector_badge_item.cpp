@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "graph/walk_mark_item.h"
+#include "graph/collector_badge_item.h"
 
 #include "graph/graph_style.h"
 #include "graph/socket_item.h"
@@ -14,14 +14,32 @@ namespace {
 constexpr double kPadX = 6, kPadY = 1, kGap = 5;
 } // namespace
 
-WalkMarkItem::WalkMarkItem(SocketItem *socket, const inflight::SnapshotWalkMark &mark)
-    : GraphItem(socket), socket_(socket), mark_(mark)
+CollectorBadgeItem::CollectorBadgeItem(SocketItem *socket, const inflight::SnapshotWalkMark &mark)
+    : GraphItem(socket), socket_(socket), walk_(true), mark_(mark)
 {
     setZValue(4);
     setAcceptedMouseButtons(Qt::NoButton);
 }
 
-bool WalkMarkItem::setMark(const inflight::SnapshotWalkMark &mark)
+CollectorBadgeItem::CollectorBadgeItem(SocketItem *socket, std::int32_t file_refs, std::int32_t inflight)
+    : GraphItem(socket), socket_(socket), walk_(false), file_refs_(file_refs), inflight_(inflight)
+{
+    setZValue(4);
+    setAcceptedMouseButtons(Qt::NoButton);
+}
+
+bool CollectorBadgeItem::setCounts(std::int32_t file_refs, std::int32_t inflight)
+{
+    if (file_refs == file_refs_ && inflight == inflight_)
+        return false;
+    prepareGeometryChange();
+    file_refs_ = file_refs;
+    inflight_ = inflight;
+    update();
+    return true;
+}
+
+bool CollectorBadgeItem::setMark(const inflight::SnapshotWalkMark &mark)
 {
     if (mark.index == mark_.index && mark.scc_index == mark_.scc_index && mark.stack_place == mark_.stack_place)
         return false;
@@ -31,14 +49,18 @@ bool WalkMarkItem::setMark(const inflight::SnapshotWalkMark &mark)
     return true;
 }
 
-QString WalkMarkItem::numbersText() const { return QStringLiteral("%1 / %2").arg(mark_.index).arg(mark_.scc_index); }
-
-QString WalkMarkItem::placeText() const
+QString CollectorBadgeItem::numbersText() const
 {
-    return mark_.stack_place ? QStringLiteral("#%1").arg(mark_.stack_place) : QString();
+    return walk_ ? QStringLiteral("%1 / %2").arg(mark_.index).arg(mark_.scc_index)
+                 : QStringLiteral("%1 / %2").arg(file_refs_).arg(inflight_);
 }
 
-QFont WalkMarkItem::numbersFont() const
+QString CollectorBadgeItem::placeText() const
+{
+    return walk_ && mark_.stack_place ? QStringLiteral("#%1").arg(mark_.stack_place) : QString();
+}
+
+QFont CollectorBadgeItem::numbersFont() const
 {
     // As large as the counts line of a box; in the presentation layout (no counts line) the
     // numbers are what the lesson is read from: nearly the name's size.
@@ -50,7 +72,7 @@ QFont WalkMarkItem::numbersFont() const
     return f;
 }
 
-QFont WalkMarkItem::placeFont() const
+QFont CollectorBadgeItem::placeFont() const
 {
     QFont f = numbersFont();
     f.setPixelSize(std::max(6, qRound(f.pixelSize() * 0.75)));
@@ -58,7 +80,7 @@ QFont WalkMarkItem::placeFont() const
     return f;
 }
 
-QRectF WalkMarkItem::badge() const
+QRectF CollectorBadgeItem::badge() const
 {
     const QFontMetricsF numbers(numbersFont()), place(placeFont());
     const QString where = placeText();
@@ -70,16 +92,17 @@ QRectF WalkMarkItem::badge() const
     return QRectF(b.right() - w + kPadX, b.top() - h + 4, w, h);
 }
 
-QRectF WalkMarkItem::boundingRect() const { return badge().adjusted(-1.5, -1.5, 1.5, 1.5); }
+QRectF CollectorBadgeItem::boundingRect() const { return badge().adjusted(-1.5, -1.5, 1.5, 1.5); }
 
-void WalkMarkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/, QWidget * /*widget*/)
+void CollectorBadgeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/, QWidget * /*widget*/)
 {
     const Theme &t = Theme::instance();
     painter->setRenderHint(QPainter::Antialiasing);
     const QRectF r = badge();
-    // On the stack: solid; cut off it, waiting for the verdict: dashed.
+    // On the stack (or a classic candidate): solid; cut off the stack, waiting for the verdict:
+    // dashed.
     QPen pen(t.highContrast() ? QColor(Qt::black) : QColor(0x30, 0x30, 0x38), 1.6,
-             mark_.stack_place ? Qt::SolidLine : Qt::DashLine);
+             !walk_ || mark_.stack_place ? Qt::SolidLine : Qt::DashLine);
     painter->setPen(pen);
     painter->setBrush(QColor(Qt::white));
     painter->drawRoundedRect(r, r.height() / 3, r.height() / 3);
@@ -95,8 +118,15 @@ void WalkMarkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem * /*o
     painter->drawText(text, Qt::AlignLeft | Qt::AlignVCenter, numbersText());
 }
 
-QString WalkMarkItem::describe() const
+QString CollectorBadgeItem::describe() const
 {
+    if (!walk_)
+        return QStringLiteral("<b>file refs %1 / inflight %2</b><br>A candidate: its file refs (file_count) equalled "
+                              "its copies in flight when the collection began. The scan takes 1 off inflight for each "
+                              "copy that sits in another candidate's queue; a candidate left above 0 is referenced "
+                              "from outside the candidates, and the restore walk keeps it and what it holds.")
+            .arg(file_refs_)
+            .arg(inflight_);
     const QString where =
         mark_.stack_place ? QStringLiteral("On the walk's vertex stack, #%1 from the bottom.").arg(mark_.stack_place)
                           : QStringLiteral("Cut off the stack with its SCC, waiting for the verdict.");

@@ -2,14 +2,15 @@
 #include "graph/graph_panel.h"
 
 #include "finding_text.h"
+#include "graph/collector_badge_item.h"
 #include "graph/graph_export.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/legend_bar.h"
 #include "graph/node_item.h"
 #include "graph/process_item.h"
+#include "graph/scc_hull_item.h"
 #include "graph/socket_item.h"
-#include "graph/walk_mark_item.h"
 #include "inflight/event.hpp"
 #include "inflight/scene.hpp"
 #include "inflight/simulation.hpp"
@@ -220,16 +221,40 @@ void GraphPanel::followSubject(const inflight::GraphSnapshot &snapshot)
     const StepSubject marked = findings.isEmpty() ? StepSubject{} : subjectOfText(snapshot, finding_text, false);
     scene_->setFindingMarks(marked.sockets, marked.processes, finding_text);
     scene_->setExaminedEdge(examinedEdge(controller_.currentEvent()));
+    legend_->setOnGraph(rolesOnGraph(snapshot), marksOnGraph());
     StepSubject subject = marked.empty() ? subjectOfText(snapshot, withoutFindings(story)) : marked;
-    // A step that names nothing keeps the last subject: the camera stays, unless the walk's
-    // numbers it put on the subject's sockets are not all in view.
+    // A step that names nothing keeps the last subject: the camera stays, unless the
+    // collector's numbers or an SCC's verdict it put on the subject are not all in view.
     if (subject.empty() || subject == subject_) {
-        if (!subject_.empty() && !scene_->walkMarkedSockets().empty())
+        if (!subject_.empty() && (!scene_->badgedSockets().empty() || !scene_->sccHulls().empty()))
             frameSubject();
         return;
     }
     subject_ = std::move(subject);
     frameSubject();
+}
+
+unsigned GraphPanel::rolesOnGraph(const inflight::GraphSnapshot &snapshot) const
+{
+    unsigned roles = 0;
+    for (const auto &n : snapshot.nodes)
+        roles |= 1u << static_cast<unsigned>(n.role);
+    return roles;
+}
+
+unsigned GraphPanel::marksOnGraph() const
+{
+    unsigned marks = 0;
+    for (std::uint32_t sock : scene_->badgedSockets())
+        if (const CollectorBadgeItem *badge = scene_->badgeOf(sock))
+            marks |= badge->isWalkMark() ? LegendBar::walk_numbers : LegendBar::candidate_counts;
+    if (!scene_->sccHulls().empty())
+        marks |= LegendBar::scc_hull;
+    if (examinedEdge(controller_.currentEvent()))
+        marks |= LegendBar::examined_edge;
+    if (scene_->scanCursorSocket() != inflight::npos)
+        marks |= LegendBar::scan_cursor;
+    return marks;
 }
 
 void GraphPanel::frameSubject()
@@ -242,7 +267,7 @@ void GraphPanel::frameSubject()
         QRectF box = item->sceneBox();
         // The walk's numbers over a vertex are part of what the lesson reads there.
         for (const QGraphicsItem *child : item->childItems())
-            if (child->type() == WalkMarkItem::Type)
+            if (child->type() == CollectorBadgeItem::Type)
                 box = box.united(child->sceneBoundingRect());
         if (const auto *top = dynamic_cast<const NodeItem *>(item->topLevelItem()))
             box.translate(top->target() - top->pos());
@@ -255,6 +280,11 @@ void GraphPanel::frameSubject()
         add(named, scene_->processItem(process));
     if (named.isNull())
         return;
+    // The verdict of an SCC the step names is read on its hull's caption.
+    for (const SccHullItem *hull : scene_->sccHulls())
+        if (hull->isVisible() &&
+            std::find(subject_.sockets.begin(), subject_.sockets.end(), hull->scc().root) != subject_.sockets.end())
+            named = named.united(hull->captionRect());
     // The holders of what is named join it where both fit the view together.
     QRectF with_holders = named;
     for (std::uint32_t process : subject_.holders)

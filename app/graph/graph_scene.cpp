@@ -2,14 +2,17 @@
 #include "graph/graph_scene.h"
 
 #include "graph/aggregate_item.h"
+#include "graph/collector_badge_item.h"
 #include "graph/edge_item.h"
 #include "graph/fd_edge_item.h"
 #include "graph/finding_mark_item.h"
 #include "graph/graph_style.h"
 #include "graph/peer_link_item.h"
 #include "graph/process_item.h"
+#include "graph/scan_cursor_item.h"
+#include "graph/scc_hull_item.h"
 #include "graph/socket_item.h"
-#include "graph/walk_mark_item.h"
+#include "inflight/scc_caption.hpp"
 
 #include <QGraphicsSceneMouseEvent>
 #include <QVariantAnimation>
@@ -50,6 +53,8 @@ GraphScene::~GraphScene()
 {
     animation_->stop();
     moves_.clear();
+    for (SccHullItem *hull : hulls_)
+        delete hull; // with its caption, before ~QGraphicsScene deletes the items it holds
 }
 
 // ---- content ------------------------------------------------------------------------------------
@@ -66,7 +71,12 @@ void GraphScene::clearGraph()
     highlighted_ = nullptr;
     marked_.clear(); // the marks are children of the nodes clear() deletes
     // Children (embryos) go with their listeners: delete top-level sockets only via clear().
+    for (SccHullItem *hull : hulls_)
+        delete hull; // with its caption, an item of its own that clear() would delete twice
+    hulls_.clear();
     clear();
+    badged_.clear();
+    scan_cursor_sock_ = inflight::npos;
     sockets_.clear();
     processes_.clear();
     aggregates_.clear();
@@ -426,7 +436,9 @@ void GraphScene::rebuild()
     noteWhereNewNodesWere(before);
     syncEdges();
     updateRoleCounts();
-    syncWalkMarks();
+    syncBadges();
+    syncHulls();
+    syncScanCursor();
     setSelectedSocket(selected_);
 
     std::size_t fresh = 0, survivors = 0;
@@ -493,7 +505,9 @@ void GraphScene::updateState()
                     item->setHitlist(it == bundle_hits.end() ? 0 : it->second);
                 }
     updateRoleCounts();
-    syncWalkMarks();
+    syncBadges();
+    syncHulls();
+    syncScanCursor();
     if (sizes_changed) {
         layout_.requestLayout(false);
         routeEdges();
@@ -866,6 +880,7 @@ void GraphScene::routeEdges()
             e->route(avoid ? &obstacles : nullptr);
     for (auto &[k, link] : peer_links_)
         link->sync();
+    reshapeHulls();
 }
 
 QRectF GraphScene::contentRect() const
@@ -899,9 +914,12 @@ void GraphScene::updateSceneRect()
         for (auto &[k, e] : edges_)
             if (e->isVisible())
                 r = r.united(e->sceneBoundingRect().adjusted(-10, -10, 10, 10));
-    for (std::uint32_t sock : walk_marked_)
-        if (const WalkMarkItem *mark = walkMarkOf(sock); mark && mark->isVisible())
+    for (std::uint32_t sock : badged_)
+        if (const CollectorBadgeItem *mark = badgeOf(sock); mark && mark->isVisible())
             r = r.united(mark->sceneBoundingRect());
+    for (const SccHullItem *hull : hulls_)
+        if (hull->isVisible())
+            r = r.united(hull->sceneBoundingRect()).united(hull->captionRect());
     setSceneRect(r);
 }
 
@@ -1044,41 +1062,156 @@ void GraphScene::setExaminedEdge(std::optional<std::pair<std::uint32_t, std::uin
     }
 }
 
-WalkMarkItem *GraphScene::walkMarkOf(std::uint32_t sock) const
+CollectorBadgeItem *GraphScene::badgeOf(std::uint32_t sock) const
 {
     SocketItem *socket = socketItem(sock);
     if (!socket)
         return nullptr;
     for (QGraphicsItem *child : socket->childItems())
-        if (child->type() == WalkMarkItem::Type)
-            return static_cast<WalkMarkItem *>(child);
+        if (child->type() == CollectorBadgeItem::Type)
+            return static_cast<CollectorBadgeItem *>(child);
     return nullptr;
 }
 
-void GraphScene::syncWalkMarks()
+CollectorBadgeItem *GraphScene::walkMarkOf(std::uint32_t sock) const
 {
-    // This step's numbers; the last step's go where the vertex left the walk.
+    CollectorBadgeItem *badge = badgeOf(sock);
+    return badge && badge->isWalkMark() ? badge : nullptr;
+}
+
+void GraphScene::syncBadges()
+{
+    // This step's numbers; the last step's go where the vertex left the walk or the socket the
+    // candidates.
     std::vector<std::uint32_t> now;
     bool grown = false;
-    for (const auto &m : snapshot_->walk_marks) {
-        SocketItem *socket = socketItem(m.sock);
+    auto keep = [&](std::uint32_t sock, auto &&update, auto &&make) {
+        SocketItem *socket = socketItem(sock);
         if (!socket)
-            continue; // drawn inside an aggregate
-        if (WalkMarkItem *item = walkMarkOf(m.sock)) {
-            item->setMark(m);
-        } else {
-            new WalkMarkItem(socket, m);
+            return; // drawn inside an aggregate
+        CollectorBadgeItem *item = badgeOf(sock);
+        if (item && !update(item)) {
+            delete item; // the other collector's badge
+            item = nullptr;
+        }
+        if (!item) {
+            make(socket);
             grown = true;
         }
-        now.push_back(m.sock); // in socket order, as the snapshot keeps them
-    }
-    for (std::uint32_t sock : walk_marked_)
+        now.push_back(sock); // in socket order, as the snapshot keeps them
+    };
+    for (const auto &m : snapshot_->walk_marks)
+        keep(
+            m.sock,
+            [&](CollectorBadgeItem *item) {
+                if (!item->isWalkMark())
+                    return false;
+                item->setMark(m);
+                return true;
+            },
+            [&](SocketItem *socket) { new CollectorBadgeItem(socket, m); });
+    // The classic collection's candidates, from select to the hitlist: the counts it compares.
+    if (!graph_era_)
+        for (const auto &n : snapshot_->nodes)
+            if (n.role == inflight::GcRole::candidate || n.role == inflight::GcRole::maybe_cycle)
+                keep(
+                    n.sock,
+                    [&](CollectorBadgeItem *item) {
+                        if (item->isWalkMark())
+                            return false;
+                        item->setCounts(n.file_refs, n.inflight);
+                        return true;
+                    },
+                    [&](SocketItem *socket) { new CollectorBadgeItem(socket, n.file_refs, n.inflight); });
+    for (std::uint32_t sock : badged_)
         if (!std::binary_search(now.begin(), now.end(), sock))
-            delete walkMarkOf(sock);
-    walk_marked_ = std::move(now);
+            delete badgeOf(sock);
+    badged_ = std::move(now);
     // A badge over a top row of sockets reaches above the layout's box: the view can show it.
     if (grown)
         updateSceneRect();
+}
+
+void GraphScene::syncHulls()
+{
+    // A hull a student can read: a few SCCs whose members are drawn one by one. In a scene of
+    // thousands the SCC list and the narration say it.
+    constexpr std::size_t kMaxHulls = 48, kMaxMembers = 64;
+    std::vector<const inflight::SnapshotScc *> shown;
+    if (graph_era_ && snapshot_->sccs.size() <= kMaxHulls)
+        for (const auto &scc : snapshot_->sccs) {
+            const bool drawn = scc.members.size() <= kMaxMembers &&
+                               std::all_of(scc.members.begin(), scc.members.end(),
+                                           [this](std::uint32_t m) { return socketItem(m) != nullptr; });
+            if (drawn)
+                shown.push_back(&scc);
+        }
+    const bool grown = shown.size() > hulls_.size();
+    while (hulls_.size() > shown.size()) {
+        delete hulls_.back();
+        hulls_.pop_back();
+    }
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        const QString caption = QString::fromStdString(inflight::scc_caption(*snapshot_, *shown[i]));
+        if (i < hulls_.size()) {
+            hulls_[i]->setScc(*shown[i], caption);
+        } else {
+            hulls_.push_back(new SccHullItem(*shown[i], caption));
+            addItem(hulls_.back());
+            addItem(hulls_.back()->captionItem());
+        }
+    }
+    reshapeHulls();
+    // A verdict's caption is longer than "judging": the view must be able to show it whole.
+    const bool outside = std::any_of(hulls_.begin(), hulls_.end(), [this](const SccHullItem *h) {
+        return h->isVisible() && !sceneRect().contains(h->captionRect());
+    });
+    if (grown || outside)
+        updateSceneRect();
+}
+
+void GraphScene::syncScanCursor()
+{
+    const std::uint32_t sock = snapshot_->classic_scan_subject;
+    if (sock == scan_cursor_sock_ && (sock == inflight::npos || socketItem(sock)))
+        return;
+    if (SocketItem *was = socketItem(scan_cursor_sock_))
+        for (QGraphicsItem *child : was->childItems())
+            if (child->type() == ScanCursorItem::Type)
+                delete child;
+    SocketItem *socket = socketItem(sock);
+    scan_cursor_sock_ = socket ? sock : inflight::npos;
+    if (socket)
+        new ScanCursorItem(socket);
+}
+
+void GraphScene::reshapeHulls()
+{
+    if (hulls_.empty())
+        return;
+    std::vector<QRectF> taken; // what a caption should not cover: every box drawn
+    for (auto &[s, item] : sockets_)
+        if (item->isVisible() && !item->parentItem())
+            taken.push_back(item->sceneBox());
+    for (auto &[p, item] : processes_)
+        if (item->isVisible())
+            taken.push_back(item->sceneBox());
+    for (SccHullItem *hull : hulls_) {
+        std::vector<QRectF> boxes;
+        bool visible = true;
+        for (std::uint32_t m : hull->scc().members) {
+            SocketItem *socket = socketItem(m);
+            NodeItem *top = socket ? topLevel(socket) : nullptr;
+            visible = visible && top && top->isVisible();
+            if (!visible)
+                break;
+            boxes.push_back(socket->sceneBox());
+            if (const CollectorBadgeItem *mark = walkMarkOf(m))
+                boxes.push_back(mark->sceneBoundingRect());
+        }
+        hull->setVisible(visible);
+        hull->reshape(visible ? boxes : std::vector<QRectF>(), taken);
+    }
 }
 
 bool GraphScene::isMarked(NodeKey key) const { return std::find(marked_.begin(), marked_.end(), key) != marked_.end(); }

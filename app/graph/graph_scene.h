@@ -34,8 +34,9 @@ class PeerLinkItem;
 class NodeItem;
 class ProcessItem;
 class QVariantAnimation;
+class SccHullItem;
 class SocketItem;
-class WalkMarkItem;
+class CollectorBadgeItem;
 
 class GraphScene : public QGraphicsScene {
     Q_OBJECT
@@ -129,9 +130,16 @@ public:
     // The in-flight copies of `from`'s file in `to`'s queue (to: the walk's successor, the
     // listener for an embryo) that the graph walk examines at this step; none: nullopt.
     void setExaminedEdge(std::optional<std::pair<std::uint32_t, std::uint32_t>> edge);
-    // The graph walk's numbers on a socket at this step (nullptr: none, or drawn in an aggregate).
-    WalkMarkItem *walkMarkOf(std::uint32_t sock) const;
-    const std::vector<std::uint32_t> &walkMarkedSockets() const { return walk_marked_; }
+    // The collector's numbers on a socket at this step: the graph walk's or a classic
+    // candidate's (nullptr: none, or drawn in an aggregate); walkMarkOf() the walk's only.
+    CollectorBadgeItem *badgeOf(std::uint32_t sock) const;
+    CollectorBadgeItem *walkMarkOf(std::uint32_t sock) const;
+    const std::vector<std::uint32_t> &badgedSockets() const { return badged_; }
+    // The hulls around this collection's SCCs, in the snapshot's order (none where a member is
+    // drawn inside an aggregate, or when there are too many to read).
+    const std::vector<SccHullItem *> &sccHulls() const { return hulls_; }
+    // The classic collection's place: the socket whose queue it scans (npos: none drawn).
+    std::uint32_t scanCursorSocket() const { return scan_cursor_sock_; }
     void setFindingMarks(const std::vector<std::uint32_t> &sockets, const std::vector<std::uint32_t> &processes,
                          const QString &finding);
     int findingMarkCount() const { return static_cast<int>(marked_.size()); }
@@ -170,7 +178,10 @@ private:
     void syncAggregates(bool &sizes_changed);
     void syncEdges();
     void updateRoleCounts();
-    void syncWalkMarks();
+    void syncBadges();
+    void syncHulls();
+    void syncScanCursor();
+    void reshapeHulls();
     void assignLanes();
     void routeEdges();
     void updateVisibility();
@@ -211,7 +222,9 @@ private:
     std::unordered_map<std::uint32_t, QPointF> expand_origin_; // instance -> where its aggregate was
     std::unordered_map<graph::NodeKey, QPointF> moved_out_of_; // new node -> the aggregate it was in
     std::unordered_map<graph::NodeKey, QPointF> placed_;       // node -> centre from the last layout
-    std::vector<std::uint32_t> walk_marked_;                   // sockets with a walk mark, in id order
+    std::vector<std::uint32_t> badged_;                        // sockets with a badge, in id order
+    std::vector<SccHullItem *> hulls_;
+    std::uint32_t scan_cursor_sock_ = 0xffffffffu;
 
     LayoutCoordinator layout_;
 

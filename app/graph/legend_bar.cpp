@@ -29,6 +29,7 @@ struct LegendBar::Entry {
     QString text;
     std::function<void(QPainter &, const QRectF &)> draw; // the symbol in a box of 1.6em × 1em
     bool row_break = false;                               // starts a new row
+    unsigned mark = 0;                                    // a collector's mark (LegendBar::Mark), or 0
 };
 
 LegendBar::LegendBar(QWidget *parent) : QWidget(parent)
@@ -90,11 +91,16 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
                 }};
     };
     const QColor border(0x50, 0x50, 0x58);
-    std::vector<Entry> entries = {role(GcRole::idle), role(GcRole::inflight), role(GcRole::candidate)};
+    std::vector<Entry> entries;
+    // Compact, only what the graph shows now (and everything while it shows nothing).
+    const bool all = !compact_ || roles_on_graph_ == 0;
+    const auto shown = [&](GcRole r) { return all || (roles_on_graph_ & (1u << static_cast<unsigned>(r))); };
     // The restore walk's flag is classic's; an SCC awaiting its verdict is the graph walk's.
-    entries.push_back(role(graph ? GcRole::scc_pending : GcRole::maybe_cycle));
-    for (GcRole r : {GcRole::not_cycle, GcRole::garbage, GcRole::leaked, GcRole::released})
-        entries.push_back(role(r));
+    for (GcRole r :
+         {GcRole::idle, GcRole::inflight, GcRole::candidate, graph ? GcRole::scc_pending : GcRole::maybe_cycle,
+          GcRole::not_cycle, GcRole::garbage, GcRole::leaked, GcRole::released})
+        if (shown(r))
+            entries.push_back(role(r));
     const std::vector<Entry> shapes = {
         {QStringLiteral("stream"),
          [border](QPainter &p, const QRectF &b) {
@@ -179,34 +185,84 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
                                         << QPointF(b.right() - 7, y + 4));
          }},
     };
-    if (!with_shapes)
-        return entries;
-    entries.insert(entries.end(), shapes.begin(), shapes.end());
-    entries[entries.size() - shapes.size()].row_break = true; // the shapes apart from the roles
+    // What the running collector draws on the graph: kept in the presentation key too, where a
+    // lesson is read from them.
+    const auto badge = [](const QString &numbers) {
+        return [numbers](QPainter &p, const QRectF &b) {
+            p.setPen(QPen(QColor(0x30, 0x30, 0x38), 1.2));
+            p.setBrush(Qt::white);
+            p.drawRoundedRect(b, b.height() / 3, b.height() / 3);
+            QFont f = p.font();
+            f.setPixelSize(std::max(6, qRound(b.height() * 0.7)));
+            p.setFont(f);
+            p.setPen(Qt::black);
+            p.drawText(b, Qt::AlignCenter, numbers);
+        };
+    };
+    std::vector<Entry> marks;
     if (graph) {
-        // What the graph walk draws on the vertices and edges it works on.
-        entries.push_back({tr("walk: index / scc_index"), [](QPainter &p, const QRectF &b) {
-                               p.setPen(QPen(QColor(0x30, 0x30, 0x38), 1.2));
-                               p.setBrush(Qt::white);
-                               p.drawRoundedRect(b, b.height() / 3, b.height() / 3);
-                               QFont f = p.font();
-                               f.setPixelSize(std::max(6, qRound(b.height() * 0.7)));
-                               p.setFont(f);
-                               p.setPen(Qt::black);
-                               p.drawText(b, Qt::AlignCenter, QStringLiteral("3/2"));
-                           }});
-        entries.push_back({tr("edge the walk examines"), [&t](QPainter &p, const QRectF &b) {
-                               const double y = b.center().y();
-                               p.setPen(QPen(t.examinedEdgeColor(), 8, Qt::SolidLine, Qt::RoundCap));
-                               p.drawLine(QPointF(b.left() + 3, y), QPointF(b.right() - 6, y));
-                               p.setPen(QPen(t.edgeColor(), 2.5));
-                               p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 6, y));
-                               p.setBrush(t.edgeColor());
-                               p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4)
-                                                         << QPointF(b.right() - 8, y + 4));
-                           }});
+        marks.push_back({tr("walk: index / scc_index"), badge(QStringLiteral("3/2")), false, walk_numbers});
+        marks.push_back({tr("SCC and its verdict"),
+                         [&t](QPainter &p, const QRectF &b) {
+                             QColor fill = t.roleColor(GcRole::not_cycle);
+                             fill.setAlpha(110);
+                             p.setPen(QPen(t.roleColor(GcRole::not_cycle).darker(160), 1.5));
+                             p.setBrush(fill);
+                             p.drawPolygon(QPolygonF()
+                                           << QPointF(b.left() + 3, b.top()) << QPointF(b.right(), b.top())
+                                           << QPointF(b.right() - 3, b.bottom()) << QPointF(b.left(), b.bottom()));
+                         },
+                         false, scc_hull});
+        marks.push_back({tr("edge the walk examines"),
+                         [&t](QPainter &p, const QRectF &b) {
+                             const double y = b.center().y();
+                             p.setPen(QPen(t.examinedEdgeColor(), 8, Qt::SolidLine, Qt::RoundCap));
+                             p.drawLine(QPointF(b.left() + 3, y), QPointF(b.right() - 6, y));
+                             p.setPen(QPen(t.edgeColor(), 2.5));
+                             p.drawLine(QPointF(b.left(), y), QPointF(b.right() - 6, y));
+                             p.setBrush(t.edgeColor());
+                             p.drawPolygon(QPolygonF() << QPointF(b.right(), y) << QPointF(b.right() - 8, y - 4)
+                                                       << QPointF(b.right() - 8, y + 4));
+                         },
+                         false, examined_edge});
+    } else {
+        marks.push_back({tr("candidate: file refs / inflight"), badge(QStringLiteral("2/1")), false, candidate_counts});
+        marks.push_back({tr("queue the scan reads"),
+                         [&t](QPainter &p, const QRectF &b) {
+                             const double y = b.center().y(), h = b.height();
+                             QColor fill = t.examinedEdgeColor();
+                             fill.setAlpha(255);
+                             p.setPen(QPen(QColor(0x30, 0x30, 0x38), 1.2));
+                             p.setBrush(fill);
+                             p.drawPolygon(QPolygonF()
+                                           << QPointF(b.right(), y) << QPointF(b.right() - h * 0.6, y - h / 2)
+                                           << QPointF(b.right() - h * 0.6, y - h / 5)
+                                           << QPointF(b.left() + 2, y - h / 5) << QPointF(b.left() + 2, y + h / 5)
+                                           << QPointF(b.right() - h * 0.6, y + h / 5)
+                                           << QPointF(b.right() - h * 0.6, y + h / 2));
+                         },
+                         false, scan_cursor});
     }
+    if (with_shapes) {
+        entries.insert(entries.end(), shapes.begin(), shapes.end());
+        entries[entries.size() - shapes.size()].row_break = true; // the shapes apart from the roles
+    }
+    for (const Entry &m : marks)
+        if (!compact_ || (marks_on_graph_ & m.mark))
+            entries.push_back(m);
     return entries;
+}
+
+void LegendBar::setOnGraph(unsigned roles, unsigned marks)
+{
+    if (roles == roles_on_graph_ && marks == marks_on_graph_)
+        return;
+    roles_on_graph_ = roles;
+    marks_on_graph_ = marks;
+    if (compact_) {
+        updateGeometry();
+        update();
+    }
 }
 
 void LegendBar::setCompact(bool on)

@@ -24,6 +24,10 @@ public:
     QStringList entryTexts() const;
     // Only the colours (presentation mode: the shapes row gives the graph its height back).
     void setCompact(bool on);
+    // What the graph draws now, by bits: 1 << GcRole for the roles, and the collector's marks.
+    // A compact key names only these, so it explains every mark on screen in as few rows.
+    enum Mark : unsigned { walk_numbers = 1, scc_hull = 2, examined_edge = 4, candidate_counts = 8, scan_cursor = 16 };
+    void setOnGraph(unsigned roles, unsigned marks);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -36,4 +40,5 @@ private:
     bool withShapes(int width) const; // not compact, and the whole key fits in three rows
     bool compact_ = false;
     double compact_scale_ = 0; // the theme's font scale when it became compact
+    unsigned roles_on_graph_ = ~0u, marks_on_graph_ = ~0u;
 };
