@@ -2,6 +2,7 @@
 // Slide-ready pictures of the graph: every drawn item inside the picture (fd curves and labels
 // too), the title line and narration as text in the SVG, the file name of scene, variant and
 // step, the 2x PNG, and the headless `--export-graph`. Runs offscreen (QT_QPA_PLATFORM=offscreen).
+#include "graph/collector_badge_item.h"
 #include "graph/edge_item.h"
 #include "graph/fd_edge_item.h"
 #include "graph/graph_export.h"
@@ -10,7 +11,6 @@
 #include "graph/legend_bar.h"
 #include "graph/scc_hull_item.h"
 #include "graph/socket_item.h"
-#include "graph/collector_badge_item.h"
 #include "inflight/event.hpp"
 #include "inflight/graph_snapshot.hpp"
 #include "player_controller.h"
@@ -253,6 +253,56 @@ private slots:
         c.seek(c.totalSteps()); // past the collections: no hull
         QVERIFY(panel.waitForLayout());
         QVERIFY(scene->sccHulls().empty());
+    }
+
+    void classicCandidatesShowTheirCountsAndTheScansPlace()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openFile(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/cycle-kept-alive-by-open-fd.scn")));
+        c.setEra(inflight::GcEra::classic);
+        auto id = [&c](const char *label) {
+            const inflight::GraphSnapshot g = inflight::snapshot_graph(c.sim().kernel());
+            for (const auto &n : g.nodes)
+                if (g.label_of(n) == label)
+                    return n.sock;
+            return inflight::npos;
+        };
+        // The last collection's decrement of b while a's queue is scanned.
+        std::uint64_t decrement = 0;
+        std::uint32_t scanned = inflight::npos;
+        while (!c.atEnd()) {
+            c.stepInto();
+            const inflight::Event *e = c.currentEvent();
+            if (e && e->kind == inflight::EventKind::scan)
+                scanned = e->a;
+            if (e && e->kind == inflight::EventKind::inflight_change && e->fn == inflight::KFn::dec_inflight &&
+                e->a == id("b"))
+                decrement = c.position();
+        }
+        QVERIFY(decrement > 0);
+        c.seek(decrement);
+        QVERIFY(panel.waitForLayout());
+        GraphScene *scene = panel.scene();
+        const CollectorBadgeItem *b = scene->badgeOf(id("b"));
+        QVERIFY(b && !b->isWalkMark());
+        QCOMPARE(b->numbersText(), QStringLiteral("1 / 0")); // file refs 1, inflight taken down to 0
+        QVERIFY(scene->badgeOf(id("a")));
+        QCOMPARE(scene->scanCursorSocket(), id("a")); // b's copy sits in a's queue
+        QVERIFY(scanned != inflight::npos);
+        const QStringList legend = panel.legend()->entryTexts();
+        QVERIFY2(legend.contains(QStringLiteral("candidate: file refs / inflight")), qPrintable(legend.join(u'|')));
+
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("decrement.svg"));
+        QString error;
+        QVERIFY2(panel.exportSvg(svg, &error), qPrintable(error));
+        QVERIFY(svgTexts(svg).contains(QStringLiteral("1 / 0")));
+
+        c.seek(c.totalSteps()); // after the collection: no counts, no cursor
+        QVERIFY(panel.waitForLayout());
+        QVERIFY(!scene->badgeOf(id("b")));
+        QCOMPARE(scene->scanCursorSocket(), inflight::npos);
     }
 
     void titleAndNarrationAreTextInTheSvg()
