@@ -305,6 +305,60 @@ private slots:
         QCOMPARE(scene->scanCursorSocket(), inflight::npos);
     }
 
+    void aMoveRingsWhatItChangedUntilTheNext()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        QVERIFY(c.openText(QStringLiteral("scene \"r\"\nsocketpair a b\nsocketpair c d\nsocketpair e f\n"
+                                          "send b fds=c\nclose f\n"),
+                           QStringLiteral("r.scn")));
+        auto id = [&c](const char *label) {
+            const inflight::GraphSnapshot g = inflight::snapshot_graph(c.sim().kernel());
+            for (const auto &n : g.nodes)
+                if (g.label_of(n) == label)
+                    return n.sock;
+            return inflight::npos;
+        };
+        auto ringed = [&panel] {
+            std::vector<std::uint32_t> on;
+            for (SocketItem *item : panel.scene()->socketItems())
+                if (item->changed())
+                    on.push_back(item->sock());
+            std::sort(on.begin(), on.end());
+            return on;
+        };
+        auto statementEnd = [&c](int line) {
+            c.first();
+            while (!c.atEnd()) {
+                c.stepInto();
+                const inflight::Event *e = c.currentEvent();
+                if (e && e->kind == inflight::EventKind::stmt_end && e->scene_line == std::uint32_t(line))
+                    return c.position();
+            }
+            return std::uint64_t(0);
+        };
+        const std::uint64_t before_send = statementEnd(4), after_send = statementEnd(5), after_close = statementEnd(6);
+        QVERIFY(before_send && after_send > before_send && after_close > after_send);
+        c.seek(before_send);
+        QVERIFY(panel.waitForLayout());
+        c.seek(after_send);
+        QVERIFY(panel.waitForLayout());
+        // c went in flight; a's queue holds it. b, d, e and f are as they were.
+        const std::vector<std::uint32_t> sent = ringed();
+        QVERIFY2(sent == (std::vector<std::uint32_t>{std::min(id("a"), id("c")), std::max(id("a"), id("c"))}),
+                 qPrintable(QString::number(sent.size())));
+        QCOMPARE(panel.scene()->changedSockets().size(), std::size_t(2));
+        // The next move's marks replace them.
+        c.seek(after_close);
+        QVERIFY(panel.waitForLayout());
+        QVERIFY(!ringed().empty());
+        QVERIFY(!panel.scene()->socketItem(id("c"))->changed());
+        // A jump across the whole run changes too much to point at.
+        c.seek(0);
+        QVERIFY(panel.waitForLayout());
+        QVERIFY(ringed().empty());
+    }
+
     void titleAndNarrationAreTextInTheSvg()
     {
         PlayerController c;

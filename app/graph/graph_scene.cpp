@@ -99,6 +99,9 @@ void GraphScene::setSnapshot(std::shared_ptr<const inflight::GraphSnapshot> snap
 {
     const std::uint64_t key = graph::structureKey(*snapshot);
     const bool era_changed = graph_era != graph_era_;
+    // The same step again (a restyle, a new threshold) keeps the marks of the move to it.
+    const bool moved = snapshot != snapshot_;
+    const std::shared_ptr<const inflight::GraphSnapshot> before = std::move(snapshot_);
     snapshot_ = std::move(snapshot);
     graph_era_ = graph_era;
     node_index_ = graph::nodeIndexById(*snapshot_);
@@ -109,6 +112,39 @@ void GraphScene::setSnapshot(std::shared_ptr<const inflight::GraphSnapshot> snap
     } else {
         updateState();
     }
+    if (moved)
+        markChanges(era_changed || !before ? inflight::GraphSnapshot() : *before);
+}
+
+void GraphScene::markChanges(const inflight::GraphSnapshot &before)
+{
+    // What a student should look at after a press: the sockets whose colour, counts, queue or
+    // reachability the move changed, and the new ones. A jump that changed many points at
+    // nothing (the first picture of a run included).
+    constexpr std::size_t kMost = 12;
+    std::vector<std::uint32_t> now;
+    if (!before.nodes.empty()) {
+        for (const auto &n : snapshot_->nodes) {
+            const bool fresh = n.sock >= before.nodes.size();
+            const auto &b = fresh ? n : before.nodes[n.sock];
+            if (fresh || b.role != n.role || b.file_refs != n.file_refs || b.inflight != n.inflight ||
+                b.queue != n.queue || b.unreachable != n.unreachable)
+                now.push_back(n.sock);
+            if (now.size() > kMost)
+                break;
+        }
+        if (now.size() > kMost || now.size() * 2 > snapshot_->nodes.size() + 2)
+            now.clear();
+    }
+    for (std::uint32_t sock : changed_)
+        if (SocketItem *item = socketItem(sock))
+            item->setChanged(false);
+    changed_.clear();
+    for (std::uint32_t sock : now)
+        if (SocketItem *item = socketItem(sock)) {
+            item->setChanged(true);
+            changed_.push_back(sock);
+        }
 }
 
 QString GraphScene::labelOf(std::uint32_t sock) const
@@ -1011,7 +1047,7 @@ bool GraphScene::expandAggregate(NodeKey key, std::size_t instances)
     }
     has_structure_ = false;
     expanding_ = true;
-    setSnapshot(std::move(snapshot_), graph_era_);
+    setSnapshot(snapshot_, graph_era_); // the same step: its marks stay
     return true;
 }
 

@@ -138,6 +138,9 @@ public:
     // The hulls around this collection's SCCs, in the snapshot's order (none where a member is
     // drawn inside an aggregate, or when there are too many to read).
     const std::vector<SccHullItem *> &sccHulls() const { return hulls_; }
+    // The sockets the last move changed (role, counts, queue, reachability, or new), ringed
+    // until the next; none after a jump that changed too much to point at.
+    const std::vector<std::uint32_t> &changedSockets() const { return changed_; }
     // The classic collection's place: the socket whose queue it scans (npos: none drawn).
     std::uint32_t scanCursorSocket() const { return scan_cursor_sock_; }
     void setFindingMarks(const std::vector<std::uint32_t> &sockets, const std::vector<std::uint32_t> &processes,
@@ -181,6 +184,7 @@ private:
     void syncBadges();
     void syncHulls();
     void syncScanCursor();
+    void markChanges(const inflight::GraphSnapshot &before);
     void reshapeHulls();
     void assignLanes();
     void routeEdges();
@@ -225,6 +229,7 @@ private:
     std::vector<std::uint32_t> badged_;                        // sockets with a badge, in id order
     std::vector<SccHullItem *> hulls_;
     std::uint32_t scan_cursor_sock_ = 0xffffffffu;
+    std::vector<std::uint32_t> changed_;
 
     LayoutCoordinator layout_;
 

@@ -75,8 +75,23 @@ void NodeItem::setHighlighted(bool on)
     update();
 }
 
+void NodeItem::setChanged(bool on)
+{
+    if (on == changed_)
+        return;
+    changed_ = on;
+    update();
+}
+
 void NodeItem::drawHighlight(QPainter *painter) const
 {
+    if (changed_) {
+        painter->setBrush(Qt::NoBrush);
+        painter->setPen(QPen(Qt::white, 7));
+        painter->drawRoundedRect(box_.adjusted(-4.5, -4.5, 4.5, 4.5), 9, 9);
+        painter->setPen(QPen(Qt::black, 3));
+        painter->drawRoundedRect(box_.adjusted(-4.5, -4.5, 4.5, 4.5), 9, 9);
+    }
     if (!highlighted_)
         return;
     QColor c = Theme::instance().selectionColor();

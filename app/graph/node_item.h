@@ -27,6 +27,10 @@ public:
 
     void setHighlighted(bool on);
     bool highlighted() const { return highlighted_; }
+    // Changed by the last move (a beat, a step): a bold ring the eye goes to, gone at the next.
+    // Black on a white halo, so it reads on every fill and to every eye.
+    void setChanged(bool on);
+    bool changed() const { return changed_; }
 
     // Layout bookkeeping: where the last applied layout wants the node.
     QPointF target() const { return target_; }
@@ -42,5 +46,6 @@ private:
     QRectF box_;
     QPointF target_;
     bool highlighted_ = false;
+    bool changed_ = false;
     mutable QPolygonF outline_polygon_;
 };
