@@ -190,7 +190,15 @@ std::optional<std::uint64_t> scan_last(const std::vector<Event> &ev, std::uint64
     return out;
 }
 
-bool is_note(const Event &e) { return e.kind == EventKind::note && e.fn == KFn::scene; }
+bool is_note(const Event &e)
+{
+    return e.kind == EventKind::note && e.fn == KFn::scene && e.scene_note_shows() == SceneNote::note;
+}
+// Where N and P stop: a note, or an ask's question (not its answer, the step after it).
+bool is_outline_stop(const Event &e)
+{
+    return e.kind == EventKind::note && e.fn == KFn::scene && e.scene_note_shows() != SceneNote::answer;
+}
 bool is_statement(const Event &e) { return e.kind == EventKind::stmt_begin; }
 bool is_collection(const Event &e) { return e.kind == EventKind::gc_begin; }
 
@@ -251,6 +259,16 @@ void TestBeats::triangleBeats()
             QVERIFY2(it != beats.end() && it->kind == BeatKind::note, qPrintable(QString::number(e.step)));
         }
     QCOMPARE(notes, 6);
+    // The ask before the collection: its question, then its answer on the next step, each a beat;
+    // the collection is the beat after them.
+    const auto question =
+        std::find_if(beats.begin(), beats.end(), [](const Beat &b) { return b.kind == BeatKind::question; });
+    QVERIFY(question != beats.end() && question + 2 < beats.end());
+    QCOMPARE((question + 1)->kind, BeatKind::answer);
+    QCOMPARE((question + 1)->step, question->step + 1);
+    QCOMPARE(question->scene_line, (question + 1)->scene_line);
+    QCOMPARE((question + 2)->kind, BeatKind::collection_begins);
+    QCOMPARE(std::count_if(beats.begin(), beats.end(), [](const Beat &b) { return b.kind == BeatKind::question; }), 1);
     // The collection's phases, in their order, between its beginning and its end.
     std::vector<std::string> collection;
     bool inside = false;
@@ -324,8 +342,8 @@ void TestBeats::noBeatLeavesThePictureUnchanged()
     const std::vector<std::string> pics = pictures_at(s, o, beats);
     QCOMPARE(pics.size(), beats.size()); // every beat is a step the run stops at
     for (std::size_t i = 1; i < beats.size(); ++i) {
-        if (beats[i].kind == BeatKind::note)
-            continue; // the note box shows its text
+        if (beats[i].kind == BeatKind::note || beats[i].kind == BeatKind::question || beats[i].kind == BeatKind::answer)
+            continue; // the note box shows its text (an ask's question, then its answer)
         QVERIFY2(pics[i] != pics[i - 1],
                  qPrintable(QStringLiteral("beat %1 (step %2, line %3, %4) shows what beat %5 showed")
                                 .arg(i + 1)
@@ -505,8 +523,9 @@ void TestBeats::navigationEqualsALinearScan()
         max_line = std::max(max_line, e.scene_line);
     for (std::uint64_t here = 0; here <= r.total + 1; ++here) {
         const QByteArray at = "at step " + QByteArray::number(qulonglong(here));
-        QVERIFY2(index.next_note(here) == scan_next(r.plain, here, is_note), at);
-        QVERIFY2(index.previous_note(here) == (here ? scan_last(r.plain, here - 1, is_note) : std::nullopt), at);
+        QVERIFY2(index.next_note(here) == scan_next(r.plain, here, is_outline_stop), at);
+        QVERIFY2(index.previous_note(here) == (here ? scan_last(r.plain, here - 1, is_outline_stop) : std::nullopt),
+                 at);
         QVERIFY2(step_of(index.next_statement(here)) == scan_next(r.plain, here, is_statement), at);
         QVERIFY2(step_of(index.statement_at_or_before(here)) == scan_last(r.plain, here, is_statement), at);
         QVERIFY2(step_of(index.statement_before(here)) ==

@@ -198,7 +198,7 @@ private slots:
         QStringList labels;
         for (const QJsonValue &i : items)
             labels << i.toObject()[QStringLiteral("label")].toString();
-        QCOMPARE(static_cast<std::size_t>(inflight::statement_names().size()), std::size_t(24)); // with delayed_fput
+        QCOMPARE(static_cast<std::size_t>(inflight::statement_names().size()), std::size_t(25)); // with ask
         for (std::string_view name : inflight::statement_names())
             QVERIFY2(labels.contains(QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()))),
                      name.data());

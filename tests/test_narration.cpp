@@ -285,7 +285,13 @@ private slots:
         QVERIFY(any_contains(w, EventKind::fd_close, "u0's file still has 2 references"));
         QVERIFY(any_contains(w, EventKind::fd_close, "was the last reference to p0's file"));
         QVERIFY(any_contains(w, EventKind::expect_result,
-                             "The expectation on line 31 holds: u0, u1, u2, u3, u4, u5 and p0 are freed."));
+                             "The expectation on line 32 holds: u0, u1, u2, u3, u4, u5 and p0 are freed."));
+        // The ask before close p0: its question, its answer, and the answer's check after it.
+        QVERIFY(
+            any_contains(w, EventKind::note, "Question: Closing p0 starts a collection. Which sockets will it free?"));
+        QVERIFY(any_contains(w, EventKind::note, "Answer: u0, u1, u2, u3, u4, u5 and p0 are freed."));
+        QVERIFY(any_contains(w, EventKind::expect_result,
+                             "The answer to the question on line 30 holds: u0, u1, u2, u3, u4, u5 and p0 are freed."));
         QVERIFY(any_contains(w, EventKind::note, "Note: The triangle test from scm_rights.c."));
         QVERIFY2(w.end.find("The collector freed u0, u1, u2, u3, u4 and u5 (6 sockets).") != std::string::npos,
                  w.end.c_str());

@@ -5,6 +5,7 @@
 #include "inflight/diagnostic.hpp"
 #include "inflight/errno_code.hpp"
 #include "inflight/gc_era.hpp"
+#include "inflight/language_service.hpp"
 #include "inflight/line_tokens.hpp"
 #include "inflight/name_template.hpp"
 #include "inflight/parser.hpp"
@@ -317,6 +318,88 @@ private slots:
         QCOMPARE(s[10].count, std::int64_t(0));
         QCOMPARE(s[13].op, Op::expect_error);
         QCOMPARE(errno_name(s[13].error), std::string_view("EBADF"));
+    }
+
+    // ask "QUESTION" answer ...: an expectation (expect's op and operands) with its question.
+    void asks()
+    {
+        const auto r = parse("socketpair a b\n"
+                             "ask \"Which socket goes?\" answer freed a\n"
+                             "close a\n"
+                             "ask \"And \\\"b\\\"?\" answer inflight b 0\n"
+                             "close b\n"
+                             "ask \"What does this close return?\" answer error EBADF\n"
+                             "close b\n");
+        VERIFY_OK(r);
+        const auto &s = r.scene.statements;
+        QCOMPARE(s[1].op, Op::expect_freed);
+        QVERIFY(s[1].ask);
+        QCOMPARE(s[1].ask->question, std::string("Which socket goes?"));
+        QCOMPARE(at(s[1].ask->question_loc), QString("2:5"));
+        QCOMPARE(at(s[1].ask->answer_loc), QString("2:26"));
+        QCOMPARE(texts(s[1].names), (std::vector<std::string>{"a"}));
+        QCOMPARE(s[3].op, Op::expect_inflight);
+        QCOMPARE(s[3].ask->question, std::string("And \"b\"?"));
+        QCOMPARE(s[3].count, std::int64_t(0));
+        QCOMPARE(s[5].op, Op::expect_error);
+        QCOMPARE(errno_name(s[5].error), std::string_view("EBADF"));
+        QVERIFY(!s[2].ask);
+    }
+
+    // The answer's labels are checked once the statement after the ask has run: an ask may be
+    // about the sockets that statement creates; and that statement must be there and act.
+    void asksAreCheckedAfterTheirStatement()
+    {
+        VERIFY_OK(parse("ask \"What does this make?\" answer alive a b\nsocketpair a b\n"));
+        VERIFY_OK(parse("repeat 2 {\n  ask \"Which?\" answer alive u$i\n  socket u$i\n}\n"));
+        const auto unknown = parse("ask \"Which?\" answer alive a\nsocketpair b c\n");
+        QVERIFY(!unknown.ok());
+        QCOMPARE(at(errors_of(unknown)[0]->loc), QString("1:27"));
+        const auto dangling = parse("socketpair a b\nask \"Which?\" answer alive a\n");
+        QVERIFY(!dangling.ok());
+        QCOMPARE(at(errors_of(dangling)[0]->loc), QString("2:1"));
+        QVERIFY(errors_of(dangling)[0]->message.find("needs the statement it asks about") != std::string::npos);
+        for (const char *next :
+             {"note \"x\"", "expect alive a", "ask \"y\" answer alive a\nclose b", "repeat 1 {\n}"}) {
+            const auto r = parse(std::string("socketpair a b\nask \"Which?\" answer alive a\n") + next + "\n");
+            const auto errors = errors_of(r);
+            QVERIFY2(!errors.empty() && errors[0]->loc.line == 2 &&
+                         errors[0]->message.find("is about the statement after it") != std::string::npos,
+                     all_diagnostics(r).c_str());
+        }
+        // An error answer is about the statement after the ask, which is there to check.
+        VERIFY_OK(parse("socket a\nask \"What now?\" answer error EBADF\nclose a\nclose a\n"));
+    }
+
+    // The editors' side of ask: offered as a statement, then `answer`, then expect's words; its
+    // keyword and `answer` explained on hover; `answer` and the kinds coloured as flags.
+    void askInTheEditors()
+    {
+        const auto labels = [](std::string_view text, std::uint32_t line, std::uint32_t col) {
+            std::set<std::string> out;
+            for (const CompletionItem &i : complete_at(text, line, col))
+                out.insert(i.label);
+            return out;
+        };
+        QVERIFY(labels("as", 1, 3).count("ask"));
+        const std::string text = "socketpair a b\nask \"Which one goes?\" \nask \"Which?\" answer \n"
+                                 "ask \"Which?\" answer freed \nask \"What now?\" answer error \nask \"Which \n";
+        QCOMPARE(labels(text, 2, 23), (std::set<std::string>{"answer"}));
+        QVERIFY(labels(text, 3, 21).count("freed"));
+        QVERIFY(labels(text, 4, 27).count("a"));
+        QVERIFY(labels(text, 5, 30).count("EBADF"));
+        QVERIFY(labels(text, 6, 12).empty()); // inside the question
+        const auto keyword = hover_at(text, 3, 2);
+        QVERIFY(keyword && keyword->text.find("ask \"QUESTION\" answer") == 0);
+        QVERIFY(keyword->text.find("presentation") != std::string::npos);
+        const auto answer = hover_at(text, 3, 16);
+        QVERIFY(answer && answer->text.find("expect's forms") != std::string::npos);
+        const auto kinds = syntax_tokens("ask \"Which?\" answer error EBADF");
+        QCOMPARE(kinds.size(), std::size_t(5));
+        QCOMPARE(kinds[0].kind, SyntaxKind::keyword);
+        QCOMPARE(kinds[1].kind, SyntaxKind::string);
+        for (std::size_t i = 2; i < kinds.size(); ++i)
+            QCOMPARE(kinds[i].kind, SyntaxKind::flag);
     }
 
     void allErrnoNames()
@@ -981,6 +1064,12 @@ private slots:
         row("close nothing", "close", 1, 1, "close needs at least 1 name, got 0");
         row("gc with operand", "gc now", 1, 4, "gc takes no operands, got 1");
         row("unknown expect kind", "expect sure a", 1, 8, "unknown expect kind 'sure'");
+        row("ask without a question", "ask answer freed a", 1, 5, "ask needs a quoted question first");
+        row("ask without answer", "socket a\nask \"Which?\" freed a\nclose a", 2, 14,
+            "ask needs 'answer' and the expected answer");
+        row("ask with an empty question", "ask \" \" answer freed a", 1, 5, "the question is empty");
+        row("ask with a bad answer", "ask \"Which?\" answer sure a", 1, 21, "unknown answer kind 'sure'");
+        row("ask without an answer kind", "ask \"Which?\" answer", 1, 14, "answer needs a kind");
         row("expect count not a number", "socket a\nexpect inflight a lots", 2, 19, "bad number 'lots'");
         row("undeclared process", "q: send a", 1, 1, "unknown process 'q'");
         row("bad process prefix", "p$x: gc", 1, 1, "bad process name 'p$x'");

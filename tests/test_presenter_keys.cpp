@@ -4,6 +4,7 @@
 // Shift+F5 present from the beat on screen instead of running, Esc leaves, B and '.' blank the
 // screen until the next key, a number then Enter goes to that beat, and the go-to box hands the
 // keys back after Enter. Outside presentation mode the debugger's keys are as they were.
+#include "docks/algorithm_dock.h"
 #include "graph/graph_panel.h"
 #include "graph/graph_view.h"
 #include "inflight/graph_snapshot.hpp"
@@ -14,6 +15,7 @@
 #include "wait_index.hpp"
 
 #include <QAction>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QStandardPaths>
@@ -115,7 +117,10 @@ private slots:
             ++presses;
             QTRY_COMPARE(p.c.position(), b.step);
             const std::string now = picture(p.c);
-            if (b.kind != inflight::BeatKind::note) // a note beat changes the note on screen
+            // A note, a question and its answer change the words on screen, not the picture.
+            const bool words = b.kind == inflight::BeatKind::note || b.kind == inflight::BeatKind::question ||
+                               b.kind == inflight::BeatKind::answer;
+            if (!words)
                 QVERIFY2(now != before, qPrintable(QStringLiteral("beat %1 at step %2").arg(presses).arg(b.step)));
             before = now;
         }
@@ -134,6 +139,48 @@ private slots:
         QTRY_COMPARE(p.c.position(), beats[1].step);
         p.key(Qt::Key_PageUp);
         QTRY_COMPARE(p.c.position(), beats[0].step);
+    }
+
+    // The triangle's ask: a press stops on the question, on the picture before the collection;
+    // the next tells the answer on the same picture; the one after goes on to the collection.
+    void aQuestionStopsTheLessonThenItsAnswerThenWhatAnswersIt()
+    {
+        Presenting p;
+        QVERIFY(p.open());
+        auto *algorithm = static_cast<docks::AlgorithmDock *>(p.w.windowDocks().algorithm);
+        const auto &beats = p.beats();
+        const auto question = std::find_if(
+            beats.begin(), beats.end(), [](const inflight::Beat &b) { return b.kind == inflight::BeatKind::question; });
+        QVERIFY(question != beats.end() && question > beats.begin() && question + 2 < beats.end());
+        QCOMPARE((question + 1)->kind, inflight::BeatKind::answer);
+        p.c.goToBeat(static_cast<int>(question - beats.begin())); // the beat before it
+        QTRY_COMPARE(p.c.position(), (question - 1)->step);
+        const std::string before = picture(p.c);
+
+        p.key(Qt::Key_Right);
+        QTRY_COMPARE(p.c.position(), question->step);
+        const QString asked = QStringLiteral("Closing p0 starts a collection. Which sockets will it free?");
+        QTRY_COMPARE(algorithm->noteText().simplified(), asked);
+        QVERIFY(algorithm->noteLabel()->isVisible());
+        QCOMPARE(picture(p.c), before);
+
+        p.key(Qt::Key_Right);
+        QTRY_COMPARE(p.c.position(), (question + 1)->step);
+        const QString told = asked + QStringLiteral(" Answer: u0, u1, u2, u3, u4, u5 and p0 are freed.");
+        QTRY_COMPARE(algorithm->noteText().simplified(), told);
+        QCOMPARE(picture(p.c), before);
+        QVERIFY(!algorithm->narrationLabel()->isVisible()); // the answer is told once, in the note's box
+
+        p.key(Qt::Key_Right);
+        QTRY_COMPARE(p.c.position(), (question + 2)->step);
+        QCOMPARE((question + 2)->kind, inflight::BeatKind::collection_begins);
+        QVERIFY(picture(p.c) != before);
+        // Back: the answer, then the question alone again.
+        p.key(Qt::Key_Left);
+        QTRY_COMPARE(p.c.position(), (question + 1)->step);
+        p.key(Qt::Key_Left);
+        QTRY_COMPARE(p.c.position(), question->step);
+        QTRY_COMPARE(algorithm->noteText().simplified(), asked);
     }
 
     void shiftMovesAStatementCtrlAMicroStep()

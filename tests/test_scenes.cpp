@@ -322,6 +322,63 @@ private slots:
                      qPrintable(out));
     }
 
+    // An ask's answer is an expectation checked once the statement after it has run: a right
+    // one holds, a wrong one fails on the ask's line, in the run and in inflight-cli's report.
+    void anAskIsCheckedAfterItsStatement()
+    {
+        const std::string text = "scene \"Questions\"\n"
+                                 "set collectors graph\n"
+                                 "socketpair a b\n"
+                                 "send a fds=b\n"
+                                 "close b\n"
+                                 "ask \"Which socket does this gc free?\" answer freed b\n"
+                                 "gc\n"
+                                 "ask \"And this one?\" answer alive a\n"
+                                 "close a\n"
+                                 "ask \"What does closing a again return?\" answer error EBADF\n"
+                                 "close a\n";
+        ParseResult parsed = parse_scene(text, "questions.scn");
+        QVERIFY2(parsed.ok(), diagnostics_text(parsed.diagnostics).c_str());
+        Simulation sim(std::make_shared<const Scene>(std::move(parsed.scene)), SimulationOptions{});
+        sim.run();
+        const auto &outcomes = sim.expectations();
+        QCOMPARE(outcomes.size(), std::size_t(3));
+        QCOMPARE(outcomes[0].line, 6u);
+        QVERIFY2(outcomes[0].passed, outcomes[0].message.c_str()); // freed by the gc after it
+        QCOMPARE(outcomes[1].line, 8u);
+        QVERIFY(!outcomes[1].passed); // closing a frees it: the wrong answer
+        QCOMPARE(outcomes[2].line, 10u);
+        QVERIFY2(outcomes[2].passed, outcomes[2].message.c_str()); // the close after it failed
+        QVERIFY(sim.warnings().empty());                           // ... as the answer said
+        // Each check is the ask's, after its statement's work: the ask's line, past the gc.
+        std::vector<std::uint64_t> gc_end, checks;
+        for (const Event &e : sim.events()) {
+            if (e.kind == EventKind::gc_end)
+                gc_end.push_back(e.step);
+            if (e.kind == EventKind::expect_result) {
+                checks.push_back(e.step);
+                QCOMPARE(e.scene_line, outcomes[checks.size() - 1].line);
+            }
+        }
+        QVERIFY(!gc_end.empty() && checks.size() == 3 && checks[0] > gc_end[0]);
+
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString file = tmp.filePath(QStringLiteral("questions.scn"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.c_str());
+        f.close();
+        QProcess cli;
+        cli.start(QStringLiteral(INFLIGHT_CLI), {"run", file});
+        QVERIFY2(cli.waitForFinished(60000), "inflight-cli did not finish");
+        const QString out = QString::fromUtf8(cli.readAllStandardOutput());
+        QCOMPARE(cli.exitCode(), 1);
+        QVERIFY2(out.contains(QStringLiteral("questions.scn:8: FAILED: a was freed (expected alive)")),
+                 qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("expectations: 2 passed, 1 failed")), qPrintable(out));
+    }
+
     // The large scene (scenes/large/) is too long for checked mode: run it once, unchecked,
     // under the classic collector (the fastest; its expectations hold under all three).
     void largeSceneHoldsItsExpectations()

@@ -46,20 +46,32 @@ int row_of(const std::vector<ListingLine> &l, std::uint16_t line)
 }
 
 // The notes this run shows: a note naming other collectors or other variants is skipped by the
-// run, so it is neither the current note nor the last one.
+// run, so it is neither the current note nor the last one. An ask's question is a note too, and
+// its answer is kept apart, to be added once the run has told it.
 void collect_notes(const std::vector<Statement> &list, GcEra era, const std::string &variant,
-                   std::map<std::uint32_t, QString> &out)
+                   std::map<std::uint32_t, QString> &out, std::map<std::uint32_t, QString> &answers)
 {
     for (const Statement &s : list) {
         const bool other_era =
             !s.note_eras.empty() && std::find(s.note_eras.begin(), s.note_eras.end(), era) == s.note_eras.end();
         const bool other_variant = !s.only_variants.empty() && std::find(s.only_variants.begin(), s.only_variants.end(),
                                                                          variant) == s.only_variants.end();
-        if (s.op == Op::note && !other_era && !other_variant)
+        if (s.op == Op::note && !other_era && !other_variant) {
             out[s.loc.line] = QString::fromStdString(s.text);
-        else if (s.op == Op::repeat)
-            collect_notes(s.body, era, variant, out);
+        } else if (s.ask && !other_variant) {
+            out[s.loc.line] = QString::fromStdString(s.ask->question);
+            answers[s.loc.line] = QString::fromStdString(answer_text(s));
+        } else if (s.op == Op::repeat) {
+            collect_notes(s.body, era, variant, out, answers);
+        }
     }
+}
+
+// Whether the step is an ask's before its answer is told: its start, or its question.
+bool beforeAnswer(const Event *e)
+{
+    return e && (e->kind == EventKind::stmt_begin ||
+                 (e->kind == EventKind::note && e->fn == KFn::scene && e->scene_note_shows() == SceneNote::question));
 }
 } // namespace
 
@@ -244,8 +256,10 @@ void AlgorithmDock::setPresentation(bool on)
 void AlgorithmDock::sceneLoaded()
 {
     notes_.clear();
+    answers_.clear();
     if (controller_.hasScene())
-        collect_notes(controller_.scene().statements, controller_.era(), controller_.scene().settings.variant, notes_);
+        collect_notes(controller_.scene().statements, controller_.era(), controller_.scene().settings.variant, notes_,
+                      answers_);
     indexed_ = false;
     followed_pos_ = 0;
     followed_line_ = 0;
@@ -398,10 +412,20 @@ void AlgorithmDock::refresh()
         note_line = lastNoteLineBefore(pos);
     }
     if (note_line && notes_.contains(note_line)) {
-        note_->setText(presenting_ ? withNameBreaks(notes_[note_line]) : notes_[note_line]);
+        // An ask's question, and its answer from the press that tells it on.
+        QString text = notes_[note_line];
+        const auto answer = answers_.find(note_line);
+        const bool asked = answer != answers_.end();
+        if (asked && !(note_current_ && beforeAnswer(e)))
+            text += QStringLiteral("\n\n") + answer->second;
+        note_->setText(presenting_ ? withNameBreaks(text) : text);
         fitNote();
-        note_title_->setText(note_current_ ? tr("Note · line %1").arg(note_line)
-                                           : tr("Last note · line %1").arg(note_line));
+        if (asked)
+            note_title_->setText(note_current_ ? tr("Question · line %1").arg(note_line)
+                                               : tr("Last question · line %1").arg(note_line));
+        else
+            note_title_->setText(note_current_ ? tr("Note · line %1").arg(note_line)
+                                               : tr("Last note · line %1").arg(note_line));
         note_box_->show();
     } else if (!notes_.empty()) {
         // Before the first note: its outline is already there to jump into the lesson.
@@ -416,10 +440,12 @@ void AlgorithmDock::refresh()
     if (note_current_ != note_styled_current_)
         styleNote();
     if (presenting_) {
-        // The note at its own beat, once: the narration of a note statement is the note.
+        // The note at its own beat, once: the narration of a note statement is the note (and
+        // of an ask's steps, its question or its answer, which the note box holds).
         const bool note_now = note_current_ && !note_->text().isEmpty();
         note_box_->setVisible(note_now);
-        narration_->setVisible(!note_now || !narrationText().simplified().contains(noteText().simplified()));
+        const QString told = narrationText().simplified(), noted = noteText().simplified();
+        narration_->setVisible(!note_now || (!told.contains(noted) && !noted.contains(told)));
         QStringList hitlist;
         if (controller_.hasScene()) {
             const inflight::StepSnapshot &snapshot = controller_.snapshot();

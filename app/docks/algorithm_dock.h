@@ -116,6 +116,7 @@ private:
     QVBoxLayout *column_ = nullptr;
 
     std::map<std::uint32_t, QString> notes_;                          // scene line -> note text
+    std::map<std::uint32_t, QString> answers_;                        // scene line of an ask -> its answer
     std::vector<std::pair<std::uint64_t, std::uint32_t>> note_steps_; // steps of note statements
     std::uint64_t indexed_data_ = 0; // the timeline indexed (RecordedEvents::contents_id())
     std::size_t indexed_size_ = 0;

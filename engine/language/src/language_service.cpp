@@ -24,12 +24,13 @@ struct LineWords {
     std::string_view keyword;
     std::uint32_t keyword_col = 0;
     std::vector<LineToken> operands; // after the keyword
+    bool complete = true;            // false: it ends inside a string
 };
 
 LineWords words_of(std::string_view line)
 {
     LineWords w;
-    tokenize_line(line, w.tokens, w.unescaped);
+    w.complete = tokenize_line(line, w.tokens, w.unescaped).ok;
     if (w.tokens.empty() || w.tokens[0].quoted)
         return w;
     std::size_t next = 1;
@@ -133,12 +134,23 @@ std::string statement_help(const StatementInfo &s)
     std::string text(s.syntax);
     if (s.name == "expect")
         text += "\nexpect inflight|queue LABEL N\nexpect error ENAME";
+    else if (s.name == "ask")
+        text += "\nask \"QUESTION\" answer inflight|queue LABEL N\nask \"QUESTION\" answer error ENAME\n\n"
+                "In presentation mode the lesson stops on the question, the next press shows the answer, the one "
+                "after it what the statement does. A wrong answer is a failed expectation.";
     else if (s.name == "setsockopt")
         text += "\nsetsockopt S passcred=on|off";
     return text + "\n\n" + std::string(s.meaning);
 }
 
 std::string setting_help(const SettingInfo &s) { return std::string(s.syntax) + "\n\n" + std::string(s.meaning); }
+
+const char *answer_help()
+{
+    return "answer KIND ...: the answer the class should give, in expect's forms (freed a b, alive a, inflight a N, "
+           "queue a N, error ENAME, finding WORD). Shown on the press after the question, checked like an expect "
+           "once the statement after the ask has run.";
+}
 
 const char *option_meaning(std::string_view statement, std::string_view key)
 {
@@ -286,15 +298,30 @@ std::vector<CompletionItem> complete_at(std::string_view text, std::uint32_t lin
         }
         return out;
     }
-    if (statement->name == "expect") {
-        if (index == 0) {
+    // An expectation's words: after `expect`, or after an ask's question and `answer`.
+    const auto expectation = [&](std::span<const LineToken> operands) {
+        const std::size_t at = operands.size();
+        if (at == 0) {
             add_words(out, expect_kinds(), Kind::keyword, statement->syntax);
-        } else if (w.operands[0].text == "error") {
-            if (index == 1)
+        } else if (operands[0].text == "error") {
+            if (at == 1)
                 add_words(out, errno_names(), Kind::value, "errno");
-        } else if (w.operands[0].text == "freed" || w.operands[0].text == "alive" || index == 1) {
+        } else if (operands[0].text == "freed" || operands[0].text == "alive" || at == 1) {
             add_names(out, names.labels, "label");
         }
+    };
+    if (statement->name == "expect") {
+        expectation(w.operands);
+        return out;
+    }
+    if (statement->name == "ask") {
+        // ask "QUESTION" answer ...: nothing inside the question, `answer` after it.
+        if (!w.complete || index == 0 || !w.operands[0].quoted)
+            return out;
+        if (index == 1)
+            out.push_back(CompletionItem{"answer", std::string(statement->syntax), answer_help(), Kind::keyword});
+        else if (w.operands[1].text == "answer")
+            expectation(std::span<const LineToken>(w.operands).subspan(2));
         return out;
     }
     if (statement->name == "note") {
@@ -359,6 +386,8 @@ std::optional<HoverText> hover_at(std::string_view text, std::uint32_t line, std
         if (t.quoted || !covers(t.col, t.text.size()))
             continue;
         const auto end = static_cast<std::uint32_t>(t.col + t.text.size());
+        if (w.keyword == "ask" && i == 1 && t.text == "answer")
+            return HoverText{answer_help(), line, t.col, end};
         if (w.keyword == "set" && i == 0)
             if (const SettingInfo *s = find_setting(t.text))
                 return HoverText{setting_help(*s), line, t.col, end};

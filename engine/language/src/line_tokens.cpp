@@ -173,9 +173,10 @@ std::vector<SyntaxToken> syntax_tokens(std::string_view line)
                     if (const SettingInfo *s = find_setting(tokens[k].text))
                         setting = s;
             add(col, text.size(), setting && contains(setting->values, text) ? SyntaxKind::flag : SyntaxKind::name);
-        } else if (statement && (contains(statement->flags, text) ||
-                                 (statement->name == "expect" && word == 1 && contains(expect_kinds(), text)) ||
-                                 (statement->name == "expect" && contains(errno_names(), text)))) {
+        } else if (statement &&
+                   (contains(statement->flags, text) ||
+                    (statement->name == "expect" && word == 1 && contains(expect_kinds(), text)) ||
+                    ((statement->name == "expect" || statement->name == "ask") && contains(errno_names(), text)))) {
             add(col, text.size(), SyntaxKind::flag);
         } else {
             add(col, text.size(), SyntaxKind::name);

@@ -576,6 +576,7 @@ private:
         case Grammar::recv: return parse_recv(l, s);
         case Grammar::setsockopt: return parse_setsockopt(l, s);
         case Grammar::expect: return parse_expect(l, s);
+        case Grammar::ask: return parse_ask(l, s);
         case Grammar::splice: return parse_splice(l, s);
         case Grammar::title:
         case Grammar::setting:
@@ -1548,7 +1549,7 @@ private:
     {
         bool ok = true;
         for (const Token *t : ops.strings) {
-            error(t->col, "unexpected string in " + std::string(kw) + "; only note and scene take text");
+            error(t->col, "unexpected string in " + std::string(kw) + "; only note, ask and scene take text");
             ok = false;
         }
         if (!allow_address) {
@@ -2102,11 +2103,43 @@ private:
         return names(ops, 1, s) && ok;
     }
 
-    bool parse_expect(const Line &l, Statement &s)
+    bool parse_expect(const Line &l, Statement &s) { return parse_expectation(l.rest, l.keyword.col, "expect", s); }
+
+    // ask "QUESTION" answer KIND ...: the question, then an expectation read as `expect` reads it.
+    bool parse_ask(const Line &l, Statement &s)
     {
-        Operands ops = classify(l.rest, {});
-        bool ok = reject_strings_and_addresses(ops, "expect");
-        reject_options(ops, "expect", {});
+        constexpr std::string_view example = "e.g. ask \"Which sockets will this gc free?\" answer freed a b";
+        if (l.rest.empty() || !l.rest[0].quoted) {
+            error(l.rest.empty() ? l.keyword.col : l.rest[0].col,
+                  "ask needs a quoted question first, " + std::string(example));
+            return false;
+        }
+        const Token &question = l.rest[0];
+        if (question.value.find_first_not_of(" \t") == std::string_view::npos) {
+            error(question.col, "the question is empty: write what the class is asked, " + std::string(example));
+            return false;
+        }
+        if (l.rest.size() < 2 || l.rest[1].quoted || l.rest[1].text != "answer") {
+            const std::uint32_t col = l.rest.size() < 2 ? question.col : l.rest[1].col;
+            error(col, "ask needs 'answer' and the expected answer after the question, in expect's forms (freed, "
+                       "alive, inflight, queue, error or finding), " +
+                           std::string(example));
+            return false;
+        }
+        auto ask = std::make_shared<Statement::Ask>();
+        ask->question = std::string(question.value);
+        ask->question_loc = SourceLoc{line_, question.col};
+        ask->answer_loc = SourceLoc{line_, l.rest[1].col};
+        s.ask = std::move(ask);
+        return parse_expectation(l.rest.subspan(2), l.rest[1].col, "answer", s);
+    }
+
+    // An expectation's operands, after `expect` or an ask's `answer` (`word`, at `word_col`).
+    bool parse_expectation(std::span<const Token> rest, std::uint32_t word_col, std::string_view word, Statement &s)
+    {
+        Operands ops = classify(rest, {});
+        bool ok = reject_strings_and_addresses(ops, word);
+        reject_options(ops, word, {});
         // Leading variant names (declared earlier): the expectation holds only in those runs.
         std::size_t first = 0;
         while (first < ops.words.size() && !ops.words[first]->quoted &&
@@ -2116,21 +2149,20 @@ private:
                            [&](const PendingVariant &v) { return v.valid && v.name == ops.words[first]->text; }))
             s.only_variants.emplace_back(ops.words[first++]->text);
         if (ops.words.size() <= first) {
-            error(l.keyword.col, "expect needs a kind: " + one_of(expect_kinds()));
+            error(word_col, std::string(word) + " needs a kind: " + one_of(expect_kinds()));
             return false;
         }
         const Token &kind = *ops.words[first];
         const std::string_view k = kind.text;
         const std::vector<const Token *> args(ops.words.begin() + static_cast<std::ptrdiff_t>(first) + 1,
                                               ops.words.end());
-        const std::string kw = "expect " + std::string(k);
+        const std::string kw = std::string(word) + " " + std::string(k);
 
         if (k == "error") {
             s.op = Op::expect_error;
             if (args.size() != 1) {
-                error(args.empty() ? kind.col : args[1]->col,
-                      "expect error needs one errno name, e.g. 'expect error EPERM', got " +
-                          std::to_string(args.size()));
+                error(args.empty() ? kind.col : args[1]->col, kw + " needs one errno name, e.g. '" + std::string(word) +
+                                                                  " error EPERM', got " + std::to_string(args.size()));
                 return false;
             }
             const auto e = parse_errno(args[0]->text);
@@ -2147,10 +2179,9 @@ private:
             // whose check names the word, made at or before this line.
             s.op = Op::expect_finding;
             if (args.size() != 1) {
-                error(args.empty() ? kind.col : args[1]->col,
-                      "expect finding needs one word of the finding's check, e.g. 'expect finding use-after-free', "
-                      "got " +
-                          std::to_string(args.size()));
+                error(args.empty() ? kind.col : args[1]->col, kw + " needs one word of the finding's check, e.g. '" +
+                                                                  std::string(word) + " finding use-after-free', got " +
+                                                                  std::to_string(args.size()));
                 return false;
             }
             s.text = std::string(args[0]->text);
@@ -2179,8 +2210,8 @@ private:
             }
             s.count = static_cast<std::int64_t>(*n);
         } else {
-            error(kind.col, "unknown expect kind " + show(k) + " (expected " + one_of(expect_kinds()) + ")" +
-                                did_you_mean(k, expect_kinds()));
+            error(kind.col, "unknown " + std::string(word) + " kind " + show(k) + " (expected " +
+                                one_of(expect_kinds()) + ")" + did_you_mean(k, expect_kinds()));
             return false;
         }
         const std::size_t label_count = s.op == Op::expect_inflight || s.op == Op::expect_queue ? 1 : args.size();

@@ -289,6 +289,8 @@ private:
         for (const auto &s : scene_.statements)
             if (s.op == Op::process_decl && !s.names.empty())
                 declared_processes_.emplace(s.names[0].text, s.loc.line); // the first wins
+        if (!unreliable_) // a dropped line leaves a block's order unknown
+            check_asks(scene_.statements);
         std::uint64_t steps = 0;
         walk_list(scene_.statements, {}, steps, budget);
         commit_labels();
@@ -301,7 +303,9 @@ private:
     {
         SceneCursor cursor(list);
         Bindings combined;
-        bool syscall_seen = false; // in this task: `expect error` checks the task's own statements
+        bool syscall_seen = false;        // in this task: `expect error` checks the task's own statements
+        const Statement *asked = nullptr; // an ask waiting for the statement it asks about
+        Bindings asked_bindings;
         while (steps < budget && cursor.next()) {
             ++steps;
             if (lookups_ >= scene_.settings.budget[Budget::name_lookups]) {
@@ -323,32 +327,88 @@ private:
                 combined.insert(combined.end(), b->begin(), b->end());
                 b = &combined;
             }
-            switch (s.op) {
-            case Op::expect_error:
-                // `expect error` checks the last socket operation (or gc) that ran; that
-                // statement failed, so it created nothing and its labels may be used again (a
-                // connect that is refused, then retried). Notes in between do not matter.
-                pending_.clear();
-                if (!syscall_seen && !unreliable_ && first_time(&s, kOther))
-                    report(s.loc, "expect error has no previous socket operation to check");
-                break;
-            case Op::note:
-            case Op::user_decl:
-            case Op::process_decl:
-            case Op::spawn: // neither is a socket operation for `expect error`
-            case Op::wait:
-            case Op::delayed_fput:
-            case Op::expect_finding: break;
-            default:
-                commit_labels();
-                if (s.op != Op::expect_freed && s.op != Op::expect_alive && s.op != Op::expect_inflight &&
-                    s.op != Op::expect_queue)
-                    syscall_seen = true;
-                break;
+            if (s.ask) {
+                // Its answer is checked once the next statement has run, against what that
+                // statement made (the sockets it created, the error it returned).
+                if (asked)
+                    run_statement(*asked, asked_bindings, syscall_seen);
+                asked = &s;
+                asked_bindings = *b;
+                continue;
             }
-            statement(s, *b);
+            run_statement(s, *b, syscall_seen);
             if (s.op == Op::spawn)
                 spawn_body(s, *b, steps, budget);
+            if (asked)
+                run_statement(*std::exchange(asked, nullptr), asked_bindings, syscall_seen);
+        }
+        if (asked)
+            run_statement(*asked, asked_bindings, syscall_seen);
+    }
+
+    // One statement as it runs: what it defines, uses and expects.
+    void run_statement(const Statement &s, const Bindings &b, bool &syscall_seen)
+    {
+        switch (s.op) {
+        case Op::expect_error:
+            // `expect error` checks the last socket operation (or gc) that ran; that
+            // statement failed, so it created nothing and its labels may be used again (a
+            // connect that is refused, then retried). Notes in between do not matter.
+            pending_.clear();
+            if (!syscall_seen && !unreliable_ && first_time(&s, kOther))
+                report(s.loc, s.ask ? "answer error has no socket operation to check: the statement after the ask "
+                                      "is none"
+                                    : "expect error has no previous socket operation to check");
+            break;
+        case Op::note:
+        case Op::user_decl:
+        case Op::process_decl:
+        case Op::spawn: // neither is a socket operation for `expect error`
+        case Op::wait:
+        case Op::delayed_fput:
+        case Op::expect_finding: break;
+        default:
+            commit_labels();
+            if (s.op != Op::expect_freed && s.op != Op::expect_alive && s.op != Op::expect_inflight &&
+                s.op != Op::expect_queue)
+                syscall_seen = true;
+            break;
+        }
+        statement(s, b);
+    }
+
+    // An ask is about the statement after it, in its own block: that statement must be there,
+    // and be one that does something for the answer to be about.
+    void check_asks(const std::vector<Statement> &list)
+    {
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const Statement &s = list[i];
+            if (s.op == Op::repeat || s.op == Op::spawn)
+                check_asks(s.body);
+            if (!s.ask)
+                continue;
+            const Statement *next = i + 1 < list.size() ? &list[i + 1] : nullptr;
+            if (!next) {
+                report(s.loc, "ask needs the statement it asks about after it, in its block: the answer is checked "
+                              "once that statement has run");
+                continue;
+            }
+            const char *what = nullptr;
+            if (next->ask)
+                what = "another ask";
+            else if (next->op == Op::note)
+                what = "a note";
+            else if (next->op == Op::repeat || next->op == Op::spawn)
+                what = next->op == Op::repeat ? "a repeat block" : "a spawn block";
+            else if (next->op == Op::user_decl || next->op == Op::process_decl)
+                what = "a declaration";
+            else if (next->op == Op::expect_freed || next->op == Op::expect_alive || next->op == Op::expect_inflight ||
+                     next->op == Op::expect_queue || next->op == Op::expect_error || next->op == Op::expect_finding)
+                what = "an expect";
+            if (what)
+                report(s.loc, std::string("ask is about the statement after it, but ") + what +
+                                  " follows it here: put the ask just before a socket statement, gc or wait, whose "
+                                  "result the answer is checked against");
         }
     }
 

@@ -24,12 +24,13 @@ constexpr std::array<W, 2> kSockOpts{"passrights", "passcred"};
 constexpr std::array<W, 1> kCpu{"cpu"};
 constexpr std::array<W, 2> kSpawnOpts{"cpu", "nth"};
 constexpr std::array<W, 6> kExpectKinds{"freed", "alive", "inflight", "queue", "error", "finding"};
+constexpr std::array<W, 7> kAskWords{"answer", "freed", "alive", "inflight", "queue", "error", "finding"};
 constexpr std::array<W, 1> kAs{"as"};
 // spawn NAME when POINT SOCK [until POINT SOCK]: the words and the points (race_point.hpp)
 constexpr std::array<W, 10> kSpawnWords{"when", "until",   "select", "restore", "visit",
                                         "dead", "connect", "peek",   "scan",    "fput"};
 
-constexpr std::array<StatementInfo, 24> kStatements{{
+constexpr std::array<StatementInfo, 25> kStatements{{
     {"scene",
      "scene \"Title\"",
      "The title shown in the player and in reports.",
@@ -174,6 +175,15 @@ constexpr std::array<StatementInfo, 24> kStatements{{
      true,
      false,
      {Grammar::expect, Op::expect_freed, 0, 0}},
+    {"ask",
+     "ask \"QUESTION\" answer freed|alive LABEL [LABEL ...]",
+     "A question for the class about the next statement; its answer, in expect's forms, is checked once that "
+     "statement has run.",
+     {},
+     kAskWords,
+     true,
+     false,
+     {Grammar::ask, Op::expect_freed, 0, 0}},
     {"repeat",
      "repeat N [as VAR] {",
      "Runs the block N times; $VAR (default $i) counts from 0.",

@@ -4,6 +4,7 @@
 #include "inflight/errno_code.hpp"
 #include "inflight/name_list_text.hpp"
 #include "inflight/name_pool.hpp"
+#include "inflight/narrate.hpp"
 
 #include <string>
 #include <vector>
@@ -87,6 +88,8 @@ std::string capitalised(std::string s)
 // What the statement is about to do, in a clause.
 std::string intent(const Statement &s, const std::string &n0, const std::string &n1, const std::string &fds)
 {
+    if (s.ask)
+        return "asks the class about the next statement; the answer is checked once it has run";
     switch (s.op) {
     case Op::user_decl: return "declares user " + n0;
     case Op::process_decl: return "declares process " + n0 + (s.text.empty() ? "" : " of user " + s.text);
@@ -279,6 +282,10 @@ std::string narrate_statement_end(const Event &e, const Scene *scene, const Name
 std::string expected_fact(const Statement &s)
 {
     const bool many = s.names.size() > 1;
+    if (s.ask && s.op == Op::expect_error) // about the statement after the ask
+        return "it fails with " + std::string(errno_name(s.error)) + " (" + std::string(errno_text(s.error)) + ")";
+    if (s.ask && s.op == Op::expect_finding)
+        return "the model catches a finding naming " + s.text;
     switch (s.op) {
     case Op::expect_freed: return names_text(s.names) + (many ? " are freed" : " is freed");
     case Op::expect_alive: return names_text(s.names) + (many ? " are alive" : " is alive");
@@ -296,6 +303,10 @@ std::string narrate_expectation(const Event &e, const Scene *scene)
     const std::string where = "The expectation on " + line_text(e.scene_line);
     if (!s)
         return where + (e.held() ? " holds." : " FAILED.");
+    if (s->ask)
+        return "The answer to the question on " + line_text(e.scene_line) +
+               (e.held() ? " holds: " + expected_fact(*s) + "."
+                         : " FAILED: the scene says " + expected_fact(*s) + ", and the model disagrees.");
     if (e.held())
         return where + " holds: " + expected_fact(*s) + ".";
     return where + " FAILED: the scene " + intent(*s, name0(*s), name_as_run(*s, 1, npos, nullptr), list_text(s->fds)) +
@@ -305,10 +316,14 @@ std::string narrate_expectation(const Event &e, const Scene *scene)
 std::string narrate_scene_note(const Event &e, const Scene *scene)
 {
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;
+    if (s && s->ask)
+        return e.scene_note_shows() == SceneNote::answer ? answer_text(*s) : "Question: " + s->ask->question;
     if (!s || s->op != Op::note || s->text.empty())
         return "A note for the class (" + line_text(e.scene_line) + ").";
     return "Note: " + s->text;
 }
+
+std::string answer_text(const Statement &ask) { return "Answer: " + expected_fact(ask) + "."; }
 
 std::string describe_statement_begin(const Event &e, const Scene *scene, const NamePool *pool)
 {
@@ -341,13 +356,20 @@ std::string describe_statement_end(const Event &e, const Scene *scene, const Nam
 std::string describe_expectation(const Event &e, const Scene *scene)
 {
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;
-    const std::string verdict = e.held() ? "expectation holds" : "expectation FAILED";
+    const std::string verdict = s && s->ask ? (e.held() ? "answer holds" : "answer FAILED")
+                                            : (e.held() ? "expectation holds" : "expectation FAILED");
     return s ? verdict + ": " + expected_fact(*s) : verdict;
 }
 
 std::string describe_scene_note(const Event &e, const Scene *scene)
 {
     const Statement *s = scene ? statement_at(*scene, e.scene_line) : nullptr;
+    if (s && s->ask) {
+        if (e.scene_note_shows() == SceneNote::answer)
+            return "answer: " + expected_fact(*s);
+        const std::string &q = s->ask->question;
+        return "question: " + (q.size() > 80 ? q.substr(0, 77) + "..." : q);
+    }
     if (!s || s->op != Op::note || s->text.empty())
         return "note, " + line_text(e.scene_line);
     return "note: " + (s->text.size() > 80 ? s->text.substr(0, 77) + "..." : s->text);

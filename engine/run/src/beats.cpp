@@ -15,6 +15,8 @@ std::string_view beat_kind_name(BeatKind kind)
     case BeatKind::statement: return "statement";
     case BeatKind::statement_fails: return "statement fails";
     case BeatKind::note: return "note";
+    case BeatKind::question: return "question";
+    case BeatKind::answer: return "answer";
     case BeatKind::collection_begins: return "collection begins";
     case BeatKind::phase_begins: return "phase begins";
     case BeatKind::scc_verdict: return "scc verdict";
@@ -128,10 +130,22 @@ int beat_rank(BeatKind k)
     case BeatKind::scc_verdict: return 3;
     case BeatKind::collection_ends: return 4;
     case BeatKind::collection_begins: return 5;
-    case BeatKind::note: return 6;
+    case BeatKind::note:
+    case BeatKind::question:
+    case BeatKind::answer: return 6;
     case BeatKind::finding: return 7;
     }
     return 0;
+}
+
+BeatKind beat_of(SceneNote shows)
+{
+    switch (shows) {
+    case SceneNote::note: break;
+    case SceneNote::question: return BeatKind::question;
+    case SceneNote::answer: return BeatKind::answer;
+    }
+    return BeatKind::note;
 }
 
 class BeatFinder {
@@ -168,7 +182,8 @@ constexpr std::size_t kRoundsShown = 2;
 
 bool breaks_repeats(BeatKind k)
 {
-    return k == BeatKind::note || k == BeatKind::finding || k == BeatKind::statement_fails;
+    return k == BeatKind::note || k == BeatKind::question || k == BeatKind::answer || k == BeatKind::finding ||
+           k == BeatKind::statement_fails;
 }
 
 std::vector<Beat> without_long_repeats(const std::vector<Beat> &beats)
@@ -278,7 +293,7 @@ std::vector<Beat> find_beats(const RecordedEvents &events, GcEra era, std::vecto
         case EventKind::scc_verdict: found.add(e.step, BeatKind::scc_verdict, line); break;
         case EventKind::note:
             if (e.fn == KFn::scene)
-                found.add(e.step, BeatKind::note, line);
+                found.add(e.step, beat_of(e.scene_note_shows()), line);
             break;
         case EventKind::stmt_end:
             if (e.error() != 0)

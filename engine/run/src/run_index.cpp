@@ -39,7 +39,8 @@ RunIndex::RunIndex(const RecordedEvents &events, GcEra era, std::vector<std::uin
             lines_.emplace_back(e.scene_line, e.step);
             break;
         case EventKind::note:
-            if (e.fn == KFn::scene)
+            // A note, or an ask's question (its answer follows on the next step).
+            if (e.fn == KFn::scene && e.scene_note_shows() != SceneNote::answer)
                 notes_.push_back(e.step);
             break;
         case EventKind::gc_begin: collections_.push_back(e.step); break;

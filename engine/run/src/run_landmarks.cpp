@@ -13,7 +13,7 @@ namespace {
 void note_lines(const std::vector<Statement> &list, std::vector<std::uint32_t> &out)
 {
     for (const Statement &s : list) {
-        if (s.op == Op::note)
+        if (s.op == Op::note || s.ask) // an ask's question is part of the lesson's outline
             out.push_back(s.loc.line);
         note_lines(s.body, out);
     }

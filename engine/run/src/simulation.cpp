@@ -186,6 +186,8 @@ Simulation::Simulation(const Simulation &o, CopyForm form)
         ts.pending_failure = from.pending_failure;
         ts.last_result = from.last_result;
         ts.last_result_line = from.last_result_line;
+        ts.asked = from.asked; // a statement of the scene both runs share
+        ts.asked_bindings = from.asked_bindings;
         ts.between_statements = from.between_statements;
     }
     auto task = [this](const Task *t) { return t ? &kernel_.tasks[t->id] : nullptr; };
@@ -815,6 +817,23 @@ void Simulation::expect(const Statement &s, const Bindings &b, TaskScript &ts)
     }
 }
 
+Proc Simulation::check_answer(std::uint32_t task)
+{
+    TaskScript &ts = scripts_[task];
+    const Statement &ask = *std::exchange(ts.asked, nullptr);
+    const Bindings bindings = std::move(ts.asked_bindings);
+    if (ask.op != Op::expect_error)
+        co_yield settle();
+    expect(ask, bindings, ts);
+    // The check's step is the ask's line: its expectation, its narration, its row in the list.
+    const std::uint32_t line = std::exchange(ts.line, ask.loc.line);
+    const std::uint32_t run_line = std::exchange(line_, ask.loc.line);
+    const Event e = Event::expect_result(!expectations_.empty() && expectations_.back().passed);
+    co_yield e;
+    ts.line = line;
+    line_ = run_line;
+}
+
 Proc Simulation::settle()
 {
     // With other tasks running, an expectation judges the state once the kernel's queued work
@@ -978,6 +997,17 @@ Proc Simulation::execute(const Statement &s, Process &p, SysResult &r, bool &is_
         const auto &only = s.only_variants;
         if (!only.empty() && std::find(only.begin(), only.end(), scene_->settings.variant) == only.end())
             break;
+        if (s.ask) {
+            // The class is asked, then told: two steps on the same picture. The answer is
+            // checked once the statement it is about has run (check_answer()).
+            const Event question = Event::scene_note(SceneNote::question);
+            co_yield question;
+            const Event answer = Event::scene_note(SceneNote::answer);
+            co_yield answer;
+            ts.asked = &s;
+            ts.asked_bindings = b;
+            break;
+        }
         if (s.op != Op::expect_error)
             co_yield settle();
         expect(s, b, ts);
@@ -1061,12 +1091,16 @@ Proc Simulation::script(std::uint32_t id)
                                 std::string(errno_text(r.err)) + ")",
                             r.err};
         }
+        if (ts.asked && ts.asked != &s)
+            co_yield check_answer(id);
         if (checked_ && !kernel_.concurrent)
             check_quiescent_invariants(kernel_);
         ts.between_statements = true;
         co_yield Event::stmt_end(static_cast<std::uint32_t>(statements_), named0, named1,
                                  static_cast<std::int64_t>(r.err), r.value);
     }
+    if (ts.asked) // an ask with nothing after it (check_scene() rejects it): checked at the end
+        co_yield check_answer(id);
     flush_failure(ts);
     if (!kernel_.concurrent) {
         co_yield kernel_.run_workqueue();

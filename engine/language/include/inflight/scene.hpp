@@ -171,6 +171,17 @@ struct Statement {
     // Shared and immutable, out of line: a statement stays small (a file of 700,000 statements
     // parses in a few times its size; two inline points would add ~100 bytes to each).
     std::shared_ptr<const Race> race;
+
+    // ask "QUESTION" answer KIND ...: an expectation (an expect_ op, and the operands its
+    // `expect` line would have) that a lesson puts to the class first. The question is about what
+    // the statement after it does, so the answer is checked once that statement has run. Out of
+    // line, as race is.
+    struct Ask {
+        std::string question;
+        SourceLoc question_loc;
+        SourceLoc answer_loc; // the word `answer`
+    };
+    std::shared_ptr<const Ask> ask;
 };
 
 // `set autobind ...`: which unix_autobind() the model runs (spec 6).

@@ -34,6 +34,7 @@ enum class Grammar : std::uint8_t {
     recv,
     setsockopt,
     expect,
+    ask, // ask "QUESTION" answer, then an expect line's operands
     splice,
 };
 

@@ -106,7 +106,7 @@ enum class EventKind : std::uint8_t {
     stmt_begin,       // a = statement ordinal; b, c = name-pool ids of its first two names as
                       // expanded, for names that are templates (u$i), else npos
     stmt_end,         // as stmt_begin; before = errno (0 = success), after = return value
-    note,             // the statement's note text is shown
+    note,             // the statement's note text is shown; fn scene: before = SceneNote
     sock_create,      // a = sock; b = for an embryo, the socket whose connect() made it
     fd_install,       // a = sock, b = process, c = fd; before/after = file_count
     fd_close,         // a = sock, b = process, c = fd
@@ -177,6 +177,10 @@ std::string_view event_kind_name(EventKind kind);
 
 inline constexpr std::uint32_t npos = std::numeric_limits<std::uint32_t>::max();
 
+// What a scene's note step shows (its before): a note's text, or an ask's question, then its
+// answer (a presenter's two presses on the same picture).
+enum class SceneNote : std::uint8_t { note = 0, question = 1, answer = 2 };
+
 // What a waiting task waited for (wait_end's after).
 enum class WaitFor : std::uint8_t { gc = 0, gc_lock = 1, data = 2, task = 3, idle = 4, table_lock = 5, state_lock = 6 };
 
@@ -231,7 +235,11 @@ struct Event {
     {
         return make(EventKind::stmt_end, KFn::scene, statement, first_name, second_name, error, return_value);
     }
-    static constexpr Event scene_note() { return make(EventKind::note, KFn::scene); }
+    // A note of the scene's own (fn scene): a note's text, or what an ask shows (SceneNote).
+    static constexpr Event scene_note(SceneNote shows = SceneNote::note)
+    {
+        return make(EventKind::note, KFn::scene, npos, npos, npos, static_cast<Value>(shows));
+    }
     // A syscall's note about a socket: bind/autobind (address), listen, connect (peer), an OOB
     // read, setsockopt (option on), an accepted embryo (peer = its listener).
     static constexpr Event sock_note(KFn fn, Id sock, Id peer = npos, Id address = npos, bool option_on = false)
@@ -526,6 +534,7 @@ struct Event {
     constexpr Id connecting() const { return checked(EventKind::sock_create, b); }
     constexpr Id address() const { return checked(EventKind::note, c); }
     constexpr bool option_on() const { return checked(EventKind::note, after) != 0; }
+    constexpr SceneNote scene_note_shows() const { return static_cast<SceneNote>(checked(EventKind::note, before)); }
     // fd_install / fd_close
     constexpr Id process() const
     {

@@ -28,5 +28,7 @@ std::string describe(const Event &e, const RunNames &names, const Scene *scene =
 std::string narrate(const Event &e, const Kernel &k, const Scene *scene = nullptr);
 std::string narrate(const Event &e, const RunNames &names, const Scene *scene = nullptr);
 inline constexpr std::string_view kFindingMark = "\u26a0 ";
+// An ask's answer as the class is told it: "Answer: u0 and u1 are freed."
+std::string answer_text(const Statement &ask);
 
 } // namespace inflight

@@ -3,7 +3,7 @@
 // classroom (a note costs three presses, a statement that changes nothing costs as many as
 // one that does), a statement too coarse (a collection is one statement). A beat is each
 // statement that changes the picture, each phase of a collection, each SCC's verdict, each
-// note and each finding, and every beat changes what the screen shows: a statement that
+// note, each question and its answer, and each finding, and every beat changes what the screen shows: a statement that
 // changes nothing visible joins the next beat, and of a long loop's rounds a few are beats and
 // then its end (a thousand sends, or a thousand collections, are shown as two and the last).
 // Found in one walk over a run's recorded events, so the app, the CLI and the exports stop at the
@@ -26,6 +26,8 @@ enum class BeatKind : std::uint8_t {
     statement,         // a statement that changed the picture, at its end
     statement_fails,   // a statement that returned an error, at its end
     note,              // a note statement's text is shown
+    question,          // an ask's question is shown (the picture before what it asks about)
+    answer,            // the ask's answer is shown, on the same picture
     collection_begins, // gc_begin
     phase_begins,      // the first micro-step of one of the collection's phases (Beat::phase)
     scc_verdict,       // the graph collector judged one SCC

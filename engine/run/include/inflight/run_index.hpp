@@ -32,7 +32,7 @@ public:
     const std::vector<Beat> &beats() const { return beats_; }
     const std::vector<StatementStart> &statements() const { return statements_; }
 
-    // ---- notes (the `note` statements' texts shown) ----
+    // ---- notes (the `note` statements' texts and the `ask` statements' questions shown) ----
     std::optional<std::uint64_t> next_note(std::uint64_t here) const;     // the first after here
     std::optional<std::uint64_t> previous_note(std::uint64_t here) const; // the last before here
 

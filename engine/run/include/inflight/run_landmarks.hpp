@@ -30,7 +30,7 @@ struct RunLandmarks {
     std::vector<std::uint64_t> expectation_steps; // each expect statement's check
     // (step, listing line) of every event that shows a line of the era's listing, in step order.
     std::vector<std::pair<std::uint64_t, std::uint16_t>> listing_lines;
-    // (step, scene line) of every note statement that began, in step order.
+    // (step, scene line) of every note and ask statement that began, in step order.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> note_steps;
     std::vector<RunSpan> collections, waits;
 };

@@ -170,6 +170,10 @@ private:
         std::optional<Failure> pending_failure; // a failed statement not yet matched by `expect error`
         std::optional<Errno> last_result;       // errno of the last syscall statement
         std::uint32_t last_result_line = 0;
+        // An ask that has shown its question: its answer is checked once the statement after it
+        // has run, with the loop variables of the ask's own round.
+        const Statement *asked = nullptr;
+        Bindings asked_bindings;
         // The script's coroutine is suspended between two statements (or not started): a copy
         // can give the task a new script coroutine that resumes from the cursor.
         bool between_statements = true;
@@ -227,6 +231,7 @@ private:
     Proc script(std::uint32_t task);
     Proc execute(const Statement &s, Process &p, SysResult &r, bool &is_syscall, std::uint32_t task);
     Proc settle();
+    Proc check_answer(std::uint32_t task);
     void expect(const Statement &s, const Bindings &b, TaskScript &ts);
     void flush_failure(TaskScript &ts);
     void finish_run();

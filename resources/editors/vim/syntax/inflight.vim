@@ -6,11 +6,11 @@ if exists("b:current_syntax")
 endif
 
 syn keyword inflightStatement scene set user process note socketpair socket bind listen connect
-syn keyword inflightStatement accept send splice recv dup close setsockopt gc expect wait
+syn keyword inflightStatement accept send splice recv dup close setsockopt gc expect ask wait
 syn keyword inflightBlock repeat spawn variant as
 syn keyword inflightValue stream dgram seqpacket classic async graph on off freed alive inflight
 syn keyword inflightValue queue error peek oob sequential random global fix collectors nofile seed
-syn keyword inflightValue limit check cpus cost autobind candidate garbage embryo
+syn keyword inflightValue limit check cpus cost autobind candidate garbage embryo answer
 syn match inflightOption "\<[a-z_-]\+="
 syn match inflightErrno "\<E[A-Z0-9]\+\>"
 syn match inflightAddress "@[^ \t,]*"
