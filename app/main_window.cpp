@@ -1158,6 +1158,9 @@ void MainWindow::setPresentationMode(bool on)
         theme.setFontScale(std::max(1.6, normal_font_scale_));
         theme.setHighContrast(true);
         window_layout::showForPresentation(*this, docks_set_, scenePanel());
+        // Side by side, each pane carries its own run's narration: the room goes to the two graphs.
+        if (side_view_ && docks_set_.algorithm)
+            docks_set_.algorithm->hide();
         // The picture and the words only: the presenter drives it by keys (the actions stay the
         // window's, so their shortcuts still work), the room goes to the graph.
         saved_bars_.clear();
@@ -1246,6 +1249,8 @@ bool MainWindow::setSideBySide(const QString &pair, QString *error)
         side_view_ = nullptr;
     }
     if (pair.isEmpty()) {
+        if (presenting_ && docks_set_.algorithm)
+            docks_set_.algorithm->show(); // the lesson's column again
         side_by_side_->stop();
         side_by_side_action_->setChecked(false);
         return true;
@@ -1256,8 +1261,11 @@ bool MainWindow::setSideBySide(const QString &pair, QString *error)
     }
     side_view_ = new SideBySideView(*side_by_side_, graph_, centralWidget());
     layout->insertWidget(0, side_view_, 1);
-    if (presenting_)
+    if (presenting_) {
         side_view_->setPresentation(true, kPresentationLabelPixels);
+        if (docks_set_.algorithm)
+            docks_set_.algorithm->hide();
+    }
     side_by_side_action_->setChecked(true);
     return true;
 }

@@ -25,8 +25,6 @@ std::optional<std::uint64_t> startOf(const inflight::RunIndex &index, std::uint3
 
 std::string joined(const std::vector<std::string> &facts)
 {
-    if (facts.empty())
-        return "none of that";
     std::string out;
     for (const std::string &f : facts)
         out += (out.empty() ? "" : ", ") + f;
@@ -155,8 +153,14 @@ std::optional<Divergence> firstDivergence(const std::vector<Outcome> &a, const s
 
 std::string Divergence::announcement(const std::string &name_a, const std::string &name_b) const
 {
-    return "Here the runs differ (line " + std::to_string(line) + "): " + name_a + " " + joined(only_a) + " / " +
-           name_b + " " + joined(only_b) + ".";
+    // What each run did that the other did not; a run that did none of it "does not".
+    std::string said = "Here the runs differ (line " + std::to_string(line) + "): ";
+    const auto part = [](const std::string &name, const std::vector<std::string> &facts) {
+        return facts.empty() ? name + " does not" : name + " " + joined(facts);
+    };
+    if (only_a.empty())
+        return said + part(name_b, only_b) + "; " + part(name_a, only_a) + ".";
+    return said + part(name_a, only_a) + "; " + part(name_b, only_b) + ".";
 }
 
 } // namespace side_by_side

@@ -52,7 +52,7 @@ struct Divergence {
     std::uint32_t iteration = 0;
     std::uint64_t step_a = 0, step_b = 0;    // the statement's start in each run
     std::vector<std::string> only_a, only_b; // facts of one run and not the other
-    // "Here the runs differ (line 27): buggy: … / fixed: …".
+    // "Here the runs differ (line 27): fixed frees an skb; buggy does not."
     std::string announcement(const std::string &name_a, const std::string &name_b) const;
 };
 std::optional<Divergence> firstDivergence(const std::vector<Outcome> &a, const std::vector<Outcome> &b);

@@ -6,6 +6,8 @@
 #include "side_by_side.h"
 #include "theme.h"
 
+#include "inflight/scene.hpp"
+
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -20,6 +22,34 @@ QLabel *wrappedLabel(QWidget *parent, const char *name)
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
+}
+
+const inflight::Statement *noteOnLine(const std::vector<inflight::Statement> &list, std::uint32_t line)
+{
+    for (const inflight::Statement &s : list) {
+        if (s.op == inflight::Op::note && s.loc.line == line)
+            return &s;
+        if (s.op == inflight::Op::repeat)
+            if (const inflight::Statement *inner = noteOnLine(s.body, line))
+                return inner;
+    }
+    return nullptr;
+}
+
+// The text of the last note the run has shown (a variant's own notes only in its run).
+QString lastNote(const PlayerController &c)
+{
+    if (!c.indexReady() || c.position() == 0)
+        return {};
+    const auto step = c.runIndex().previous_note(c.position() + 1);
+    if (!step)
+        return {};
+    const auto &events = c.timeline();
+    const std::size_t i = events.last_at_or_before(*step);
+    if (i >= events.size())
+        return {};
+    const inflight::Statement *note = noteOnLine(c.scene().statements, events[i].scene_line);
+    return note ? QString::fromStdString(note->text) : QString();
 }
 
 } // namespace
@@ -41,7 +71,9 @@ SideBySideView::SideBySideView(SideBySide &pair, GraphPanel *primary_graph, QWid
     left_ = new QVBoxLayout;
     title_a_ = wrappedLabel(this, "sideBySideTitleA");
     narration_a_ = wrappedLabel(this, "sideBySideNarrationA");
+    note_a_ = wrappedLabel(this, "sideBySideNoteA");
     left_->addWidget(title_a_);
+    left_->addWidget(note_a_);
     primary_graph_->setParent(this);
     left_->addWidget(primary_graph_, 1);
     left_->addWidget(narration_a_);
@@ -56,7 +88,9 @@ SideBySideView::SideBySideView(SideBySide &pair, GraphPanel *primary_graph, QWid
     narration_b_ = wrappedLabel(this, "sideBySideNarrationB");
     secondary_graph_ = new GraphPanel(*pair_.secondary(), this);
     secondary_graph_->setObjectName(QStringLiteral("sideBySideGraph"));
+    note_b_ = wrappedLabel(this, "sideBySideNoteB");
     right->addWidget(title_b_);
+    right->addWidget(note_b_);
     right->addWidget(secondary_graph_, 1);
     right->addWidget(narration_b_);
     panes->addLayout(right, 1);
@@ -90,6 +124,10 @@ void SideBySideView::restyle()
         title->setFont(theme.font(11, true));
     for (QLabel *narration : {narration_a_, narration_b_})
         narration->setFont(theme.font(10));
+    for (QLabel *note : {note_a_, note_b_}) {
+        note->setFont(theme.font(10, true));
+        note->setStyleSheet(QStringLiteral("QLabel { background: #eef3ff; color: #202020; padding: 3px; }"));
+    }
     announcement_->setFont(theme.font(11, true));
     // The announcement stands out from both narrations: the colour findings are marked in.
     announcement_->setStyleSheet(QStringLiteral("QLabel { background: #fff0d0; color: #202020; "
@@ -106,6 +144,10 @@ void SideBySideView::refresh()
                           .arg(pair_.primary().beatNumber())
                           .arg(pair_.primary().beatCount()));
     title_b_->setText(tr("%1  (beat %2 of %3)").arg(pair_.nameB()).arg(b->beatNumber()).arg(b->beatCount()));
+    note_a_->setText(lastNote(pair_.primary()));
+    note_a_->setVisible(!note_a_->text().isEmpty());
+    note_b_->setText(lastNote(*b));
+    note_b_->setVisible(!note_b_->text().isEmpty());
     narration_a_->setText(pair_.primary().narration());
     narration_b_->setText(b->narration());
     const QString said = pair_.announcement();

@@ -21,6 +21,7 @@ public:
     void release(QWidget *to);
     GraphPanel *secondaryGraph() const { return secondary_graph_; }
     const QLabel *narration(int pane) const { return pane == 0 ? narration_a_ : narration_b_; }
+    const QLabel *note(int pane) const { return pane == 0 ? note_a_ : note_b_; }
     const QLabel *announcementLabel() const { return announcement_; }
     void setPresentation(bool on, double min_label_pixels);
 
@@ -33,6 +34,7 @@ private:
     GraphPanel *secondary_graph_ = nullptr;
     QVBoxLayout *left_ = nullptr;
     QLabel *title_a_ = nullptr, *title_b_ = nullptr;
+    QLabel *note_a_ = nullptr, *note_b_ = nullptr; // each run's last note (a variant's own)
     QLabel *narration_a_ = nullptr, *narration_b_ = nullptr;
     QLabel *announcement_ = nullptr;
 };

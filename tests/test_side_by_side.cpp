@@ -157,6 +157,9 @@ private slots:
         QTRY_VERIFY(window.sideBySide().inStep());
         QTRY_VERIFY(!window.sideBySideView()->announcementLabel()->isHidden());
         QTRY_VERIFY(!window.sideBySideView()->narration(1)->text().isEmpty());
+        // Each pane shows its own run's notes: the buggy one's own after the read.
+        QVERIFY(controller.runToLine(lineOf(bugScene("stale-oob-skb.scn"), QStringLiteral("expect buggy inflight"))));
+        QTRY_VERIFY(window.sideBySideView()->note(0)->text().startsWith(QStringLiteral("Without it")));
         QVERIFY(window.setSideBySide(QString()));
         QVERIFY(!window.sideBySideView());
         QVERIFY(!window.timeline().divergence().has_value());
