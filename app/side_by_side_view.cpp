@@ -64,6 +64,9 @@ SideBySideView::SideBySideView(SideBySide &pair, GraphPanel *primary_graph, QWid
     announcement_ = wrappedLabel(this, "sideBySideAnnouncement");
     announcement_->hide();
     outer->addWidget(announcement_);
+    shared_note_ = wrappedLabel(this, "sideBySideSharedNote");
+    shared_note_->hide();
+    outer->addWidget(shared_note_);
     auto *panes = new QHBoxLayout;
     panes->setSpacing(4);
     outer->addLayout(panes, 1);
@@ -124,7 +127,7 @@ void SideBySideView::restyle()
         title->setFont(theme.font(11, true));
     for (QLabel *narration : {narration_a_, narration_b_})
         narration->setFont(theme.font(10));
-    for (QLabel *note : {note_a_, note_b_}) {
+    for (QLabel *note : {note_a_, note_b_, shared_note_}) {
         note->setFont(theme.font(10, true));
         note->setStyleSheet(QStringLiteral("QLabel { background: #eef3ff; color: #202020; padding: 3px; }"));
     }
@@ -144,10 +147,15 @@ void SideBySideView::refresh()
                           .arg(pair_.primary().beatNumber())
                           .arg(pair_.primary().beatCount()));
     title_b_->setText(tr("%1  (beat %2 of %3)").arg(pair_.nameB()).arg(b->beatNumber()).arg(b->beatCount()));
-    note_a_->setText(lastNote(pair_.primary()));
-    note_a_->setVisible(!note_a_->text().isEmpty());
-    note_b_->setText(lastNote(*b));
-    note_b_->setVisible(!note_b_->text().isEmpty());
+    const QString note_a = lastNote(pair_.primary()), note_b = lastNote(*b);
+    // The same note in both runs is read once, across the width of both panes.
+    const bool shared = note_a == note_b;
+    shared_note_->setText(shared ? note_a : QString());
+    shared_note_->setVisible(shared && !note_a.isEmpty());
+    note_a_->setText(shared ? QString() : note_a);
+    note_a_->setVisible(!shared && !note_a.isEmpty());
+    note_b_->setText(shared ? QString() : note_b);
+    note_b_->setVisible(!shared && !note_b.isEmpty());
     narration_a_->setText(pair_.primary().narration());
     narration_b_->setText(b->narration());
     const QString said = pair_.announcement();

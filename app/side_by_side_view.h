@@ -22,6 +22,7 @@ public:
     GraphPanel *secondaryGraph() const { return secondary_graph_; }
     const QLabel *narration(int pane) const { return pane == 0 ? narration_a_ : narration_b_; }
     const QLabel *note(int pane) const { return pane == 0 ? note_a_ : note_b_; }
+    const QLabel *sharedNote() const { return shared_note_; }
     const QLabel *announcementLabel() const { return announcement_; }
     void setPresentation(bool on, double min_label_pixels);
 
@@ -37,4 +38,5 @@ private:
     QLabel *note_a_ = nullptr, *note_b_ = nullptr; // each run's last note (a variant's own)
     QLabel *narration_a_ = nullptr, *narration_b_ = nullptr;
     QLabel *announcement_ = nullptr;
+    QLabel *shared_note_ = nullptr; // a note both runs show, once across both panes
 };
