@@ -16,6 +16,8 @@
 #include "main_window.h"
 #include "offscreen_screen.h"
 #include "player_controller.h"
+#include "side_by_side.h"
+#include "side_by_side_view.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -196,6 +198,12 @@ void LessonCheck::settle()
             continue;
         if (!graph.waitForLayout(50))
             continue;
+        if (const SideBySideView *panes = window_.sideBySideView()) {
+            // The second run follows: it is checked where it stands beside the first.
+            if (!window_.sideBySide().inStep() || !panes->secondaryGraph()->waitForLayout(50))
+                continue;
+            panes->secondaryGraph()->view()->finishCameraMove();
+        }
         // Where a camera move ends is what the check is about, not the move.
         graph.view()->finishCameraMove();
         break;
@@ -272,6 +280,11 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
     for (QDockWidget *panel : {window_.windowDocks().latency, window_.windowDocks().autobind})
         if (panel && panel->isVisible() && !panel->isFloating())
             picture += double(panel->width()) * panel->height();
+    // Side by side, the picture is both graphs.
+    if (const SideBySideView *panes = window_.sideBySideView()) {
+        const QRect second = seenRect(panes->secondaryGraph()->view()->viewport());
+        picture += double(second.width()) * second.height();
+    }
 
     // ---- the graph -----------------------------------------------------------------------------
     if (port.isEmpty()) {
@@ -374,6 +387,35 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
                                  rectText(seen.intersected(cell))));
             }
         }
+    }
+
+    // ---- side by side: the second graph's names and each pane's texts -------------------------------
+    if (const SideBySideView *panes = window_.sideBySideView()) {
+        const GraphView *second = panes->secondaryGraph()->view();
+        const double floor = labelFloorPixels(screen_);
+        if (!seenRect(second->viewport()).isEmpty() && !panes->secondaryGraph()->scene()->socketItems().isEmpty() &&
+            second->labelScreenPixels() < floor - 0.05)
+            say(QStringLiteral("the second graph's socket labels are %1 px, under the %2 px floor")
+                    .arg(second->labelScreenPixels(), 0, 'f', 1)
+                    .arg(floor, 0, 'f', 0));
+        for (int pane = 0; pane < 2; ++pane)
+            for (const QLabel *label : {panes->note(pane), panes->narration(pane)}) {
+                if (label->isHidden() || label->text().trimmed().isEmpty())
+                    continue;
+                const QString why = clipping(label);
+                if (!why.isEmpty())
+                    say(QStringLiteral("pane %1's %2 %3: %4")
+                            .arg(pane + 1)
+                            .arg(label == panes->note(pane) ? QStringLiteral("note") : QStringLiteral("narration"), why,
+                                 quoted(label->text())));
+            }
+        if (const QLabel *note = panes->sharedNote(); !note->isHidden())
+            if (const QString why = clipping(note); !why.isEmpty())
+                say(QStringLiteral("the note %1: %2").arg(why, quoted(note->text())));
+        if (const QLabel *said = panes->announcementLabel(); !said->isHidden())
+            if (const QString why = clipping(said); !why.isEmpty())
+                say(QStringLiteral("the announcement %1: %2").arg(why, quoted(said->text())));
+        return out;
     }
 
     // ---- the texts -----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // inflight [scene.scn] [--gc classic|async|graph] [--step N] [--edit LINE:TEXT] [--screenshot FILE] [--size WxH]
-//          [--export-graph FILE.png|FILE.svg] [--variant NAME]
+//          [--export-graph FILE.png|FILE.svg] [--variant NAME] [--side-by-side A,B] [--presentation]
 // inflight --check-lesson SCENE [--size WxH] [--gc …] [--kernel …] [--variant NAME]
 #include "editor/editor_session.h"
 #include "editor/scene_editor.h"
@@ -93,8 +93,13 @@ int main(int argc, char **argv)
                                  QStringLiteral("With --check-lesson: walk only beats FROM to TO (FROM- : to the last; "
                                                 "N: that one)."),
                                  QStringLiteral("FROM-TO"));
+    QCommandLineOption side_opt(QStringLiteral("side-by-side"),
+                                QStringLiteral("Show two runs side by side, kept on the same statement and beat: two "
+                                               "of the scene's variants or two kernel profiles (e.g. buggy,fixed); "
+                                               "--step is the first one's."),
+                                QStringLiteral("A,B"));
     cli.addOptions({gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt, edit_opt, export_opt, variant_opt,
-                    check_opt, beats_opt});
+                    check_opt, beats_opt, side_opt});
     cli.process(app);
 
     PlayerController controller;
@@ -156,6 +161,13 @@ int main(int argc, char **argv)
             return 2;
         }
         controller.setVariant(int(it - variants.begin()));
+    }
+    if (cli.isSet(side_opt)) {
+        QString error;
+        if (!window.setSideBySide(cli.value(side_opt), &error)) {
+            std::fprintf(stderr, "inflight: error: --side-by-side: %s\n", qPrintable(error));
+            return 2;
+        }
     }
     if (cli.isSet(step_opt)) {
         bool num = false;

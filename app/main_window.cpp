@@ -11,6 +11,8 @@
 #include "player_controller.h"
 #include "presenter_keys.h"
 #include "save_file.h"
+#include "side_by_side.h"
+#include "side_by_side_view.h"
 #include "text_field_keys.h"
 #include "theme.h"
 #include "timeline_widget.h"
@@ -137,6 +139,11 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
     qApp->installEventFilter(new TextFieldKeys(this));
     presenter_keys_ = new PresenterKeys(controller_, *this);
     connect(presenter_keys_, &PresenterKeys::leaveRequested, this, [this] { setPresentationMode(false); });
+    side_by_side_ = new SideBySide(controller_, this);
+    connect(side_by_side_, &SideBySide::changed, this, [this] {
+        const auto &d = side_by_side_->divergence();
+        timeline_->setDivergence(side_by_side_->active() && d ? std::optional<std::uint64_t>(d->step_a) : std::nullopt);
+    });
     buildActions();
     buildToolbar();
     buildDocks();
@@ -709,6 +716,29 @@ void MainWindow::buildMenus()
             presenter_keys_->setGranularity(g);
         }
     }
+    side_by_side_action_ = view->addAction(tr("&Side by side"));
+    side_by_side_action_->setObjectName(QStringLiteral("sideBySide"));
+    side_by_side_action_->setCheckable(true);
+    side_by_side_action_->setToolTip(tr("Two runs of the scene, one per variant (or kernel profile), kept on the "
+                                        "same statement and beat"));
+    connect(side_by_side_action_, &QAction::triggered, this, [this](bool on) {
+        QString error;
+        if (!setSideBySide(on ? side_by_side_->defaultPair() : QString(), &error))
+            QMessageBox::warning(this, tr("Side by side"), error);
+    });
+    QAction *pair = view->addAction(tr("Side by side &pair…"));
+    pair->setObjectName(QStringLiteral("sideBySidePair"));
+    connect(pair, &QAction::triggered, this, [this] {
+        bool ok = false;
+        const QString current = side_by_side_->active()
+                                    ? side_by_side_->nameA() + QLatin1Char(',') + side_by_side_->nameB()
+                                    : side_by_side_->defaultPair();
+        const QString chosen = QInputDialog::getText(
+            this, tr("Side by side"), tr("Two variants or kernel profiles, A,B:"), QLineEdit::Normal, current, &ok);
+        QString error;
+        if (ok && !setSideBySide(chosen, &error))
+            QMessageBox::warning(this, tr("Side by side"), error);
+    });
     view->addAction(action("fontBigger"));
     view->addAction(action("fontSmaller"));
     view->addAction(action("highContrast"));
@@ -1128,6 +1158,9 @@ void MainWindow::setPresentationMode(bool on)
         theme.setFontScale(std::max(1.6, normal_font_scale_));
         theme.setHighContrast(true);
         window_layout::showForPresentation(*this, docks_set_, scenePanel());
+        // Side by side, each pane carries its own run's narration: the room goes to the two graphs.
+        if (side_view_ && docks_set_.algorithm)
+            docks_set_.algorithm->hide();
         // The picture and the words only: the presenter drives it by keys (the actions stay the
         // window's, so their shortcuts still work), the room goes to the graph.
         saved_bars_.clear();
@@ -1151,10 +1184,14 @@ void MainWindow::setPresentationMode(bool on)
         if (where)
             setGeometry(where->geometry());
         graph_->setPresentation(true, kPresentationLabelPixels);
+        if (side_view_)
+            side_view_->setPresentation(true, kPresentationLabelPixels);
     } else {
         theme.setFontScale(normal_font_scale_);
         theme.setHighContrast(false);
         graph_->setPresentation(false, 0);
+        if (side_view_)
+            side_view_->setPresentation(false, 0);
         goto_box_->show();
         timeline_->setMaximumHeight(QWIDGETSIZE_MAX);
         if (auto *algorithm = qobject_cast<docks::AlgorithmDock *>(docks_set_.algorithm)) {
@@ -1200,6 +1237,37 @@ void MainWindow::setPresentationMode(bool on)
         if (graph_->view()->followsGraph())
             graph_->view()->fitAll();
     });
+}
+
+bool MainWindow::setSideBySide(const QString &pair, QString *error)
+{
+    auto *layout = qobject_cast<QVBoxLayout *>(centralWidget()->layout());
+    if (side_view_) {
+        side_view_->release(centralWidget());
+        layout->replaceWidget(side_view_, graph_);
+        delete side_view_;
+        side_view_ = nullptr;
+    }
+    if (pair.isEmpty()) {
+        if (presenting_ && docks_set_.algorithm)
+            docks_set_.algorithm->show(); // the lesson's column again
+        side_by_side_->stop();
+        side_by_side_action_->setChecked(false);
+        return true;
+    }
+    if (!side_by_side_->start(pair, error)) {
+        side_by_side_action_->setChecked(false);
+        return false;
+    }
+    side_view_ = new SideBySideView(*side_by_side_, graph_, centralWidget());
+    layout->insertWidget(0, side_view_, 1);
+    if (presenting_) {
+        side_view_->setPresentation(true, kPresentationLabelPixels);
+        if (docks_set_.algorithm)
+            docks_set_.algorithm->hide();
+    }
+    side_by_side_action_->setChecked(true);
+    return true;
 }
 
 QList<QWidget *> MainWindow::presentationHiddenBars() const

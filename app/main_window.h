@@ -25,6 +25,8 @@ class QToolBar;
 class GraphPanel;
 class PlayerController;
 class PresenterKeys;
+class SideBySide;
+class SideBySideView;
 class TimelineWidget;
 namespace inflight {
 struct Scene;
@@ -58,6 +60,11 @@ public:
     // Renders the whole window to a PNG once the graph layout has settled.
     bool saveScreenshot(const QString &file, int settle_ms = 30000);
     void setPresentationMode(bool on);
+    // View > Side by side: the run beside a second one of another variant or kernel profile
+    // ("buggy,fixed"; "" ends it). False with a message naming the choices on a bad pair.
+    bool setSideBySide(const QString &pair, QString *error = nullptr);
+    SideBySide &sideBySide() { return *side_by_side_; }
+    SideBySideView *sideBySideView() const { return side_view_; }
     bool presenting() const { return presenting_; }
     bool restoredGeometry() const { return restored_geometry_; } // false on a first launch
     const WindowDocks &windowDocks() const { return docks_set_; }
@@ -139,6 +146,9 @@ private:
     QAction *play_action_ = nullptr;
     QAction *presentation_action_ = nullptr;
     PresenterKeys *presenter_keys_ = nullptr; // presentation mode's keys
+    SideBySide *side_by_side_ = nullptr;
+    SideBySideView *side_view_ = nullptr; // in the graph's place while side by side
+    QAction *side_by_side_action_ = nullptr;
     double normal_font_scale_ = 1.0;
     WindowDocks docks_set_;
     bool shares_pending_ = false; // no saved dock state: size the docks when first shown

@@ -93,6 +93,8 @@ public:
     void setVariant(int index);
     int variant() const { return variant_; }
     const inflight::Scene &baseScene() const { return *base_scene_; }
+    // The same, shared: a second run of the scene (side by side) is opened from it.
+    std::shared_ptr<const inflight::Scene> baseScenePointer() const { return base_scene_; }
     inflight::GcEra era() const { return era_; }
     // Step into every micro-step of collections and autobind probes (the default for scenes
     // of up to kStepIntoLimit statements), or fast-forward them: their cost is still counted

@@ -9,6 +9,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPixmap>
+#include <QPolygon>
 
 #include <algorithm>
 #include <cmath>
@@ -122,6 +123,14 @@ std::uint64_t TimelineWidget::stepAt(int x) const
     return static_cast<std::uint64_t>(std::llround(f * static_cast<double>(total)));
 }
 
+void TimelineWidget::setDivergence(std::optional<std::uint64_t> step)
+{
+    if (step == divergence_)
+        return;
+    divergence_ = step;
+    update();
+}
+
 void TimelineWidget::paintEvent(QPaintEvent * /*event*/)
 {
     const Theme &theme = Theme::instance();
@@ -157,6 +166,18 @@ void TimelineWidget::paintEvent(QPaintEvent * /*event*/)
         paintMarks(marks);
     }
     p.drawPixmap(0, 0, marks_);
+    if (divergence_) {
+        // A diamond over a line the height of the strip: set apart from the orange warning ticks.
+        const int dx = xOf(*divergence_);
+        const QColor mark(0xc0, 0x00, 0xa0);
+        p.setPen(QPen(mark, 2, Qt::DashLine));
+        p.drawLine(dx, rect().top(), dx, rect().bottom());
+        const int r = std::max(4, t.height() / 3);
+        p.setPen(Qt::NoPen);
+        p.setBrush(mark);
+        p.drawPolygon(QPolygon({QPoint(dx, t.top() - 1), QPoint(dx + r, t.top() + r - 1),
+                                QPoint(dx, t.top() + 2 * r - 1), QPoint(dx - r, t.top() + r - 1)}));
+    }
     // The current step.
     const int x = xOf(controller_.position());
     p.setPen(QPen(theme.foreground(), 3));

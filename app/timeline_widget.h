@@ -14,6 +14,7 @@
 class QPainter;
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 class PlayerController;
@@ -41,6 +42,10 @@ public:
     int waitMarkerAt(const QPoint &p) const;
     QRect waitMarkerRect(int i) const;
 
+    // Side by side: where the two runs first differ, marked across the track (none: no mark).
+    void setDivergence(std::optional<std::uint64_t> step);
+    std::optional<std::uint64_t> divergence() const { return divergence_; }
+
 signals:
     // A wait marker was clicked: the task that waited and the step its wait began.
     void waitMarkerClicked(quint64 step, int task);
@@ -64,4 +69,5 @@ private:
     // paintMarks() as drawn for this size and run length; null once they changed.
     QPixmap marks_;
     std::uint64_t marks_total_ = 0;
+    std::optional<std::uint64_t> divergence_;
 };

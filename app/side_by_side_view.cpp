@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "side_by_side_view.h"
+
+#include "graph/graph_panel.h"
+#include "player_controller.h"
+#include "side_by_side.h"
+#include "theme.h"
+
+#include "inflight/scene.hpp"
+
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace {
+
+QLabel *wrappedLabel(QWidget *parent, const char *name)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(QLatin1String(name));
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+const inflight::Statement *noteOnLine(const std::vector<inflight::Statement> &list, std::uint32_t line)
+{
+    for (const inflight::Statement &s : list) {
+        if (s.op == inflight::Op::note && s.loc.line == line)
+            return &s;
+        if (s.op == inflight::Op::repeat)
+            if (const inflight::Statement *inner = noteOnLine(s.body, line))
+                return inner;
+    }
+    return nullptr;
+}
+
+// The text of the last note the run has shown (a variant's own notes only in its run).
+QString lastNote(const PlayerController &c)
+{
+    if (!c.indexReady() || c.position() == 0)
+        return {};
+    const auto step = c.runIndex().previous_note(c.position() + 1);
+    if (!step)
+        return {};
+    const auto &events = c.timeline();
+    const std::size_t i = events.last_at_or_before(*step);
+    if (i >= events.size())
+        return {};
+    const inflight::Statement *note = noteOnLine(c.scene().statements, events[i].scene_line);
+    return note ? QString::fromStdString(note->text) : QString();
+}
+
+} // namespace
+
+SideBySideView::SideBySideView(SideBySide &pair, GraphPanel *primary_graph, QWidget *parent)
+    : QWidget(parent), pair_(pair), primary_graph_(primary_graph)
+{
+    setObjectName(QStringLiteral("sideBySideView"));
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+    announcement_ = wrappedLabel(this, "sideBySideAnnouncement");
+    announcement_->hide();
+    outer->addWidget(announcement_);
+    shared_note_ = wrappedLabel(this, "sideBySideSharedNote");
+    shared_note_->hide();
+    outer->addWidget(shared_note_);
+    auto *panes = new QHBoxLayout;
+    panes->setSpacing(4);
+    outer->addLayout(panes, 1);
+
+    left_ = new QVBoxLayout;
+    title_a_ = wrappedLabel(this, "sideBySideTitleA");
+    narration_a_ = wrappedLabel(this, "sideBySideNarrationA");
+    note_a_ = wrappedLabel(this, "sideBySideNoteA");
+    left_->addWidget(title_a_);
+    left_->addWidget(note_a_);
+    primary_graph_->setParent(this);
+    left_->addWidget(primary_graph_, 1);
+    left_->addWidget(narration_a_);
+    panes->addLayout(left_, 1);
+
+    auto *rule = new QFrame(this);
+    rule->setFrameShape(QFrame::VLine);
+    panes->addWidget(rule);
+
+    auto *right = new QVBoxLayout;
+    title_b_ = wrappedLabel(this, "sideBySideTitleB");
+    narration_b_ = wrappedLabel(this, "sideBySideNarrationB");
+    secondary_graph_ = new GraphPanel(*pair_.secondary(), this);
+    secondary_graph_->setObjectName(QStringLiteral("sideBySideGraph"));
+    note_b_ = wrappedLabel(this, "sideBySideNoteB");
+    right->addWidget(title_b_);
+    right->addWidget(note_b_);
+    right->addWidget(secondary_graph_, 1);
+    right->addWidget(narration_b_);
+    panes->addLayout(right, 1);
+    primary_graph_->show();
+
+    connect(&pair_, &SideBySide::changed, this, &SideBySideView::refresh);
+    connect(&pair_.primary(), &PlayerController::positionChanged, this, &SideBySideView::refresh);
+    connect(&Theme::instance(), &Theme::changed, this, &SideBySideView::restyle);
+    restyle();
+    refresh();
+}
+
+SideBySideView::~SideBySideView() = default;
+
+void SideBySideView::release(QWidget *to)
+{
+    left_->removeWidget(primary_graph_);
+    primary_graph_->setParent(to);
+    primary_graph_->show();
+}
+
+void SideBySideView::setPresentation(bool on, double min_label_pixels)
+{
+    secondary_graph_->setPresentation(on, min_label_pixels);
+}
+
+void SideBySideView::restyle()
+{
+    const Theme &theme = Theme::instance();
+    for (QLabel *title : {title_a_, title_b_})
+        title->setFont(theme.font(11, true));
+    for (QLabel *narration : {narration_a_, narration_b_})
+        narration->setFont(theme.font(10));
+    for (QLabel *note : {note_a_, note_b_, shared_note_}) {
+        note->setFont(theme.font(10, true));
+        note->setStyleSheet(QStringLiteral("QLabel { background: #eef3ff; color: #202020; padding: 3px; }"));
+    }
+    announcement_->setFont(theme.font(11, true));
+    // The announcement stands out from both narrations: the colour findings are marked in.
+    announcement_->setStyleSheet(QStringLiteral("QLabel { background: #fff0d0; color: #202020; "
+                                                "border: 2px solid #d07000; padding: 4px; }"));
+}
+
+void SideBySideView::refresh()
+{
+    PlayerController *b = pair_.secondary();
+    if (!b)
+        return;
+    title_a_->setText(tr("%1  (beat %2 of %3)")
+                          .arg(pair_.nameA())
+                          .arg(pair_.primary().beatNumber())
+                          .arg(pair_.primary().beatCount()));
+    title_b_->setText(tr("%1  (beat %2 of %3)").arg(pair_.nameB()).arg(b->beatNumber()).arg(b->beatCount()));
+    const QString note_a = lastNote(pair_.primary()), note_b = lastNote(*b);
+    // The same note in both runs is read once, across the width of both panes.
+    const bool shared = note_a == note_b;
+    shared_note_->setText(shared ? note_a : QString());
+    shared_note_->setVisible(shared && !note_a.isEmpty());
+    note_a_->setText(shared ? QString() : note_a);
+    note_a_->setVisible(!shared && !note_a.isEmpty());
+    note_b_->setText(shared ? QString() : note_b);
+    note_b_->setVisible(!shared && !note_b.isEmpty());
+    narration_a_->setText(pair_.primary().narration());
+    narration_b_->setText(b->narration());
+    const QString said = pair_.announcement();
+    announcement_->setText(said);
+    announcement_->setVisible(!said.isEmpty());
+}
