@@ -54,6 +54,16 @@ QProcessEnvironment offscreenEnv(const QString &config)
     return env;
 }
 
+// The socket the scene labels `label`, at the controller's step (npos: none).
+std::uint32_t socketLabelled(PlayerController &c, const char *label)
+{
+    const inflight::GraphSnapshot g = inflight::snapshot_graph(c.sim().kernel());
+    for (const auto &n : g.nodes)
+        if (g.label_of(n) == label)
+            return n.sock;
+    return inflight::npos;
+}
+
 } // namespace
 
 class TestGraphExport : public QObject {
@@ -149,13 +159,7 @@ private slots:
         PlayerController c;
         GraphPanel panel(c);
         QVERIFY(c.openFile(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-mixed-lowpoint-stream.scn")));
-        auto id = [&c](const char *label) {
-            const inflight::GraphSnapshot g = inflight::snapshot_graph(c.sim().kernel());
-            for (const auto &n : g.nodes)
-                if (g.label_of(n) == label)
-                    return n.sock;
-            return inflight::npos;
-        };
+        auto id = [&c](const char *label) { return socketLabelled(c, label); };
         // The step that judges u1.
         bool found = false;
         while (!c.atEnd()) {
@@ -209,13 +213,7 @@ private slots:
         PlayerController c;
         GraphPanel panel(c);
         QVERIFY(c.openFile(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-mixed-lowpoint-stream.scn")));
-        auto id = [&c](const char *label) {
-            const inflight::GraphSnapshot g = inflight::snapshot_graph(c.sim().kernel());
-            for (const auto &n : g.nodes)
-                if (g.label_of(n) == label)
-                    return n.sock;
-            return inflight::npos;
-        };
+        auto id = [&c](const char *label) { return socketLabelled(c, label); };
         bool judging = false, verdict = false;
         while (!c.atEnd() && !verdict) {
             c.stepInto();
@@ -261,13 +259,7 @@ private slots:
         GraphPanel panel(c);
         QVERIFY(c.openFile(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/cycle-kept-alive-by-open-fd.scn")));
         c.setEra(inflight::GcEra::classic);
-        auto id = [&c](const char *label) {
-            const inflight::GraphSnapshot g = inflight::snapshot_graph(c.sim().kernel());
-            for (const auto &n : g.nodes)
-                if (g.label_of(n) == label)
-                    return n.sock;
-            return inflight::npos;
-        };
+        auto id = [&c](const char *label) { return socketLabelled(c, label); };
         // The last collection's decrement of b while a's queue is scanned.
         std::uint64_t decrement = 0;
         std::uint32_t scanned = inflight::npos;
@@ -312,13 +304,7 @@ private slots:
         QVERIFY(c.openText(QStringLiteral("scene \"r\"\nsocketpair a b\nsocketpair c d\nsocketpair e f\n"
                                           "send b fds=c\nclose f\n"),
                            QStringLiteral("r.scn")));
-        auto id = [&c](const char *label) {
-            const inflight::GraphSnapshot g = inflight::snapshot_graph(c.sim().kernel());
-            for (const auto &n : g.nodes)
-                if (g.label_of(n) == label)
-                    return n.sock;
-            return inflight::npos;
-        };
+        auto id = [&c](const char *label) { return socketLabelled(c, label); };
         auto ringed = [&panel] {
             std::vector<std::uint32_t> on;
             for (SocketItem *item : panel.scene()->socketItems())
