@@ -221,7 +221,7 @@ void GraphPanel::followSubject(const inflight::GraphSnapshot &snapshot)
     const StepSubject marked = findings.isEmpty() ? StepSubject{} : subjectOfText(snapshot, finding_text, false);
     scene_->setFindingMarks(marked.sockets, marked.processes, finding_text);
     scene_->setExaminedEdge(examinedEdge(controller_.currentEvent()));
-    legend_->setOnGraph(rolesOnGraph(snapshot), marksOnGraph());
+    legend_->setOnGraph(scene_->rolesDrawn(), marksOnGraph());
     StepSubject subject = marked.empty() ? subjectOfText(snapshot, withoutFindings(story)) : marked;
     // A step that names nothing keeps the last subject: the camera stays, unless the
     // collector's numbers or an SCC's verdict it put on the subject are not all in view.
@@ -232,14 +232,6 @@ void GraphPanel::followSubject(const inflight::GraphSnapshot &snapshot)
     }
     subject_ = std::move(subject);
     frameSubject();
-}
-
-unsigned GraphPanel::rolesOnGraph(const inflight::GraphSnapshot &snapshot) const
-{
-    unsigned roles = 0;
-    for (const auto &n : snapshot.nodes)
-        roles |= 1u << static_cast<unsigned>(n.role);
-    return roles;
 }
 
 unsigned GraphPanel::marksOnGraph() const

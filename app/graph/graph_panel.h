@@ -95,8 +95,7 @@ private:
     static std::optional<std::pair<std::uint32_t, std::uint32_t>> examinedEdge(const inflight::Event *e);
     void followSubject(const inflight::GraphSnapshot &snapshot);
     void frameSubject(); // the camera on the current subject's items, where they are
-    // What the legend names while presenting: the roles and the collector's marks drawn now.
-    unsigned rolesOnGraph(const inflight::GraphSnapshot &snapshot) const;
+    // What the legend names while presenting, with the scene's roles: the collector's marks drawn now.
     unsigned marksOnGraph() const;
     double paneAspect() const;
     void onSelectionChanged();

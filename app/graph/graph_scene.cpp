@@ -448,6 +448,9 @@ void GraphScene::assignLanes()
 
 void GraphScene::updateRoleCounts()
 {
+    roles_drawn_ = 0;
+    for (const auto &n : snapshot_->nodes)
+        roles_drawn_ |= 1u << static_cast<unsigned>(n.role);
     for (auto &g : display_.aggregates) {
         AggregateItem *item = aggregateItem(g.key);
         if (!item)

@@ -138,6 +138,8 @@ public:
     // The hulls around this collection's SCCs, in the snapshot's order (none where a member is
     // drawn inside an aggregate, or when there are too many to read).
     const std::vector<SccHullItem *> &sccHulls() const { return hulls_; }
+    // The roles of the sockets drawn at this step, one bit per GcRole (aggregates included).
+    unsigned rolesDrawn() const { return roles_drawn_; }
     // The sockets the last move changed (role, counts, queue, reachability, or new), ringed
     // until the next; none after a jump that changed too much to point at.
     const std::vector<std::uint32_t> &changedSockets() const { return changed_; }
@@ -230,6 +232,7 @@ private:
     std::vector<SccHullItem *> hulls_;
     std::uint32_t scan_cursor_sock_ = 0xffffffffu;
     std::vector<std::uint32_t> changed_;
+    unsigned roles_drawn_ = 0;
 
     LayoutCoordinator layout_;
 
