@@ -39,9 +39,9 @@ private:
     class Caption;
     QFont captionFont() const;
     void paintCaption(QPainter *painter) const;
-    GraphItem *caption_item_;
     inflight::SnapshotScc scc_;
     QString caption_;
     QPainterPath hull_;
     QRectF caption_rect_;
+    GraphItem *caption_item_; // last: its constructor reads the hull's other members
 };
