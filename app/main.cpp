@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // inflight [scene.scn] [--gc classic|async|graph] [--step N] [--edit LINE:TEXT] [--screenshot FILE] [--size WxH]
 //          [--export-graph FILE.png|FILE.svg] [--variant NAME] [--side-by-side A,B] [--presentation]
-// inflight --check-lesson SCENE [--size WxH] [--gc …] [--kernel …] [--variant NAME]
+//          [--theme light|dark]
+// inflight --check-lesson SCENE [--size WxH] [--gc …] [--kernel …] [--variant NAME] [--theme light|dark]
 #include "editor/editor_session.h"
 #include "editor/scene_editor.h"
 #include "graph/graph_panel.h"
@@ -98,12 +99,22 @@ int main(int argc, char **argv)
                                                "of the scene's variants or two kernel profiles (e.g. buggy,fixed); "
                                                "--step is the first one's."),
                                 QStringLiteral("A,B"));
+    QCommandLineOption theme_opt(QStringLiteral("theme"),
+                                 QStringLiteral("Presentation mode's colours: light (the default) or dark."),
+                                 QStringLiteral("light|dark"));
     cli.addOptions({gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt, edit_opt, export_opt, variant_opt,
-                    check_opt, beats_opt, side_opt});
+                    check_opt, beats_opt, side_opt, theme_opt});
     cli.process(app);
 
+    const QString theme = cli.value(theme_opt);
+    if (cli.isSet(theme_opt) && theme != QLatin1String("light") && theme != QLatin1String("dark")) {
+        std::fprintf(stderr, "inflight: error: unknown theme '%s' (light or dark)\n", qPrintable(theme));
+        return 2;
+    }
     PlayerController controller;
     MainWindow window(controller);
+    if (cli.isSet(theme_opt))
+        window.setDarkPresentation(theme == QLatin1String("dark"));
     const QStringList args = cli.positionalArguments();
     const bool checking = cli.isSet(check_opt);
     const bool headless = cli.isSet(shot_opt) || cli.isSet(export_opt) || checking;

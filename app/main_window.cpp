@@ -72,6 +72,7 @@
 #include <QShowEvent>
 #include <QSlider>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -199,6 +200,7 @@ MainWindow::MainWindow(PlayerController &controller, QWidget *parent) : QMainWin
     Theme::instance().setFontScale(
         settings.readDouble(QStringLiteral("view/fontScale"), 1.0, Theme::kMinFontScale, Theme::kMaxFontScale));
     Theme::instance().setHighContrast(settings.readBool(QStringLiteral("view/highContrast"), false));
+    setDarkPresentation(settings.readBool(QStringLiteral("view/darkPresentation"), false));
     controller_.setSpeed(settings.readDouble(QStringLiteral("run/speed"), 8.0, speed_of(0), speed_of(100)));
     {
         // The slider shows the speed read; its nearest notch must not replace it.
@@ -365,6 +367,19 @@ void MainWindow::buildActions()
         [] { Theme::instance().setHighContrast(!Theme::instance().highContrast()); },
         tr("Colours that still read on a projector"));
     contrast->setCheckable(true);
+    dark_presentation_action_ = make(
+        "darkPresentation", tr("&Dark theme when presenting"), QKeySequence(), QStyle::SP_CustomBase,
+        [this] { setDarkPresentation(dark_presentation_action_->isChecked()); },
+        tr("Presentation mode draws light on a dark ground: for a dark room, or a projector that washes white out"));
+    dark_presentation_action_->setCheckable(true);
+    // The widgets follow the theme's ground; the style's own palette comes back with the light.
+    connect(&Theme::instance(), &Theme::changed, this, [this] {
+        const bool dark = Theme::instance().dark();
+        if (dark == dark_palette_)
+            return;
+        dark_palette_ = dark;
+        QApplication::setPalette(Theme::instance().widgetPalette(QApplication::style()->standardPalette()));
+    });
     connect(&Theme::instance(), &Theme::changed, contrast,
             [contrast] { contrast->setChecked(Theme::instance().highContrast()); });
     make(
@@ -742,6 +757,7 @@ void MainWindow::buildMenus()
     view->addAction(action("fontBigger"));
     view->addAction(action("fontSmaller"));
     view->addAction(action("highContrast"));
+    view->addAction(action("darkPresentation"));
     view->addAction(action("resetLayout"));
     view->addSeparator();
     for (QDockWidget *d : docks_)
@@ -1140,6 +1156,14 @@ void MainWindow::about()
                            .arg(QString::fromLatin1(inflight::kVersion), eras, versions));
 }
 
+void MainWindow::setDarkPresentation(bool on)
+{
+    dark_presentation_ = on;
+    dark_presentation_action_->setChecked(on);
+    if (presenting_)
+        Theme::instance().setDark(on);
+}
+
 void MainWindow::setPresentationMode(bool on)
 {
     presentation_action_->setChecked(on);
@@ -1157,6 +1181,7 @@ void MainWindow::setPresentationMode(bool on)
         normal_font_scale_ = theme.fontScale();
         theme.setFontScale(std::max(1.6, normal_font_scale_));
         theme.setHighContrast(true);
+        theme.setDark(dark_presentation_);
         window_layout::showForPresentation(*this, docks_set_, scenePanel());
         // Side by side, each pane carries its own run's narration: the room goes to the two graphs.
         if (side_view_ && docks_set_.algorithm)
@@ -1189,6 +1214,7 @@ void MainWindow::setPresentationMode(bool on)
     } else {
         theme.setFontScale(normal_font_scale_);
         theme.setHighContrast(false);
+        theme.setDark(false);
         graph_->setPresentation(false, 0);
         if (side_view_)
             side_view_->setPresentation(false, 0);
@@ -1373,6 +1399,7 @@ void MainWindow::closeEvent(QCloseEvent *e)
     }
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("run/speed"), controller_.speed());
+    settings.setValue(QStringLiteral("view/darkPresentation"), dark_presentation_);
     QMainWindow::closeEvent(e);
 }
 

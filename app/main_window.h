@@ -60,6 +60,10 @@ public:
     // Renders the whole window to a PNG once the graph layout has settled.
     bool saveScreenshot(const QString &file, int settle_ms = 30000);
     void setPresentationMode(bool on);
+    // View > Dark theme when presenting: presentation mode draws light on a dark ground (at
+    // once, if presenting). Kept in the settings.
+    void setDarkPresentation(bool on);
+    bool darkPresentation() const { return dark_presentation_; }
     // View > Side by side: the run beside a second one of another variant or kernel profile
     // ("buggy,fixed"; "" ends it). False with a message naming the choices on a bad pair.
     bool setSideBySide(const QString &pair, QString *error = nullptr);
@@ -145,6 +149,9 @@ private:
     const inflight::Scene *panel_scene_ = nullptr; // the scene showPanelForScene() chose for
     QAction *play_action_ = nullptr;
     QAction *presentation_action_ = nullptr;
+    QAction *dark_presentation_action_ = nullptr;
+    bool dark_presentation_ = false;
+    bool dark_palette_ = false;               // the widgets wear the dark theme's palette
     PresenterKeys *presenter_keys_ = nullptr; // presentation mode's keys
     SideBySide *side_by_side_ = nullptr;
     SideBySideView *side_view_ = nullptr; // in the graph's place while side by side

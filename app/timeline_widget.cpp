@@ -139,7 +139,9 @@ void TimelineWidget::paintEvent(QPaintEvent * /*event*/)
     const QRect t = track();
     p.fillRect(rect(), palette().window());
     p.setPen(Qt::NoPen);
-    p.setBrush(theme.highContrast() ? QColor(0xdd, 0xdd, 0xdd) : QColor(0xe8, 0xe8, 0xe4));
+    p.setBrush(theme.dark()           ? QColor(0x33, 0x36, 0x3e)
+               : theme.highContrast() ? QColor(0xdd, 0xdd, 0xdd)
+                                      : QColor(0xe8, 0xe8, 0xe4));
     p.drawRoundedRect(t, 4, 4);
     if (!controller_.indexReady()) {
         p.setPen(theme.foreground());
@@ -151,7 +153,9 @@ void TimelineWidget::paintEvent(QPaintEvent * /*event*/)
     // Progress so far.
     QRect done = t;
     done.setRight(xOf(controller_.position()));
-    p.setBrush(theme.highContrast() ? QColor(0x99, 0xbb, 0xff) : QColor(0xc6, 0xda, 0xfb));
+    p.setBrush(theme.dark()           ? QColor(0x27, 0x45, 0x80)
+               : theme.highContrast() ? QColor(0x99, 0xbb, 0xff)
+                                      : QColor(0xc6, 0xda, 0xfb));
     p.drawRoundedRect(done, 4, 4);
     // The run's marks change only with the index, the breakpoints, the size or the theme, while
     // this repaints at every step: they are drawn once into a picture, then copied.
@@ -221,7 +225,7 @@ void TimelineWidget::paintMarks(QPainter &p) const
         last_band = r.right();
     }
     // The lesson's beats: short marks along the top edge, where the clicker stops.
-    p.setPen(QPen(theme.highContrast() ? QColor(0x20, 0x20, 0x20) : QColor(0x70, 0x70, 0x70), 1));
+    p.setPen(QPen(theme.highContrast() ? theme.ink() : QColor(0x70, 0x70, 0x70), 1));
     int last_beat = -1;
     for (const inflight::Beat &b : controller_.runIndex().beats()) {
         const int x = xOf(b.step);
@@ -230,7 +234,7 @@ void TimelineWidget::paintMarks(QPainter &p) const
         last_beat = x;
         p.drawLine(x, t.top(), x, t.top() + std::max(3, t.height() / 4));
     }
-    ticks(controller_.collectionSteps(), QColor(0x1f, 0x5f, 0xd0), 2);
+    ticks(controller_.collectionSteps(), theme.dark() ? QColor(0x6b, 0x9c, 0xff) : QColor(0x1f, 0x5f, 0xd0), 2);
     ticks(controller_.warningSteps(), QColor(0xf0, 0x8c, 0x00), 5);
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(0xd0, 0x10, 0x10));

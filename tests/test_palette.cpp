@@ -2,8 +2,9 @@
 // The role colours stay apart for colour-blind students: every pair of roles a lesson shows
 // side by side keeps a visible distance (CIE76 ΔE in L*a*b*) in full colour and under a
 // simulation of protanopia, deuteranopia and tritanopia (Machado, Oliveira and Fernandes 2009,
-// severity 1, applied in linear RGB), in both palettes and both eras; and the verdicts carry a
-// pattern besides their colour.
+// severity 1, applied in linear RGB), in every palette (normal, high contrast, dark) and both
+// eras; each role's text reads on its fill; the dark palette's fills stand out from its ground;
+// and the verdicts carry a pattern besides their colour.
 #include "graph/role_mark.h"
 #include "theme.h"
 
@@ -21,6 +22,9 @@
 
 using inflight::gc_role_name;
 using inflight::GcRole;
+
+enum class Palette { normal, high_contrast, dark };
+Q_DECLARE_METATYPE(Palette)
 
 namespace {
 
@@ -57,6 +61,41 @@ std::array<double, 3> lab_as_seen(const QColor &colour, const Matrix &m)
     return {116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)};
 }
 
+// WCAG 2 contrast ratio of two colours (1 to 21).
+double contrast(const QColor &a, const QColor &b)
+{
+    auto luminance = [](const QColor &c) {
+        return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+    };
+    const double x = luminance(a), y = luminance(b);
+    return (std::max(x, y) + 0.05) / (std::min(x, y) + 0.05);
+}
+
+void use(Palette palette, bool graph_era)
+{
+    Theme &t = Theme::instance();
+    t.setHighContrast(palette != Palette::normal); // presentation mode is high contrast in both themes
+    t.setDark(palette == Palette::dark);
+    t.setGraphEra(graph_era);
+}
+
+void addPaletteRows()
+{
+    QTest::addColumn<Palette>("palette");
+    QTest::addColumn<bool>("graphEra");
+    const std::array<std::pair<Palette, const char *>, 3> palettes{
+        {{Palette::normal, "normal"}, {Palette::high_contrast, "high contrast"}, {Palette::dark, "dark"}}};
+    for (const auto &[palette, name] : palettes)
+        for (bool graph : {false, true})
+            QTest::newRow(qPrintable(QStringLiteral("%1, %2").arg(
+                QLatin1String(name), graph ? QStringLiteral("graph era") : QStringLiteral("classic"))))
+                << palette << graph;
+}
+
+constexpr std::array kAllRoles{GcRole::idle,        GcRole::inflight,  GcRole::candidate,
+                               GcRole::maybe_cycle, GcRole::not_cycle, GcRole::garbage,
+                               GcRole::released,    GcRole::leaked,    GcRole::scc_pending};
+
 double distance(const QColor &a, const QColor &b, const Matrix &m)
 {
     const auto p = lab_as_seen(a, m), q = lab_as_seen(b, m);
@@ -71,25 +110,14 @@ constexpr double kMinimum = 20;
 class TestPalette : public QObject {
     Q_OBJECT
 private slots:
-    void rolesStayApartForEveryEye_data()
-    {
-        QTest::addColumn<bool>("highContrast");
-        QTest::addColumn<bool>("graphEra");
-        for (bool hc : {false, true})
-            for (bool graph : {false, true})
-                QTest::newRow(qPrintable(
-                    QStringLiteral("%1, %2").arg(hc ? QStringLiteral("high contrast") : QStringLiteral("normal"),
-                                                 graph ? QStringLiteral("graph era") : QStringLiteral("classic"))))
-                    << hc << graph;
-    }
+    void rolesStayApartForEveryEye_data() { addPaletteRows(); }
 
     void rolesStayApartForEveryEye()
     {
-        QFETCH(bool, highContrast);
+        QFETCH(Palette, palette);
         QFETCH(bool, graphEra);
-        Theme &t = Theme::instance();
-        t.setHighContrast(highContrast);
-        t.setGraphEra(graphEra);
+        use(palette, graphEra);
+        const Theme &t = Theme::instance();
         // Released sockets are told apart by their dashed outline and grey text, not their fill.
         const std::array roles{GcRole::idle,    GcRole::inflight, GcRole::candidate,   GcRole::not_cycle,
                                GcRole::garbage, GcRole::leaked,   GcRole::scc_pending, GcRole::maybe_cycle};
@@ -107,8 +135,64 @@ private slots:
                                                            .arg(d, 0, 'f', 1)));
                 }
             }
-        t.setHighContrast(false);
-        t.setGraphEra(false);
+        use(Palette::normal, false);
+    }
+
+    // A socket's name is read from the last row: its text keeps WCAG's 4.5:1 on its fill, the
+    // released socket's muted grey included.
+    void roleTextReadsOnItsFill_data() { addPaletteRows(); }
+
+    void roleTextReadsOnItsFill()
+    {
+        QFETCH(Palette, palette);
+        QFETCH(bool, graphEra);
+        use(palette, graphEra);
+        const Theme &t = Theme::instance();
+        for (GcRole role : kAllRoles) {
+            const double ratio = contrast(t.roleColor(role), t.roleTextColor(role));
+            QVERIFY2(
+                ratio >= 4.5,
+                qPrintable(
+                    QStringLiteral("%1: %2:1").arg(QLatin1String(gc_role_name(role).data())).arg(ratio, 0, 'f', 2)));
+        }
+        QVERIFY(contrast(t.background(), t.foreground()) >= 7);
+        QVERIFY(contrast(t.background(), t.edgeColor()) >= 4.5);
+        QVERIFY(contrast(t.background(), t.ink()) >= 7);
+        QVERIFY(contrast(t.background(), t.mutedText()) >= 4.5);
+        QVERIFY(contrast(t.panelColor(), t.foreground()) >= 7);
+        use(Palette::normal, false);
+    }
+
+    // On the dark ground a socket is seen by its fill, not only by its outline: every role's
+    // fill stays apart from the ground for every eye.
+    void darkFillsStandOutFromTheGround()
+    {
+        for (bool graph : {false, true}) {
+            use(Palette::dark, graph);
+            const Theme &t = Theme::instance();
+            for (GcRole role : kAllRoles)
+                for (const Vision &v : kVisions) {
+                    const double d = distance(t.roleColor(role), t.background(), v.m);
+                    QVERIFY2(d >= kMinimum, qPrintable(QStringLiteral("%1 under %2: ΔE %3")
+                                                           .arg(QLatin1String(gc_role_name(role).data()))
+                                                           .arg(QLatin1String(v.name))
+                                                           .arg(d, 0, 'f', 1)));
+                }
+        }
+        use(Palette::normal, false);
+    }
+
+    // The widgets go dark with the graph, and back to the style's own palette after.
+    void theDarkThemeDarkensTheWidgets()
+    {
+        const QPalette standard;
+        use(Palette::dark, false);
+        const QPalette dark = Theme::instance().widgetPalette(standard);
+        QVERIFY(dark.color(QPalette::Window).lightnessF() < 0.2);
+        QVERIFY(contrast(dark.color(QPalette::Window), dark.color(QPalette::WindowText)) >= 7);
+        QVERIFY(contrast(dark.color(QPalette::Base), dark.color(QPalette::Text)) >= 7);
+        use(Palette::normal, false);
+        QCOMPARE(Theme::instance().widgetPalette(standard), standard);
     }
 
     // Colour is never the only signal: a dead socket is hatched, a leaked one cross-hatched

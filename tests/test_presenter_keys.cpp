@@ -12,6 +12,7 @@
 #include "main_window.h"
 #include "player_controller.h"
 #include "presenter_keys.h"
+#include "theme.h"
 #include "wait_index.hpp"
 
 #include <QAction>
@@ -246,6 +247,34 @@ private slots:
         QTRY_COMPARE(p.c.position(), std::uint64_t(1));
         p.key(Qt::Key_Escape); // and Esc does nothing to the window
         QVERIFY(!p.w.presenting());
+    }
+
+    // The dark theme is presentation mode's: the graph and the widgets go dark on entering it
+    // (or at once when chosen while presenting), and the window is light again after.
+    void theDarkThemeIsWornWhilePresenting()
+    {
+        Presenting p;
+        p.w.setDarkPresentation(true);
+        QVERIFY(!Theme::instance().dark()); // not presenting yet
+        QVERIFY(p.open());
+        QVERIFY(Theme::instance().dark());
+        auto groundOf = [&p] {
+            const QImage shot = p.w.graph().view()->grab().toImage();
+            return QColor(shot.pixel(3, 3)).lightnessF();
+        };
+        QTRY_VERIFY(groundOf() < 0.2);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightnessF() < 0.2);
+        p.w.setDarkPresentation(false);
+        QVERIFY(!Theme::instance().dark());
+        QTRY_VERIFY(groundOf() > 0.8);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightnessF() > 0.5);
+        p.w.setDarkPresentation(true);
+        QTRY_VERIFY(groundOf() < 0.2);
+        p.key(Qt::Key_Escape);
+        QTRY_VERIFY(!p.w.presenting());
+        QVERIFY(!Theme::instance().dark());
+        QTRY_VERIFY(groundOf() > 0.8);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightnessF() > 0.5);
     }
 
     void blankUntilAnyKey()

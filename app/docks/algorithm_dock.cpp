@@ -541,7 +541,7 @@ void AlgorithmDock::applyTheme()
                                            "border-radius: 4px; }"));
     note_title_->setFont(t.font(kRowPoints * 0.9, true));
     QPalette p = caption_->palette();
-    p.setColor(QPalette::WindowText, t.highContrast() ? Qt::black : QColor(0x50, 0x50, 0x58));
+    p.setColor(QPalette::WindowText, t.mutedText());
     caption_->setPalette(p);
     styleNote();
     view_->restyle();
@@ -556,7 +556,7 @@ void AlgorithmDock::styleNote()
     fitPresentationText();
     // The note box: tinted like the current line when the note is the statement being run.
     const QColor bg = note_current_ ? t.highlightLineColor() : t.background();
-    const QColor border = note_current_ ? t.foreground() : QColor(0xb0, 0xb0, 0xb8);
+    const QColor border = note_current_ ? t.foreground() : t.mutedText();
     note_box_->setStyleSheet(QStringLiteral("#noteBox { background: %1; border: %2px solid %3; border-radius: 4px; }")
                                  .arg(bg.name())
                                  .arg(note_current_ ? 2 : 1)

@@ -102,10 +102,7 @@ void AlgorithmView::setCurrent(int row, bool dimmed)
 int AlgorithmView::gutter() const { return QFontMetrics(font()).horizontalAdvance(QStringLiteral("▶ ")) + 6; }
 int AlgorithmView::indentStep() const { return QFontMetrics(font()).horizontalAdvance(QStringLiteral("  ")); }
 
-QColor AlgorithmView::mutedColor() const
-{
-    return Theme::instance().highContrast() ? QColor(0x40, 0x40, 0x40) : QColor(0x70, 0x70, 0x78);
-}
+QColor AlgorithmView::mutedColor() const { return Theme::instance().mutedText(); }
 
 void AlgorithmView::restyle()
 {

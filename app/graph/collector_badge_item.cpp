@@ -101,12 +101,11 @@ void CollectorBadgeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem
     const QRectF r = badge();
     // On the stack (or a classic candidate): solid; cut off the stack, waiting for the verdict:
     // dashed.
-    QPen pen(t.highContrast() ? QColor(Qt::black) : QColor(0x30, 0x30, 0x38), 1.6,
-             !walk_ || mark_.stack_place ? Qt::SolidLine : Qt::DashLine);
+    QPen pen(t.ink(), 1.6, !walk_ || mark_.stack_place ? Qt::SolidLine : Qt::DashLine);
     painter->setPen(pen);
-    painter->setBrush(QColor(Qt::white));
+    painter->setBrush(t.panelColor());
     painter->drawRoundedRect(r, r.height() / 3, r.height() / 3);
-    painter->setPen(QColor(Qt::black));
+    painter->setPen(t.foreground());
     QRectF text = r.adjusted(kPadX, 0, -kPadX, 0);
     const QString where = placeText();
     if (!where.isEmpty()) {

@@ -80,8 +80,8 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
         return {name, [r, &t](QPainter &p, const QRectF &b) {
                     const bool released = r == GcRole::released;
                     p.setOpacity(released ? 0.5 : 1);
-                    p.setPen(QPen(t.roleColor(r).darker(r == GcRole::idle ? 170 : 230), 1.5,
-                                  released ? Qt::DashLine : Qt::SolidLine));
+                    p.setPen(QPen(t.highContrast() ? t.ink() : t.roleColor(r).darker(r == GcRole::idle ? 170 : 230),
+                                  1.5, released ? Qt::DashLine : Qt::SolidLine));
                     p.setBrush(t.roleColor(r));
                     p.drawRoundedRect(b, 4, 4);
                     QPainterPath swatch;
@@ -90,7 +90,7 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
                     p.setOpacity(1);
                 }};
     };
-    const QColor border(0x50, 0x50, 0x58);
+    const QColor border = t.ink();
     std::vector<Entry> entries;
     // Compact, only what the graph shows now (and everything while it shows nothing).
     const bool all = !compact_ || roles_on_graph_ == 0;
@@ -187,30 +187,41 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
     };
     // What the running collector draws on the graph: kept in the presentation key too, where a
     // lesson is read from them.
-    const auto badge = [](const QString &numbers) {
-        return [numbers](QPainter &p, const QRectF &b) {
-            p.setPen(QPen(QColor(0x30, 0x30, 0x38), 1.2));
-            p.setBrush(Qt::white);
+    const auto badge = [&t](const QString &numbers) {
+        return [numbers, &t](QPainter &p, const QRectF &b) {
+            p.setPen(QPen(t.ink(), 1.2));
+            p.setBrush(t.panelColor());
             p.drawRoundedRect(b, b.height() / 3, b.height() / 3);
             QFont f = p.font();
             f.setPixelSize(std::max(6, qRound(b.height() * 0.7)));
             p.setFont(f);
-            p.setPen(Qt::black);
+            p.setPen(t.foreground());
             p.drawText(b, Qt::AlignCenter, numbers);
         };
     };
     std::vector<Entry> marks;
     if (graph) {
         marks.push_back({tr("walk: index / scc_index"), badge(QStringLiteral("3/2")), false, walk_numbers});
-        marks.push_back({tr("SCC and its verdict"),
+        // Both verdicts, as the hulls draw them: alive plain, dead hatched.
+        marks.push_back({tr("SCC: alive, dead"),
                          [&t](QPainter &p, const QRectF &b) {
-                             QColor fill = t.roleColor(GcRole::not_cycle);
-                             fill.setAlpha(110);
-                             p.setPen(QPen(t.roleColor(GcRole::not_cycle).darker(160), 1.5));
-                             p.setBrush(fill);
-                             p.drawPolygon(QPolygonF()
-                                           << QPointF(b.left() + 3, b.top()) << QPointF(b.right(), b.top())
-                                           << QPointF(b.right() - 3, b.bottom()) << QPointF(b.left(), b.bottom()));
+                             const double half = b.width() / 2;
+                             for (GcRole verdict : {GcRole::not_cycle, GcRole::garbage}) {
+                                 const double left = b.left() + (verdict == GcRole::garbage ? half + 1 : 0);
+                                 QPolygonF hull;
+                                 hull << QPointF(left + 3, b.top()) << QPointF(left + half - 1, b.top())
+                                      << QPointF(left + half - 4, b.bottom()) << QPointF(left, b.bottom());
+                                 QColor fill = t.roleColor(verdict);
+                                 fill.setAlpha(140);
+                                 p.setPen(QPen(t.outlineOf(t.roleColor(verdict)), 1.5));
+                                 p.setBrush(fill);
+                                 p.drawPolygon(hull);
+                                 if (verdict == GcRole::garbage) {
+                                     p.setPen(Qt::NoPen);
+                                     p.setBrush(QBrush(t.outlineOf(t.roleColor(verdict)), Qt::BDiagPattern));
+                                     p.drawPolygon(hull);
+                                 }
+                             }
                          },
                          false, scc_hull});
         marks.push_back({tr("edge the walk examines"),
@@ -232,7 +243,7 @@ std::vector<LegendBar::Entry> LegendBar::entries(bool with_shapes) const
                              const double y = b.center().y(), h = b.height();
                              QColor fill = t.examinedEdgeColor();
                              fill.setAlpha(255);
-                             p.setPen(QPen(QColor(0x30, 0x30, 0x38), 1.2));
+                             p.setPen(QPen(t.ink(), 1.2));
                              p.setBrush(fill);
                              p.drawPolygon(QPolygonF()
                                            << QPointF(b.right(), y) << QPointF(b.right() - h * 0.6, y - h / 2)

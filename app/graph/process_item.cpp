@@ -184,7 +184,7 @@ void ProcessItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *optio
     painter->drawPath(band);
     if (lod < kTextLod)
         return;
-    painter->setPen(Qt::white);
+    painter->setPen(t.processTextColor());
     painter->setFont(s.compact ? s.label : s.processTitle);
     painter->drawText(QRectF(b.left(), b.top(), b.width(), titleHeight()), Qt::AlignCenter, title());
     if (s.compact)

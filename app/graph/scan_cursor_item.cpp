@@ -32,7 +32,7 @@ void ScanCursorItem::paint(QPainter *painter, const QStyleOptionGraphicsItem * /
     painter->setRenderHint(QPainter::Antialiasing);
     QColor fill = t.examinedEdgeColor();
     fill.setAlpha(255);
-    painter->setPen(QPen(QColor(0x30, 0x30, 0x38), 1.5));
+    painter->setPen(QPen(t.ink(), 1.5));
     painter->setBrush(fill);
     painter->drawPolygon(arrow());
 }

@@ -148,14 +148,14 @@ void SccHullItem::paint(QPainter *painter, const QStyleOptionGraphicsItem * /*op
     painter->setRenderHint(QPainter::Antialiasing);
     QColor fill = t.roleColor(role);
     fill.setAlpha(t.highContrast() ? 70 : 90);
-    QPen outline(t.roleColor(role).darker(160), 2.5, scc_.on_ring ? Qt::DashLine : Qt::SolidLine);
+    QPen outline(t.outlineOf(t.roleColor(role)), 2.5, scc_.on_ring ? Qt::DashLine : Qt::SolidLine);
     outline.setJoinStyle(Qt::RoundJoin);
     painter->setPen(outline);
     painter->setBrush(fill);
     painter->drawPath(hull_);
     if (scc_.verdict == SnapshotScc::Verdict::dead) {
         // Hatched as the dead boxes are: dead is not red alone.
-        QColor hatch = t.roleColor(role).darker(180);
+        QColor hatch = t.outlineOf(t.roleColor(role));
         hatch.setAlpha(110);
         painter->setPen(Qt::NoPen);
         painter->setBrush(QBrush(hatch, Qt::BDiagPattern));
@@ -170,7 +170,7 @@ void SccHullItem::paintCaption(QPainter *painter) const
     const Theme &t = Theme::instance();
     const GcRole role = verdictRole(scc_.verdict);
     painter->setRenderHint(QPainter::Antialiasing);
-    painter->setPen(QPen(t.roleColor(role).darker(160), 1.5, scc_.on_ring ? Qt::DashLine : Qt::SolidLine));
+    painter->setPen(QPen(t.outlineOf(t.roleColor(role)), 1.5, scc_.on_ring ? Qt::DashLine : Qt::SolidLine));
     painter->setBrush(t.background());
     painter->drawRoundedRect(caption_rect_, 4, 4);
     painter->setPen(t.foreground());

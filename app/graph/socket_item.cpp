@@ -231,9 +231,9 @@ void SocketItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     const bool released = node_.role == GcRole::released;
     const bool embryo = node_.embryo || node_.state == inflight::SockState::embryo;
     drawHighlight(painter);
-    QColor border = t.highContrast() ? QColor(Qt::black) : fill.darker(230);
+    QColor border = t.highContrast() ? t.ink() : fill.darker(230);
     if (node_.role == GcRole::idle)
-        border = t.highContrast() ? QColor(Qt::black) : QColor(0x70, 0x70, 0x78);
+        border = t.highContrast() ? t.ink() : QColor(0x70, 0x70, 0x78);
     QPen pen(border, released ? 1.6 : 2.0, released ? Qt::DashLine : (embryo ? Qt::DotLine : Qt::SolidLine));
     if (node_.unreachable)
         pen = unreachableOutline(border);
