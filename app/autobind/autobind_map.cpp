@@ -38,6 +38,14 @@ QString separator() { return QStringLiteral(" \u00b7 "); }
 AutobindMap::AutobindMap(QWidget *parent) : QWidget(parent), image_(kSide, kSide, QImage::Format_RGB32)
 {
     image_.fill(freeColor());
+    // The free names are the ground of the map: dark in the dark theme, as the graph's is.
+    connect(&Theme::instance(), &Theme::changed, this, [this] {
+        if (freeColor().rgb() == free_rgb_)
+            return;
+        free_rgb_ = freeColor().rgb();
+        repaintAll();
+        update();
+    });
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::WheelFocus);
@@ -55,7 +63,10 @@ QColor AutobindMap::typeColor(SockType type)
     }
     return Qt::black;
 }
-QColor AutobindMap::freeColor() { return QColor(0xe4, 0xe7, 0xec); }
+QColor AutobindMap::freeColor()
+{
+    return Theme::instance().dark() ? QColor(0x2c, 0x30, 0x38) : QColor(0xe4, 0xe7, 0xec);
+}
 QColor AutobindMap::severalColor() { return QColor(0x6a, 0x1b, 0x9a); }
 QColor AutobindMap::probedColor() { return QColor(0xff, 0xd6, 0x00, 215); }
 QColor AutobindMap::cursorColor() { return QColor(0xd5, 0x00, 0x00); }
@@ -345,7 +356,8 @@ void AutobindMap::drawCellLabels(QPainter &p) const
     f.setPixelSize(std::max(6, static_cast<int>(scale_ / 3.2)));
     p.setFont(f);
     const QColor dark_text(0x30, 0x33, 0x3a);
-    // Dark text on free and on probed (yellow) cells, white on the type colours.
+    const QColor free_text = Theme::instance().dark() ? QColor(0xd0, 0xd3, 0xda) : dark_text;
+    // Dark text on probed (yellow) cells, white on the type colours, the ground's own on free ones.
     const AutobindTrace *t =
         ns_ && ns_->trace().any && (filter_ == kAllTypes || static_cast<int>(ns_->trace().type) == filter_)
             ? &ns_->trace()
@@ -355,7 +367,7 @@ void AutobindMap::drawCellLabels(QPainter &p) const
             const std::uint32_t v = valueOfCell(x, y);
             const QRectF r((QPointF(x, y) - origin_) * scale_, QSizeF(scale_, scale_));
             const bool probed = t && ((v - t->first) & kAutobindMask) < t->probes;
-            p.setPen(probed || image_.pixel(x, y) == freeColor().rgb() ? dark_text : QColor(Qt::white));
+            p.setPen(probed ? dark_text : image_.pixel(x, y) == freeColor().rgb() ? free_text : QColor(Qt::white));
             p.drawText(r, Qt::AlignCenter, QString::fromStdString(autobind_name(v)));
         }
 }

@@ -139,6 +139,7 @@ private:
     bool dragged_ = false;
     QPointF press_pos_;
     QPointF press_origin_;
+    QRgb free_rgb_ = freeColor().rgb(); // the free colour image_ was drawn with
 };
 
 } // namespace autobind

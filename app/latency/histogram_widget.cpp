@@ -21,9 +21,16 @@ constexpr double kTitlePoints = 12.5;
 constexpr double kRowPoints = 12.0;
 constexpr double kHeaderPoints = 10.5;
 
-QColor barColor(bool high_contrast) { return high_contrast ? QColor(0x00, 0x4a, 0xd0) : QColor(0x3b, 0x78, 0xe0); }
+QColor barColor(const Theme &t)
+{
+    return t.dark() ? QColor(0x4f, 0x8f, 0xff) : t.highContrast() ? QColor(0x00, 0x4a, 0xd0) : QColor(0x3b, 0x78, 0xe0);
+}
+QColor trackColor(const Theme &t)
+{
+    return t.dark() ? QColor(0x2c, 0x30, 0x38) : t.highContrast() ? QColor(0xee, 0xee, 0xee) : QColor(0xf0, 0xf0, 0xec);
+}
 QColor hoverBarColor() { return QColor(0xe0, 0x6c, 0x00); }
-QColor mutedText() { return QColor(0x55, 0x55, 0x55); }
+QColor mutedText() { return Theme::instance().mutedText(); }
 
 } // namespace
 
@@ -202,7 +209,6 @@ int HistogramWidget::rowAt(const QPoint &p) const
 void HistogramWidget::paintEvent(QPaintEvent * /*event*/)
 {
     const Theme &t = Theme::instance();
-    const bool hc = t.highContrast();
     QPainter p(this);
     p.fillRect(rect(), t.background());
     const Metrics m = metrics();
@@ -250,10 +256,9 @@ void HistogramWidget::paintEvent(QPaintEvent * /*event*/)
                    QString::number(r.count));
         // The bar's track, then the bar.
         const QRect bar = barRect(i);
-        p.fillRect(QRect(bar.left(), bar.top(), rr.right() - m.margin - bar.left(), bar.height()),
-                   hc ? QColor(0xee, 0xee, 0xee) : QColor(0xf0, 0xf0, 0xec));
+        p.fillRect(QRect(bar.left(), bar.top(), rr.right() - m.margin - bar.left(), bar.height()), trackColor(t));
         if (r.count)
-            p.fillRect(bar, hovered ? hoverBarColor() : barColor(hc));
+            p.fillRect(bar, hovered ? hoverBarColor() : barColor(t));
     }
     // funclatency's summary line.
     const std::string_view unit = unit_label(hist_.unit());
