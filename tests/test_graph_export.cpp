@@ -13,6 +13,7 @@
 #include "graph/socket_item.h"
 #include "inflight/event.hpp"
 #include "inflight/graph_snapshot.hpp"
+#include "main_window.h"
 #include "player_controller.h"
 
 #include <QFile>
@@ -251,6 +252,45 @@ private slots:
         c.seek(c.totalSteps()); // past the collections: no hull
         QVERIFY(panel.waitForLayout());
         QVERIFY(scene->sccHulls().empty());
+    }
+
+    // A hull takes in its members and nothing else, whatever the layout put between them: at
+    // every verdict of the triangle lesson (presented: the layout that puts p1 between u1 and
+    // u2) no other socket's box is inside a hull.
+    void aHullTakesInItsMembersOnly()
+    {
+        PlayerController c;
+        GraphPanel panel(c);
+        panel.resize(950, 700);
+        panel.setPresentation(true, MainWindow::kPresentationLabelPixels);
+        QVERIFY(c.openFile(QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-triangle-stream.scn")));
+        int verdicts = 0;
+        while (!c.atEnd()) {
+            c.stepInto();
+            const inflight::Event *e = c.currentEvent();
+            if (!e || e->kind != inflight::EventKind::scc_verdict)
+                continue;
+            ++verdicts;
+            QVERIFY(panel.waitForLayout());
+            GraphScene *scene = panel.scene();
+            QVERIFY(!scene->sccHulls().empty());
+            for (const SccHullItem *hull : scene->sccHulls()) {
+                const auto &members = hull->scc().members;
+                const inflight::GraphSnapshot g = inflight::snapshot_graph(c.sim().kernel());
+                for (const inflight::SnapshotNode &n : g.nodes) {
+                    const SocketItem *item = scene->socketItem(n.sock);
+                    if (!item || !item->isVisible())
+                        continue;
+                    const bool member = std::find(members.begin(), members.end(), n.sock) != members.end();
+                    QVERIFY2(
+                        hull->shape().contains(item->sceneBox().center()) == member,
+                        qPrintable(QStringLiteral("%1 in %2")
+                                       .arg(QString::fromUtf8(g.label_of(n).data(), qsizetype(g.label_of(n).size())),
+                                            hull->caption())));
+                }
+            }
+        }
+        QCOMPARE(verdicts, 2);
     }
 
     void classicCandidatesShowTheirCountsAndTheScansPlace()

@@ -6,8 +6,11 @@
 
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QPainterPathStroker>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 using inflight::GcRole;
 using inflight::SnapshotScc;
@@ -52,6 +55,45 @@ GcRole verdictRole(SnapshotScc::Verdict v)
 }
 
 double hullPadding() { return graphStyle().compact ? 9 : 12; }
+
+// The members' boxes joined along a minimum spanning tree of their centres (Prim's, as there
+// are few): the shape of a bubble set, which goes round the members only where the convex hull
+// would take in a box that is not one of them.
+QPainterPath bubble(const std::vector<QRectF> &boxes, double pad)
+{
+    QPainterPath shape;
+    shape.setFillRule(Qt::WindingFill);
+    for (const QRectF &b : boxes)
+        shape.addRoundedRect(b.adjusted(-pad, -pad, pad, pad), pad, pad);
+    std::vector<bool> joined(boxes.size(), false);
+    std::vector<double> best(boxes.size(), std::numeric_limits<double>::infinity());
+    std::vector<std::size_t> from(boxes.size(), 0);
+    QPainterPathStroker stroke;
+    stroke.setWidth(pad * 1.6);
+    stroke.setCapStyle(Qt::RoundCap);
+    best[0] = 0;
+    for (std::size_t round = 0; round < boxes.size(); ++round) {
+        std::size_t next = boxes.size();
+        for (std::size_t i = 0; i < boxes.size(); ++i)
+            if (!joined[i] && (next == boxes.size() || best[i] < best[next]))
+                next = i;
+        joined[next] = true;
+        if (round > 0) {
+            QPainterPath link(boxes[from[next]].center());
+            link.lineTo(boxes[next].center());
+            shape.addPath(stroke.createStroke(link));
+        }
+        for (std::size_t i = 0; i < boxes.size(); ++i) {
+            const QPointF d = boxes[i].center() - boxes[next].center();
+            const double distance = std::hypot(d.x(), d.y());
+            if (!joined[i] && distance < best[i]) {
+                best[i] = distance;
+                from[i] = next;
+            }
+        }
+    }
+    return shape.simplified();
+}
 
 } // namespace
 
@@ -124,17 +166,61 @@ void SccHullItem::reshape(const std::vector<QRectF> &member_boxes, const std::ve
     }
     hull_.addPolygon(convexHull(std::move(corners)));
     hull_.closeSubpath();
+    // A box the hull takes in that is not a member would read as one: go round the members.
+    const bool takes_in_another = std::any_of(taken.begin(), taken.end(), [&](const QRectF &t) {
+        const bool member = std::find(member_boxes.begin(), member_boxes.end(), t) != member_boxes.end();
+        return !member && hull_.intersects(t.adjusted(pad / 2, pad / 2, -pad / 2, -pad / 2));
+    });
+    if (takes_in_another)
+        hull_ = bubble(member_boxes, pad);
     // The caption under the hull, at its left (the walk's badges sit on the boxes' top edges);
     // over it when other boxes are in the way below and not above.
     const QFontMetricsF fm(captionFont());
     const QRectF box = hull_.boundingRect();
     const QSizeF size(fm.horizontalAdvance(caption_) + 12, fm.height() + 4);
-    const QRectF below(QPointF(box.left(), box.bottom() + 2), size);
-    const QRectF above(QPointF(box.left(), box.top() - 2 - size.height()), size);
-    const auto clashes = [&](const QRectF &r) {
-        return std::any_of(taken.begin(), taken.end(), [&](const QRectF &t) { return t.intersects(r); });
+    // Under the hull at its left first, then over it, then sliding along under and over it,
+    // then beside it: the first place that covers no box and stays within the picture's bounds
+    // (the camera frames the boxes: a caption beyond them may not fit on screen), or else the
+    // one that covers least of the boxes and of the outside.
+    std::vector<QRectF> places{QRectF(QPointF(box.left(), box.bottom() + 2), size),
+                               QRectF(QPointF(box.left(), box.top() - 2 - size.height()), size)};
+    constexpr double kSlide = 8;
+    for (double x = box.left() - size.width() + kSlide; x <= box.right(); x += kSlide)
+        if (x != box.left())
+            for (double y : {box.bottom() + 2, box.top() - 2 - size.height()})
+                places.emplace_back(QPointF(x, y), size);
+    const double middle = box.center().y() - size.height() / 2;
+    places.emplace_back(QPointF(box.left() - 2 - size.width(), middle), size);
+    places.emplace_back(QPointF(box.right() + 2, middle), size);
+    QRectF bounds = box;
+    for (const QRectF &t : taken)
+        bounds |= t;
+    // Only the boxes near the hull can be covered: a large scene's thousands are not scanned
+    // once per place.
+    const QRectF near = box.adjusted(-size.width(), -size.height() - 2, size.width(), size.height() + 2);
+    std::vector<QRectF> nearby;
+    for (const QRectF &t : taken)
+        if (t.intersects(near))
+            nearby.push_back(t);
+    const auto covered = [&](const QRectF &r) {
+        const QRectF inside = bounds.intersected(r);
+        double area = r.width() * r.height() - inside.width() * inside.height();
+        for (const QRectF &t : nearby) {
+            const QRectF both = t.intersected(r);
+            area += both.width() * both.height();
+        }
+        return area;
     };
-    caption_rect_ = clashes(below) && !clashes(above) ? above : below;
+    caption_rect_ = places[0];
+    double least = covered(places[0]);
+    for (const QRectF &place : places) {
+        if (least == 0)
+            break;
+        if (const double area = covered(place); area < least) {
+            least = area;
+            caption_rect_ = place;
+        }
+    }
 }
 
 QRectF SccHullItem::boundingRect() const { return hull_.boundingRect().adjusted(-3, -3, 3, 3); }

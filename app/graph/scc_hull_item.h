@@ -21,8 +21,9 @@ public:
     QString caption() const { return caption_; }
     // True when the verdict or caption changed.
     bool setScc(const inflight::SnapshotScc &scc, QString caption);
-    // Wraps the members' boxes (scene coordinates) in a convex hull, its caption under it or, when
-    // `taken` (other nodes' boxes) has no room there, over it.
+    // Wraps the members' boxes (scene coordinates) in a convex hull, or in a bubble round them
+    // where the hull would take in a box of `taken` (every box drawn) that is not a member; its
+    // caption under it or, when `taken` has no room there, over it.
     void reshape(const std::vector<QRectF> &member_boxes, const std::vector<QRectF> &taken);
     QRectF captionRect() const { return caption_rect_; }
     // The caption is an item of its own, over the boxes (the hull is under them); the scene adds
