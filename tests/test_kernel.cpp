@@ -115,6 +115,18 @@ private slots:
                                            << "EAGAIN";
         QTest::newRow("EPIPE peer gone") << "socketpair a b\nclose b\nsend a\n"
                                          << "EPIPE";
+        // A peer released with data unread leaves ECONNRESET (sk_err): a stream read sees it once
+        // the queue is empty, a seqpacket read or send before anything else.
+        QTest::newRow("ECONNRESET stream, after the data")
+            << "socketpair a b\nsend b\nsend a\nclose b\nrecv a\nrecv a\n"
+            << "ECONNRESET";
+        QTest::newRow("ECONNRESET seqpacket, before the data")
+            << "socketpair a b seqpacket\nsend b\nsend a\nclose b\nrecv a\n"
+            << "ECONNRESET";
+        QTest::newRow("ECONNRESET seqpacket send") << "socketpair a b seqpacket\nsend a\nclose b\nsend a\n"
+                                                   << "ECONNRESET";
+        QTest::newRow("EAGAIN dgram peer gone") << "socketpair a b dgram\nclose b\nrecv a\n"
+                                                << "EAGAIN";
         QTest::newRow("ECONNREFUSED dgram peer gone") << "socketpair a b dgram\nclose b\nsend a\n"
                                                       << "ECONNREFUSED";
         QTest::newRow("EPERM dgram peer connected elsewhere")
@@ -144,6 +156,23 @@ private slots:
         QCOMPARE(sim->expectations().size(), std::size_t(1));
         QVERIFY2(sim->expectations().front().passed, sim->expectations().front().message.c_str());
         QVERIFY(sim->warnings().empty());
+    }
+
+    // As the kernel answers: the pending reset once, then end of file (0 bytes, no error) on
+    // stream and seqpacket sockets whose peer is gone; a seqpacket send reads the reset, then
+    // gets EPIPE.
+    void endOfFileOnceThePeerIsGone()
+    {
+        auto sim = run_scene("socketpair a b\nsend a\nclose b\nrecv a\nexpect error ECONNRESET\nrecv a\nrecv a\n"
+                             "socketpair c d\nclose d\nrecv c\nrecv c peek\n"
+                             "socketpair e f seqpacket\nsend e\nclose f\nsend e\nexpect error ECONNRESET\n"
+                             "send e\nexpect error EPIPE\nrecv e\n");
+        QVERIFY(sim);
+        QVERIFY2(sim->kernel().findings.empty(), findings_of(*sim).c_str());
+        QCOMPARE(sim->expectations_failed(), std::size_t(0));
+        QCOMPARE(sim->expectations().size(), std::size_t(3));
+        for (const auto &w : sim->warnings())
+            QFAIL(qPrintable(QStringLiteral("line %1: %2").arg(w.line).arg(QString::fromStdString(w.message))));
     }
 
     void failureWithoutExpectIsAWarning()

@@ -461,6 +461,7 @@ Proc Kernel::unix_release_sock(UnixSock &u, bool embryo)
         skpair->shutdown = true;
         wake(WaitFor::data, now(), skpair); // a reader sleeping on the peer sees EOF
         const bool reset = !u.receive_queue.empty() || embryo;
+        skpair->conn_reset = skpair->conn_reset || reset;
         co_yield Event::peer_shutdown(KFn::unix_release_sock, u.id, skpair->id, reset);
     }
     u.state = old; // purge_queue needs to know it was a listener

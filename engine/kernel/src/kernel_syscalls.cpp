@@ -400,6 +400,12 @@ Proc Kernel::sys_sendmsg(Process &p, std::string name, std::vector<std::string> 
         running->call_kind = fds.empty() ? CallKind::no_fd : CallKind::with_fds;
     if ((r.err = resolve(p, name, u)) != Errno::none)
         co_return;
+    // unix_seqpacket_sendmsg(): a pending error (sock_error() reads and clears it), then the
+    // connection, before anything of unix_dgram_sendmsg() runs.
+    if (u->type == SockType::seqpacket && u->take_conn_reset()) {
+        r.err = Errno::connreset;
+        co_return;
+    }
     if (config_.era == GcEra::classic)
         co_yield wait_for_unix_gc(nullptr); // up to 6.8: first thing in sendmsg
 
@@ -588,6 +594,12 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
         r.err = Errno::inval;
         co_return;
     }
+    // A seqpacket read goes through __skb_try_recv_datagram(), which reports a pending error
+    // before it looks at the queue; a stream read only once the queue is empty (below).
+    if (u->type == SockType::seqpacket && u->take_conn_reset()) {
+        r.err = Errno::connreset;
+        co_return;
+    }
     SkBuff *skb = nullptr;
     for (;;) {
         for (auto it = u->receive_queue.begin(); it != u->receive_queue.end();) {
@@ -632,7 +644,15 @@ Proc Kernel::sys_recvmsg(Process &p, std::string name, std::vector<std::string> 
             break;
     }
     if (!skb) {
-        r.err = Errno::again; // empty queue; a blocking recvmsg() would wait here
+        // unix_stream_read_generic() on an empty queue: the pending error, then end of file
+        // once the peer is gone (RCV_SHUTDOWN: 0 bytes), else EAGAIN; a seqpacket socket reads
+        // end of file too, a datagram one never does.
+        if (u->type == SockType::stream && u->take_conn_reset())
+            r.err = Errno::connreset;
+        else if (u->type != SockType::dgram && u->shutdown)
+            r.value = 0;
+        else
+            r.err = Errno::again; // a blocking recvmsg() would wait here
         co_return;
     }
     r.value = static_cast<long>(skb->len);

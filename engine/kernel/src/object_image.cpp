@@ -135,7 +135,7 @@ ObjectImage ObjectImage::pack(const Kernel &k)
                                     static_cast<std::uint32_t>(u.freed_by) << 5 | std::uint32_t(u.released) << 7 |
                                     std::uint32_t(u.shutdown) << 8 | std::uint32_t(u.passcred) << 9 |
                                     std::uint32_t(u.passrights) << 10 | std::uint32_t(u.gc_flags) << 11 |
-                                    std::uint32_t(u.judged_garbage) << 13;
+                                    std::uint32_t(u.judged_garbage) << 13 | std::uint32_t(u.conn_reset) << 14;
         w.put(flags);
         w.put(u.on);
         w.put(u.id);
@@ -393,6 +393,7 @@ void ObjectImage::unpack(Kernel &k) const
         u.passrights = flags >> 10 & 1;
         u.gc_flags = flags >> 11 & 3;
         u.judged_garbage = flags >> 13 & 1;
+        u.conn_reset = flags >> 14 & 1;
         u.on = r.get<ListId>();
         u.id = r.get<std::uint32_t>();
         u.label = r.get<std::uint32_t>();

@@ -88,11 +88,11 @@ std::string digest_text(const Simulation &sim)
           << id_of(f.sock) << "\n";
     for (const UnixSock &u : k.socks) {
         o << "sock " << u.id << " " << k.label_of(u) << " t" << int(u.type) << " s" << int(u.state) << " fb"
-          << int(u.freed_by) << " rel" << u.released << " shut" << u.shutdown << " cred" << u.passcred << " rights"
-          << u.passrights << " flags" << int(u.gc_flags) << " on" << int(u.on) << " linked" << u.link.is_linked()
-          << " addr" << u.address << " owner" << u.owner << " nr" << u.nr_fds << "/" << u.nr_unix_fds << " infl"
-          << u.inflight << " peer" << id_of(u.peer) << " lst" << id_of(u.listener) << " file" << id_of(u.file) << " v"
-          << id_of(u.vertex) << " oob" << id_of(u.oob_skb) << " q";
+          << int(u.freed_by) << " rel" << u.released << " shut" << u.shutdown << " reset" << u.conn_reset << " cred"
+          << u.passcred << " rights" << u.passrights << " flags" << int(u.gc_flags) << " on" << int(u.on) << " linked"
+          << u.link.is_linked() << " addr" << u.address << " owner" << u.owner << " nr" << u.nr_fds << "/"
+          << u.nr_unix_fds << " infl" << u.inflight << " peer" << id_of(u.peer) << " lst" << id_of(u.listener)
+          << " file" << id_of(u.file) << " v" << id_of(u.vertex) << " oob" << id_of(u.oob_skb) << " q";
         for (const SkBuff &s : u.receive_queue)
             skb_text(o, s);
         if (u.oob_skb && !u.oob_skb->hook.is_linked())

@@ -41,6 +41,16 @@ struct UnixSock : GcLink {
     // flags and vertex away before unix_release_sock() runs; this keeps it shown as garbage
     // until then (cleared at release).
     bool judged_garbage : 1 = false;
+    // sk_err == ECONNRESET: its stream or seqpacket peer was released with data unread (or was
+    // an embryo). The next call that reads the error (sock_error()) returns it, and clears it.
+    bool conn_reset : 1 = false;
+    // sock_error(): the pending ECONNRESET, read once.
+    bool take_conn_reset()
+    {
+        const bool pending = conn_reset;
+        conn_reset = false;
+        return pending;
+    }
     std::uint32_t id = 0;
     // What the graph walk reads of every edge's receiver and every vertex's socket (id,
     // listener, vertex, file) sits together right after the flags: a walk over 32,000 vertices
