@@ -4,6 +4,7 @@
 // lines; a replay leaves no descriptor and no child behind; export-c programs compile with the
 // system compiler and pass on this kernel, and fail where the model is wrong for it.
 #include "inflight/export_c.hpp"
+#include "inflight/kernel_profile.hpp"
 #include "inflight/kernel_replay.hpp"
 #include "inflight/model_trace.hpp"
 #include "inflight/parser.hpp"
@@ -297,6 +298,43 @@ private slots:
         }
         QCOMPARE(toomanyrefs, std::size_t(2));
         QCOMPARE(sends_ok, std::size_t(65 + 1 + 100));
+    }
+
+    // A recv brings in every socket its message carries, whatever the scene named (or did not
+    // name) them: the model's list is what was installed, as the kernel side records inodes.
+    void model_lists_every_socket_a_recv_brings()
+    {
+        ParseResult parsed = parse_scene("socketpair a b\nsocketpair c d\nsend a fds=c,d\nrecv b\n"
+                                         "send a fds=c\nrecv b fds=x\nrecv b\n",
+                                         "recv.scn");
+        QVERIFY(parsed.ok());
+        const ReplayPlan plan = plan_replay(parsed.scene, false);
+        const ModelTrace model = trace_model(parsed.scene, plan, *kernel_profile_by_name("6.18"));
+        std::vector<std::vector<std::string>> received;
+        for (std::size_t k = 0; k < plan.steps.size(); ++k)
+            if (plan.steps[k].op == Op::recv)
+                received.push_back(model.received[k]);
+        const std::vector<std::vector<std::string>> want{{"c", "d"}, {"c"}, {}};
+        QCOMPARE(received, want);
+    }
+
+    // The socket layer's answers once a peer is gone agree with the kernel's: a reset read
+    // once, end of file after it, EPIPE on a send; recv without fds= names what it received.
+    void peer_gone_and_unnamed_fds_agree_with_the_kernel()
+    {
+        INFLIGHT_REQUIRE_NETWORK_NAMESPACE();
+        auto r = replay_text("socketpair a b\nsend b\nsend a\nclose b\nrecv a\nrecv a\nexpect error ECONNRESET\n"
+                             "recv a\nsend a\nexpect error EPIPE\n"
+                             "socketpair c d seqpacket\nsend c\nsend d\nclose d\nrecv c\nexpect error ECONNRESET\n"
+                             "recv c\nrecv c\nsend c\nexpect error EPIPE\n"
+                             "socketpair e f\nsocketpair g h\nsend e fds=g,h\nrecv f\n",
+                             "peer-gone.scn");
+        QVERIFY(r);
+        QVERIFY2(r->kernel.ran, r->kernel.failure.c_str());
+        const std::string text_report = replay_report_text(r->report);
+        QVERIFY2(r->report.agrees(), text_report.c_str());
+        QCOMPARE(r->report.statements_agree, r->report.statements);
+        QVERIFY(r->report.statements >= 15);
     }
 
     void replay_reports_a_difference()

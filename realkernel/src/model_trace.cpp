@@ -13,14 +13,6 @@ namespace {
 
 bool is_socket_statement(Op op) { return (is_syscall(op) && op != Op::splice) || op == Op::gc; }
 
-const Process *process_named(const Kernel &k, const std::string &name)
-{
-    for (const Process &p : k.processes)
-        if (p.name == name)
-            return &p;
-    return nullptr;
-}
-
 } // namespace
 
 ModelTrace trace_model(const Scene &scene, const ReplayPlan &plan, const KernelProfile &kernel)
@@ -43,7 +35,14 @@ ModelTrace trace_model(const Scene &scene, const ReplayPlan &plan, const KernelP
     t.errors.assign(plan.steps.size(), "");
     t.received.assign(plan.steps.size(), {});
     std::size_t index = 0;
+    // The sockets the statement's recv installed, named by the scene or not: the kernel side
+    // records every socket a recv brings in, whatever the scene called its fds.
+    std::vector<std::string> installed;
     while (const Event *e = sim.step()) {
+        if (e->kind == EventKind::fd_install && e->task == 0 &&
+            (e->fn == KFn::scm_detach_fds || e->fn == KFn::unix_peek_fds) && e->a < k.files.size())
+            if (const UnixSock *sock = k.files[e->a].sock)
+                installed.push_back(k.label_of(*sock));
         if (e->kind != EventKind::stmt_end || e->task != 0)
             continue;
         if (index >= plan.steps.size())
@@ -54,12 +53,9 @@ ModelTrace trace_model(const Scene &scene, const ReplayPlan &plan, const KernelP
             const auto err = static_cast<Errno>(e->before);
             t.errors[index] = err == Errno::none ? std::string() : std::string(errno_name(err));
         }
-        if (s.op == Op::recv && e->before == 0) {
-            if (const Process *p = process_named(k, s.process))
-                for (const std::string &name : s.fds)
-                    if (const File *f = p->lookup(name); f && f->sock)
-                        t.received[index].push_back(k.label_of(*f->sock));
-        }
+        if (s.op == Op::recv && e->before == 0)
+            t.received[index] = installed;
+        installed.clear();
         if (s.observe) {
             auto &alive = t.alive_at[index];
             auto &pending = t.pending_at[index];
