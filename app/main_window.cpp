@@ -313,7 +313,11 @@ void MainWindow::buildActions()
     live->setChecked(true);
     make(
         "applyFix", tr("Apply &fix"), QKeySequence(Qt::CTRL | Qt::Key_Period), QStyle::SP_CustomBase,
-        [this] { session_->applyFix(); }, tr("Apply the did-you-mean of the problem on this line"));
+        [this] {
+            if (!session_->applyFix())
+                statusBar()->showMessage(tr("No fix on line %1").arg(sceneEditor().cursorLine()), 4000);
+        },
+        tr("Apply the did-you-mean of the problem on this line"));
     make(
         "toggleComment", tr("Toggle &comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), QStyle::SP_CustomBase,
         [this] { sceneEditor().toggleComment(); }, tr("Comment or uncomment the selected lines"));

@@ -150,7 +150,7 @@ private slots:
         e.typeAtEnd(QStringLiteral("sned a2 fds=b"));
         QTRY_VERIFY(e.settled());
         QVERIFY(e.dock.fixButton()->isVisibleTo(&e.dock));
-        QCOMPARE(e.dock.fixButton()->text(), QStringLiteral("Fix: send"));
+        QCOMPARE(e.dock.fixButton()->text(), QStringLiteral("Fix line 9: send"));
         QSignalSpy ran(&e.session, &EditorSession::ran);
         QTest::mouseClick(e.dock.fixButton(), Qt::LeftButton);
         QCOMPARE(e.editor().bytes(), kTriangle + "send a2 fds=b");
@@ -164,6 +164,35 @@ private slots:
         // One undo takes the fix back.
         e.editor().undo();
         QCOMPARE(e.editor().bytes(), kTriangle + "sned a2 fds=b");
+    }
+
+    // A fix rewrites the line it belongs to and no other: Ctrl+. on a line without one changes
+    // nothing, and the button names the line of the fix it offers.
+    void aFixActsOnItsOwnLineOnly()
+    {
+        Editing e(path("recovery-fix-line"));
+        const QString file = path("fix-line.scn");
+        QVERIFY(write_all(file, kTriangle));
+        QVERIFY(e.session.open(file));
+        const QByteArray added = "qqqqqq a\nsned a2 fds=b";
+        e.editor().SendScintilla(QsciScintilla::SCI_APPENDTEXT, added.size(), added.constData());
+        QTRY_VERIFY(e.settled());
+        const QByteArray typed = kTriangle + added;
+        QCOMPARE(e.editor().bytes(), typed);
+        QVERIFY(e.dock.banner()->text().startsWith(QStringLiteral("Line 9:")));
+        QVERIFY(e.dock.fixButton()->isVisibleTo(&e.dock));
+        QCOMPARE(e.dock.fixButton()->text(), QStringLiteral("Fix line 10: send"));
+        e.editor().goToLine(9, 1);
+        QVERIFY(!e.session.applyFix());
+        QCOMPARE(e.editor().bytes(), typed);
+        e.editor().goToLine(10, 3);
+        QVERIFY(e.session.applyFix());
+        QCOMPARE(e.editor().bytes(), kTriangle + "qqqqqq a\nsend a2 fds=b");
+        QTRY_VERIFY(e.settled());
+        // Line 9's problem has no fix: no button offers one for another line.
+        QVERIFY(!e.dock.fixButton()->isVisibleTo(&e.dock));
+        QVERIFY(!e.dock.applySelectedFix());
+        QCOMPARE(e.editor().bytes(), kTriangle + "qqqqqq a\nsend a2 fds=b");
     }
 
     void aSceneWithErrorsOpensWithThemMarked()

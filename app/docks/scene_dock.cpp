@@ -103,12 +103,15 @@ SceneDock::SceneDock(PlayerController &controller, QWidget *parent)
             view_->goToLine(static_cast<int>(diagnostics_[static_cast<std::size_t>(i)].loc.line),
                             static_cast<int>(diagnostics_[static_cast<std::size_t>(i)].loc.col));
     });
+    // The button offers the chosen problem's fix, naming its line: never another line's.
     connect(problems_, &QListWidget::currentRowChanged, this, [this](int row) {
         const bool fixable =
             row >= 0 && row < static_cast<int>(diagnostics_.size()) && diagnostics_[static_cast<std::size_t>(row)].fix;
-        if (fixable)
-            fix_->setText(tr("Fix: %1").arg(
-                QString::fromStdString(diagnostics_[static_cast<std::size_t>(row)].fix->replacement)));
+        fix_->setVisible(fixable);
+        if (fixable) {
+            const Diagnostic &d = diagnostics_[static_cast<std::size_t>(row)];
+            fix_->setText(tr("Fix line %1: %2").arg(d.loc.line).arg(QString::fromStdString(d.fix->replacement)));
+        }
     });
     connect(fix_, &QPushButton::clicked, this, &SceneDock::applySelectedFix);
     connect(&controller_, &PlayerController::sceneLoaded, this, &SceneDock::sceneLoaded);
@@ -171,6 +174,7 @@ void SceneDock::showDiagnostics(const std::vector<Diagnostic> &diagnostics, bool
     view_->setDiagnostics(diagnostics);
     problems_->clear();
     const Diagnostic *first_error = nullptr;
+    int first_error_row = -1;
     int first_fix = -1;
     for (std::size_t i = 0; i < diagnostics.size(); ++i) {
         const Diagnostic &d = diagnostics[i];
@@ -178,8 +182,10 @@ void SceneDock::showDiagnostics(const std::vector<Diagnostic> &diagnostics, bool
         item->setForeground(d.severity == Diagnostic::Severity::error     ? QColor(0xc6, 0x28, 0x28)
                             : d.severity == Diagnostic::Severity::warning ? QColor(0xa0, 0x6a, 0x00)
                                                                           : Theme::instance().foreground());
-        if (!first_error && d.severity == Diagnostic::Severity::error)
+        if (!first_error && d.severity == Diagnostic::Severity::error) {
             first_error = &d;
+            first_error_row = static_cast<int>(i);
+        }
         if (first_fix < 0 && d.fix)
             first_fix = static_cast<int>(i);
     }
@@ -194,12 +200,10 @@ void SceneDock::showDiagnostics(const std::vector<Diagnostic> &diagnostics, bool
     } else {
         banner_->hide();
     }
-    if (first_fix >= 0) {
-        problems_->setCurrentRow(first_fix);
-        fix_->show();
-    } else {
-        fix_->hide();
-    }
+    // The problem chosen at first is the banner's when it can be fixed, else the first that can.
+    const int chosen = first_error && first_error->fix ? first_error_row : first_fix;
+    problems_->setCurrentRow(chosen);
+    fix_->setVisible(chosen >= 0);
     if (stale != stale_) {
         stale_ = stale;
         emit staleRunChanged(stale);
@@ -244,14 +248,10 @@ void SceneDock::breakpointMenu(int line, const QPoint &global)
 
 bool SceneDock::applySelectedFix()
 {
-    int row = problems_->currentRow();
-    if (row < 0 || row >= static_cast<int>(diagnostics_.size()) || !diagnostics_[static_cast<std::size_t>(row)].fix) {
-        row = -1;
-        for (std::size_t i = 0; i < diagnostics_.size() && row < 0; ++i)
-            if (diagnostics_[i].fix)
-                row = static_cast<int>(i);
-    }
-    if (row < 0)
+    // Only the chosen problem's fix: a fix on some other line would rewrite text the author
+    // is not looking at.
+    const int row = problems_->currentRow();
+    if (row < 0 || row >= static_cast<int>(diagnostics_.size()) || !diagnostics_[static_cast<std::size_t>(row)].fix)
         return false;
     view_->applyFix(*diagnostics_[static_cast<std::size_t>(row)].fix);
     return true;

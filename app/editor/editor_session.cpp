@@ -406,13 +406,15 @@ void EditorSession::fileChangedOnDisk(const QString &path)
 
 bool EditorSession::applyFix()
 {
+    // The caret's line only: with no fix there, nothing is rewritten (the Problems list's
+    // button applies the fix of the problem chosen in it).
     const int line = editor_->cursorLine();
     for (const inflight::Diagnostic &d : editor_->diagnostics())
         if (d.fix && static_cast<int>(d.loc.line) == line) {
             editor_->applyFix(*d.fix);
             return true;
         }
-    return dock_.applySelectedFix();
+    return false;
 }
 
 } // namespace editor

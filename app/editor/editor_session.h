@@ -89,7 +89,8 @@ public:
     void setRunAsYouType(bool on);
     // The text the run on screen was made from.
     QByteArray lastRunText() const { return last_run_; }
-    // Ctrl+.: the fix-it of the problem on the cursor's line, or the first one.
+    // Ctrl+.: the fix-it of the problem on the cursor's line; false (nothing changed) when that
+    // line has none.
     bool applyFix();
 
 signals:
