@@ -412,6 +412,9 @@ QStringList LessonCheck::checkBeat(const QString &where, bool last_step)
         if (const QLabel *note = panes->sharedNote(); !note->isHidden())
             if (const QString why = clipping(note); !why.isEmpty())
                 say(QStringLiteral("the note %1: %2").arg(why, quoted(note->text())));
+        if (const QLabel *narration = panes->sharedNarration(); !narration->isHidden())
+            if (const QString why = clipping(narration); !why.isEmpty())
+                say(QStringLiteral("the narration %1: %2").arg(why, quoted(narration->text())));
         if (const QLabel *said = panes->announcementLabel(); !said->isHidden())
             if (const QString why = clipping(said); !why.isEmpty())
                 say(QStringLiteral("the announcement %1: %2").arg(why, quoted(said->text())));

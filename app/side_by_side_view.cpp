@@ -97,6 +97,9 @@ SideBySideView::SideBySideView(SideBySide &pair, GraphPanel *primary_graph, QWid
     right->addWidget(secondary_graph_, 1);
     right->addWidget(narration_b_);
     panes->addLayout(right, 1);
+    shared_narration_ = wrappedLabel(this, "sideBySideSharedNarration");
+    shared_narration_->hide();
+    outer->addWidget(shared_narration_);
     primary_graph_->show();
 
     connect(&pair_, &SideBySide::changed, this, &SideBySideView::refresh);
@@ -125,7 +128,7 @@ void SideBySideView::restyle()
     const Theme &theme = Theme::instance();
     for (QLabel *title : {title_a_, title_b_})
         title->setFont(theme.font(11, true));
-    for (QLabel *narration : {narration_a_, narration_b_})
+    for (QLabel *narration : {narration_a_, narration_b_, shared_narration_})
         narration->setFont(theme.font(10));
     for (QLabel *note : {note_a_, note_b_, shared_note_}) {
         note->setFont(theme.font(10, true));
@@ -156,8 +159,21 @@ void SideBySideView::refresh()
     note_a_->setVisible(!shared && !note_a.isEmpty());
     note_b_->setText(shared ? QString() : note_b);
     note_b_->setVisible(!shared && !note_b.isEmpty());
-    narration_a_->setText(pair_.primary().narration());
-    narration_b_->setText(b->narration());
+    // At a note's own beat the narration is the note again: said once, in the note's box, the
+    // room going to the graph.
+    // What both runs say alike is read once, across the width of both panes (a line, not two).
+    const QString said_a = pair_.primary().narration(), said_b = b->narration();
+    const auto worth_saying = [](const QString &narration, const QString &note) {
+        return !narration.isEmpty() && (note.isEmpty() || !narration.contains(note));
+    };
+    const bool say_a = worth_saying(said_a, note_a), say_b = worth_saying(said_b, note_b);
+    const bool said_alike = say_a && say_b && said_a == said_b;
+    shared_narration_->setText(said_alike ? said_a : QString());
+    shared_narration_->setVisible(said_alike);
+    narration_a_->setText(said_a);
+    narration_a_->setVisible(say_a && !said_alike);
+    narration_b_->setText(said_b);
+    narration_b_->setVisible(say_b && !said_alike);
     const QString said = pair_.announcement();
     announcement_->setText(said);
     announcement_->setVisible(!said.isEmpty());

@@ -23,6 +23,7 @@ public:
     const QLabel *narration(int pane) const { return pane == 0 ? narration_a_ : narration_b_; }
     const QLabel *note(int pane) const { return pane == 0 ? note_a_ : note_b_; }
     const QLabel *sharedNote() const { return shared_note_; }
+    const QLabel *sharedNarration() const { return shared_narration_; }
     const QLabel *announcementLabel() const { return announcement_; }
     void setPresentation(bool on, double min_label_pixels);
 
@@ -38,5 +39,6 @@ private:
     QLabel *note_a_ = nullptr, *note_b_ = nullptr; // each run's last note (a variant's own)
     QLabel *narration_a_ = nullptr, *narration_b_ = nullptr;
     QLabel *announcement_ = nullptr;
-    QLabel *shared_note_ = nullptr; // a note both runs show, once across both panes
+    QLabel *shared_note_ = nullptr;      // a note both runs show, once across both panes
+    QLabel *shared_narration_ = nullptr; // what both runs say at this beat, once across both
 };

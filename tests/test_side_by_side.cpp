@@ -157,9 +157,22 @@ private slots:
         QTRY_VERIFY(window.sideBySide().inStep());
         QTRY_VERIFY(!window.sideBySideView()->announcementLabel()->isHidden());
         QTRY_VERIFY(!window.sideBySideView()->narration(1)->text().isEmpty());
+        // What both runs say alike is said once across both panes, what differs in each pane.
+        const SideBySideView *panes = window.sideBySideView();
+        const bool alike = panes->narration(0)->text() == panes->narration(1)->text();
+        QCOMPARE(panes->sharedNarration()->isHidden(), !alike);
+        QCOMPARE(panes->narration(0)->isHidden(), alike);
+        QCOMPARE(panes->narration(1)->isHidden(), alike);
         // Each pane shows its own run's notes: the buggy one's own after the read.
         QVERIFY(controller.runToLine(lineOf(bugScene("stale-oob-skb.scn"), QStringLiteral("expect buggy inflight"))));
         QTRY_VERIFY(window.sideBySideView()->note(0)->text().startsWith(QStringLiteral("Without it")));
+        // At the note's own step its narration would say it again: the note's box says it once.
+        QVERIFY(
+            controller.runToLine(lineOf(bugScene("stale-oob-skb.scn"), QStringLiteral("note buggy \"Without it, c2"))));
+        controller.stepInto();
+        QTRY_VERIFY(window.sideBySideView()->narration(0)->text().contains(QStringLiteral("Without it")));
+        QVERIFY(window.sideBySideView()->note(0)->text().startsWith(QStringLiteral("Without it")));
+        QVERIFY(window.sideBySideView()->narration(0)->isHidden());
         QVERIFY(window.setSideBySide(QString()));
         QVERIFY(!window.sideBySideView());
         QVERIFY(!window.timeline().divergence().has_value());
