@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // inflight [scene.scn] [--gc classic|async|graph] [--step N] [--edit LINE:TEXT] [--screenshot FILE] [--size WxH]
 //          [--export-graph FILE.png|FILE.svg] [--variant NAME] [--side-by-side A,B] [--presentation]
-//          [--theme light|dark]
+//          [--theme light|dark] [--export-handout FILE.pdf [--handout-pages note|beat]]
 // inflight --check-lesson SCENE [--size WxH] [--gc …] [--kernel …] [--variant NAME] [--theme light|dark]
 #include "editor/editor_session.h"
 #include "editor/scene_editor.h"
 #include "graph/graph_panel.h"
+#include "lesson/handout.h"
 #include "lesson_check.h"
 #include "main_window.h"
 #include "player_controller.h"
@@ -102,8 +103,14 @@ int main(int argc, char **argv)
     QCommandLineOption theme_opt(QStringLiteral("theme"),
                                  QStringLiteral("Presentation mode's colours: light (the default) or dark."),
                                  QStringLiteral("light|dark"));
+    QCommandLineOption handout_opt(QStringLiteral("export-handout"),
+                                   QStringLiteral("Write the lesson as a PDF handout to FILE and exit."),
+                                   QStringLiteral("FILE.pdf"));
+    QCommandLineOption handout_pages_opt(QStringLiteral("handout-pages"),
+                                         QStringLiteral("The handout's pages: one per note (the default) or per beat."),
+                                         QStringLiteral("note|beat"));
     cli.addOptions({gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt, edit_opt, export_opt, variant_opt,
-                    check_opt, beats_opt, side_opt, theme_opt});
+                    check_opt, beats_opt, side_opt, theme_opt, handout_opt, handout_pages_opt});
     cli.process(app);
 
     const QString theme = cli.value(theme_opt);
@@ -117,7 +124,12 @@ int main(int argc, char **argv)
         window.setDarkPresentation(theme == QLatin1String("dark"));
     const QStringList args = cli.positionalArguments();
     const bool checking = cli.isSet(check_opt);
-    const bool headless = cli.isSet(shot_opt) || cli.isSet(export_opt) || checking;
+    const bool headless = cli.isSet(shot_opt) || cli.isSet(export_opt) || cli.isSet(handout_opt) || checking;
+    const QString handout_pages = cli.isSet(handout_pages_opt) ? cli.value(handout_pages_opt) : QStringLiteral("note");
+    if (handout_pages != QLatin1String("note") && handout_pages != QLatin1String("beat")) {
+        std::fprintf(stderr, "inflight: error: bad --handout-pages '%s' (note or beat)\n", qPrintable(handout_pages));
+        return 2;
+    }
     // Said again once the window is up, where it is seen (a run without a window has stderr).
     if (!headless && !settings_refused.isEmpty())
         QTimer::singleShot(0, &window, [&window, settings_refused] {
@@ -241,6 +253,18 @@ int main(int argc, char **argv)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
         QString error;
         if (!window.exportGraphPicture(cli.value(export_opt), &error)) {
+            std::fprintf(stderr, "inflight: error: %s\n", qPrintable(error));
+            return 1;
+        }
+        return 0;
+    }
+    if (cli.isSet(handout_opt)) {
+        window.show();
+        QString error;
+        if (!lesson::writeHandout(controller, window.graph(), cli.value(handout_opt),
+                                  handout_pages == QLatin1String("beat") ? lesson::HandoutPages::per_beat
+                                                                         : lesson::HandoutPages::per_note,
+                                  &error)) {
             std::fprintf(stderr, "inflight: error: %s\n", qPrintable(error));
             return 1;
         }

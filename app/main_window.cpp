@@ -37,6 +37,7 @@
 #include "graph/graphviz_layout.h"
 #include "graph/legend_bar.h"
 #include "latency/latency_dock.h"
+#include "lesson/handout.h"
 #include "realkernel/kernel_replay_ui.h"
 
 #include "inflight/report.hpp"
@@ -66,6 +67,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressDialog>
 #include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
@@ -347,6 +349,9 @@ void MainWindow::buildActions()
     make(
         "exportDot", tr("Export graph as &DOT…"), QKeySequence(), QStyle::SP_CustomBase,
         [this] { exportGraph(QStringLiteral("dot")); }, tr("Save the graph in Graphviz's language"));
+    make(
+        "exportHandout", tr("Export &handout as PDF…"), QKeySequence(), QStyle::SP_CustomBase,
+        [this] { exportHandout(); }, tr("The lesson on paper: a page per note with its picture, narration and lines"));
     make(
         "exportTrace", tr("Export trace as &JSON…"), QKeySequence(), QStyle::SP_CustomBase, [this] { exportTrace(); },
         tr("Save every micro-step of the run"));
@@ -649,6 +654,7 @@ void MainWindow::buildMenus()
                [](graph_export::PictureOptions &p, bool b) { p.png_scale = b ? 2.0 : 1.0; });
     }
     file->addAction(action("exportTrace"));
+    file->addAction(action("exportHandout"));
     file->addSeparator();
     file->addAction(action("quit"));
 
@@ -1108,6 +1114,32 @@ bool MainWindow::exportGraphPicture(const QString &path, QString *error)
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive))
         return graph_->exportSvg(path, error, captions);
     return graph_->exportPng(path, error, captions, options.png_scale);
+}
+
+void MainWindow::exportHandout()
+{
+    if (!controller_.indexReady()) {
+        statusBar()->showMessage(tr("The run is still being indexed; try again in a moment"), 4000);
+        return;
+    }
+    const QString suggested = QFileInfo(controller_.filePath()).completeBaseName() + QStringLiteral("-handout.pdf");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export handout"), suggested, tr("PDF (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    QProgressDialog progress(tr("Drawing the handout…"), tr("Cancel"), 0, 0, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    QString error;
+    const bool ok = lesson::writeHandout(controller_, *graph_, path, lesson::HandoutPages::per_note, &error,
+                                         [&progress](int done, int total) {
+                                             progress.setMaximum(total);
+                                             progress.setValue(done);
+                                             return !progress.wasCanceled();
+                                         });
+    if (ok)
+        statusBar()->showMessage(tr("Saved %1").arg(path), 6000);
+    else if (!progress.wasCanceled())
+        QMessageBox::warning(this, tr("Export handout"), error);
 }
 
 void MainWindow::exportTrace()

@@ -117,6 +117,7 @@ private:
     void setRunDimmed(bool dimmed);
     void exportGraph(const QString &format);
     void exportTrace();
+    void exportHandout();
     void about();
     void askSocketBreakpoint(bool candidate);
     void showPanelForScene();

@@ -2,6 +2,7 @@
 #include "side_by_side_view.h"
 
 #include "graph/graph_panel.h"
+#include "lesson/scene_note.h"
 #include "player_controller.h"
 #include "side_by_side.h"
 #include "theme.h"
@@ -24,18 +25,6 @@ QLabel *wrappedLabel(QWidget *parent, const char *name)
     return label;
 }
 
-const inflight::Statement *noteOnLine(const std::vector<inflight::Statement> &list, std::uint32_t line)
-{
-    for (const inflight::Statement &s : list) {
-        if (s.op == inflight::Op::note && s.loc.line == line)
-            return &s;
-        if (s.op == inflight::Op::repeat)
-            if (const inflight::Statement *inner = noteOnLine(s.body, line))
-                return inner;
-    }
-    return nullptr;
-}
-
 // The text of the last note the run has shown (a variant's own notes only in its run).
 QString lastNote(const PlayerController &c)
 {
@@ -48,7 +37,7 @@ QString lastNote(const PlayerController &c)
     const std::size_t i = events.last_at_or_before(*step);
     if (i >= events.size())
         return {};
-    const inflight::Statement *note = noteOnLine(c.scene().statements, events[i].scene_line);
+    const inflight::Statement *note = lesson::noteOnLine(c.scene().statements, events[i].scene_line);
     return note ? QString::fromStdString(note->text) : QString();
 }
 

@@ -65,8 +65,8 @@ public:
     bool exportSvg(const QString &path, QString *error = nullptr, const graph_export::Captions &captions = {});
     bool exportDot(const QString &path, QString *error = nullptr);
 
-    // Tests and benchmarks only: spins an event loop until the newest layout is applied (and
-    // its animation finished). False on timeout.
+    // Tests, benchmarks and the lesson exports: spins an event loop until the newest layout is
+    // applied (and its animation finished). False on timeout.
     bool waitForLayout(int ms = 10000);
 
     bool presenting() const { return presenting_; }
