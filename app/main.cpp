@@ -2,11 +2,13 @@
 // inflight [scene.scn] [--gc classic|async|graph] [--step N] [--edit LINE:TEXT] [--screenshot FILE] [--size WxH]
 //          [--export-graph FILE.png|FILE.svg] [--variant NAME] [--side-by-side A,B] [--presentation]
 //          [--theme light|dark] [--export-handout FILE.pdf [--handout-pages note|beat]]
+//          [--export-lesson FILE.html]
 // inflight --check-lesson SCENE [--size WxH] [--gc …] [--kernel …] [--variant NAME] [--theme light|dark]
 #include "editor/editor_session.h"
 #include "editor/scene_editor.h"
 #include "graph/graph_panel.h"
 #include "lesson/handout.h"
+#include "lesson/web_page.h"
 #include "lesson_check.h"
 #include "main_window.h"
 #include "player_controller.h"
@@ -109,8 +111,12 @@ int main(int argc, char **argv)
     QCommandLineOption handout_pages_opt(QStringLiteral("handout-pages"),
                                          QStringLiteral("The handout's pages: one per note (the default) or per beat."),
                                          QStringLiteral("note|beat"));
+    QCommandLineOption lesson_page_opt(
+        QStringLiteral("export-lesson"),
+        QStringLiteral("Write the lesson as one self-contained web page to FILE and exit."),
+        QStringLiteral("FILE.html"));
     cli.addOptions({gc_opt, kernel_opt, step_opt, shot_opt, size_opt, present_opt, edit_opt, export_opt, variant_opt,
-                    check_opt, beats_opt, side_opt, theme_opt, handout_opt, handout_pages_opt});
+                    check_opt, beats_opt, side_opt, theme_opt, handout_opt, handout_pages_opt, lesson_page_opt});
     cli.process(app);
 
     const QString theme = cli.value(theme_opt);
@@ -124,7 +130,8 @@ int main(int argc, char **argv)
         window.setDarkPresentation(theme == QLatin1String("dark"));
     const QStringList args = cli.positionalArguments();
     const bool checking = cli.isSet(check_opt);
-    const bool headless = cli.isSet(shot_opt) || cli.isSet(export_opt) || cli.isSet(handout_opt) || checking;
+    const bool headless = cli.isSet(shot_opt) || cli.isSet(export_opt) || cli.isSet(handout_opt) ||
+                          cli.isSet(lesson_page_opt) || checking;
     const QString handout_pages = cli.isSet(handout_pages_opt) ? cli.value(handout_pages_opt) : QStringLiteral("note");
     if (handout_pages != QLatin1String("note") && handout_pages != QLatin1String("beat")) {
         std::fprintf(stderr, "inflight: error: bad --handout-pages '%s' (note or beat)\n", qPrintable(handout_pages));
@@ -253,6 +260,15 @@ int main(int argc, char **argv)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
         QString error;
         if (!window.exportGraphPicture(cli.value(export_opt), &error)) {
+            std::fprintf(stderr, "inflight: error: %s\n", qPrintable(error));
+            return 1;
+        }
+        return 0;
+    }
+    if (cli.isSet(lesson_page_opt)) {
+        window.show();
+        QString error;
+        if (!lesson::writeWebPage(controller, window.graph(), cli.value(lesson_page_opt), &error)) {
             std::fprintf(stderr, "inflight: error: %s\n", qPrintable(error));
             return 1;
         }

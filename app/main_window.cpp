@@ -38,6 +38,7 @@
 #include "graph/legend_bar.h"
 #include "latency/latency_dock.h"
 #include "lesson/handout.h"
+#include "lesson/web_page.h"
 #include "realkernel/kernel_replay_ui.h"
 
 #include "inflight/report.hpp"
@@ -350,6 +351,9 @@ void MainWindow::buildActions()
         "exportDot", tr("Export graph as &DOT…"), QKeySequence(), QStyle::SP_CustomBase,
         [this] { exportGraph(QStringLiteral("dot")); }, tr("Save the graph in Graphviz's language"));
     make(
+        "exportLesson", tr("Export lesson as &web page…"), QKeySequence(), QStyle::SP_CustomBase,
+        [this] { exportLessonPage(); }, tr("One web page that replays the lesson beat by beat, for students at home"));
+    make(
         "exportHandout", tr("Export &handout as PDF…"), QKeySequence(), QStyle::SP_CustomBase,
         [this] { exportHandout(); }, tr("The lesson on paper: a page per note with its picture, narration and lines"));
     make(
@@ -654,6 +658,7 @@ void MainWindow::buildMenus()
                [](graph_export::PictureOptions &p, bool b) { p.png_scale = b ? 2.0 : 1.0; });
     }
     file->addAction(action("exportTrace"));
+    file->addAction(action("exportLesson"));
     file->addAction(action("exportHandout"));
     file->addSeparator();
     file->addAction(action("quit"));
@@ -1114,6 +1119,32 @@ bool MainWindow::exportGraphPicture(const QString &path, QString *error)
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive))
         return graph_->exportSvg(path, error, captions);
     return graph_->exportPng(path, error, captions, options.png_scale);
+}
+
+void MainWindow::exportLessonPage()
+{
+    if (!controller_.indexReady()) {
+        statusBar()->showMessage(tr("The run is still being indexed; try again in a moment"), 4000);
+        return;
+    }
+    const QString suggested = QFileInfo(controller_.filePath()).completeBaseName() + QStringLiteral(".html");
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export lesson as web page"), suggested, tr("Web page (*.html)"));
+    if (path.isEmpty())
+        return;
+    QProgressDialog progress(tr("Drawing the lesson's beats…"), tr("Cancel"), 0, 0, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    QString error;
+    const bool ok = lesson::writeWebPage(controller_, *graph_, path, &error, [&progress](int done, int total) {
+        progress.setMaximum(total);
+        progress.setValue(done);
+        return !progress.wasCanceled();
+    });
+    if (ok)
+        statusBar()->showMessage(tr("Saved %1").arg(path), 6000);
+    else if (!progress.wasCanceled())
+        QMessageBox::warning(this, tr("Export lesson as web page"), error);
 }
 
 void MainWindow::exportHandout()

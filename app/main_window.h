@@ -118,6 +118,7 @@ private:
     void exportGraph(const QString &format);
     void exportTrace();
     void exportHandout();
+    void exportLessonPage();
     void about();
     void askSocketBreakpoint(bool candidate);
     void showPanelForScene();

@@ -235,7 +235,7 @@ bool writePng(GraphScene &scene, const QString &path, double scale, QString *err
     return save(path, png, error);
 }
 
-bool writeSvg(GraphScene &scene, const QString &path, QString *error, const Captions &captions)
+std::optional<QByteArray> svgDocument(GraphScene &scene, const Captions &captions)
 {
     const Page page = pageFor(scene, captions);
     QByteArray bytes;
@@ -250,11 +250,19 @@ bool writeSvg(GraphScene &scene, const QString &path, QString *error, const Capt
     svg.setDescription(QStringLiteral("Sockets, in-flight file copies and open fds at one step"));
     QPainter p;
     if (!p.begin(&svg))
-        return failure(QStringLiteral("cannot export %1: the SVG could not be drawn").arg(path), error);
+        return std::nullopt;
     drawPage(p, scene, page);
     if (!p.end())
+        return std::nullopt;
+    return bytes;
+}
+
+bool writeSvg(GraphScene &scene, const QString &path, QString *error, const Captions &captions)
+{
+    const std::optional<QByteArray> bytes = svgDocument(scene, captions);
+    if (!bytes)
         return failure(QStringLiteral("cannot export %1: the SVG could not be drawn").arg(path), error);
-    return save(path, bytes, error);
+    return save(path, *bytes, error);
 }
 
 QString dotText(const GraphScene &scene)

@@ -5,8 +5,11 @@
 // or not at all (saveFile()); false and `error` (the step and the errno's text) when not.
 #pragma once
 
+#include <QByteArray>
 #include <QRectF>
 #include <QString>
+
+#include <optional>
 
 class GraphScene;
 class QWidget;
@@ -42,6 +45,8 @@ QRectF graphBounds(GraphScene &scene);
 bool writePng(GraphScene &scene, const QString &path, double scale = 2.0, QString *error = nullptr,
               const Captions &captions = {});
 bool writeSvg(GraphScene &scene, const QString &path, QString *error = nullptr, const Captions &captions = {});
+// The SVG writeSvg() writes, in memory (nullopt when it could not be drawn).
+std::optional<QByteArray> svgDocument(GraphScene &scene, const Captions &captions = {});
 QString dotText(const GraphScene &scene);
 bool writeDot(const GraphScene &scene, const QString &path, QString *error = nullptr);
 
