@@ -265,22 +265,17 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    if (cli.isSet(lesson_page_opt)) {
+    if (cli.isSet(lesson_page_opt) || cli.isSet(handout_opt)) {
         window.show();
         QString error;
-        if (!lesson::writeWebPage(controller, window.graph(), cli.value(lesson_page_opt), &error)) {
-            std::fprintf(stderr, "inflight: error: %s\n", qPrintable(error));
-            return 1;
-        }
-        return 0;
-    }
-    if (cli.isSet(handout_opt)) {
-        window.show();
-        QString error;
-        if (!lesson::writeHandout(controller, window.graph(), cli.value(handout_opt),
-                                  handout_pages == QLatin1String("beat") ? lesson::HandoutPages::per_beat
-                                                                         : lesson::HandoutPages::per_note,
-                                  &error)) {
+        const bool written =
+            cli.isSet(lesson_page_opt)
+                ? lesson::writeWebPage(controller, window.graph(), cli.value(lesson_page_opt), &error)
+                : lesson::writeHandout(controller, window.graph(), cli.value(handout_opt),
+                                       handout_pages == QLatin1String("beat") ? lesson::HandoutPages::per_beat
+                                                                              : lesson::HandoutPages::per_note,
+                                       &error);
+        if (!written) {
             std::fprintf(stderr, "inflight: error: %s\n", qPrintable(error));
             return 1;
         }

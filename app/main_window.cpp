@@ -1121,22 +1121,23 @@ bool MainWindow::exportGraphPicture(const QString &path, QString *error)
     return graph_->exportPng(path, error, captions, options.png_scale);
 }
 
-void MainWindow::exportLessonPage()
+void MainWindow::exportLesson(const QString &title, const QString &file_suffix, const QString &filter,
+                              const LessonWriter &write)
 {
     if (!controller_.indexReady()) {
         statusBar()->showMessage(tr("The run is still being indexed; try again in a moment"), 4000);
         return;
     }
-    const QString suggested = QFileInfo(controller_.filePath()).completeBaseName() + QStringLiteral(".html");
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export lesson as web page"), suggested, tr("Web page (*.html)"));
+    const QString suggested = QFileInfo(controller_.filePath()).completeBaseName() + file_suffix;
+    const QString path = QFileDialog::getSaveFileName(this, title, suggested, filter);
     if (path.isEmpty())
         return;
+    // Drawn beat by beat from the event loop: the window stays live and Cancel is heard.
     QProgressDialog progress(tr("Drawing the lesson's beats…"), tr("Cancel"), 0, 0, this);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(300);
     QString error;
-    const bool ok = lesson::writeWebPage(controller_, *graph_, path, &error, [&progress](int done, int total) {
+    const bool ok = write(path, &error, [&progress](int done, int total) {
         progress.setMaximum(total);
         progress.setValue(done);
         return !progress.wasCanceled();
@@ -1144,33 +1145,24 @@ void MainWindow::exportLessonPage()
     if (ok)
         statusBar()->showMessage(tr("Saved %1").arg(path), 6000);
     else if (!progress.wasCanceled())
-        QMessageBox::warning(this, tr("Export lesson as web page"), error);
+        QMessageBox::warning(this, title, error);
+}
+
+void MainWindow::exportLessonPage()
+{
+    exportLesson(tr("Export lesson as web page"), QStringLiteral(".html"), tr("Web page (*.html)"),
+                 [this](const QString &path, QString *error, const lesson::Progress &progress) {
+                     return lesson::writeWebPage(controller_, *graph_, path, error, progress);
+                 });
 }
 
 void MainWindow::exportHandout()
 {
-    if (!controller_.indexReady()) {
-        statusBar()->showMessage(tr("The run is still being indexed; try again in a moment"), 4000);
-        return;
-    }
-    const QString suggested = QFileInfo(controller_.filePath()).completeBaseName() + QStringLiteral("-handout.pdf");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export handout"), suggested, tr("PDF (*.pdf)"));
-    if (path.isEmpty())
-        return;
-    QProgressDialog progress(tr("Drawing the handout…"), tr("Cancel"), 0, 0, this);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(300);
-    QString error;
-    const bool ok = lesson::writeHandout(controller_, *graph_, path, lesson::HandoutPages::per_note, &error,
-                                         [&progress](int done, int total) {
-                                             progress.setMaximum(total);
-                                             progress.setValue(done);
-                                             return !progress.wasCanceled();
-                                         });
-    if (ok)
-        statusBar()->showMessage(tr("Saved %1").arg(path), 6000);
-    else if (!progress.wasCanceled())
-        QMessageBox::warning(this, tr("Export handout"), error);
+    exportLesson(tr("Export handout"), QStringLiteral("-handout.pdf"), tr("PDF (*.pdf)"),
+                 [this](const QString &path, QString *error, const lesson::Progress &progress) {
+                     return lesson::writeHandout(controller_, *graph_, path, lesson::HandoutPages::per_note, error,
+                                                 progress);
+                 });
 }
 
 void MainWindow::exportTrace()

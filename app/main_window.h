@@ -4,12 +4,14 @@
 #pragma once
 
 #include "inflight/gc_era.hpp"
+#include "lesson/beat_walk.h"
 #include "window_layout.h"
 
 #include <QFont>
 #include <QMainWindow>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 class QAction;
@@ -119,6 +121,11 @@ private:
     void exportTrace();
     void exportHandout();
     void exportLessonPage();
+    // A lesson export from the File menu: the file asked for, the writer run with a progress
+    // dialog that can cancel, the outcome said.
+    using LessonWriter = std::function<bool(const QString &path, QString *error, const lesson::Progress &progress)>;
+    void exportLesson(const QString &title, const QString &file_suffix, const QString &filter,
+                      const LessonWriter &write);
     void about();
     void askSocketBreakpoint(bool candidate);
     void showPanelForScene();

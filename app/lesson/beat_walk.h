@@ -16,6 +16,9 @@ class PlayerController;
 
 namespace lesson {
 
+// An export's progress: called before each beat with (done, total); false cancels.
+using Progress = std::function<bool(int done, int total)>;
+
 // Spins the event loop until the run is indexed (its beats known); false after kStepTimeoutMs.
 bool waitForIndex(PlayerController &controller);
 

@@ -114,7 +114,7 @@ QString codeLines(const PlayerController &c, const Page &page)
 } // namespace
 
 bool writeHandout(PlayerController &controller, GraphPanel &graph, const QString &path, HandoutPages pages,
-                  QString *error, const std::function<bool(int done, int total)> &progress)
+                  QString *error, const Progress &progress)
 {
     auto fail = [error](const QString &why) {
         if (error)

@@ -5,9 +5,9 @@
 // is real text (searchable, copyable). Made in memory and written whole or not at all.
 #pragma once
 
-#include <QString>
+#include "lesson/beat_walk.h"
 
-#include <functional>
+#include <QString>
 
 class GraphPanel;
 class PlayerController;
@@ -20,6 +20,6 @@ enum class HandoutPages { per_note, per_beat };
 // total)` is called before each page and cancels when it returns false. False with `error`
 // (nothing written under `path`) on failure or cancel.
 bool writeHandout(PlayerController &controller, GraphPanel &graph, const QString &path, HandoutPages pages,
-                  QString *error, const std::function<bool(int done, int total)> &progress = {});
+                  QString *error, const Progress &progress = {});
 
 } // namespace lesson

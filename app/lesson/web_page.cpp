@@ -153,7 +153,7 @@ const char *kScript = R"(
 } // namespace
 
 bool writeWebPage(PlayerController &controller, GraphPanel &graph, const QString &path, QString *error,
-                  const std::function<bool(int done, int total)> &progress)
+                  const Progress &progress)
 {
     auto fail = [error](const QString &why) {
         if (error)

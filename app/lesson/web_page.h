@@ -7,9 +7,9 @@
 // scene wrote is escaped: a scene's words never become markup or script.
 #pragma once
 
-#include <QString>
+#include "lesson/beat_walk.h"
 
-#include <functional>
+#include <QString>
 
 class GraphPanel;
 class PlayerController;
@@ -20,6 +20,6 @@ namespace lesson {
 // before each beat, cancelling when it returns false. False with `error` (nothing written
 // under `path`) on failure or cancel.
 bool writeWebPage(PlayerController &controller, GraphPanel &graph, const QString &path, QString *error,
-                  const std::function<bool(int done, int total)> &progress = {});
+                  const Progress &progress = {});
 
 } // namespace lesson
