@@ -7,6 +7,7 @@
 #include "side_by_side.h"
 #include "theme.h"
 
+#include "inflight/narrate.hpp"
 #include "inflight/scene.hpp"
 
 #include <QFrame>
@@ -39,6 +40,37 @@ QString lastNote(const PlayerController &c)
         return {};
     const inflight::Statement *note = lesson::noteOnLine(c.scene().statements, events[i].scene_line);
     return note ? QString::fromStdString(note->text) : QString();
+}
+
+// A pane's narration: the step's words, and of each finding at it only its headline (the mark,
+// WARN or BUG and what was broken): two panes have no room for the explanation, which the
+// finding's mark on the graph and the Inspector give.
+QString paneNarration(const QString &narration)
+{
+    const QString mark = QString::fromUtf8(inflight::kFindingMark.data(), qsizetype(inflight::kFindingMark.size()));
+    QStringList paragraphs = narration.split(QStringLiteral("\n\n"));
+    for (QString &p : paragraphs)
+        if (p.startsWith(mark) && p.contains(QLatin1Char('\n')))
+            p.truncate(p.indexOf(QLatin1Char('\n')));
+    return paragraphs.join(QStringLiteral("\n\n"));
+}
+
+// The largest font from `points` down to 4/5 of it (a step of a tenth) in which every label
+// fits `room` pixels high at its width; the smallest when none does.
+void fitLabels(const std::vector<QLabel *> &labels, double points, int room)
+{
+    const Theme &theme = Theme::instance();
+    for (double scale = 1.0; scale >= 0.8 - 1e-9; scale -= 0.1) {
+        bool fits = true;
+        for (QLabel *label : labels) {
+            label->setFont(theme.font(points * scale));
+            if (label->isVisibleTo(label->parentWidget()) && label->width() > 0 &&
+                label->heightForWidth(label->width()) > room)
+                fits = false;
+        }
+        if (fits)
+            return;
+    }
 }
 
 } // namespace
@@ -118,15 +150,18 @@ void SideBySideView::restyle()
     for (QLabel *title : {title_a_, title_b_})
         title->setFont(theme.font(11, true));
     for (QLabel *narration : {narration_a_, narration_b_, shared_narration_})
-        narration->setFont(theme.font(10));
+        narration->setFont(theme.font(kNarrationPoints));
     for (QLabel *note : {note_a_, note_b_, shared_note_}) {
         note->setFont(theme.font(10, true));
-        note->setStyleSheet(QStringLiteral("QLabel { background: #eef3ff; color: #202020; padding: 3px; }"));
+        note->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; padding: 3px; }")
+                                .arg(theme.noteBackground().name(), theme.foreground().name()));
     }
     announcement_->setFont(theme.font(11, true));
     // The announcement stands out from both narrations: the colour findings are marked in.
-    announcement_->setStyleSheet(QStringLiteral("QLabel { background: #fff0d0; color: #202020; "
-                                                "border: 2px solid #d07000; padding: 4px; }"));
+    announcement_->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; "
+                                                "border: 2px solid #d07000; padding: 4px; }")
+                                     .arg(theme.announcementBackground().name(), theme.foreground().name()));
+    fitTexts();
 }
 
 void SideBySideView::refresh()
@@ -151,7 +186,7 @@ void SideBySideView::refresh()
     // At a note's own beat the narration is the note again: said once, in the note's box, the
     // room going to the graph.
     // What both runs say alike is read once, across the width of both panes (a line, not two).
-    const QString said_a = pair_.primary().narration(), said_b = b->narration();
+    const QString said_a = paneNarration(pair_.primary().narration()), said_b = paneNarration(b->narration());
     const auto worth_saying = [](const QString &narration, const QString &note) {
         return !narration.isEmpty() && (note.isEmpty() || !narration.contains(note));
     };
@@ -166,4 +201,18 @@ void SideBySideView::refresh()
     const QString said = pair_.announcement();
     announcement_->setText(said);
     announcement_->setVisible(!said.isEmpty());
+    fitTexts();
+}
+
+void SideBySideView::fitTexts()
+{
+    // The words under the graphs keep to a fifth of the view's height where a slightly
+    // smaller font lets them: the graphs are what the two panes are for.
+    fitLabels({narration_a_, narration_b_, shared_narration_}, kNarrationPoints, height() / 5);
+}
+
+void SideBySideView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitTexts();
 }

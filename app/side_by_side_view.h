@@ -27,9 +27,14 @@ public:
     const QLabel *announcementLabel() const { return announcement_; }
     void setPresentation(bool on, double min_label_pixels);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    static constexpr double kNarrationPoints = 10;
     void refresh();
     void restyle();
+    void fitTexts();
 
     SideBySide &pair_;
     GraphPanel *primary_graph_;
