@@ -4,6 +4,7 @@
 #include "editor/editor_session.h"
 #include "editor/scene_editor.h"
 #include "main_window.h"
+#include "offscreen_app.hpp"
 #include "player_controller.h"
 #include "wait_index.hpp"
 
@@ -359,10 +360,7 @@ private slots:
         QTemporaryDir tmp;
         const QString png = tmp.filePath(QStringLiteral("shot.png"));
         QProcess app;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), tmp.path()); // no settings from the user
-        app.setProcessEnvironment(env);
+        app.setProcessEnvironment(inflight::test::offscreenAppEnvironment(tmp.path()));
         app.start(QStringLiteral(INFLIGHT_APP),
                   {QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/selftest-triangle-stream.scn"), "--step", "150",
                    "--screenshot", png, "--size", "1280x800"});

@@ -4,6 +4,7 @@
 // read back with poppler-utils as a student's viewer would; a failed write leaves nothing.
 #include "lesson/handout.h"
 #include "main_window.h"
+#include "offscreen_app.hpp"
 #include "player_controller.h"
 #include "wait_index.hpp"
 
@@ -123,10 +124,7 @@ private slots:
         QTemporaryDir dir;
         const QString pdf = dir.filePath(QStringLiteral("cli.pdf"));
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("HOME"), dir.path());
-        p.setProcessEnvironment(env);
+        p.setProcessEnvironment(inflight::test::offscreenAppEnvironment(dir.path()));
         p.start(QStringLiteral(INFLIGHT_APP),
                 {scenePath("cycle-kept-alive-by-open-fd.scn"), QStringLiteral("--export-handout"), pdf});
         QVERIFY(p.waitForFinished(25000));

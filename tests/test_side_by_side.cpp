@@ -4,6 +4,7 @@
 // place where the two kernels first do different things, which is found at the statement where
 // they do; a bad pair is refused with the choices named, from the window and the command line.
 #include "main_window.h"
+#include "offscreen_app.hpp"
 #include "player_controller.h"
 #include "side_by_side.h"
 #include "side_by_side_view.h"
@@ -187,10 +188,7 @@ private slots:
         for (const char *bad : {"buggy,nonesuch", "buggy", "buggy,fixed,buggy"}) {
             QTemporaryDir tmp;
             QProcess app;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-            env.insert(QStringLiteral("XDG_CONFIG_HOME"), tmp.path());
-            app.setProcessEnvironment(env);
+            app.setProcessEnvironment(inflight::test::offscreenAppEnvironment(tmp.path()));
             app.start(QStringLiteral(INFLIGHT_APP),
                       {bugScene("stale-oob-skb.scn"), QStringLiteral("--side-by-side"), QLatin1String(bad),
                        QStringLiteral("--screenshot"), tmp.filePath(QStringLiteral("x.png"))});
