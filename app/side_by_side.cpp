@@ -46,6 +46,16 @@ void SideBySide::apply(PlayerController &controller, const Choice &choice)
     }
 }
 
+QString SideBySide::nameOf(const PlayerController &controller)
+{
+    const auto &variants = controller.baseScene().variants;
+    const int v = controller.variant();
+    if (v >= 0 && static_cast<std::size_t>(v) < variants.size())
+        return QString::fromStdString(variants[static_cast<std::size_t>(v)].name);
+    const inflight::KernelProfile &k = controller.kernelProfile();
+    return QString::fromUtf8(k.name.data(), qsizetype(k.name.size()));
+}
+
 bool SideBySide::start(const QString &pair, QString *error)
 {
     const QStringList names = pair.split(QLatin1Char(','));
@@ -87,6 +97,9 @@ bool SideBySide::start(const QString &pair, QString *error)
                         // Another scene, or the same one edited: the second run is of it too.
                         if (primary_.baseScenePointer() != secondary_->baseScenePointer())
                             openSecondary();
+                        // The window's run may now be another variant or kernel (its boxes):
+                        // the left pane is named after what it runs.
+                        name_a_ = nameOf(primary_);
                         divergence_.reset();
                         emit changed();
                     });

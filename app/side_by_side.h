@@ -57,6 +57,8 @@ private:
     };
     std::optional<Choice> resolve(const QString &name) const;
     static void apply(PlayerController &controller, const Choice &choice);
+    // What a run is called in its pane: its variant's name, or else its kernel profile's.
+    static QString nameOf(const PlayerController &controller);
     void openSecondary();
     void follow();
     void findDivergence();

@@ -22,6 +22,7 @@ public:
     GraphPanel *secondaryGraph() const { return secondary_graph_; }
     const QLabel *narration(int pane) const { return pane == 0 ? narration_a_ : narration_b_; }
     const QLabel *note(int pane) const { return pane == 0 ? note_a_ : note_b_; }
+    const QLabel *title(int pane) const { return pane == 0 ? title_a_ : title_b_; }
     const QLabel *sharedNote() const { return shared_note_; }
     const QLabel *sharedNarration() const { return shared_narration_; }
     const QLabel *announcementLabel() const { return announcement_; }

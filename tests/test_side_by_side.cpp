@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 namespace {
 
 QString bugScene(const char *name) { return QStringLiteral(INFLIGHT_SOURCE_DIR "/scenes/bugs/") + QLatin1String(name); }
@@ -174,6 +176,14 @@ private slots:
         QTRY_VERIFY(window.sideBySideView()->narration(0)->text().contains(QStringLiteral("Without it")));
         QVERIFY(window.sideBySideView()->note(0)->text().startsWith(QStringLiteral("Without it")));
         QVERIFY(window.sideBySideView()->narration(0)->isHidden());
+        // The window's variant box changes the left run: its pane says which it is now.
+        QVERIFY(window.sideBySideView()->title(0)->text().startsWith(QStringLiteral("buggy")));
+        const auto &variants = controller.baseScene().variants;
+        const auto fixed = std::find_if(variants.begin(), variants.end(),
+                                        [](const inflight::SceneVariant &v) { return v.name == "fixed"; });
+        QVERIFY(fixed != variants.end());
+        controller.setVariant(static_cast<int>(fixed - variants.begin()));
+        QTRY_VERIFY(window.sideBySideView()->title(0)->text().startsWith(QStringLiteral("fixed")));
         QVERIFY(window.setSideBySide(QString()));
         QVERIFY(!window.sideBySideView());
         QVERIFY(!window.timeline().divergence().has_value());
